@@ -1,0 +1,192 @@
+//! What the model is sent each round: the system prompt, the last exchanges
+//! of the conversation, and the context block with the labels of the design.
+
+use crate::chat::Message;
+use crate::model::{ChatRequest, Options};
+use crate::settings::Settings;
+use crate::state::{State, Status};
+use crate::tools;
+
+/// Errors shown under RECENT ERRORS.
+const SHOWN_ERRORS: usize = 3;
+/// Notes shown under NOTES.
+const SHOWN_NOTES: usize = 10;
+/// Files named under FILES CREATED; a long run names the latest.
+const SHOWN_FILES: usize = 30;
+/// A tool argument longer than this is shortened when old exchanges are
+/// sent again: the model wrote it once, the file holds it now.
+const OLD_ARGUMENT_MAX: usize = 600;
+
+pub fn system_prompt(settings: &Settings) -> String {
+    format!(
+        "You are runner, a coding agent working in a folder on the user's machine (the workspace). \
+You act only by calling tools: list_dir, read_file, write_file, run_cmd, mark_subtask_complete, note.\n\
+Rules:\n\
+- Work on the ACTIVE SUBTASK shown in the latest context, one tool call at a time.\n\
+- Paths are relative to the workspace.\n\
+- write_file writes the whole file: give the complete content.\n\
+- run_cmd runs one program without a shell (no pipes, no &&). Allowed programs: {}.\n\
+- After writing code, run it or its tests to check that it works.\n\
+- When the ACTIVE SUBTASK is done, call mark_subtask_complete with success=true and what you did. \
+If it cannot be done, call it with success=false and why.\n\
+- Nobody answers questions: decide yourself and act.",
+        settings.tools.allowed.join(", ")
+    )
+}
+
+/// The context block: facts from the state and the probe, one label a line.
+pub fn context_block(state: &State, settings: &Settings) -> String {
+    let mut lines = vec![format!("GOAL: {}", state.goal)];
+    let tasks = &state.tree.tasks;
+    match state.tree.cursor {
+        Some(cursor) => {
+            let task = &tasks[cursor.task];
+            lines.push(format!(
+                "CURRENT TASK: {} (task {}/{})",
+                task.description,
+                cursor.task + 1,
+                tasks.len()
+            ));
+            lines.push(format!(
+                "ACTIVE SUBTASK: {} (subtask {}/{})",
+                task.subtasks[cursor.subtask].description,
+                cursor.subtask + 1,
+                task.subtasks.len()
+            ));
+        }
+        None => {
+            lines.push("CURRENT TASK: (none: every subtask has ended)".into());
+            lines.push("ACTIVE SUBTASK: (none)".into());
+        }
+    }
+    let files: Vec<String> = state
+        .files
+        .keys()
+        .rev()
+        .take(SHOWN_FILES)
+        .rev()
+        .map(|path| {
+            if state.missing.contains(path) {
+                format!("{path} (missing now)")
+            } else {
+                path.clone()
+            }
+        })
+        .collect();
+    lines.push(format!("FILES CREATED: {}", or_none(files.join(", "))));
+    let commands: Vec<String> = state
+        .commands
+        .iter()
+        .map(|run| match run.exit_code {
+            Some(code) => format!("{} -> rc={code}", run.command),
+            None => format!("{} -> killed", run.command),
+        })
+        .collect();
+    lines.push(format!("RECENT COMMANDS: {}", or_none(commands.join("; "))));
+    let errors: Vec<&str> = state
+        .errors
+        .iter()
+        .rev()
+        .take(SHOWN_ERRORS)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    lines.push(format!("RECENT ERRORS: {}", or_none(errors.join(" | "))));
+    lines.push(format!(
+        "BLOCKED ACTIONS: {}",
+        or_none(state.blocked.join(" | "))
+    ));
+    if let Some(flight) = &state.in_flight {
+        lines.push(format!(
+            "INTERRUPTED ACTION: {} (the runner stopped while it ran)",
+            flight.summary
+        ));
+    }
+    if !state.notes.is_empty() {
+        let start = state.notes.len().saturating_sub(SHOWN_NOTES);
+        lines.push(format!("NOTES: {}", state.notes[start..].join(" | ")));
+    }
+    lines.push(format!(
+        "ROUNDS LEFT: {}",
+        settings.max_rounds.saturating_sub(state.run_rounds)
+    ));
+    lines.push(format!("PLAN:\n{}", plan_lines(state)));
+    lines.push(String::new());
+    lines.push(
+        "Call one tool now for the ACTIVE SUBTASK. When it is done, call mark_subtask_complete."
+            .into(),
+    );
+    lines.join("\n")
+}
+
+fn or_none(text: String) -> String {
+    if text.is_empty() {
+        "(none)".into()
+    } else {
+        text
+    }
+}
+
+/// The tree, one line a subtask, with a mark for its status.
+pub fn plan_lines(state: &State) -> String {
+    let mut lines = Vec::new();
+    for (t, task) in state.tree.tasks.iter().enumerate() {
+        for (s, subtask) in task.subtasks.iter().enumerate() {
+            let mark = match subtask.status {
+                Status::Completed => "[x]",
+                Status::Failed => "[!]",
+                Status::InProgress => "[>]",
+                Status::Pending => "[ ]",
+            };
+            lines.push(format!(
+                "  {mark} {}.{} {}",
+                t + 1,
+                s + 1,
+                subtask.description
+            ));
+        }
+    }
+    lines.join("\n")
+}
+
+/// The request of a round.
+pub fn request(state: &State, settings: &Settings) -> ChatRequest {
+    let mut messages = vec![Message::system(system_prompt(settings))];
+    let keep = settings.history_keep.min(state.conversation.len());
+    for exchange in state
+        .conversation
+        .iter()
+        .skip(state.conversation.len() - keep)
+    {
+        messages.extend(exchange.iter().map(shorten_old));
+    }
+    messages.push(Message::user(context_block(state, settings)));
+    ChatRequest {
+        messages,
+        tools: tools::specs(),
+        format: None,
+        options: Options {
+            temperature: settings.temperature,
+            num_ctx: settings.num_ctx,
+            num_predict: Some(settings.num_predict),
+        },
+    }
+}
+
+/// An old message with its long tool arguments cut.
+fn shorten_old(message: &Message) -> Message {
+    let mut message = message.clone();
+    for call in &mut message.tool_calls {
+        if let Some(args) = call.arguments.as_object_mut() {
+            for value in args.values_mut() {
+                if let Some(text) = value.as_str()
+                    && text.len() > OLD_ARGUMENT_MAX
+                {
+                    let cut = crate::guard::floor_char_boundary(text, OLD_ARGUMENT_MAX);
+                    *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
+                }
+            }
+        }
+    }
+    message
+}

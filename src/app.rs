@@ -1,0 +1,322 @@
+//! From parsed arguments to an exit code: resolve the settings, open the
+//! store, decide between a fresh run, a resume and an archive, run the agent,
+//! and report.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::agent::Agent;
+use crate::cli::{Cli, Command};
+use crate::host;
+use crate::model::ollama::OllamaClient;
+use crate::model::{ClientConfig, RetryPolicy};
+use crate::settings::{Output, Settings};
+use crate::state::{Outcome, State};
+use crate::stop::{self, Stop};
+use crate::store::{self, Failpoint, OpenOptions, RealDisk, Store, StoreError};
+use crate::tools::{ToolConfig, Toolbox};
+use crate::ui::Terminal;
+
+/// The exit codes of DESIGN.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Exit {
+    Achieved = 0,
+    Stopped = 1,
+    Usage = 2,
+    Model = 3,
+    Store = 4,
+    Interrupted = 130,
+}
+
+impl From<Outcome> for Exit {
+    fn from(outcome: Outcome) -> Exit {
+        match outcome {
+            Outcome::Achieved => Exit::Achieved,
+            Outcome::NotAchieved | Outcome::Stopped => Exit::Stopped,
+            Outcome::Interrupted => Exit::Interrupted,
+            Outcome::ModelUnusable => Exit::Model,
+        }
+    }
+}
+
+/// A failure before or around the run, with its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl AppError {
+    fn exit(&self) -> Exit {
+        match self {
+            AppError::Usage(_) => Exit::Usage,
+            AppError::Store(_) => Exit::Store,
+        }
+    }
+}
+
+pub async fn run(cli: Cli) -> Exit {
+    let output = Output {
+        quiet: cli.common.quiet,
+        verbose: cli.common.verbose,
+        json: cli.run.json,
+    };
+    let terminal = Terminal::new(output);
+    match dispatch(cli, terminal).await {
+        Ok(exit) => exit,
+        Err(error) => {
+            Terminal::new(output).notice(&error.to_string());
+            error.exit()
+        }
+    }
+}
+
+async fn dispatch(cli: Cli, terminal: Terminal) -> Result<Exit, AppError> {
+    let workspace = workspace(cli.common.dir.as_deref())?;
+    match cli.command {
+        Some(Command::Status { json }) => crate::views::status(&workspace, json),
+        Some(Command::Reset) => {
+            match store::archive_workspace(&workspace)? {
+                Some(to) => terminal.notice(&format!("archived the run to {}", to.display())),
+                None => terminal.notice("there is no run here to archive"),
+            }
+            Ok(Exit::Achieved)
+        }
+        Some(Command::Resume) => {
+            let settings = settings(&cli, workspace)?;
+            run_goal(settings, None, terminal).await
+        }
+        None => {
+            let Some(goal) = cli.goal.clone().filter(|g| !g.trim().is_empty()) else {
+                return Err(AppError::Usage(
+                    "give a goal, e.g. `runner \"Write a hello world script\"`, or `runner resume` \
+                     (see `runner --help`)"
+                        .into(),
+                ));
+            };
+            let settings = settings(&cli, workspace)?;
+            run_goal(settings, Some(goal), terminal).await
+        }
+    }
+}
+
+fn workspace(dir: Option<&Path>) -> Result<PathBuf, AppError> {
+    let dir = dir.unwrap_or(Path::new("."));
+    dir.canonicalize()
+        .ok()
+        .filter(|path| path.is_dir())
+        .ok_or_else(|| {
+            AppError::Usage(format!(
+                "the workspace {} is not a folder: create it or pass another with -C",
+                dir.display()
+            ))
+        })
+}
+
+fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
+    let run = &cli.run;
+    let host = host::parse(&cli.common.host).map_err(|e| AppError::Usage(e.to_string()))?;
+    if run.history_keep > crate::state::KEPT_EXCHANGES {
+        return Err(AppError::Usage(format!(
+            "--history-keep {} is more than the {} exchanges the state keeps; give at most {}",
+            run.history_keep,
+            crate::state::KEPT_EXCHANGES,
+            crate::state::KEPT_EXCHANGES
+        )));
+    }
+    if !(0.0..=2.0).contains(&run.temperature) {
+        return Err(AppError::Usage(
+            "--temperature must be between 0 and 2".into(),
+        ));
+    }
+    if run.num_ctx < 2048 {
+        return Err(AppError::Usage(
+            "--num-ctx must be at least 2048 tokens: the tools and the context block alone need about 1500".into(),
+        ));
+    }
+    if run.max_rounds == 0 || run.model_timeout == 0 {
+        return Err(AppError::Usage(
+            "--max-rounds and --model-timeout must be at least 1".into(),
+        ));
+    }
+    let mut tools = ToolConfig::default();
+    for program in &run.allow {
+        if program.contains('/') || program.trim().is_empty() {
+            return Err(AppError::Usage(format!(
+                "--allow takes a program name such as `node`, not {program:?}"
+            )));
+        }
+        if !tools.allowed.contains(program) {
+            tools.allowed.push(program.clone());
+        }
+    }
+    Ok(Settings {
+        workspace,
+        model: cli.common.model.clone(),
+        host,
+        max_rounds: run.max_rounds,
+        history_keep: run.history_keep,
+        temperature: run.temperature,
+        num_ctx: run.num_ctx,
+        num_predict: run.num_predict,
+        model_timeout: Duration::from_secs(run.model_timeout),
+        retry: RetryPolicy {
+            retries: run.retries,
+            base: Duration::from_millis(run.retry_delay_ms),
+        },
+        max_nudges: run.max_nudges,
+        tools,
+        output: Output {
+            quiet: cli.common.quiet,
+            verbose: cli.common.verbose,
+            json: run.json,
+        },
+        salvage: run.salvage,
+    })
+}
+
+/// What to do with the run found in the workspace.
+enum Plan {
+    Run(String),
+    Done(Exit),
+}
+
+fn decide(store: &mut Store, goal: Option<String>, terminal: &Terminal) -> Result<Plan, AppError> {
+    let state = store.state();
+    let Some(goal) = goal else {
+        if state.goal.is_empty() {
+            return Err(AppError::Usage(
+                "there is no run to resume here: start one with `runner \"GOAL\"`".into(),
+            ));
+        }
+        return Ok(finished(state, terminal).unwrap_or_else(|| Plan::Run(state.goal.clone())));
+    };
+    if state.goal.is_empty() {
+        return Ok(Plan::Run(goal));
+    }
+    if state.goal == goal {
+        return Ok(finished(state, terminal).unwrap_or(Plan::Run(goal)));
+    }
+    let old = state.goal.clone();
+    if let Some(to) = store.archive()? {
+        terminal.notice(&format!(
+            "this workspace held another goal ({old:?}); its files are archived in {}",
+            to.display()
+        ));
+    }
+    Ok(Plan::Run(goal))
+}
+
+/// A run whose every subtask has ended has nothing to resume.
+fn finished(state: &State, terminal: &Terminal) -> Option<Plan> {
+    if state.tree.is_achieved() {
+        terminal.notice(&format!(
+            "the goal {:?} is already achieved here",
+            state.goal
+        ));
+        return Some(Plan::Done(Exit::Achieved));
+    }
+    if state.tree.is_finished() {
+        let reasons: Vec<String> = state
+            .tree
+            .failures()
+            .into_iter()
+            .map(|(subtask, reason)| format!("{subtask:?}: {reason}"))
+            .collect();
+        terminal.notice(&format!(
+            "the goal {:?} ended without being achieved ({}); run `runner reset` to start it over",
+            state.goal,
+            reasons.join("; ")
+        ));
+        return Some(Plan::Done(Exit::Stopped));
+    }
+    None
+}
+
+async fn run_goal(
+    settings: Settings,
+    goal: Option<String>,
+    mut terminal: Terminal,
+) -> Result<Exit, AppError> {
+    let started = Instant::now();
+    let failpoint = std::env::var("RUNNER_FAILPOINT")
+        .ok()
+        .and_then(|s| Failpoint::parse(&s));
+    let mut store = Store::open(
+        &settings.workspace,
+        Box::new(RealDisk::new(failpoint)),
+        OpenOptions {
+            salvage: settings.salvage,
+        },
+    )?;
+    for warning in store.take_warnings() {
+        terminal.notice(&warning);
+    }
+    let goal = match decide(&mut store, goal, &terminal)? {
+        Plan::Done(exit) => return Ok(exit),
+        Plan::Run(goal) => goal,
+    };
+    let _log = crate::logging::init(&store.paths().dir, settings.output.verbose);
+    let model = OllamaClient::new(ClientConfig {
+        base_url: settings.host.clone(),
+        model: settings.model.clone(),
+        retry: settings.retry.clone(),
+        timeout: settings.model_timeout,
+    })
+    .map_err(|e| AppError::Usage(e.to_string()))?;
+    let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
+    let stop = watch_signals();
+    let ending = Agent {
+        settings: &settings,
+        store: &mut store,
+        model: &model,
+        tools: &tools,
+        reporter: &mut terminal,
+        stop,
+    }
+    .run(&goal)
+    .await?;
+    store.close()?;
+    terminal.summary(&ending, store.state(), store.stats(), started.elapsed());
+    Ok(Exit::from(ending.outcome))
+}
+
+/// Ctrl-C or SIGTERM: stop at the next safe point; a second one exits at once
+/// (the log is consistent either way: every record is one write).
+fn watch_signals() -> Stop {
+    let (sender, stop) = stop::channel();
+    tokio::spawn(async move {
+        wait_for_signal().await;
+        eprintln!("runner: stopping at the next safe point; press Ctrl-C again to quit at once");
+        sender.request();
+        wait_for_signal().await;
+        eprintln!("runner: quitting now; `runner resume` goes on from the log");
+        std::process::exit(Exit::Interrupted as i32);
+    });
+    stop
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,91 @@
+//! The conversation as plain data: the messages the model is sent and the
+//! tool calls it makes. Shared by the state (which keeps the conversation) and
+//! the model clients (which translate it to their wire formats).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+/// One call of a tool, as the model asked for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub name: String,
+    pub arguments: Value,
+}
+
+/// One message of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// For a tool result: the tool that produced it (Ollama's `tool_name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+}
+
+impl Message {
+    pub fn system(content: impl Into<String>) -> Message {
+        Message::plain(Role::System, content)
+    }
+
+    pub fn user(content: impl Into<String>) -> Message {
+        Message::plain(Role::User, content)
+    }
+
+    pub fn assistant(content: impl Into<String>, tool_calls: Vec<ToolCall>) -> Message {
+        Message {
+            tool_calls,
+            ..Message::plain(Role::Assistant, content)
+        }
+    }
+
+    pub fn tool(tool_name: impl Into<String>, content: impl Into<String>) -> Message {
+        Message {
+            tool_name: Some(tool_name.into()),
+            ..Message::plain(Role::Tool, content)
+        }
+    }
+
+    fn plain(role: Role, content: impl Into<String>) -> Message {
+        Message {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_name: None,
+        }
+    }
+
+    /// Bytes of text this message puts into a prompt.
+    pub fn size(&self) -> usize {
+        self.content.len()
+            + self
+                .tool_calls
+                .iter()
+                .map(|call| call.name.len() + call.arguments.to_string().len())
+                .sum::<usize>()
+    }
+}
+
+/// Tokens a model call consumed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+    }
+}

@@ -1,0 +1,141 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  runner \"Write a hello world script\"          run a goal in this folder
+  runner -C game \"Create a rock-paper-scissors game with pytest tests\"
+  runner resume                                 go on where the last run stopped
+  runner --model qwen3:8b --max-rounds 40 \"...\"
+  OLLAMA_HOST=10.0.0.5:11434 runner \"...\"       use Ollama on another machine
+
+Exit codes: 0 goal achieved · 1 stopped, resumable · 2 bad usage · 3 model server or
+model unusable · 4 workspace locked or state unreadable · 130 interrupted, resumable.
+Everything the runner knows is in .agent_context/ (see README.md).";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "runner",
+    version,
+    about = "A crash-resilient, local-first coding agent for models served by Ollama",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// What you want done, in plain words
+    pub goal: Option<String>,
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Resume the run in this workspace where it stopped
+    Resume,
+    /// Show the goal, the task tree, the cursor and the counts of the run here
+    Status {
+        /// Print the state as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Archive .agent_context under .agent_context/archive/ and start clean (nothing is deleted)
+    Reset,
+}
+
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub struct Common {
+    /// The workspace (default: the current folder)
+    #[arg(short = 'C', value_name = "DIR", global = true)]
+    pub dir: Option<PathBuf>,
+    /// The model to use
+    #[arg(
+        long,
+        env = "OLLAMA_MODEL",
+        default_value = "gpt-oss:20b",
+        global = true
+    )]
+    pub model: String,
+    /// The Ollama server: host:port or a URL, as the ollama CLI takes it
+    #[arg(
+        long,
+        env = "OLLAMA_HOST",
+        default_value = "http://127.0.0.1:11434",
+        global = true
+    )]
+    pub host: String,
+    /// Print only the summary and errors
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print every round and model reply
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+}
+
+/// Options of a run (fresh or resumed).
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Rounds this invocation may spend (a resume gets a fresh budget)
+    #[arg(long, default_value_t = 24, global = true)]
+    pub max_rounds: u32,
+    /// Exchanges of the conversation the model sees each round (at most 32)
+    #[arg(long, default_value_t = 5, global = true)]
+    pub history_keep: usize,
+    /// Sampling temperature
+    #[arg(long, default_value_t = 0.2, global = true)]
+    pub temperature: f32,
+    /// Context window to ask the server for, in tokens
+    #[arg(long, default_value_t = 16384, global = true)]
+    pub num_ctx: u64,
+    /// Cap on the tokens of one reply
+    #[arg(long, default_value_t = 4096, global = true)]
+    pub num_predict: u32,
+    /// Allow run_cmd to start this program too (repeatable)
+    #[arg(long = "allow", value_name = "BIN", global = true)]
+    pub allow: Vec<String>,
+    /// Seconds one model call may take
+    #[arg(long, default_value_t = 600, global = true)]
+    pub model_timeout: u64,
+    /// Retries of a model call that failed transiently
+    #[arg(long, default_value_t = 3, global = true)]
+    pub retries: u32,
+    /// The first pause before a retry, in milliseconds; each next one doubles
+    #[arg(long, default_value_t = 1000, global = true)]
+    pub retry_delay_ms: u64,
+    /// Nudges per subtask when the model answers without a tool call
+    #[arg(long, default_value_t = 3, global = true)]
+    pub max_nudges: u32,
+    /// Print every event as a JSON line on stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Keep the valid records of a damaged history.jsonl and move the rest aside
+    #[arg(long, global = true)]
+    pub salvage: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_goal_and_resume_parse() {
+        let cli = Cli::try_parse_from(["runner", "--max-rounds", "3", "write hello"]).unwrap();
+        assert_eq!(cli.goal.as_deref(), Some("write hello"));
+        assert_eq!(cli.run.max_rounds, 3);
+        let cli = Cli::try_parse_from(["runner", "resume", "--max-rounds", "5"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Resume)));
+        assert_eq!(cli.run.max_rounds, 5);
+    }
+}

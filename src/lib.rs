@@ -1,0 +1,18 @@
+//! `runner`: a crash-resilient, local-first coding agent for models served by
+//! Ollama. See DESIGN.md in the shared folder and README.md.
+
+pub mod agent;
+pub mod app;
+pub mod chat;
+pub mod cli;
+pub mod guard;
+pub mod host;
+pub mod logging;
+pub mod model;
+pub mod settings;
+pub mod state;
+pub mod stop;
+pub mod store;
+pub mod tools;
+pub mod ui;
+pub mod views;

@@ -1,0 +1,144 @@
+//! The model behind a small trait, and its clients. The loop sees only
+//! [`Model`]; retries and error classification live here.
+
+pub mod ollama;
+pub mod retry;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::chat::{Message, ToolCall, Usage};
+
+pub use retry::RetryPolicy;
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A tool as the model is told about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// JSON schema of the arguments.
+    pub parameters: Value,
+}
+
+/// Sampling and size settings sent with every call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Options {
+    pub temperature: f32,
+    /// The context window the server must allocate. Always sent: Ollama's
+    /// default is small and it cuts a longer prompt silently.
+    pub num_ctx: u64,
+    /// A cap on the reply's tokens, so a model that runs on stops.
+    pub num_predict: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRequest {
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolSpec>,
+    /// A JSON schema the reply must follow (structured output).
+    pub format: Option<Value>,
+    pub options: Options,
+}
+
+impl ChatRequest {
+    /// Bytes of text in the prompt: what the model is sent, for budgets and
+    /// benchmarks.
+    pub fn size(&self) -> usize {
+        self.messages.iter().map(Message::size).sum()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChatReply {
+    pub content: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+    /// Why generation stopped (`stop`, `length`), when the server says.
+    pub done_reason: Option<String>,
+    /// Transient failures retried before this reply came.
+    pub retries: u32,
+}
+
+/// What the server says about the model.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelInfo {
+    pub capabilities: Vec<String>,
+    pub context_length: Option<u64>,
+}
+
+/// Why a model call failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    #[error(
+        "cannot reach the model server at {host} ({detail}): start it with `ollama serve`, \
+         or point --host / OLLAMA_HOST at it"
+    )]
+    Unreachable { host: String, detail: String },
+    #[error("the model {model:?} is not available on {host}: pull it with `ollama pull {model}`")]
+    NotFound { model: String, host: String },
+    #[error(
+        "the model {model:?} does not support tools: use one that calls tools, such as \
+         qwen3, gpt-oss or llama3.1 (`ollama pull qwen3`)"
+    )]
+    NoTools { model: String },
+    /// The server could not parse the tool call the model wrote. Not retried
+    /// blindly: the loop asks the model again with a correction.
+    #[error("the server could not parse the model's tool call: {message}")]
+    ToolParse { message: String },
+    #[error("the model server answered {}: {message}", status.map(|s| format!("HTTP {s}")).unwrap_or_else(|| "an error".into()))]
+    Server {
+        status: Option<u16>,
+        message: String,
+        transient: bool,
+    },
+    #[error(
+        "the model did not answer within {seconds} s (raise --model-timeout for a slow machine)"
+    )]
+    Timeout { seconds: u64 },
+}
+
+impl ModelError {
+    /// Worth trying again after a pause.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ModelError::Unreachable { .. } | ModelError::Timeout { .. } => true,
+            ModelError::Server { transient, .. } => *transient,
+            _ => false,
+        }
+    }
+}
+
+/// A failed call and the retries spent on it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub error: ModelError,
+    pub retries: u32,
+}
+
+/// A chat model.
+pub trait Model: Send + Sync {
+    /// One chat call, retried on transient failures.
+    fn chat<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<ChatReply, Failure>>;
+    /// Capabilities and context length, when the server tells them.
+    fn info(&self) -> BoxFuture<'_, Result<ModelInfo, ModelError>>;
+}
+
+/// Settings every client takes.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// Base URL ending in `/`.
+    pub base_url: String,
+    pub model: String,
+    pub retry: RetryPolicy,
+    /// The longest one call may take.
+    pub timeout: Duration,
+}
+
+/// Seconds to establish a connection: a server that does not accept within
+/// this is down or unreachable, and waiting longer only delays the retry.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);

@@ -1,0 +1,63 @@
+//! The settings of one invocation, resolved from the command line and the
+//! environment.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::model::RetryPolicy;
+use crate::tools::ToolConfig;
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The workspace, canonical.
+    pub workspace: PathBuf,
+    pub model: String,
+    /// The server's base URL, ending in `/`.
+    pub host: String,
+    pub max_rounds: u32,
+    /// Exchanges of the conversation shown to the model.
+    pub history_keep: usize,
+    pub temperature: f32,
+    pub num_ctx: u64,
+    /// Cap on the tokens of one reply.
+    pub num_predict: u32,
+    pub model_timeout: Duration,
+    pub retry: RetryPolicy,
+    /// Nudges per subtask before the run stops.
+    pub max_nudges: u32,
+    pub tools: ToolConfig,
+    pub output: Output,
+    /// Keep the valid part of a damaged log.
+    pub salvage: bool,
+}
+
+/// What the user sees.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Output {
+    pub quiet: bool,
+    pub verbose: bool,
+    /// Every event as NDJSON on stdout.
+    pub json: bool,
+}
+
+impl Settings {
+    /// Settings for tests and benchmarks: defaults of the CLI.
+    pub fn new(workspace: PathBuf) -> Settings {
+        Settings {
+            workspace,
+            model: "gpt-oss:20b".into(),
+            host: "http://127.0.0.1:11434/".into(),
+            max_rounds: 24,
+            history_keep: 5,
+            temperature: 0.2,
+            num_ctx: 16384,
+            num_predict: 4096,
+            model_timeout: Duration::from_secs(600),
+            retry: RetryPolicy::default(),
+            max_nudges: 3,
+            tools: ToolConfig::default(),
+            output: Output::default(),
+            salvage: false,
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Events: the only way the state changes. Each is one line of
+//! `history.jsonl`, applied by [`super::State::apply`].
+
+use serde::{Deserialize, Serialize};
+
+use super::tree::TaskPlan;
+use crate::chat::{ToolCall, Usage};
+
+/// How an invocation of the runner ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Every subtask completed.
+    Achieved,
+    /// Every subtask ended, but some failed.
+    NotAchieved,
+    /// Stopped before the end (rounds or nudges spent); resumable.
+    Stopped,
+    /// Ctrl-C or SIGTERM; resumable.
+    Interrupted,
+    /// The model server or model could not be used; resumable once fixed.
+    ModelUnusable,
+}
+
+/// The shape of a detected loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopPattern {
+    /// The same action a third time with nothing written in between.
+    Repeat,
+    /// A-B-A-B.
+    Alternate,
+}
+
+/// A write the runner made to a file of the workspace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChange {
+    pub path: String,
+    /// SHA-256 of the content before, `None` when the file did not exist.
+    pub before: Option<String>,
+    /// SHA-256 of the content written.
+    pub after: String,
+    pub bytes: u64,
+}
+
+impl FileChange {
+    /// The write changed the file (a rewrite with the same bytes did not).
+    pub fn changed(&self) -> bool {
+        self.before.as_deref() != Some(self.after.as_str())
+    }
+}
+
+/// What a `write_file` is about to do, recorded before it does it, so that a
+/// crash in between can be reconciled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WriteIntent {
+    pub path: String,
+    /// SHA-256 of the file before, `None` when it does not exist.
+    pub before: Option<String>,
+    /// SHA-256 of the content it will write.
+    pub after: String,
+}
+
+/// What an executed action came to.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ActionOutcome {
+    pub ok: bool,
+    /// The tool result exactly as the model is shown it.
+    pub result: String,
+    /// For `run_cmd`: the command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// For `run_cmd`: the exit code (`None` when killed or never started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<FileChange>,
+    /// One line for RECENT ERRORS when the action failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// What the runner records. Serialized with an `"event"` tag, snake case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// An invocation begins (a fresh run or a resume): a new round budget.
+    RunStarted {
+        goal: String,
+        model: String,
+        max_rounds: u32,
+    },
+    /// The goal was decomposed (or fell back to itself as the single task).
+    Planned {
+        tasks: Vec<TaskPlan>,
+        /// Why the plan is the fallback, when it is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback: Option<String>,
+        model_calls: u32,
+        usage: Usage,
+        retries: u32,
+    },
+    /// A round begins; `missing` are files the runner wrote that are gone.
+    RoundStarted { round: u32, missing: Vec<String> },
+    /// The model answered. Logged before any of its calls runs.
+    ModelReplied {
+        content: String,
+        calls: Vec<ToolCall>,
+        /// The calls were parsed out of the message text.
+        #[serde(default)]
+        from_text: bool,
+        usage: Usage,
+        retries: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        done_reason: Option<String>,
+    },
+    /// A call is about to run; synced to disk before it does.
+    ActionStarted {
+        call: usize,
+        tool: String,
+        summary: String,
+        signature: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        write: Option<WriteIntent>,
+    },
+    /// The action started at record `action` ended.
+    ActionFinished {
+        action: u64,
+        #[serde(flatten)]
+        outcome: ActionOutcome,
+    },
+    /// The loop guard refused a call; it did not run.
+    ActionBlocked {
+        call: usize,
+        tool: String,
+        signature: String,
+        pattern: LoopPattern,
+        message: String,
+    },
+    /// A call that could not run: unknown tool, bad arguments, over the limit.
+    CallRejected {
+        call: usize,
+        tool: String,
+        error: String,
+    },
+    /// The model kept a note.
+    Noted { call: usize, text: String },
+    /// A subtask ended; the cursor moves on. `call` is the model's
+    /// `mark_subtask_complete`, `None` when the runner ended it.
+    SubtaskEnded {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call: Option<usize>,
+        task: usize,
+        subtask: usize,
+        success: bool,
+        reason: String,
+    },
+    /// The model answered without a tool call and was told to act.
+    Nudged { level: u32, message: String },
+    /// A model call failed for good (after its retries).
+    ModelFailed { error: String, retries: u32 },
+    /// The invocation ended.
+    RunEnded { outcome: Outcome, reason: String },
+}
+
+impl Event {
+    /// The name of the event as it appears in the log.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::RunStarted { .. } => "run_started",
+            Event::Planned { .. } => "planned",
+            Event::RoundStarted { .. } => "round_started",
+            Event::ModelReplied { .. } => "model_replied",
+            Event::ActionStarted { .. } => "action_started",
+            Event::ActionFinished { .. } => "action_finished",
+            Event::ActionBlocked { .. } => "action_blocked",
+            Event::CallRejected { .. } => "call_rejected",
+            Event::Noted { .. } => "noted",
+            Event::SubtaskEnded { .. } => "subtask_ended",
+            Event::Nudged { .. } => "nudged",
+            Event::ModelFailed { .. } => "model_failed",
+            Event::RunEnded { .. } => "run_ended",
+        }
+    }
+}
+
+/// An event as stored: its place in the log and its time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub seq: u64,
+    /// RFC 3339, UTC.
+    pub ts: String,
+    #[serde(flatten)]
+    pub event: Event,
+}

@@ -1,0 +1,354 @@
+//! The whole state of a run, and the one function that changes it.
+//!
+//! `State::apply` is pure: replaying `history.jsonl` from nothing gives
+//! exactly the state the live run had. No I/O lives here.
+
+pub mod event;
+pub mod tree;
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use crate::chat::{Message, ToolCall, Usage};
+use crate::guard::LOOP_WINDOW;
+pub use event::{ActionOutcome, Event, FileChange, LoopPattern, Outcome, Record, WriteIntent};
+pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
+
+/// Exchanges of the conversation kept in the state. The prompt shows the
+/// last `--history-keep` of them; keeping a few more lets that option grow
+/// on resume without the state growing with the run.
+pub const KEPT_EXCHANGES: usize = 32;
+/// Commands kept for RECENT COMMANDS.
+const KEPT_COMMANDS: usize = 5;
+/// Errors kept for RECENT ERRORS (the prompt shows the last 3).
+const KEPT_ERRORS: usize = 5;
+/// Notes kept in the state (the prompt shows the last 10).
+const KEPT_NOTES: usize = 50;
+
+/// The calls of the model's last reply that have not been handled yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingReply {
+    pub calls: Vec<ToolCall>,
+    /// Index of the next call to handle.
+    pub next: usize,
+}
+
+/// An action that was announced (`action_started`) and has no result yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InFlight {
+    /// The seq of its `action_started` record.
+    pub action: u64,
+    pub call: ToolCall,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<WriteIntent>,
+}
+
+/// An action in the loop guard's window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentAction {
+    pub signature: String,
+    pub tool: String,
+}
+
+/// A file the runner wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRecord {
+    /// SHA-256 of what the runner last wrote.
+    pub sha256: String,
+    /// The file did not exist before the runner's first write.
+    pub created: bool,
+}
+
+/// A command the model ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandRun {
+    pub command: String,
+    pub exit_code: Option<i32>,
+}
+
+/// How the last invocation ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    pub outcome: Outcome,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Seq of the last event applied.
+    pub last_seq: u64,
+    pub goal: String,
+    pub model: String,
+    pub tree: Tree,
+    /// Set by `run_ended`, cleared by `run_started`.
+    pub ended: Option<Ending>,
+    /// Invocations so far (fresh runs and resumes).
+    pub runs: u32,
+    pub max_rounds: u32,
+    /// Rounds over all invocations.
+    pub rounds: u32,
+    /// Rounds of the current invocation.
+    pub run_rounds: u32,
+    pub model_calls: u32,
+    pub usage: Usage,
+    pub retries: u32,
+    pub reply: Option<PendingReply>,
+    pub in_flight: Option<InFlight>,
+    /// Actions since the last write that changed a file (the guard's window).
+    pub recent: VecDeque<RecentAction>,
+    /// Signatures blocked since the last write that changed a file.
+    pub blocked: Vec<String>,
+    /// Calls blocked one after the other, with nothing run in between.
+    pub blocked_in_a_row: u32,
+    pub files: BTreeMap<String, FileRecord>,
+    /// Files the runner wrote that the last probe found missing.
+    pub missing: Vec<String>,
+    pub commands: VecDeque<CommandRun>,
+    pub errors: VecDeque<String>,
+    /// Nudges spent on the active subtask.
+    pub nudges: u32,
+    pub notes: Vec<String>,
+    pub conversation: VecDeque<Vec<Message>>,
+}
+
+impl State {
+    /// Replays records from nothing.
+    pub fn replay<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
+        let mut state = State::default();
+        for record in records {
+            state.apply(record);
+        }
+        state
+    }
+
+    /// Applies one event. The only place the state changes.
+    pub fn apply(&mut self, record: &Record) {
+        self.last_seq = record.seq;
+        match &record.event {
+            Event::RunStarted {
+                goal,
+                model,
+                max_rounds,
+            } => {
+                self.goal.clone_from(goal);
+                self.model.clone_from(model);
+                self.max_rounds = *max_rounds;
+                self.runs += 1;
+                self.run_rounds = 0;
+                self.ended = None;
+            }
+            Event::Planned {
+                tasks,
+                model_calls,
+                usage,
+                retries,
+                ..
+            } => {
+                self.tree = Tree::from_plan(tasks);
+                self.model_calls += model_calls;
+                self.usage += *usage;
+                self.retries += retries;
+            }
+            Event::RoundStarted { round, missing } => {
+                self.rounds = *round;
+                self.run_rounds += 1;
+                self.missing.clone_from(missing);
+            }
+            Event::ModelReplied {
+                content,
+                calls,
+                usage,
+                retries,
+                ..
+            } => {
+                self.model_calls += 1;
+                self.usage += *usage;
+                self.retries += retries;
+                self.reply = (!calls.is_empty()).then(|| PendingReply {
+                    calls: calls.clone(),
+                    next: 0,
+                });
+                self.conversation
+                    .push_back(vec![Message::assistant(content.clone(), calls.clone())]);
+                while self.conversation.len() > KEPT_EXCHANGES {
+                    self.conversation.pop_front();
+                }
+            }
+            Event::ActionStarted {
+                call,
+                summary,
+                signature,
+                write,
+                tool,
+            } => {
+                let call = self.take_call(*call);
+                self.in_flight = call.map(|call| InFlight {
+                    action: record.seq,
+                    call,
+                    summary: summary.clone(),
+                    write: write.clone(),
+                });
+                self.blocked_in_a_row = 0;
+                self.recent.push_back(RecentAction {
+                    signature: signature.clone(),
+                    tool: tool.clone(),
+                });
+                while self.recent.len() > LOOP_WINDOW {
+                    self.recent.pop_front();
+                }
+            }
+            Event::ActionFinished { outcome, .. } => {
+                let tool = self
+                    .in_flight
+                    .take()
+                    .map(|flight| flight.call.name)
+                    .unwrap_or_default();
+                self.record_outcome(outcome);
+                self.tell(&tool, &outcome.result);
+            }
+            Event::ActionBlocked {
+                call,
+                tool,
+                signature,
+                message,
+                ..
+            } => {
+                self.take_call(*call);
+                self.blocked_in_a_row += 1;
+                if !self.blocked.contains(signature) {
+                    self.blocked.push(signature.clone());
+                }
+                self.push_error(format!("blocked a loop: {signature}"));
+                self.tell(tool, message);
+            }
+            Event::CallRejected { call, tool, error } => {
+                self.take_call(*call);
+                self.push_error(error.clone());
+                self.tell(tool, error);
+            }
+            Event::Noted { call, text } => {
+                self.take_call(*call);
+                self.notes.push(text.clone());
+                if self.notes.len() > KEPT_NOTES {
+                    self.notes.remove(0);
+                }
+                self.tell("note", "Noted.");
+            }
+            Event::SubtaskEnded {
+                call,
+                success,
+                reason,
+                ..
+            } => {
+                if let Some(call) = call {
+                    self.take_call(*call);
+                }
+                self.tree.end_active(*success, reason);
+                self.nudges = 0;
+                self.recent.clear();
+                self.blocked.clear();
+                self.blocked_in_a_row = 0;
+                if call.is_some() {
+                    let next = match self.tree.active() {
+                        Some((_, subtask)) => format!("Next subtask: {}", subtask.description),
+                        None => "Every subtask has ended.".to_string(),
+                    };
+                    let verdict = if *success { "complete" } else { "failed" };
+                    self.tell(
+                        "mark_subtask_complete",
+                        &format!("Subtask marked {verdict}. {next}"),
+                    );
+                }
+            }
+            Event::Nudged { message, .. } => {
+                self.nudges += 1;
+                let message = Message::user(message.clone());
+                match self.conversation.back_mut() {
+                    Some(exchange) => exchange.push(message),
+                    None => self.conversation.push_back(vec![message]),
+                }
+            }
+            Event::ModelFailed { retries, .. } => {
+                self.retries += retries;
+            }
+            Event::RunEnded { outcome, reason } => {
+                self.ended = Some(Ending {
+                    outcome: *outcome,
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+
+    /// Takes call `index` of the pending reply; the reply is done once its
+    /// last call is taken.
+    fn take_call(&mut self, index: usize) -> Option<ToolCall> {
+        let reply = self.reply.as_mut()?;
+        let call = reply.calls.get(index).cloned();
+        reply.next = index + 1;
+        if reply.next >= reply.calls.len() {
+            self.reply = None;
+        }
+        call
+    }
+
+    /// The next call of the model's reply that has not been handled.
+    pub fn next_call(&self) -> Option<(usize, &ToolCall)> {
+        let reply = self.reply.as_ref()?;
+        reply.calls.get(reply.next).map(|call| (reply.next, call))
+    }
+
+    fn record_outcome(&mut self, outcome: &ActionOutcome) {
+        if let Some(command) = &outcome.command {
+            self.commands.push_back(CommandRun {
+                command: command.clone(),
+                exit_code: outcome.exit_code,
+            });
+            if self.commands.len() > KEPT_COMMANDS {
+                self.commands.pop_front();
+            }
+        }
+        if let Some(write) = &outcome.write {
+            let created = match self.files.get(&write.path) {
+                Some(file) => file.created,
+                None => write.before.is_none(),
+            };
+            self.files.insert(
+                write.path.clone(),
+                FileRecord {
+                    sha256: write.after.clone(),
+                    created,
+                },
+            );
+            self.missing.retain(|path| path != &write.path);
+            if write.changed() {
+                self.recent.clear();
+                self.blocked.clear();
+            }
+        }
+        if let Some(error) = &outcome.error {
+            self.push_error(error.clone());
+        }
+    }
+
+    fn push_error(&mut self, error: String) {
+        self.errors.push_back(error);
+        if self.errors.len() > KEPT_ERRORS {
+            self.errors.pop_front();
+        }
+    }
+
+    /// Adds a tool result to the current exchange.
+    fn tell(&mut self, tool: &str, content: &str) {
+        let message = Message::tool(tool, content);
+        match self.conversation.back_mut() {
+            Some(exchange) => exchange.push(message),
+            None => self.conversation.push_back(vec![message]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

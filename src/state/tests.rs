@@ -1,0 +1,309 @@
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
+use super::*;
+
+fn record(seq: u64, event: Event) -> Record {
+    Record {
+        seq,
+        ts: String::new(),
+        event,
+    }
+}
+
+fn call(name: &str, arguments: serde_json::Value) -> ToolCall {
+    ToolCall {
+        name: name.into(),
+        arguments,
+    }
+}
+
+fn planned() -> Event {
+    Event::Planned {
+        tasks: vec![TaskPlan {
+            description: "hello".into(),
+            subtasks: vec!["write hello.py".into(), "run it".into()],
+        }],
+        fallback: None,
+        model_calls: 1,
+        usage: Usage {
+            prompt_tokens: 10,
+            completion_tokens: 5,
+        },
+        retries: 1,
+    }
+}
+
+fn write_outcome(path: &str, before: Option<&str>, after: &str) -> ActionOutcome {
+    ActionOutcome {
+        ok: true,
+        result: format!("Wrote to {path}"),
+        write: Some(FileChange {
+            path: path.into(),
+            before: before.map(str::to_string),
+            after: after.into(),
+            bytes: 3,
+        }),
+        ..ActionOutcome::default()
+    }
+}
+
+/// A run: plan, a reply with a write and a completion, then the next subtask.
+fn events() -> Vec<Event> {
+    vec![
+        Event::RunStarted {
+            goal: "Write hello".into(),
+            model: "m".into(),
+            max_rounds: 24,
+        },
+        planned(),
+        Event::RoundStarted {
+            round: 1,
+            missing: vec![],
+        },
+        Event::ModelReplied {
+            content: String::new(),
+            calls: vec![
+                call("write_file", json!({"path": "hello.py", "content": "x"})),
+                call(
+                    "mark_subtask_complete",
+                    json!({"success": true, "reason": "written"}),
+                ),
+            ],
+            from_text: false,
+            usage: Usage {
+                prompt_tokens: 100,
+                completion_tokens: 20,
+            },
+            retries: 0,
+            done_reason: Some("stop".into()),
+        },
+        Event::ActionStarted {
+            call: 0,
+            tool: "write_file".into(),
+            summary: "write_file hello.py (1 bytes)".into(),
+            signature: "write_file {..}".into(),
+            write: None,
+        },
+        Event::ActionFinished {
+            action: 5,
+            outcome: write_outcome("hello.py", None, "h1"),
+        },
+        Event::SubtaskEnded {
+            call: Some(1),
+            task: 0,
+            subtask: 0,
+            success: true,
+            reason: "written".into(),
+        },
+    ]
+}
+
+fn replay(events: Vec<Event>) -> State {
+    let records: Vec<Record> = events
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| record(i as u64 + 1, e))
+        .collect();
+    State::replay(&records)
+}
+
+#[test]
+fn a_reply_is_worked_off_and_the_cursor_moves() {
+    let state = replay(events());
+    assert_eq!(state.last_seq, 7);
+    assert_eq!(state.goal, "Write hello");
+    assert_eq!(
+        state.tree.cursor,
+        Some(Cursor {
+            task: 0,
+            subtask: 1
+        })
+    );
+    assert_eq!(state.tree.tasks[0].subtasks[0].status, Status::Completed);
+    assert_eq!(state.model_calls, 2);
+    assert_eq!(
+        state.usage,
+        Usage {
+            prompt_tokens: 110,
+            completion_tokens: 25
+        }
+    );
+    assert_eq!(state.retries, 1);
+    assert_eq!(state.reply, None);
+    assert_eq!(state.in_flight, None);
+    assert_eq!(
+        state.files.get("hello.py"),
+        Some(&FileRecord {
+            sha256: "h1".into(),
+            created: true
+        })
+    );
+    let exchange = state.conversation.back().unwrap();
+    let roles: Vec<_> = exchange.iter().map(|m| m.role).collect();
+    use crate::chat::Role;
+    assert_eq!(roles, [Role::Assistant, Role::Tool, Role::Tool]);
+    assert_eq!(exchange[1].tool_name.as_deref(), Some("write_file"));
+    assert!(exchange[2].content.contains("Next subtask: run it"));
+}
+
+#[test]
+fn an_action_without_its_result_is_in_flight() {
+    let mut events = events();
+    events.truncate(5);
+    let state = replay(events);
+    let flight = state.in_flight.clone().unwrap();
+    assert_eq!(flight.action, 5);
+    assert_eq!(flight.call.name, "write_file");
+    assert_eq!(
+        state.next_call().map(|(i, c)| (i, c.name.clone())),
+        Some((1, "mark_subtask_complete".into()))
+    );
+}
+
+#[test]
+fn a_changing_write_clears_the_loop_window_and_a_same_content_write_does_not() {
+    let mut events = events();
+    events.truncate(4);
+    let started = |call| Event::ActionStarted {
+        call,
+        tool: "run_cmd".into(),
+        summary: "run_cmd pytest".into(),
+        signature: "run_cmd pytest".into(),
+        write: None,
+    };
+    events.push(started(0));
+    events.push(Event::ActionFinished {
+        action: 5,
+        outcome: write_outcome("hello.py", Some("h0"), "h0"),
+    });
+    let state = replay(events.clone());
+    assert_eq!(
+        state.recent.len(),
+        1,
+        "a write that changed nothing keeps the window"
+    );
+    events.push(started(1));
+    events.push(Event::ActionFinished {
+        action: 7,
+        outcome: write_outcome("hello.py", Some("h0"), "h1"),
+    });
+    let state = replay(events);
+    assert!(state.recent.is_empty());
+    assert!(
+        !state.files["hello.py"].created,
+        "the file existed before the runner wrote it"
+    );
+}
+
+#[test]
+fn blocks_nudges_and_endings_are_counted_and_reset() {
+    let mut events = events();
+    events.truncate(3);
+    events.push(Event::ModelReplied {
+        content: String::new(),
+        calls: vec![call("run_cmd", json!({"cmd": "pytest"}))],
+        from_text: true,
+        usage: Usage::default(),
+        retries: 2,
+        done_reason: None,
+    });
+    events.push(Event::ActionBlocked {
+        call: 0,
+        tool: "run_cmd".into(),
+        signature: "run_cmd pytest".into(),
+        pattern: LoopPattern::Repeat,
+        message: "Blocked".into(),
+    });
+    events.push(Event::Nudged {
+        level: 1,
+        message: "act".into(),
+    });
+    events.push(Event::RunEnded {
+        outcome: Outcome::Stopped,
+        reason: "rounds spent".into(),
+    });
+    let state = replay(events.clone());
+    assert_eq!(state.blocked, vec!["run_cmd pytest".to_string()]);
+    assert_eq!(state.blocked_in_a_row, 1);
+    assert_eq!(state.nudges, 1);
+    assert_eq!(state.retries, 3);
+    assert_eq!(
+        state.errors.back().map(String::as_str),
+        Some("blocked a loop: run_cmd pytest")
+    );
+    assert_eq!(
+        state.ended.as_ref().map(|e| e.outcome),
+        Some(Outcome::Stopped)
+    );
+
+    events.push(Event::RunStarted {
+        goal: "Write hello".into(),
+        model: "m".into(),
+        max_rounds: 5,
+    });
+    events.push(Event::SubtaskEnded {
+        call: None,
+        task: 0,
+        subtask: 0,
+        success: false,
+        reason: "stuck in a loop".into(),
+    });
+    let state = replay(events);
+    assert_eq!(state.ended, None);
+    assert_eq!(state.runs, 2);
+    assert_eq!(state.run_rounds, 0);
+    assert_eq!(state.rounds, 1);
+    assert_eq!(state.max_rounds, 5);
+    assert_eq!(state.nudges, 0);
+    assert!(state.blocked.is_empty());
+    assert_eq!(state.tree.tasks[0].subtasks[0].status, Status::Failed);
+}
+
+#[test]
+fn the_conversation_is_bounded() {
+    let mut events = events();
+    events.truncate(2);
+    for _ in 0..(KEPT_EXCHANGES + 10) {
+        events.push(Event::ModelReplied {
+            content: "thinking".into(),
+            calls: vec![],
+            from_text: false,
+            usage: Usage::default(),
+            retries: 0,
+            done_reason: None,
+        });
+    }
+    let state = replay(events);
+    assert_eq!(state.conversation.len(), KEPT_EXCHANGES);
+    assert_eq!(state.model_calls as usize, 1 + KEPT_EXCHANGES + 10);
+}
+
+#[test]
+fn every_event_survives_serialization() {
+    let mut all = events();
+    all.push(Event::Nudged {
+        level: 2,
+        message: "m".into(),
+    });
+    all.push(Event::ModelFailed {
+        error: "e".into(),
+        retries: 3,
+    });
+    all.push(Event::CallRejected {
+        call: 0,
+        tool: "x".into(),
+        error: "e".into(),
+    });
+    all.push(Event::Noted {
+        call: 0,
+        text: "t".into(),
+    });
+    for (i, event) in all.into_iter().enumerate() {
+        let record = record(i as u64 + 1, event);
+        let text = serde_json::to_string(&record).unwrap();
+        let back: Record = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, record, "{text}");
+        assert!(text.contains(&format!("\"event\":\"{}\"", record.event.name())));
+    }
+}

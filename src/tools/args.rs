@@ -1,0 +1,241 @@
+//! Checking a tool call's arguments. Lenient where the intent is clear (a
+//! number sent as a string, arguments sent as a JSON string), strict
+//! otherwise, and every refusal says what was expected.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::{Action, Call, MAX_WRITE_BYTES, ToolConfig};
+use crate::chat::ToolCall;
+
+/// The default and the cap of `read_file`'s `max_bytes`.
+const READ_DEFAULT: usize = 20_000;
+const READ_CAP: usize = 200_000;
+/// The longest a command may run, whatever the model asks.
+const TIMEOUT_CAP: Duration = Duration::from_secs(1800);
+
+pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, String> {
+    let args = arguments(&call.arguments)
+        .ok_or_else(|| format!("the arguments of {} must be a JSON object", call.name))?;
+    let a = Args {
+        tool: &call.name,
+        map: &args,
+    };
+    let call = match call.name.as_str() {
+        "list_dir" => Call::Action(Action::ListDir {
+            path: a.string_or("path", ".")?,
+        }),
+        "read_file" => Call::Action(Action::ReadFile {
+            path: a.string("path")?,
+            max_bytes: a
+                .integer("max_bytes")?
+                .map_or(READ_DEFAULT, |n| (n as usize).clamp(1, READ_CAP)),
+        }),
+        "write_file" => {
+            let content = a.string("content")?;
+            if content.len() > MAX_WRITE_BYTES {
+                return Err(format!(
+                    "write_file refused: the content is {} bytes, more than the limit of {} bytes; \
+                     write a smaller file",
+                    content.len(),
+                    MAX_WRITE_BYTES
+                ));
+            }
+            Call::Action(Action::WriteFile {
+                path: a.string("path")?,
+                content,
+                create_dirs: a.boolean("create_dirs")?.unwrap_or(true),
+            })
+        }
+        "run_cmd" => Call::Action(Action::RunCmd {
+            cmd: a
+                .string("cmd")
+                .or_else(|e| a.string("command").map_err(|_| e))?,
+            timeout: a
+                .integer("timeout_sec")?
+                .map_or(config.default_timeout, |n| Duration::from_secs(n.max(1)))
+                .min(TIMEOUT_CAP),
+        }),
+        "mark_subtask_complete" => Call::Complete {
+            success: a.boolean("success")?.unwrap_or(true),
+            reason: a.string_or("reason", "")?,
+        },
+        "note" => Call::Note {
+            text: a.string("text")?,
+        },
+        other => {
+            return Err(format!(
+                "there is no tool named {other:?}. The tools are: {}",
+                super::names().join(", ")
+            ));
+        }
+    };
+    Ok(call)
+}
+
+/// The arguments as an object: an object as is, a JSON string holding one
+/// parsed, nothing as empty.
+fn arguments(value: &Value) -> Option<Map<String, Value>> {
+    match value {
+        Value::Object(map) => Some(map.clone()),
+        Value::Null => Some(Map::new()),
+        Value::String(text) if text.trim().is_empty() => Some(Map::new()),
+        Value::String(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+struct Args<'a> {
+    tool: &'a str,
+    map: &'a Map<String, Value>,
+}
+
+impl Args<'_> {
+    fn expected(&self) -> String {
+        let spec = super::specs().into_iter().find(|s| s.name == self.tool);
+        match spec {
+            Some(spec) => format!("{} takes {}", self.tool, spec.parameters["properties"]),
+            None => String::new(),
+        }
+    }
+
+    fn string(&self, key: &str) -> Result<String, String> {
+        match self.map.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(Value::Number(n)) => Ok(n.to_string()),
+            Some(other) => Err(format!(
+                "{}: `{key}` must be a string, got {other}. {}",
+                self.tool,
+                self.expected()
+            )),
+            None => Err(format!(
+                "{}: the argument `{key}` is missing. {}",
+                self.tool,
+                self.expected()
+            )),
+        }
+    }
+
+    fn string_or(&self, key: &str, default: &str) -> Result<String, String> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(default.to_string()),
+            Some(_) => self.string(key),
+        }
+    }
+
+    fn integer(&self, key: &str) -> Result<Option<u64>, String> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+                .map(Some)
+                .ok_or_else(|| format!("{}: `{key}` must be a positive integer", self.tool)),
+            Some(Value::String(s)) => s.trim().parse().map(Some).map_err(|_| {
+                format!(
+                    "{}: `{key}` must be a positive integer, got {s:?}",
+                    self.tool
+                )
+            }),
+            Some(other) => Err(format!(
+                "{}: `{key}` must be a positive integer, got {other}",
+                self.tool
+            )),
+        }
+    }
+
+    fn boolean(&self, key: &str) -> Result<Option<bool>, String> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "1" => Ok(Some(true)),
+                "false" | "no" | "0" => Ok(Some(false)),
+                _ => Err(format!(
+                    "{}: `{key}` must be true or false, got {s:?}",
+                    self.tool
+                )),
+            },
+            Some(other) => Err(format!(
+                "{}: `{key}` must be true or false, got {other}",
+                self.tool
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse_call(name: &str, arguments: Value) -> Result<Call, String> {
+        parse(
+            &ToolCall {
+                name: name.into(),
+                arguments,
+            },
+            &ToolConfig::default(),
+        )
+    }
+
+    #[test]
+    fn arguments_sent_as_a_json_string_are_parsed() {
+        let call = parse_call(
+            "write_file",
+            json!("{\"path\": \"a.py\", \"content\": \"x\"}"),
+        );
+        assert_eq!(
+            call,
+            Ok(Call::Action(Action::WriteFile {
+                path: "a.py".into(),
+                content: "x".into(),
+                create_dirs: true
+            }))
+        );
+    }
+
+    #[test]
+    fn loose_types_are_accepted_where_the_intent_is_clear() {
+        assert_eq!(
+            parse_call(
+                "mark_subtask_complete",
+                json!({"success": "false", "reason": "no"})
+            ),
+            Ok(Call::Complete {
+                success: false,
+                reason: "no".into()
+            })
+        );
+        let Ok(Call::Action(Action::RunCmd { timeout, .. })) =
+            parse_call("run_cmd", json!({"cmd": "pytest", "timeout_sec": "30"}))
+        else {
+            panic!("run_cmd did not parse");
+        };
+        assert_eq!(timeout, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn refusals_say_what_is_expected() {
+        let missing = parse_call("write_file", json!({"path": "a.py"})).unwrap_err();
+        assert!(missing.contains("`content` is missing"), "{missing}");
+        assert!(missing.contains("create_dirs"), "{missing}");
+        let unknown = parse_call("delete_everything", json!({})).unwrap_err();
+        assert!(unknown.contains("write_file, run_cmd"), "{unknown}");
+        let typed = parse_call(
+            "mark_subtask_complete",
+            json!({"success": [1], "reason": "r"}),
+        )
+        .unwrap_err();
+        assert!(typed.contains("true or false"), "{typed}");
+        let big = parse_call(
+            "write_file",
+            json!({"path": "a", "content": "x".repeat(MAX_WRITE_BYTES + 1)}),
+        );
+        assert!(big.unwrap_err().contains("limit"));
+    }
+}

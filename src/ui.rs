@@ -1,0 +1,285 @@
+//! What the user sees: one line per event on stderr, a spinner while the
+//! model thinks, the final summary; with `--json`, every event as NDJSON on
+//! stdout.
+
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use console::Style;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::agent::Reporter;
+use crate::settings::Output;
+use crate::state::{Ending, Event, LoopPattern, Outcome, Record, State};
+use crate::store::Stats;
+
+/// Colours only on a terminal, never with NO_COLOR.
+pub fn use_color(stream_is_tty: bool) -> bool {
+    stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+pub struct Terminal {
+    output: Output,
+    tty: bool,
+    styles: Styles,
+    spinner: Option<ProgressBar>,
+    thinking_since: Option<Instant>,
+    /// Summaries of started actions, to print with their results.
+    started: HashMap<u64, String>,
+}
+
+#[derive(Clone)]
+struct Styles {
+    ok: Style,
+    bad: Style,
+    dim: Style,
+    bold: Style,
+}
+
+impl Styles {
+    fn new(color: bool) -> Styles {
+        let style = |s: Style| s.force_styling(color);
+        Styles {
+            ok: style(Style::new().green()),
+            bad: style(Style::new().red()),
+            dim: style(Style::new().dim()),
+            bold: style(Style::new().bold()),
+        }
+    }
+}
+
+impl Terminal {
+    pub fn new(output: Output) -> Terminal {
+        let tty = std::io::stderr().is_terminal();
+        Terminal {
+            output,
+            tty,
+            styles: Styles::new(use_color(tty)),
+            spinner: None,
+            thinking_since: None,
+            started: HashMap::new(),
+        }
+    }
+
+    fn line(&self, text: &str) {
+        if !self.output.quiet {
+            eprintln!("{text}");
+        }
+    }
+
+    /// A notice the user should see even with -q.
+    pub fn notice(&self, text: &str) {
+        eprintln!("{} {text}", self.styles.bold.apply_to("runner:"));
+    }
+
+    /// The final summary: status, rounds, calls, tokens, time, retries.
+    pub fn summary(&self, ending: &Ending, state: &State, stats: Stats, wall: Duration) {
+        let s = &self.styles;
+        let headline = match ending.outcome {
+            Outcome::Achieved => s.ok.apply_to("Goal achieved.".to_string()),
+            Outcome::NotAchieved => s
+                .bad
+                .apply_to(format!("Goal not achieved: {}.", ending.reason)),
+            Outcome::Stopped => s.bad.apply_to(format!("Stopped: {}.", ending.reason)),
+            Outcome::Interrupted => s.bad.apply_to(
+                "Interrupted; the state is saved. Resume with `runner resume`.".to_string(),
+            ),
+            Outcome::ModelUnusable => s.bad.apply_to(format!("Stopped: {}.", ending.reason)),
+        };
+        let (done, total) = state.tree.progress();
+        eprintln!("{headline}");
+        eprintln!(
+            "{}",
+            s.dim.apply_to(format!(
+                "subtasks {done}/{total} · rounds {} · model calls {} · tokens {} prompt / {} completion · \
+                 {:.1} s · retries {} · fsyncs {}",
+                state.run_rounds,
+                state.model_calls,
+                state.usage.prompt_tokens,
+                state.usage.completion_tokens,
+                wall.as_secs_f64(),
+                state.retries,
+                stats.syncs,
+            ))
+        );
+    }
+
+    fn human(&mut self, record: &Record, state: &State) {
+        let s = self.styles.clone();
+        match &record.event {
+            Event::RunStarted { goal, model, .. } => {
+                let verb = if state.runs > 1 { "resuming" } else { "goal" };
+                self.line(&format!(
+                    "{} {verb}: {goal} {}",
+                    s.bold.apply_to("runner"),
+                    s.dim.apply_to(format!("(model {model})"))
+                ));
+            }
+            Event::Planned { fallback, .. } => {
+                if let Some(why) = fallback {
+                    self.line(&format!("{}", s.bad.apply_to(format!("plan: {why}"))));
+                }
+                self.line(&format!(
+                    "plan:\n{}",
+                    crate::agent::prompt::plan_lines(state)
+                ));
+            }
+            Event::RoundStarted { round, missing } => {
+                if self.output.verbose {
+                    self.line(&format!("{}", s.dim.apply_to(format!("round {round}"))));
+                }
+                if !missing.is_empty() {
+                    self.line(&format!(
+                        "  {} files the runner wrote are gone: {}",
+                        s.bad.apply_to("!"),
+                        missing.join(", ")
+                    ));
+                }
+            }
+            Event::ModelReplied { content, calls, .. } => {
+                if calls.is_empty() || self.output.verbose {
+                    let first = content
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("(empty reply)");
+                    self.line(&format!(
+                        "  {} {}",
+                        s.dim.apply_to("model:"),
+                        s.dim.apply_to(shorten(first, 100))
+                    ));
+                }
+            }
+            Event::ActionStarted { summary, .. } => {
+                self.started.insert(record.seq, summary.clone());
+            }
+            Event::ActionFinished { action, outcome } => {
+                let summary = self
+                    .started
+                    .remove(action)
+                    .unwrap_or_else(|| "interrupted action".into());
+                let mark = if outcome.ok {
+                    s.ok.apply_to("✓")
+                } else {
+                    s.bad.apply_to("✗")
+                };
+                let detail = match (&outcome.error, &outcome.command) {
+                    (Some(error), Some(command)) => shorten(
+                        error.strip_prefix(&format!("{command}: ")).unwrap_or(error),
+                        120,
+                    ),
+                    (Some(error), None) => shorten(error, 120),
+                    (None, _) => String::new(),
+                };
+                self.line(&format!(
+                    "  {mark} {} {}",
+                    shorten(&summary, 100),
+                    s.dim.apply_to(detail)
+                ));
+            }
+            Event::ActionBlocked {
+                signature, pattern, ..
+            } => {
+                let pattern = match pattern {
+                    LoopPattern::Repeat => "a repeat",
+                    LoopPattern::Alternate => "an alternation",
+                };
+                self.line(&format!(
+                    "  {} blocked a loop ({pattern}): {}",
+                    s.bad.apply_to("⊘"),
+                    shorten(signature, 100)
+                ));
+            }
+            Event::CallRejected { tool, error, .. } => {
+                self.line(&format!(
+                    "  {} {tool}: {}",
+                    s.bad.apply_to("✗"),
+                    shorten(error, 120)
+                ));
+            }
+            Event::Noted { text, .. } => self.line(&format!(
+                "  {} {}",
+                s.dim.apply_to("note:"),
+                shorten(text, 100)
+            )),
+            Event::SubtaskEnded {
+                task,
+                subtask,
+                success,
+                reason,
+                ..
+            } => {
+                let (mark, verb) = if *success {
+                    (s.ok.apply_to("✔"), "done")
+                } else {
+                    (s.bad.apply_to("✘"), "failed")
+                };
+                self.line(&format!(
+                    "{mark} subtask {}.{} {verb}: {}",
+                    task + 1,
+                    subtask + 1,
+                    shorten(reason, 120)
+                ));
+            }
+            Event::Nudged { level, .. } => {
+                self.line(&format!(
+                    "  {} the model answered without a tool call; nudge {level}",
+                    s.bad.apply_to("↻")
+                ));
+            }
+            Event::ModelFailed { error, .. } => {
+                self.line(&format!("  {} {error}", s.bad.apply_to("model:")))
+            }
+            Event::RunEnded { .. } => {}
+        }
+    }
+}
+
+impl Reporter for Terminal {
+    fn event(&mut self, record: &Record, state: &State) {
+        if self.output.json {
+            let line = serde_json::to_string(record).unwrap_or_default();
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+        self.human(record, state);
+    }
+
+    fn thinking(&mut self, on: bool) {
+        if on {
+            self.thinking_since = Some(Instant::now());
+            if self.tty && !self.output.quiet {
+                let spinner = ProgressBar::new_spinner();
+                spinner.set_style(
+                    ProgressStyle::with_template("  {spinner} the model is thinking… {elapsed}")
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                spinner.enable_steady_tick(Duration::from_millis(120));
+                self.spinner = Some(spinner);
+            }
+        } else {
+            if let Some(spinner) = self.spinner.take() {
+                spinner.finish_and_clear();
+            }
+            if let Some(since) = self.thinking_since.take()
+                && !self.tty
+                && self.output.verbose
+            {
+                self.line(&format!(
+                    "  model answered in {:.1} s",
+                    since.elapsed().as_secs_f64()
+                ));
+            }
+        }
+    }
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.chars().count() <= max {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(max).collect();
+    format!("{cut}…")
+}

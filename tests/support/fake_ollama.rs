@@ -1,0 +1,493 @@
+//! A fake Ollama on 127.0.0.1 that speaks `/api/chat` (streaming and not),
+//! `/api/tags`, `/api/show` and `/api/version` as Ollama does, errors
+//! included, and answers as a pure function of the request from a script in
+//! `fixtures/scripts/`. A runner killed and restarted gets the same answers.
+//!
+//! A script has a plan (the answer to the decomposition request, the one
+//! with a `format`) and rules; the first rule whose conditions hold for the
+//! request gives the reply. Conditions look at what the model is shown:
+//! the active subtask, text the request has or lacks, the last tool result.
+//! `faults` make the first times an identical request arrives fail (an HTTP
+//! error, a dropped connection, a stream cut before `done`, an error inside
+//! the stream), so retries are deterministic too.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::hash::{Hash, Hasher};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Script {
+    #[serde(default = "default_model")]
+    pub model: String,
+    #[serde(default = "default_capabilities")]
+    pub capabilities: Vec<String>,
+    #[serde(default = "default_context_length")]
+    pub context_length: u64,
+    /// The decomposition answer: JSON, sent as the reply's content.
+    #[serde(default)]
+    pub plan: Value,
+    /// A raw decomposition answer (for invalid plans); wins over `plan`.
+    #[serde(default)]
+    pub plan_text: Vec<String>,
+    #[serde(default)]
+    pub rules: Vec<Rule>,
+    /// When no rule matches.
+    #[serde(default)]
+    pub otherwise: Option<Reply>,
+    /// Tokens reported for a prompt: its bytes divided by this.
+    #[serde(default = "default_bytes_per_token")]
+    pub bytes_per_token: u64,
+}
+
+fn default_model() -> String {
+    "fake-coder:1b".into()
+}
+fn default_capabilities() -> Vec<String> {
+    vec!["completion".into(), "tools".into()]
+}
+fn default_context_length() -> u64 {
+    32768
+}
+fn default_bytes_per_token() -> u64 {
+    4
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Rule {
+    #[serde(default)]
+    pub name: String,
+    /// The ACTIVE SUBTASK line contains this.
+    #[serde(default)]
+    pub subtask: Option<String>,
+    /// The request (every message and tool call) contains each of these.
+    #[serde(default)]
+    pub has: Vec<String>,
+    /// ... and none of these.
+    #[serde(default)]
+    pub lacks: Vec<String>,
+    /// The last tool result contains this.
+    #[serde(default)]
+    pub last_tool: Option<String>,
+    /// FILES CREATED names each of these ...
+    #[serde(default)]
+    pub created: Vec<String>,
+    /// ... and none of these.
+    #[serde(default)]
+    pub not_created: Vec<String>,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    pub reply: Reply,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Reply {
+    #[serde(default)]
+    pub content: String,
+    #[serde(default)]
+    pub tool_calls: Vec<Value>,
+    #[serde(default)]
+    pub done_reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// An HTTP error with Ollama's `{"error": ...}` body.
+    Status { status: u16, error: String },
+    /// The connection dies before any answer.
+    Drop,
+    /// A stream that stops before its `done` chunk.
+    Cut,
+    /// A 200 stream with `{"error": ...}` after its first chunk.
+    MidError { error: String },
+}
+
+struct Shared {
+    script: Script,
+    requests: Mutex<Vec<Value>>,
+    seen: Mutex<HashMap<u64, usize>>,
+}
+
+/// A running fake server; stops when dropped.
+pub struct FakeOllama {
+    pub addr: SocketAddr,
+    shared: Arc<Shared>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl FakeOllama {
+    pub fn from_fixture(name: &str) -> FakeOllama {
+        FakeOllama::start(load_script(name))
+    }
+
+    pub fn start(script: Script) -> FakeOllama {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        listener
+            .set_nonblocking(true)
+            .expect("nonblocking listener");
+        let addr = listener.local_addr().expect("local address");
+        let shared = Arc::new(Shared {
+            script,
+            requests: Mutex::new(Vec::new()),
+            seen: Mutex::new(HashMap::new()),
+        });
+        let app = Router::new()
+            .route("/", get(|| async { "Ollama is running" }))
+            .route(
+                "/api/version",
+                get(|| async { axum::Json(json!({"version": "0.12.6"})) }),
+            )
+            .route("/api/tags", get(tags))
+            .route("/api/show", post(show))
+            .route("/api/chat", post(chat))
+            .with_state(shared.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("server runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
+                let server = axum::serve(listener, app);
+                tokio::select! {
+                    _ = server => {}
+                    _ = rx => {}
+                }
+            });
+        });
+        FakeOllama {
+            addr,
+            shared,
+            shutdown: Some(tx),
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn model(&self) -> &str {
+        &self.shared.script.model
+    }
+
+    /// Every request body received so far, in order.
+    pub fn requests(&self) -> Vec<Value> {
+        self.shared.requests.lock().expect("requests").clone()
+    }
+
+    /// The `/api/chat` requests of the rounds (not decomposition).
+    pub fn round_requests(&self) -> Vec<Value> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.get("messages").is_some() && r.get("format").is_none())
+            .collect()
+    }
+}
+
+impl Drop for FakeOllama {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+pub fn load_script(name: &str) -> Script {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/scripts")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn error(status: u16, message: &str) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
+
+async fn tags(State(shared): State<Arc<Shared>>) -> Response {
+    axum::Json(json!({
+        "models": [{
+            "name": shared.script.model,
+            "model": shared.script.model,
+            "modified_at": "2026-11-01T00:00:00Z",
+            "size": 1_000_000_000u64,
+            "digest": "sha256:0",
+        }]
+    }))
+    .into_response()
+}
+
+async fn show(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    let request: Value = serde_json::from_slice(&body).unwrap_or_default();
+    shared
+        .requests
+        .lock()
+        .expect("requests")
+        .push(request.clone());
+    let name = request["model"]
+        .as_str()
+        .or(request["name"].as_str())
+        .unwrap_or("");
+    if name != shared.script.model {
+        return error(404, &format!("model '{name}' not found"));
+    }
+    axum::Json(json!({
+        "modelfile": "FROM fake",
+        "parameters": "",
+        "template": "{{ .Prompt }}",
+        "details": { "family": "fake" },
+        "model_info": { "fake.context_length": shared.script.context_length },
+        "capabilities": shared.script.capabilities,
+    }))
+    .into_response()
+}
+
+async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    let Ok(request) = serde_json::from_slice::<Value>(&body) else {
+        return error(400, "invalid request body");
+    };
+    shared
+        .requests
+        .lock()
+        .expect("requests")
+        .push(request.clone());
+    let script = &shared.script;
+    let model = request["model"].as_str().unwrap_or("");
+    if model != script.model {
+        return error(
+            404,
+            &format!("model '{model}' not found, try pulling it first"),
+        );
+    }
+    let has_tools = request["tools"].as_array().is_some_and(|t| !t.is_empty());
+    if has_tools && !script.capabilities.iter().any(|c| c == "tools") {
+        return error(
+            400,
+            &format!("registry.ollama.ai/library/{model} does not support tools"),
+        );
+    }
+    let stream = request["stream"].as_bool().unwrap_or(true);
+    let seen = {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        body.hash(&mut hasher);
+        let mut seen = shared.seen.lock().expect("seen");
+        let count = seen.entry(hasher.finish()).or_insert(0);
+        *count += 1;
+        *count - 1
+    };
+    let prompt_tokens = body.len() as u64 / script.bytes_per_token.max(1);
+    let (reply, fault) = answer(script, &request, seen);
+    match fault {
+        Some(Fault::Status {
+            status,
+            error: message,
+        }) => error(status, &message),
+        Some(Fault::Drop) => broken_body(),
+        Some(fault @ (Fault::Cut | Fault::MidError { .. })) => {
+            respond(model, &reply, prompt_tokens, true, Some(fault))
+        }
+        None => respond(model, &reply, prompt_tokens, stream, None),
+    }
+}
+
+/// The reply for a request, and the fault to inject the `seen`-th time it
+/// arrives.
+fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault>) {
+    let messages = request["messages"].as_array().cloned().unwrap_or_default();
+    if request.get("format").is_some_and(|f| !f.is_null()) {
+        let attempt = messages.iter().filter(|m| m["role"] == "assistant").count();
+        let content = if script.plan_text.is_empty() {
+            script.plan.to_string()
+        } else {
+            script.plan_text[attempt.min(script.plan_text.len() - 1)].clone()
+        };
+        let rule = script.rules.iter().find(|r| r.name == "plan");
+        let fault = rule.and_then(|r| r.faults.get(seen).cloned());
+        return (
+            Reply {
+                content,
+                ..Reply::default()
+            },
+            fault,
+        );
+    }
+    let text = messages
+        .iter()
+        .map(|m| {
+            format!(
+                "{}\n{}",
+                m["content"].as_str().unwrap_or(""),
+                m["tool_calls"]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let context = messages
+        .iter()
+        .rev()
+        .find(|m| {
+            m["role"] == "user"
+                && m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("ACTIVE SUBTASK:"))
+        })
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("");
+    let line = |label: &str| context.lines().find(|l| l.starts_with(label)).unwrap_or("");
+    let subtask_line = line("ACTIVE SUBTASK:");
+    let created: Vec<&str> = line("FILES CREATED:")
+        .trim_start_matches("FILES CREATED:")
+        .split(", ")
+        .map(str::trim)
+        .collect();
+    let last_tool = messages
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "tool")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("");
+    let rule = script
+        .rules
+        .iter()
+        .filter(|r| r.name != "plan")
+        .find(|rule| {
+            rule.subtask
+                .as_ref()
+                .is_none_or(|s| subtask_line.contains(s.as_str()))
+                && rule.has.iter().all(|h| text.contains(h.as_str()))
+                && !rule.lacks.iter().any(|l| text.contains(l.as_str()))
+                && rule
+                    .last_tool
+                    .as_ref()
+                    .is_none_or(|t| last_tool.contains(t.as_str()))
+                && rule.created.iter().all(|f| created.contains(&f.as_str()))
+                && !rule
+                    .not_created
+                    .iter()
+                    .any(|f| created.contains(&f.as_str()))
+        });
+    match rule {
+        Some(rule) => (rule.reply.clone(), rule.faults.get(seen).cloned()),
+        None => (
+            script.otherwise.clone().unwrap_or(Reply {
+                content: "I do not know what to do.".into(),
+                ..Reply::default()
+            }),
+            None,
+        ),
+    }
+}
+
+fn chunk(model: &str, content: &str, tool_calls: Option<&[Value]>, done: bool) -> Value {
+    let mut message = json!({ "role": "assistant", "content": content });
+    if let Some(calls) = tool_calls {
+        message["tool_calls"] = Value::Array(calls.iter().map(wire_call).collect());
+    }
+    json!({
+        "model": model,
+        "created_at": "2026-11-22T00:00:00.000000Z",
+        "message": message,
+        "done": done,
+    })
+}
+
+/// A script's tool call (`{"name", "arguments"}`) as Ollama sends it.
+fn wire_call(call: &Value) -> Value {
+    json!({ "function": { "name": call["name"], "arguments": call["arguments"] } })
+}
+
+fn done_fields(value: &mut Value, reply: &Reply, prompt_tokens: u64) {
+    let completion =
+        (reply.content.len() as u64 + json!(reply.tool_calls).to_string().len() as u64) / 4 + 1;
+    value["done_reason"] = json!(reply.done_reason.clone().unwrap_or_else(|| "stop".into()));
+    value["total_duration"] = json!(1_000_000u64);
+    value["load_duration"] = json!(1_000u64);
+    value["prompt_eval_count"] = json!(prompt_tokens);
+    value["prompt_eval_duration"] = json!(500_000u64);
+    value["eval_count"] = json!(completion);
+    value["eval_duration"] = json!(400_000u64);
+}
+
+fn respond(
+    model: &str,
+    reply: &Reply,
+    prompt_tokens: u64,
+    stream: bool,
+    fault: Option<Fault>,
+) -> Response {
+    if !stream {
+        let mut value = chunk(
+            model,
+            &reply.content,
+            Some(&reply.tool_calls)
+                .filter(|c| !c.is_empty())
+                .map(|c| c.as_slice()),
+            true,
+        );
+        done_fields(&mut value, reply, prompt_tokens);
+        return axum::Json(value).into_response();
+    }
+    // Content in two pieces, the tool calls in a chunk of their own, then done.
+    let split = reply
+        .content
+        .char_indices()
+        .nth(reply.content.chars().count() / 2)
+        .map_or(0, |(i, _)| i);
+    let mut lines = vec![
+        chunk(model, &reply.content[..split], None, false),
+        chunk(model, &reply.content[split..], None, false),
+    ];
+    if !reply.tool_calls.is_empty() {
+        lines.push(chunk(model, "", Some(&reply.tool_calls), false));
+    }
+    let mut done = chunk(model, "", None, true);
+    done_fields(&mut done, reply, prompt_tokens);
+    lines.push(done);
+    match fault {
+        Some(Fault::Cut) => lines.truncate(1),
+        Some(Fault::MidError { error }) => {
+            lines.truncate(1);
+            lines.push(json!({ "error": error }));
+        }
+        _ => {}
+    }
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let chunks: Vec<Result<Bytes, Infallible>> = body
+        .split_inclusive('\n')
+        .map(|line| Ok(Bytes::from(line.to_string())))
+        .collect();
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .body(Body::from_stream(futures_util::stream::iter(chunks)))
+        .unwrap_or_else(|_| error(500, "cannot build the response"))
+}
+
+/// A 200 whose body fails at once: the client sees the connection die.
+fn broken_body() -> Response {
+    let failing = futures_util::stream::once(async {
+        Err::<Bytes, std::io::Error>(std::io::Error::other("dropped"))
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .body(Body::from_stream(failing))
+        .unwrap_or_else(|_| error(500, "cannot build the response"))
+}
