@@ -168,6 +168,12 @@ fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
             base: Duration::from_millis(run.retry_delay_ms),
         },
         max_nudges: run.max_nudges,
+        max_loop_nudges: run.loop_nudges,
+        loop_message: run
+            .loop_message
+            .clone()
+            .unwrap_or_else(|| crate::settings::DEFAULT_LOOP_MESSAGE.into()),
+        reflection: !run.no_reflection,
         tools,
         output: Output {
             quiet: cli.common.quiet,
@@ -269,16 +275,9 @@ async fn run_goal(
     .map_err(|e| AppError::Usage(e.to_string()))?;
     let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
     let stop = watch_signals();
-    let ending = Agent {
-        settings: &settings,
-        store: &mut store,
-        model: &model,
-        tools: &tools,
-        reporter: &mut terminal,
-        stop,
-    }
-    .run(&goal)
-    .await?;
+    let ending = Agent::new(&settings, &mut store, &model, &tools, &mut terminal, stop)
+        .run(&goal)
+        .await?;
     store.close()?;
     terminal.summary(&ending, store.state(), store.stats(), started.elapsed());
     Ok(Exit::from(ending.outcome))

@@ -111,6 +111,15 @@ pub struct RunArgs {
     /// Nudges per subtask when the model answers without a tool call
     #[arg(long, default_value_t = 3, global = true)]
     pub max_nudges: u32,
+    /// Loop nudges per invocation: messages telling the model it repeats itself
+    #[arg(long, default_value_t = 5, global = true)]
+    pub loop_nudges: u32,
+    /// The text of a loop nudge
+    #[arg(long, value_name = "TEXT", global = true)]
+    pub loop_message: Option<String>,
+    /// Skip the reflection turn at the end of a run
+    #[arg(long, global = true)]
+    pub no_reflection: bool,
     /// Print every event as a JSON line on stdout
     #[arg(long, global = true)]
     pub json: bool,

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod guard;
 pub mod host;
 pub mod logging;
+pub mod memory;
 pub mod model;
 pub mod settings;
 pub mod state;

@@ -7,6 +7,11 @@ use std::time::Duration;
 use crate::model::RetryPolicy;
 use crate::tools::ToolConfig;
 
+/// What the model is told when the loop guard blocks its action.
+pub const DEFAULT_LOOP_MESSAGE: &str = "You are repeating yourself: that action was already tried \
+with nothing changed in between, so it was blocked. Read the error or the file you need, change \
+your approach, or call mark_subtask_complete (success=false with the reason if you are stuck).";
+
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The workspace, canonical.
@@ -25,6 +30,11 @@ pub struct Settings {
     pub retry: RetryPolicy,
     /// Nudges per subtask before the run stops.
     pub max_nudges: u32,
+    /// Loop nudges per invocation, and their text.
+    pub max_loop_nudges: u32,
+    pub loop_message: String,
+    /// Ask the model to reflect when the run ends.
+    pub reflection: bool,
     pub tools: ToolConfig,
     pub output: Output,
     /// Keep the valid part of a damaged log.
@@ -55,6 +65,9 @@ impl Settings {
             model_timeout: Duration::from_secs(600),
             retry: RetryPolicy::default(),
             max_nudges: 3,
+            max_loop_nudges: 5,
+            loop_message: DEFAULT_LOOP_MESSAGE.into(),
+            reflection: true,
             tools: ToolConfig::default(),
             output: Output::default(),
             salvage: false,

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::agent::Reporter;
 use crate::settings::Output;
-use crate::state::{Ending, Event, LoopPattern, Outcome, Record, State};
+use crate::state::{Ending, Event, LoopPattern, NudgeKind, Outcome, Record, State};
 use crate::store::Stats;
 
 /// Colours only on a terminal, never with NO_COLOR.
@@ -221,11 +221,33 @@ impl Terminal {
                     shorten(reason, 120)
                 ));
             }
-            Event::Nudged { level, .. } => {
+            Event::Nudged { kind, level, .. } => {
+                let what = match kind {
+                    NudgeKind::Prose => "the model answered without a tool call",
+                    NudgeKind::Loop => "told the model it repeats itself",
+                    NudgeKind::Correction => "sent the model a correction",
+                };
+                self.line(&format!("  {} {what}; nudge {level}", s.bad.apply_to("↻")));
+            }
+            Event::ContextPressure {
+                prompt_tokens,
+                num_ctx,
+            } => {
                 self.line(&format!(
-                    "  {} the model answered without a tool call; nudge {level}",
-                    s.bad.apply_to("↻")
+                    "  {} the prompt filled {prompt_tokens} of {num_ctx} context tokens; sending less",
+                    s.bad.apply_to("!")
                 ));
+            }
+            Event::Reflected { lessons, .. } => {
+                if self.output.verbose {
+                    for lesson in lessons {
+                        self.line(&format!(
+                            "  {} {}",
+                            s.dim.apply_to("lesson:"),
+                            shorten(lesson, 100)
+                        ));
+                    }
+                }
             }
             Event::ModelFailed { error, .. } => {
                 self.line(&format!("  {} {error}", s.bad.apply_to("model:")))
@@ -244,6 +266,10 @@ impl Reporter for Terminal {
             let _ = out.flush();
         }
         self.human(record, state);
+    }
+
+    fn notice(&mut self, text: &str) {
+        Terminal::notice(self, text);
     }
 
     fn thinking(&mut self, on: bool) {

@@ -1,20 +1,30 @@
 //! The round, top to bottom: probe, done?, context, model, act, advance, and
 //! a nudge when the model answered without a tool call.
 
+mod act;
 pub mod decompose;
+mod nudge;
 pub mod prompt;
 mod reconcile;
+mod reflect;
 
-use serde_json::json;
-
-use crate::chat::ToolCall;
-use crate::guard;
-use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options};
+use crate::chat::Usage;
+use crate::memory::Memory;
+use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options, text_calls};
 use crate::settings::Settings;
-use crate::state::{ActionOutcome, Ending, Event, Outcome, Record, State, WriteIntent};
+use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
 use crate::store::{Durability, Store, StoreError};
-use crate::tools::{self, Action, Call, Toolbox};
+use crate::tools::{self, Toolbox};
+
+/// Corrective re-asks within one round, when the model's calls could not be
+/// used: after two, the round ends and the next one starts afresh.
+const MAX_CORRECTIONS: u32 = 2;
+/// Above this share of the context window, the next prompt is made smaller
+/// (Ollama would otherwise drop the start of the conversation silently).
+const PRESSURE_PERCENT: u64 = 90;
+/// How many times the prompt is halved under pressure.
+const MAX_PRESSURE: u32 = 3;
 
 /// Who is told what happens: the terminal, a JSON stream, or nobody.
 pub trait Reporter {
@@ -22,6 +32,8 @@ pub trait Reporter {
     fn event(&mut self, record: &Record, state: &State);
     /// The model is thinking (`true`) or answered (`false`).
     fn thinking(&mut self, on: bool);
+    /// Something the user should know that is not an event.
+    fn notice(&mut self, _text: &str) {}
 }
 
 /// A reporter that shows nothing (benchmarks, tests).
@@ -34,27 +46,69 @@ impl Reporter for Silent {
 
 /// One invocation of the runner on one workspace.
 pub struct Agent<'a> {
-    pub settings: &'a Settings,
-    pub store: &'a mut Store,
-    pub model: &'a dyn Model,
-    pub tools: &'a Toolbox,
-    pub reporter: &'a mut dyn Reporter,
-    pub stop: Stop,
+    settings: &'a Settings,
+    store: &'a mut Store,
+    model: &'a dyn Model,
+    tools: &'a Toolbox,
+    reporter: &'a mut dyn Reporter,
+    stop: Stop,
+    /// Lessons of earlier runs, as loaded when this one began.
+    memory: Memory,
+    lessons: Option<String>,
+    /// The context window asked of the server: `--num-ctx`, capped at the
+    /// model's own.
+    num_ctx: u64,
 }
 
-impl Agent<'_> {
+/// What a conversation turn led to.
+enum Step {
+    Go,
+    /// Ask again within the same round (a correction was sent).
+    Reask,
+    End(Ending),
+}
+
+impl<'a> Agent<'a> {
+    pub fn new(
+        settings: &'a Settings,
+        store: &'a mut Store,
+        model: &'a dyn Model,
+        tools: &'a Toolbox,
+        reporter: &'a mut dyn Reporter,
+        stop: Stop,
+    ) -> Agent<'a> {
+        let memory = store.load_memory();
+        let lessons = memory.render();
+        Agent {
+            settings,
+            store,
+            model,
+            tools,
+            reporter,
+            stop,
+            memory,
+            lessons,
+            num_ctx: settings.num_ctx,
+        }
+    }
+
     /// Runs (or resumes) the goal until it ends, the rounds are spent, or a
     /// stop is requested. Only a broken store is an error; everything else is
     /// an ending, recorded in the log.
     pub async fn run(mut self, goal: &str) -> Result<Ending, StoreError> {
+        let fitted = self.fit_context().await;
         self.record(
             Event::RunStarted {
                 goal: goal.to_string(),
                 model: self.settings.model.clone(),
                 max_rounds: self.settings.max_rounds,
+                num_ctx: self.num_ctx,
             },
             Durability::Lazy,
         )?;
+        if let Err(failure) = fitted {
+            return self.model_failed(failure);
+        }
         if !self.state().tree.is_planned() {
             match self.plan(goal).await {
                 None => return self.end(Outcome::Interrupted, "stopped by the user".into()),
@@ -64,6 +118,7 @@ impl Agent<'_> {
         }
         if let Some(flight) = self.state().in_flight.clone() {
             let outcome = reconcile::outcome(&flight, self.tools, &self.stop).await;
+            self.remember_failure(&flight.call.name, &outcome);
             self.record(
                 Event::ActionFinished {
                     action: flight.action,
@@ -72,70 +127,45 @@ impl Agent<'_> {
                 Durability::Lazy,
             )?;
         }
+        let mut reask = false;
         loop {
             self.store.checkpoint()?;
             if self.stop.is_requested() {
                 return self.end(Outcome::Interrupted, "stopped by the user".into());
             }
+            // 5-6. act on the calls of the last reply; advance.
             if let Some((index, call)) = self.state().next_call() {
                 let call = call.clone();
                 self.handle(index, call).await?;
                 continue;
             }
-            // 1. probe
-            let missing = self.probe();
-            // 2. done?
-            if self.state().tree.is_finished() {
-                return self.finish();
+            if !reask && self.needs_correction() {
+                self.correct()?;
+                reask = true;
             }
-            if self.state().run_rounds >= self.settings.max_rounds {
-                let reason = format!(
-                    "{} rounds spent; run `runner resume` to go on with a fresh budget",
-                    self.settings.max_rounds
-                );
-                return self.end(Outcome::Stopped, reason);
+            if !reask {
+                // 1. probe
+                let missing = self.probe();
+                // 2. done?
+                if self.state().tree.is_finished() {
+                    return self.conclude().await;
+                }
+                if self.state().run_rounds >= self.settings.max_rounds {
+                    let reason = format!(
+                        "{} rounds spent; run `runner resume` to go on with a fresh budget",
+                        self.settings.max_rounds
+                    );
+                    return self.end_reflecting(Outcome::Stopped, reason).await;
+                }
+                let round = self.state().rounds + 1;
+                self.record(Event::RoundStarted { round, missing }, Durability::Lazy)?;
             }
-            let round = self.state().rounds + 1;
-            self.record(Event::RoundStarted { round, missing }, Durability::Lazy)?;
-            // 3. context, 4. model
-            let request = prompt::request(self.state(), self.settings);
-            if let Some(context) = request.messages.last() {
-                tracing::info!(
-                    round,
-                    bytes = request.size(),
-                    "context block:\n{}",
-                    context.content
-                );
-            }
-            let reply = match self.ask(&request).await {
-                None => return self.end(Outcome::Interrupted, "stopped by the user".into()),
-                Some(Ok(reply)) => reply,
-                Some(Err(failure)) => match failure.error {
-                    ModelError::ToolParse { .. } => {
-                        if let Some(ending) = self.correct(failure)? {
-                            return Ok(ending);
-                        }
-                        continue;
-                    }
-                    _ => return self.model_failed(failure),
-                },
-            };
-            let acted = !reply.tool_calls.is_empty();
-            self.record(
-                Event::ModelReplied {
-                    content: reply.content,
-                    calls: reply.tool_calls,
-                    from_text: false,
-                    usage: reply.usage,
-                    retries: reply.retries,
-                    done_reason: reply.done_reason,
-                },
-                Durability::Lazy,
-            )?;
-            // 5. act and 6. advance happen as the calls are handled above;
-            // 7. no tools: nudge.
-            if !acted && let Some(ending) = self.nudge()? {
-                return Ok(ending);
+            // 3-4. context and model; 7. a nudge when it answered in prose.
+            reask = false;
+            match self.converse().await? {
+                Step::Go => {}
+                Step::Reask => reask = true,
+                Step::End(ending) => return Ok(ending),
             }
         }
     }
@@ -154,8 +184,33 @@ impl Agent<'_> {
     fn options(&self) -> Options {
         Options {
             temperature: self.settings.temperature,
-            num_ctx: self.settings.num_ctx,
+            num_ctx: self.num_ctx,
             num_predict: Some(self.settings.num_predict),
+        }
+    }
+
+    /// Caps `--num-ctx` at the model's context length, when the server says
+    /// it. A model the server does not have ends the run here.
+    async fn fit_context(&mut self) -> Result<(), Failure> {
+        match self.model.info().await {
+            Ok(info) => {
+                if let Some(length) = info.context_length
+                    && length < self.num_ctx
+                {
+                    self.reporter.notice(&format!(
+                        "the model's context is {length} tokens; using that instead of --num-ctx {}",
+                        self.num_ctx
+                    ));
+                    self.num_ctx = length;
+                }
+                Ok(())
+            }
+            Err(error @ ModelError::NotFound { .. }) => Err(Failure { error, retries: 0 }),
+            // Servers that cannot describe the model still chat.
+            Err(error) => {
+                tracing::info!(%error, "no model info; keeping --num-ctx");
+                Ok(())
+            }
         }
     }
 
@@ -181,6 +236,84 @@ impl Agent<'_> {
             .collect()
     }
 
+    /// One turn: the prompt, the model's reply (tool calls written as text
+    /// are taken too), and a nudge when it did not act.
+    async fn converse(&mut self) -> Result<Step, StoreError> {
+        let request = prompt::request(
+            self.state(),
+            self.settings,
+            self.num_ctx,
+            self.lessons.as_deref(),
+        );
+        if let Some(context) = request.messages.last() {
+            tracing::info!(
+                bytes = request.size(),
+                "context block:\n{}",
+                context.content
+            );
+        }
+        let reply = match self.ask(&request).await {
+            None => {
+                return self
+                    .end(Outcome::Interrupted, "stopped by the user".into())
+                    .map(Step::End);
+            }
+            Some(Ok(reply)) => reply,
+            Some(Err(failure)) => return self.failed_turn(failure),
+        };
+        let ChatReply {
+            content,
+            tool_calls,
+            usage,
+            retries,
+            done_reason,
+        } = reply;
+        let (calls, from_text) = if tool_calls.is_empty() {
+            let calls = text_calls::extract(&content, &tools::names());
+            let from_text = !calls.is_empty();
+            (calls, from_text)
+        } else {
+            (tool_calls, false)
+        };
+        let acted = !calls.is_empty();
+        self.record(
+            Event::ModelReplied {
+                content,
+                calls,
+                from_text,
+                usage,
+                retries,
+                done_reason,
+            },
+            Durability::Lazy,
+        )?;
+        self.watch_context(usage)?;
+        if !acted && let Some(ending) = self.nudge().await? {
+            return Ok(Step::End(ending));
+        }
+        Ok(Step::Go)
+    }
+
+    /// A model call failed: the server could not parse the model's tool call
+    /// (a corrective re-ask, never a blind retry), or the model is unusable.
+    fn failed_turn(&mut self, failure: Failure) -> Result<Step, StoreError> {
+        if !matches!(failure.error, ModelError::ToolParse { .. }) {
+            return self.model_failed(failure).map(Step::End);
+        }
+        self.record(
+            Event::ModelFailed {
+                error: failure.error.to_string(),
+                retries: failure.retries,
+            },
+            Durability::Lazy,
+        )?;
+        if self.state().corrections >= MAX_CORRECTIONS {
+            return Ok(Step::Go);
+        }
+        self.send_correction(&failure.error.to_string())?;
+        Ok(Step::Reask)
+    }
+
     /// One model call; `None` when a stop was requested meanwhile.
     async fn ask(&mut self, request: &ChatRequest) -> Option<Result<ChatReply, Failure>> {
         self.reporter.thinking(true);
@@ -192,205 +325,27 @@ impl Agent<'_> {
         result
     }
 
-    /// Handles call `index` of the pending reply.
-    async fn handle(&mut self, index: usize, call: ToolCall) -> Result<(), StoreError> {
-        let reject = |error: String| Event::CallRejected {
-            call: index,
-            tool: call.name.clone(),
-            error,
-        };
-        if index >= tools::MAX_CALLS_PER_REPLY {
-            let error = format!(
-                "not run: only the first {} tool calls of a reply run; call fewer at a time",
-                tools::MAX_CALLS_PER_REPLY
-            );
-            self.record(reject(error), Durability::Lazy)?;
-            return Ok(());
-        }
-        if self.subtask_ended_earlier_in_reply(index) {
-            let error = "not run: the subtask changed before this call; look at the new ACTIVE SUBTASK first".to_string();
-            self.record(reject(error), Durability::Lazy)?;
-            return Ok(());
-        }
-        let event = match self.tools.parse(&call) {
-            Err(error) => reject(error),
-            Ok(Call::Note { text }) => Event::Noted { call: index, text },
-            Ok(Call::Complete { success, reason }) => match self.state().tree.cursor {
-                Some(cursor) => Event::SubtaskEnded {
-                    call: Some(index),
-                    task: cursor.task,
-                    subtask: cursor.subtask,
-                    success,
-                    reason,
-                },
-                None => reject("there is no active subtask left".into()),
-            },
-            Ok(Call::Action(action)) => return self.act(index, action).await,
-        };
-        self.record(event, Durability::Lazy)?;
-        Ok(())
-    }
-
-    fn subtask_ended_earlier_in_reply(&self, index: usize) -> bool {
-        self.state().reply.as_ref().is_some_and(|reply| {
-            reply.calls[..index.min(reply.calls.len())]
-                .iter()
-                .any(|c| c.name == "mark_subtask_complete")
-        })
-    }
-
-    /// Act on one call: loop check, `action_started` (synced before a side
-    /// effect), execute, `action_finished`.
-    async fn act(&mut self, index: usize, action: Action) -> Result<(), StoreError> {
-        let signature = action.signature();
-        let recent: Vec<_> = self.state().recent.iter().collect();
-        if let Some(pattern) = guard::check(&recent, &signature) {
-            let message = format!(
-                "Blocked: {} repeats what you already did with no file changed in between, so it \
-                 was not run. Do something different: change the code, run another command, or \
-                 call mark_subtask_complete.",
-                action.summary()
-            );
-            let record = self.record(
-                Event::ActionBlocked {
-                    call: index,
-                    tool: action.tool().to_string(),
-                    signature: signature.clone(),
-                    pattern,
-                    message,
+    /// The prompt filled most of the context window: record it (the prompt
+    /// builder then keeps fewer exchanges and shorter tool results).
+    fn watch_context(&mut self, usage: Usage) -> Result<(), StoreError> {
+        let full = usage.prompt_tokens * 100 >= self.num_ctx * PRESSURE_PERCENT;
+        if full && self.state().pressure < MAX_PRESSURE {
+            if self.state().pressure == 0 {
+                self.reporter.notice(&format!(
+                    "the prompt used {} of {} context tokens; sending less history from now on \
+                     (raise --num-ctx if the model allows it)",
+                    usage.prompt_tokens, self.num_ctx
+                ));
+            }
+            self.record(
+                Event::ContextPressure {
+                    prompt_tokens: usage.prompt_tokens,
+                    num_ctx: self.num_ctx,
                 },
                 Durability::Lazy,
             )?;
-            self.store.record_loop(json!({
-                "signature": signature,
-                "tool": action.tool(),
-                "args": self.state_call_args(index),
-                "pattern": pattern,
-                "round": self.state().rounds,
-                "seq": record.seq,
-                "time": record.ts,
-            }))?;
-            self.store.ledger("BLOCKED", &signature)?;
-            return Ok(());
         }
-        let write = match &action {
-            Action::WriteFile { path, content, .. } => Some(WriteIntent {
-                path: path.clone(),
-                before: self.tools.hash_of(path),
-                after: tools::sha256_hex(content.as_bytes()),
-            }),
-            _ => None,
-        };
-        let durability = if action.is_read_only() {
-            Durability::Lazy
-        } else {
-            Durability::Sync
-        };
-        let started = self.record(
-            Event::ActionStarted {
-                call: index,
-                tool: action.tool().to_string(),
-                summary: action.summary(),
-                signature,
-                write,
-            },
-            durability,
-        )?;
-        let outcome = self.tools.execute(&action, &self.stop).await;
-        self.ledger(&action, &outcome)?;
-        self.record(
-            Event::ActionFinished {
-                action: started.seq,
-                outcome,
-            },
-            Durability::Lazy,
-        )?;
         Ok(())
-    }
-
-    /// The arguments of call `index` of the last reply, from the log's view.
-    fn state_call_args(&self, index: usize) -> serde_json::Value {
-        self.state()
-            .conversation
-            .back()
-            .and_then(|exchange| exchange.first())
-            .and_then(|message| message.tool_calls.get(index))
-            .map(|call| call.arguments.clone())
-            .unwrap_or_default()
-    }
-
-    fn ledger(&mut self, action: &Action, outcome: &ActionOutcome) -> Result<(), StoreError> {
-        let (kind, text) = match action {
-            Action::RunCmd { cmd, .. } if outcome.command.is_some() => (
-                "CMD",
-                match outcome.exit_code {
-                    Some(code) => format!("{cmd} -> rc={code}"),
-                    None => format!("{cmd} -> killed"),
-                },
-            ),
-            _ if !outcome.ok => (
-                "ERROR",
-                format!(
-                    "{}: {}",
-                    action.summary(),
-                    outcome.error.as_deref().unwrap_or("failed")
-                ),
-            ),
-            Action::WriteFile { path, content, .. } => {
-                ("WRITE", format!("{path} ({} bytes)", content.len()))
-            }
-            _ => ("TRIED", action.summary()),
-        };
-        self.store.ledger(kind, &text)
-    }
-
-    /// The model answered in prose: nudge it, escalating, or stop when the
-    /// nudges for this subtask are spent.
-    fn nudge(&mut self) -> Result<Option<Ending>, StoreError> {
-        let state = self.state();
-        let subtask = state
-            .tree
-            .active()
-            .map(|(_, subtask)| subtask.description.clone())
-            .unwrap_or_default();
-        if state.nudges >= self.settings.max_nudges {
-            let reason = format!(
-                "the model stopped calling tools on \"{subtask}\" ({} nudges spent); \
-                 run `runner resume` to try again",
-                self.settings.max_nudges
-            );
-            return self.end(Outcome::Stopped, reason).map(Some);
-        }
-        let level = state.nudges + 1;
-        let left = self.settings.max_rounds.saturating_sub(state.run_rounds);
-        let message = match level {
-            1 => format!(
-                "You answered without calling a tool, but the ACTIVE SUBTASK is not done: {subtask}. \
-                 {left} rounds are left. Call a tool now; if your approach did not work, try another one."
-            ),
-            2 => "You stopped twice without acting. Act now: write a file (write_file), run a command \
-                  (run_cmd), or mark the subtask complete or failed (mark_subtask_complete)."
-                .to_string(),
-            _ => format!(
-                "Last chance: call mark_subtask_complete now, with success=true if \"{subtask}\" is \
-                 done, or success=false and the reason if it cannot be done."
-            ),
-        };
-        self.record(Event::Nudged { level, message }, Durability::Lazy)?;
-        Ok(None)
-    }
-
-    /// The server could not parse the model's tool call: tell the model the
-    /// exact format instead of retrying the same request blindly.
-    fn correct(&mut self, failure: Failure) -> Result<Option<Ending>, StoreError> {
-        self.record(
-            Event::ModelFailed {
-                error: failure.error.to_string(),
-                retries: failure.retries,
-            },
-            Durability::Lazy,
-        )?;
-        self.nudge()
     }
 
     fn model_failed(&mut self, failure: Failure) -> Result<Ending, StoreError> {
@@ -406,19 +361,37 @@ impl Agent<'_> {
     }
 
     /// Every subtask has ended: achieved, or not with the reasons.
-    fn finish(&mut self) -> Result<Ending, StoreError> {
+    async fn conclude(&mut self) -> Result<Ending, StoreError> {
         let failures = self.state().tree.failures();
         if failures.is_empty() {
-            return self.end(Outcome::Achieved, "every subtask completed".into());
+            return self
+                .end_reflecting(Outcome::Achieved, "every subtask completed".into())
+                .await;
         }
         let reasons: Vec<String> = failures
             .iter()
             .map(|(subtask, reason)| format!("\"{subtask}\" failed: {reason}"))
             .collect();
-        self.end(Outcome::NotAchieved, reasons.join("; "))
+        self.end_reflecting(Outcome::NotAchieved, reasons.join("; "))
+            .await
+    }
+
+    /// Ends after the reflection turn (unless `--no-reflection`).
+    async fn end_reflecting(
+        &mut self,
+        outcome: Outcome,
+        reason: String,
+    ) -> Result<Ending, StoreError> {
+        if self.settings.reflection && !self.stop.is_requested() {
+            self.reflect(outcome, &reason).await?;
+        }
+        self.end(outcome, reason)
     }
 
     fn end(&mut self, outcome: Outcome, reason: String) -> Result<Ending, StoreError> {
+        let notes = self.state().notes.clone();
+        self.memory.keep_notes(&notes);
+        self.store.save_memory(&self.memory)?;
         self.record(
             Event::RunEnded {
                 outcome,

@@ -16,6 +16,11 @@ const SHOWN_FILES: usize = 30;
 /// A tool argument longer than this is shortened when old exchanges are
 /// sent again: the model wrote it once, the file holds it now.
 const OLD_ARGUMENT_MAX: usize = 600;
+/// A tool result in the prompt is cut to this many bytes (head and tail),
+/// halved at each level of context pressure.
+const RESULT_MAX: usize = 12 * 1024;
+/// Blocked signatures named under BLOCKED ACTIONS.
+const SHOWN_BLOCKED: usize = 5;
 
 pub fn system_prompt(settings: &Settings) -> String {
     format!(
@@ -35,7 +40,7 @@ If it cannot be done, call it with success=false and why.\n\
 }
 
 /// The context block: facts from the state and the probe, one label a line.
-pub fn context_block(state: &State, settings: &Settings) -> String {
+pub fn context_block(state: &State, settings: &Settings, lessons: Option<&str>) -> String {
     let mut lines = vec![format!("GOAL: {}", state.goal)];
     let tasks = &state.tree.tasks;
     match state.tree.cursor {
@@ -92,10 +97,8 @@ pub fn context_block(state: &State, settings: &Settings) -> String {
         .map(String::as_str)
         .collect();
     lines.push(format!("RECENT ERRORS: {}", or_none(errors.join(" | "))));
-    lines.push(format!(
-        "BLOCKED ACTIONS: {}",
-        or_none(state.blocked.join(" | "))
-    ));
+    let blocked = &state.blocked[state.blocked.len().saturating_sub(SHOWN_BLOCKED)..];
+    lines.push(format!("BLOCKED ACTIONS: {}", or_none(blocked.join(" | "))));
     if let Some(flight) = &state.in_flight {
         lines.push(format!(
             "INTERRUPTED ACTION: {} (the runner stopped while it ran)",
@@ -105,6 +108,9 @@ pub fn context_block(state: &State, settings: &Settings) -> String {
     if !state.notes.is_empty() {
         let start = state.notes.len().saturating_sub(SHOWN_NOTES);
         lines.push(format!("NOTES: {}", state.notes[start..].join(" | ")));
+    }
+    if let Some(lessons) = lessons {
+        lines.push(format!("LESSONS (from earlier runs here):\n{lessons}"));
     }
     lines.push(format!(
         "ROUNDS LEFT: {}",
@@ -149,33 +155,43 @@ pub fn plan_lines(state: &State) -> String {
     lines.join("\n")
 }
 
-/// The request of a round.
-pub fn request(state: &State, settings: &Settings) -> ChatRequest {
+/// The request of a round. Under context pressure it keeps fewer exchanges
+/// and shorter tool results, so the prompt stays inside the window however
+/// long the run.
+pub fn request(
+    state: &State,
+    settings: &Settings,
+    num_ctx: u64,
+    lessons: Option<&str>,
+) -> ChatRequest {
     let mut messages = vec![Message::system(system_prompt(settings))];
-    let keep = settings.history_keep.min(state.conversation.len());
-    for exchange in state
-        .conversation
-        .iter()
-        .skip(state.conversation.len() - keep)
-    {
-        messages.extend(exchange.iter().map(shorten_old));
+    let keep = (settings.history_keep >> state.pressure)
+        .max(1)
+        .min(state.conversation.len());
+    let result_max = RESULT_MAX >> state.pressure;
+    let skip = state.conversation.len() - keep;
+    for exchange in state.conversation.iter().skip(skip) {
+        messages.extend(exchange.iter().map(|m| shorten(m, result_max)));
     }
-    messages.push(Message::user(context_block(state, settings)));
+    messages.push(Message::user(context_block(state, settings, lessons)));
     ChatRequest {
         messages,
         tools: tools::specs(),
         format: None,
         options: Options {
             temperature: settings.temperature,
-            num_ctx: settings.num_ctx,
+            num_ctx,
             num_predict: Some(settings.num_predict),
         },
     }
 }
 
-/// An old message with its long tool arguments cut.
-fn shorten_old(message: &Message) -> Message {
+/// A message as it is sent again: long tool arguments and results cut.
+fn shorten(message: &Message, result_max: usize) -> Message {
     let mut message = message.clone();
+    if message.role == crate::chat::Role::Tool {
+        message.content = crate::state::head_and_tail(&message.content, result_max);
+    }
     for call in &mut message.tool_calls {
         if let Some(args) = call.arguments.as_object_mut() {
             for value in args.values_mut() {

@@ -3,6 +3,7 @@
 
 pub mod ollama;
 pub mod retry;
+pub mod text_calls;
 
 use std::future::Future;
 use std::pin::Pin;

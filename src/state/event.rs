@@ -32,6 +32,20 @@ pub enum LoopPattern {
     Alternate,
 }
 
+/// Why the model was sent a nudge.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NudgeKind {
+    /// It answered in prose while subtasks remain.
+    #[default]
+    Prose,
+    /// The loop guard blocked its action.
+    Loop,
+    /// Its tool calls could not be used (unknown tool, bad arguments, a call
+    /// the server could not parse): a corrective re-ask.
+    Correction,
+}
+
 /// A write the runner made to a file of the workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileChange {
@@ -89,6 +103,9 @@ pub enum Event {
         goal: String,
         model: String,
         max_rounds: u32,
+        /// The context window asked of the server (capped at the model's).
+        #[serde(default)]
+        num_ctx: u64,
     },
     /// The goal was decomposed (or fell back to itself as the single task).
     Planned {
@@ -155,8 +172,23 @@ pub enum Event {
         success: bool,
         reason: String,
     },
-    /// The model answered without a tool call and was told to act.
-    Nudged { level: u32, message: String },
+    /// The model was told to act: after a reply without a tool call, a
+    /// blocked loop, or calls that could not be used.
+    Nudged {
+        #[serde(default)]
+        kind: NudgeKind,
+        level: u32,
+        message: String,
+    },
+    /// The prompt filled more than 90% of the context window; the next
+    /// prompts are made smaller.
+    ContextPressure { prompt_tokens: u64, num_ctx: u64 },
+    /// The reflection at the end of a run: lessons for the next run.
+    Reflected {
+        lessons: Vec<String>,
+        usage: Usage,
+        retries: u32,
+    },
     /// A model call failed for good (after its retries).
     ModelFailed { error: String, retries: u32 },
     /// The invocation ended.
@@ -178,6 +210,8 @@ impl Event {
             Event::Noted { .. } => "noted",
             Event::SubtaskEnded { .. } => "subtask_ended",
             Event::Nudged { .. } => "nudged",
+            Event::ContextPressure { .. } => "context_pressure",
+            Event::Reflected { .. } => "reflected",
             Event::ModelFailed { .. } => "model_failed",
             Event::RunEnded { .. } => "run_ended",
         }

@@ -12,13 +12,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::chat::{Message, ToolCall, Usage};
 use crate::guard::LOOP_WINDOW;
-pub use event::{ActionOutcome, Event, FileChange, LoopPattern, Outcome, Record, WriteIntent};
+pub use event::{
+    ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, WriteIntent,
+};
 pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
 
 /// Exchanges of the conversation kept in the state. The prompt shows the
 /// last `--history-keep` of them; keeping a few more lets that option grow
 /// on resume without the state growing with the run.
-pub const KEPT_EXCHANGES: usize = 32;
+pub const KEPT_EXCHANGES: usize = 16;
+/// A tool result kept in the conversation is cut to this many bytes (head
+/// and tail); the log keeps it whole. Bounds `state.json`, which is
+/// rewritten after every action.
+const KEPT_RESULT: usize = 16 * 1024;
 /// Commands kept for RECENT COMMANDS.
 const KEPT_COMMANDS: usize = 5;
 /// Errors kept for RECENT ERRORS (the prompt shows the last 3).
@@ -32,6 +38,9 @@ pub struct PendingReply {
     pub calls: Vec<ToolCall>,
     /// Index of the next call to handle.
     pub next: usize,
+    /// The subtask the reply was for; its calls stop running once that
+    /// subtask has ended.
+    pub cursor: Option<Cursor>,
 }
 
 /// An action that was announced (`action_started`) and has no result yet.
@@ -107,8 +116,18 @@ pub struct State {
     pub missing: Vec<String>,
     pub commands: VecDeque<CommandRun>,
     pub errors: VecDeque<String>,
-    /// Nudges spent on the active subtask.
+    /// Prose nudges spent on the active subtask.
     pub nudges: u32,
+    /// Loop nudges spent in this invocation.
+    pub loop_nudges: u32,
+    /// Corrective re-asks spent in this round.
+    pub corrections: u32,
+    /// Calls of the last reply, and how many of them were rejected.
+    pub reply_calls: usize,
+    pub reply_rejected: usize,
+    /// Times the prompt filled more than 90% of the context window; each
+    /// makes the prompt smaller.
+    pub pressure: u32,
     pub notes: Vec<String>,
     pub conversation: VecDeque<Vec<Message>>,
 }
@@ -131,12 +150,14 @@ impl State {
                 goal,
                 model,
                 max_rounds,
+                ..
             } => {
                 self.goal.clone_from(goal);
                 self.model.clone_from(model);
                 self.max_rounds = *max_rounds;
                 self.runs += 1;
                 self.run_rounds = 0;
+                self.loop_nudges = 0;
                 self.ended = None;
             }
             Event::Planned {
@@ -154,6 +175,7 @@ impl State {
             Event::RoundStarted { round, missing } => {
                 self.rounds = *round;
                 self.run_rounds += 1;
+                self.corrections = 0;
                 self.missing.clone_from(missing);
             }
             Event::ModelReplied {
@@ -169,7 +191,10 @@ impl State {
                 self.reply = (!calls.is_empty()).then(|| PendingReply {
                     calls: calls.clone(),
                     next: 0,
+                    cursor: self.tree.cursor,
                 });
+                self.reply_calls = calls.len();
+                self.reply_rejected = 0;
                 self.conversation
                     .push_back(vec![Message::assistant(content.clone(), calls.clone())]);
                 while self.conversation.len() > KEPT_EXCHANGES {
@@ -225,6 +250,7 @@ impl State {
             }
             Event::CallRejected { call, tool, error } => {
                 self.take_call(*call);
+                self.reply_rejected += 1;
                 self.push_error(error.clone());
                 self.tell(tool, error);
             }
@@ -262,8 +288,12 @@ impl State {
                     );
                 }
             }
-            Event::Nudged { message, .. } => {
-                self.nudges += 1;
+            Event::Nudged { kind, message, .. } => {
+                match kind {
+                    NudgeKind::Prose => self.nudges += 1,
+                    NudgeKind::Loop => self.loop_nudges += 1,
+                    NudgeKind::Correction => self.corrections += 1,
+                }
                 let message = Message::user(message.clone());
                 match self.conversation.back_mut() {
                     Some(exchange) => exchange.push(message),
@@ -271,6 +301,14 @@ impl State {
                 }
             }
             Event::ModelFailed { retries, .. } => {
+                self.retries += retries;
+            }
+            Event::ContextPressure { .. } => {
+                self.pressure += 1;
+            }
+            Event::Reflected { usage, retries, .. } => {
+                self.model_calls += 1;
+                self.usage += *usage;
                 self.retries += retries;
             }
             Event::RunEnded { outcome, reason } => {
@@ -342,12 +380,32 @@ impl State {
 
     /// Adds a tool result to the current exchange.
     fn tell(&mut self, tool: &str, content: &str) {
-        let message = Message::tool(tool, content);
+        let message = Message::tool(tool, head_and_tail(content, KEPT_RESULT));
         match self.conversation.back_mut() {
             Some(exchange) => exchange.push(message),
             None => self.conversation.push_back(vec![message]),
         }
     }
+}
+
+/// `text` cut to about `max` bytes: its head and its tail, with a line that
+/// says how much was left out.
+pub fn head_and_tail(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let half = max / 2;
+    let head = crate::guard::floor_char_boundary(text, half);
+    let mut tail = text.len() - half;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}\n[... {} bytes cut ...]\n{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    )
 }
 
 #[cfg(test)]

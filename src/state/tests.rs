@@ -55,6 +55,7 @@ fn events() -> Vec<Event> {
             goal: "Write hello".into(),
             model: "m".into(),
             max_rounds: 24,
+            num_ctx: 16384,
         },
         planned(),
         Event::RoundStarted {
@@ -216,6 +217,7 @@ fn blocks_nudges_and_endings_are_counted_and_reset() {
         message: "Blocked".into(),
     });
     events.push(Event::Nudged {
+        kind: NudgeKind::Prose,
         level: 1,
         message: "act".into(),
     });
@@ -241,6 +243,7 @@ fn blocks_nudges_and_endings_are_counted_and_reset() {
         goal: "Write hello".into(),
         model: "m".into(),
         max_rounds: 5,
+        num_ctx: 16384,
     });
     events.push(Event::SubtaskEnded {
         call: None,
@@ -283,8 +286,18 @@ fn the_conversation_is_bounded() {
 fn every_event_survives_serialization() {
     let mut all = events();
     all.push(Event::Nudged {
+        kind: NudgeKind::Correction,
         level: 2,
         message: "m".into(),
+    });
+    all.push(Event::ContextPressure {
+        prompt_tokens: 15000,
+        num_ctx: 16384,
+    });
+    all.push(Event::Reflected {
+        lessons: vec!["worked: tests".into()],
+        usage: Usage::default(),
+        retries: 0,
     });
     all.push(Event::ModelFailed {
         error: "e".into(),

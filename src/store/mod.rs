@@ -17,6 +17,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::memory::Memory;
 use crate::state::{Event, Record, State};
 use checkpoint::LogMark;
 pub use disk::{Disk, Failpoint, RealDisk};
@@ -106,6 +107,9 @@ impl Paths {
     }
     pub fn loops(&self) -> PathBuf {
         self.dir.join("loops.json")
+    }
+    pub fn memory(&self) -> PathBuf {
+        self.dir.join("memory.json")
     }
     pub fn lock(&self) -> PathBuf {
         self.dir.join("lock")
@@ -291,6 +295,29 @@ impl Store {
         self.disk.rename(&tmp, &path).map_err(io_error(&path))
     }
 
+    /// Lessons of earlier runs; empty when there are none or the file cannot
+    /// be read (it is advice, never needed to resume).
+    pub fn load_memory(&mut self) -> Memory {
+        let path = self.paths.memory();
+        match self.disk.read(&path) {
+            Ok(Some(bytes)) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+                tracing::warn!(%e, "memory.json is unreadable; starting without lessons");
+                Memory::default()
+            }),
+            _ => Memory::default(),
+        }
+    }
+
+    /// Replaces `memory.json` (temp file and rename; not synced: it is
+    /// advice, and the log holds the reflections and failures anyway).
+    pub fn save_memory(&mut self, memory: &Memory) -> Result<(), StoreError> {
+        let path = self.paths.memory();
+        let tmp = path.with_extension("json.tmp");
+        let bytes = serde_json::to_vec_pretty(memory)?;
+        self.disk.write(&tmp, &bytes).map_err(io_error(&tmp))?;
+        self.disk.rename(&tmp, &path).map_err(io_error(&path))
+    }
+
     /// Moves the files of the current run into `archive/<time>/` and starts
     /// from an empty state. Nothing is deleted. Returns the archive folder.
     pub fn archive(&mut self) -> Result<Option<PathBuf>, StoreError> {
@@ -316,7 +343,8 @@ fn archive_dir(paths: &Paths) -> PathBuf {
     target
 }
 
-/// Moves everything in `.agent_context/` but the archive and the lock.
+/// Moves everything in `.agent_context/` but the archive and the lock;
+/// `memory.json` is copied, since the lessons carry over to the next goal.
 fn archive_files(paths: &Paths, disk: &mut dyn Disk, target: &Path) -> Result<bool, StoreError> {
     let entries = match fs_err::read_dir(&paths.dir) {
         Ok(entries) => entries,
@@ -331,6 +359,11 @@ fn archive_files(paths: &Paths, disk: &mut dyn Disk, target: &Path) -> Result<bo
             continue;
         }
         fs_err::create_dir_all(target).map_err(io_error(target))?;
+        if name == "memory.json" {
+            let to = target.join(&name);
+            fs_err::copy(entry.path(), &to).map_err(io_error(&to))?;
+            continue;
+        }
         let to = target.join(&name);
         disk.rename(&entry.path(), &to).map_err(io_error(&to))?;
         moved = true;

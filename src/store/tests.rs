@@ -21,6 +21,7 @@ fn started(goal: &str) -> Event {
         goal: goal.into(),
         model: "m".into(),
         max_rounds: 3,
+        num_ctx: 16384,
     }
 }
 

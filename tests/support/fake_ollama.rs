@@ -46,6 +46,10 @@ pub struct Script {
     /// When no rule matches.
     #[serde(default)]
     pub otherwise: Option<Reply>,
+    /// The answer to the reflection at the end of a run (the request whose
+    /// format asks for `worked`).
+    #[serde(default = "default_reflection")]
+    pub reflection: Value,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -62,6 +66,9 @@ fn default_context_length() -> u64 {
 }
 fn default_bytes_per_token() -> u64 {
     4
+}
+fn default_reflection() -> Value {
+    json!({"worked": ["wrote the file, then ran it"], "failed": [], "next": ["run the code after writing it"]})
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -190,7 +197,8 @@ impl FakeOllama {
         self.shared.requests.lock().expect("requests").clone()
     }
 
-    /// The `/api/chat` requests of the rounds (not decomposition).
+    /// The `/api/chat` requests of the rounds (not decomposition, not
+    /// reflection: those ask for structured output).
     pub fn round_requests(&self) -> Vec<Value> {
         self.requests()
             .into_iter()
@@ -313,7 +321,17 @@ async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
 /// arrives.
 fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault>) {
     let messages = request["messages"].as_array().cloned().unwrap_or_default();
-    if request.get("format").is_some_and(|f| !f.is_null()) {
+    let format = &request["format"];
+    if format["properties"].get("worked").is_some() {
+        return (
+            Reply {
+                content: script.reflection.to_string(),
+                ..Reply::default()
+            },
+            None,
+        );
+    }
+    if !format.is_null() {
         let attempt = messages.iter().filter(|m| m["role"] == "assistant").count();
         let content = if script.plan_text.is_empty() {
             script.plan.to_string()

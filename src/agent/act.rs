@@ -1,0 +1,221 @@
+//! Step 5 of the round: each call of the model's reply is checked, then
+//! either refused, blocked as a loop, or announced, run and recorded.
+
+use serde_json::json;
+
+use super::Agent;
+use crate::chat::ToolCall;
+use crate::guard;
+use crate::state::{ActionOutcome, Event, WriteIntent};
+use crate::store::{Durability, StoreError};
+use crate::tools::{self, Action, Call};
+
+/// Blocked actions in a row, with nothing run in between, after which the
+/// subtask is given up as stuck instead of spending every round.
+const STUCK_AFTER: u32 = 6;
+
+impl Agent<'_> {
+    /// Handles call `index` of the pending reply.
+    pub(super) async fn handle(&mut self, index: usize, call: ToolCall) -> Result<(), StoreError> {
+        let moved_on = self
+            .state()
+            .reply
+            .as_ref()
+            .is_some_and(|reply| reply.cursor != self.state().tree.cursor);
+        let refusal = if index >= tools::MAX_CALLS_PER_REPLY {
+            Some(format!(
+                "not run: only the first {} tool calls of a reply run; make fewer calls at a time",
+                tools::MAX_CALLS_PER_REPLY
+            ))
+        } else if moved_on {
+            Some("not run: the subtask it was meant for has ended; look at the new ACTIVE SUBTASK first".into())
+        } else {
+            None
+        };
+        let parsed = match refusal {
+            Some(error) => Err(error),
+            None => self.tools.parse(&call),
+        };
+        let event = match parsed {
+            Err(error) => {
+                self.memory.mistake(&call.name, &error);
+                Event::CallRejected {
+                    call: index,
+                    tool: call.name.clone(),
+                    error,
+                }
+            }
+            Ok(Call::Note { text }) => Event::Noted { call: index, text },
+            Ok(Call::Complete { success, reason }) => match self.state().tree.cursor {
+                Some(cursor) => Event::SubtaskEnded {
+                    call: Some(index),
+                    task: cursor.task,
+                    subtask: cursor.subtask,
+                    success,
+                    reason,
+                },
+                None => Event::CallRejected {
+                    call: index,
+                    tool: call.name.clone(),
+                    error: "there is no active subtask left".into(),
+                },
+            },
+            Ok(Call::Action(action)) => return self.act(index, action).await,
+        };
+        self.record(event, Durability::Lazy)?;
+        Ok(())
+    }
+
+    /// Loop check, `action_started` (synced before a side effect), execute,
+    /// `action_finished`.
+    async fn act(&mut self, index: usize, action: Action) -> Result<(), StoreError> {
+        let signature = action.signature();
+        let recent: Vec<_> = self.state().recent.iter().collect();
+        if let Some(pattern) = guard::check(&recent, &signature) {
+            let message = format!(
+                "Blocked: {} repeats what you already did with no file changed in between, so it \
+                 was not run. Do something different: change the code, run another command, or \
+                 call mark_subtask_complete.",
+                action.summary()
+            );
+            let record = self.record(
+                Event::ActionBlocked {
+                    call: index,
+                    tool: action.tool().to_string(),
+                    signature: signature.clone(),
+                    pattern,
+                    message,
+                },
+                Durability::Lazy,
+            )?;
+            self.store.record_loop(json!({
+                "signature": signature,
+                "tool": action.tool(),
+                "args": self.call_arguments(index),
+                "pattern": pattern,
+                "round": self.state().rounds,
+                "seq": record.seq,
+                "time": record.ts,
+            }))?;
+            self.store.ledger("BLOCKED", &signature)?;
+            self.memory.mistake(
+                action.tool(),
+                &format!("blocked a loop: {}", action.summary()),
+            );
+            return self.after_block(&signature);
+        }
+        let write = match &action {
+            Action::WriteFile { path, content, .. } => Some(WriteIntent {
+                path: path.clone(),
+                before: self.tools.hash_of(path),
+                after: tools::sha256_hex(content.as_bytes()),
+            }),
+            _ => None,
+        };
+        let durability = if action.is_read_only() {
+            Durability::Lazy
+        } else {
+            Durability::Sync
+        };
+        let started = self.record(
+            Event::ActionStarted {
+                call: index,
+                tool: action.tool().to_string(),
+                summary: action.summary(),
+                signature,
+                write,
+            },
+            durability,
+        )?;
+        let outcome = self.tools.execute(&action, &self.stop).await;
+        self.ledger(&action, &outcome)?;
+        self.remember_failure(action.tool(), &outcome);
+        self.record(
+            Event::ActionFinished {
+                action: started.seq,
+                outcome,
+            },
+            Durability::Lazy,
+        )?;
+        Ok(())
+    }
+
+    /// After a blocked call: a loop nudge (limited per run), and the subtask
+    /// given up once the model is stuck.
+    fn after_block(&mut self, signature: &str) -> Result<(), StoreError> {
+        let state = self.state();
+        if state.loop_nudges < self.settings.max_loop_nudges {
+            let level = state.loop_nudges + 1;
+            let message = self.settings.loop_message.clone();
+            self.record(
+                Event::Nudged {
+                    kind: crate::state::NudgeKind::Loop,
+                    level,
+                    message,
+                },
+                Durability::Lazy,
+            )?;
+        }
+        if self.state().blocked_in_a_row >= STUCK_AFTER
+            && let Some(cursor) = self.state().tree.cursor
+        {
+            self.record(
+                Event::SubtaskEnded {
+                    call: None,
+                    task: cursor.task,
+                    subtask: cursor.subtask,
+                    success: false,
+                    reason: format!(
+                        "stuck in a loop: {STUCK_AFTER} actions in a row were blocked (last: {signature})"
+                    ),
+                },
+                Durability::Lazy,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Keeps a failed action in memory.json as a mistake for later runs.
+    pub(super) fn remember_failure(&mut self, tool: &str, outcome: &ActionOutcome) {
+        if !outcome.ok {
+            let error = outcome.error.as_deref().unwrap_or(outcome.result.as_str());
+            self.memory.mistake(tool, error);
+        }
+    }
+
+    /// The arguments of call `index` of the pending reply.
+    fn call_arguments(&self, index: usize) -> serde_json::Value {
+        self.state()
+            .conversation
+            .back()
+            .and_then(|exchange| exchange.first())
+            .and_then(|message| message.tool_calls.get(index))
+            .map(|call| call.arguments.clone())
+            .unwrap_or_default()
+    }
+
+    fn ledger(&mut self, action: &Action, outcome: &ActionOutcome) -> Result<(), StoreError> {
+        let (kind, text) = match action {
+            Action::RunCmd { cmd, .. } if outcome.command.is_some() => (
+                "CMD",
+                match outcome.exit_code {
+                    Some(code) => format!("{cmd} -> rc={code}"),
+                    None => format!("{cmd} -> killed"),
+                },
+            ),
+            _ if !outcome.ok => (
+                "ERROR",
+                format!(
+                    "{}: {}",
+                    action.summary(),
+                    outcome.error.as_deref().unwrap_or("failed")
+                ),
+            ),
+            Action::WriteFile { path, content, .. } => {
+                ("WRITE", format!("{path} ({} bytes)", content.len()))
+            }
+            _ => ("TRIED", action.summary()),
+        };
+        self.store.ledger(kind, &text)
+    }
+}
