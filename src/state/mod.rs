@@ -157,6 +157,8 @@ impl State {
                 self.max_rounds = *max_rounds;
                 self.runs += 1;
                 self.run_rounds = 0;
+                // A resume gets fresh budgets: rounds, nudges, loop nudges.
+                self.nudges = 0;
                 self.loop_nudges = 0;
                 self.ended = None;
             }

@@ -16,6 +16,7 @@ use std::convert::Infallible;
 use std::hash::{Hash, Hasher};
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -26,6 +27,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+use super::personality::{self, Personality};
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Script {
@@ -123,8 +126,11 @@ pub enum Fault {
 
 struct Shared {
     script: Script,
+    personality: Personality,
     requests: Mutex<Vec<Value>>,
     seen: Mutex<HashMap<u64, usize>>,
+    /// Chat requests so far, for a personality's every-n-th faults.
+    calls: AtomicUsize,
 }
 
 /// A running fake server; stops when dropped.
@@ -137,10 +143,15 @@ pub struct FakeOllama {
 
 impl FakeOllama {
     pub fn from_fixture(name: &str) -> FakeOllama {
-        FakeOllama::start(load_script(name))
+        FakeOllama::start(load_script(name), Personality::default())
     }
 
-    pub fn start(script: Script) -> FakeOllama {
+    /// A script played by a personality of `fixtures/personalities/`.
+    pub fn with_personality(script: &str, personality: &str) -> FakeOllama {
+        FakeOllama::start(load_script(script), personality::load(personality))
+    }
+
+    pub fn start(script: Script, personality: Personality) -> FakeOllama {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         listener
             .set_nonblocking(true)
@@ -148,8 +159,10 @@ impl FakeOllama {
         let addr = listener.local_addr().expect("local address");
         let shared = Arc::new(Shared {
             script,
+            personality,
             requests: Mutex::new(Vec::new()),
             seen: Mutex::new(HashMap::new()),
+            calls: AtomicUsize::new(0),
         });
         let app = Router::new()
             .route("/", get(|| async { "Ollama is running" }))
@@ -303,7 +316,12 @@ async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
         *count - 1
     };
     let prompt_tokens = body.len() as u64 / script.bytes_per_token.max(1);
-    let (reply, fault) = answer(script, &request, seen);
+    let (mut reply, mut fault) = answer(script, &request, seen);
+    let n = shared.calls.fetch_add(1, Ordering::SeqCst) + 1;
+    fault = fault.or_else(|| shared.personality.fault(n));
+    if request["format"].is_null() {
+        reply = shared.personality.bend(reply, &request_text(&request));
+    }
     match fault {
         Some(Fault::Status {
             status,
@@ -413,6 +431,22 @@ fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault
             None,
         ),
     }
+}
+
+/// Every message's text and tool calls: what rules and personalities look at.
+fn request_text(request: &Value) -> String {
+    let messages = request["messages"].as_array().cloned().unwrap_or_default();
+    messages
+        .iter()
+        .map(|m| {
+            format!(
+                "{}\n{}",
+                m["content"].as_str().unwrap_or(""),
+                m["tool_calls"]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn chunk(model: &str, content: &str, tool_calls: Option<&[Value]>, done: bool) -> Value {

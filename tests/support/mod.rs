@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod fake_ollama;
+pub mod personality;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -96,6 +97,12 @@ impl Test {
     /// Serves `fixtures/scripts/NAME.json`.
     pub fn script(mut self, name: &str) -> Test {
         self.server = Some(FakeOllama::from_fixture(name));
+        self
+    }
+
+    /// Serves a script played by a personality (`fixtures/personalities/`).
+    pub fn played(mut self, script: &str, personality: &str) -> Test {
+        self.server = Some(FakeOllama::with_personality(script, personality));
         self
     }
 

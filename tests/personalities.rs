@@ -1,0 +1,391 @@
+//! Scripted personalities (fixtures/personalities/) on a one-task and a
+//! two-task goal: each reaches the goal, and the runner did what it takes
+//! (nudges, loop nudges, corrections, retries), which the model was sent.
+
+use pretty_assertions::assert_eq;
+use runner::state::{Event, NudgeKind, Outcome, State};
+use serde_json::Value;
+
+use crate::support::Test;
+
+const GOALS: [(&str, &str); 2] = [
+    ("hello", "Write a hello world script"),
+    ("greet", "Write a greeting module and its notes"),
+];
+
+/// Runs `personality` on both goals; checks each reached the goal with the
+/// files a competent run leaves, and returns the tests for more checks.
+fn play(personality: &str) -> Vec<Test> {
+    GOALS
+        .iter()
+        .map(|(script, goal)| {
+            let test = Test::new()
+                .played(script, personality)
+                .args([*goal, "--max-rounds", "20"]);
+            let run = test.run();
+            run.assert_code(0);
+            let state = test.assert_replay_matches();
+            assert!(state.tree.is_achieved(), "{personality} on {script}");
+            match *script {
+                "hello" => assert_eq!(test.read("hello.py"), "print(\"Hello, World!\")\n"),
+                _ => {
+                    assert!(test.read("greet.py").contains("def greet"));
+                    assert!(test.read("NOTES.md").contains("greet"));
+                }
+            }
+            test
+        })
+        .collect()
+}
+
+fn nudges(test: &Test, kind: NudgeKind) -> usize {
+    test.records()
+        .iter()
+        .filter(|r| matches!(&r.event, Event::Nudged { kind: k, .. } if *k == kind))
+        .count()
+}
+
+/// Whether any request the model got has a message containing `text`.
+fn sent(test: &Test, text: &str) -> bool {
+    test.server().requests().iter().any(|r| {
+        r["messages"].as_array().is_some_and(|m| {
+            m.iter()
+                .any(|m| m["content"].as_str().is_some_and(|c| c.contains(text)))
+        })
+    })
+}
+
+#[test]
+fn competent() {
+    for test in play("competent") {
+        assert_eq!(
+            nudges(&test, NudgeKind::Prose) + nudges(&test, NudgeKind::Correction),
+            0
+        );
+        assert_eq!(test.checkpoint().retries, 0);
+    }
+}
+
+#[test]
+fn lazy_is_nudged_into_acting() {
+    for test in play("lazy") {
+        assert!(nudges(&test, NudgeKind::Prose) >= 2);
+        assert!(sent(
+            &test,
+            "You answered without calling a tool, but the ACTIVE SUBTASK is not done"
+        ));
+        assert!(sent(&test, "You stopped twice without acting"));
+    }
+}
+
+#[test]
+fn looping_is_blocked_and_told() {
+    for test in play("looping") {
+        let blocked = test
+            .records()
+            .iter()
+            .filter(|r| matches!(r.event, Event::ActionBlocked { .. }))
+            .count();
+        assert!(blocked >= 1);
+        assert!(nudges(&test, NudgeKind::Loop) >= 1);
+        assert!(sent(&test, "You are repeating yourself"));
+    }
+}
+
+#[test]
+fn texty_calls_are_parsed_from_the_message() {
+    for test in play("texty") {
+        let from_text = test
+            .records()
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.event,
+                    Event::ModelReplied {
+                        from_text: true,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert!(from_text >= 3, "{from_text} replies with calls in text");
+        // No round request carried tool calls from the server: all came as text.
+        let requests = test.server().round_requests();
+        assert!(
+            requests.iter().all(|r| r["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|m| m["role"] != "assistant"
+                    || !m["content"].as_str().unwrap().is_empty()
+                    || !m["tool_calls"].is_null()))
+        );
+    }
+}
+
+#[test]
+fn malformed_calls_get_corrections_with_the_schemas() {
+    for test in play("malformed") {
+        let rejected: Vec<String> = test
+            .records()
+            .iter()
+            .filter_map(|r| match &r.event {
+                Event::CallRejected { error, .. } => Some(error.clone()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            rejected
+                .iter()
+                .any(|e| e.contains("there is no tool named \"create_file\"")),
+            "{rejected:?}"
+        );
+        assert!(
+            rejected.iter().any(|e| e.contains("is missing")),
+            "{rejected:?}"
+        );
+        assert!(nudges(&test, NudgeKind::Correction) >= 2);
+        assert!(
+            sent(&test, "- write_file: Create or overwrite a file"),
+            "the correction lists the tools"
+        );
+    }
+}
+
+#[test]
+fn flaky_servers_are_retried() {
+    for test in play("flaky") {
+        let state = test.checkpoint();
+        assert!(state.retries >= 3, "{} retries", state.retries);
+    }
+}
+
+/// Model calls and rounds to the goal per personality, for BENCHMARKS.md:
+/// `cargo test --locked --test all personalities::table -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn table() {
+    println!(
+        "| personality | goal | model calls | rounds | retries | nudges | blocked | corrections |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for personality in [
+        "competent",
+        "lazy",
+        "looping",
+        "texty",
+        "malformed",
+        "flaky",
+    ] {
+        for ((script, _), test) in GOALS.iter().zip(play(personality)) {
+            let state: State = test.checkpoint();
+            let count =
+                |f: &dyn Fn(&Event) -> bool| test.records().iter().filter(|r| f(&r.event)).count();
+            println!(
+                "| {personality} | {script} | {} | {} | {} | {} | {} | {} |",
+                state.model_calls,
+                state.rounds,
+                state.retries,
+                count(&|e| matches!(
+                    e,
+                    Event::Nudged {
+                        kind: NudgeKind::Prose,
+                        ..
+                    }
+                )),
+                count(&|e| matches!(e, Event::ActionBlocked { .. })),
+                count(&|e| matches!(
+                    e,
+                    Event::Nudged {
+                        kind: NudgeKind::Correction,
+                        ..
+                    }
+                )),
+            );
+        }
+    }
+}
+
+#[test]
+fn spent_nudges_stop_resumably_and_say_why() {
+    let test = Test::new().played("hello", "lazy");
+    let run = test.run_with(&["Write a hello world script", "--max-nudges", "1"]);
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let ending = state.ended.unwrap();
+    assert_eq!(ending.outcome, Outcome::Stopped);
+    assert!(
+        ending.reason.contains("stopped calling tools"),
+        "{}",
+        ending.reason
+    );
+    let status = test.run_with(&["status"]);
+    assert!(
+        status.stdout.contains("stopped calling tools"),
+        "{}",
+        status.stdout
+    );
+    // With more nudges, resume reaches the goal.
+    test.run_with(&["resume"]).assert_code(0);
+}
+
+#[test]
+fn a_model_stuck_in_a_loop_fails_the_subtask_and_the_run_moves_on() {
+    // A model that only ever lists the folder: the loop nudges do not help.
+    let test = Test::new().played("hello", "looping").args([
+        "Write a hello world script",
+        "--loop-message",
+        "Stop it.",
+    ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let subtask = &state.tree.tasks[0].subtasks[0];
+    assert!(
+        subtask
+            .reason
+            .as_deref()
+            .unwrap()
+            .starts_with("stuck in a loop"),
+        "{subtask:?}"
+    );
+    assert_eq!(state.ended.unwrap().outcome, Outcome::NotAchieved);
+    assert!(nudges(&test, NudgeKind::Loop) <= 5);
+    assert!(sent(&test, "Stop it."));
+    let blocked = test
+        .records()
+        .iter()
+        .filter(|r| matches!(r.event, Event::ActionBlocked { .. }))
+        .count();
+    assert_eq!(blocked, 6);
+}
+
+#[test]
+fn json_mode_prints_every_event_on_stdout() {
+    let test = Test::new()
+        .script("hello")
+        .args(["Write a hello world script", "--json", "-q"]);
+    let run = test.run();
+    run.assert_code(0);
+    let printed: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let records = test.records();
+    assert_eq!(printed.len(), records.len());
+    for (line, record) in printed.iter().zip(&records) {
+        assert_eq!(line, &serde_json::to_value(record).unwrap());
+    }
+    assert!(
+        !run.stderr.contains("✓"),
+        "-q keeps the human lines off stderr"
+    );
+}
+
+#[test]
+fn lessons_and_notes_carry_over_to_the_next_goal() {
+    let test = Test::new().script("hello");
+    test.run_with(&["Write a hello world script"])
+        .assert_code(0);
+    let memory: Value =
+        serde_json::from_str(&std::fs::read_to_string(test.context().join("memory.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        memory["lessons"][0]["text"],
+        "worked: wrote the file, then ran it"
+    );
+    test.run_with(&["Write a greeting module and its notes", "--max-rounds", "1"]);
+    let first = test
+        .server()
+        .round_requests()
+        .into_iter()
+        .find(|r| r.to_string().contains("greeting module"))
+        .unwrap();
+    let context = first["messages"].as_array().unwrap().last().unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        context
+            .contains("LESSONS (from earlier runs here):\n- worked: wrote the file, then ran it"),
+        "{context}"
+    );
+}
+
+#[test]
+fn a_full_context_makes_the_next_prompt_smaller() {
+    // 1 byte a token: the prompt's bytes count as tokens, so 4096 fills up.
+    let test = Test::new().script("pressure").args([
+        "Write a greeting module and its notes",
+        "--num-ctx",
+        "4096",
+        "--history-keep",
+        "8",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    let records = test.records();
+    let pressure = records
+        .iter()
+        .position(|r| matches!(r.event, Event::ContextPressure { .. }))
+        .expect("pressure recorded");
+    assert!(
+        run.stderr.contains("sending less history"),
+        "{}",
+        run.stderr
+    );
+    // Before the pressure, the model saw up to 8 exchanges; after it, at
+    // most 8 >> 1 = 4, though the conversation had grown longer.
+    let requests = test.server().round_requests();
+    let assistants = |r: &Value| {
+        r["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "assistant")
+            .count()
+    };
+    let replies_before = records[..pressure]
+        .iter()
+        .filter(|r| matches!(r.event, Event::ModelReplied { .. }))
+        .count();
+    let after: Vec<usize> = requests[replies_before..].iter().map(assistants).collect();
+    assert!(
+        after.iter().all(|&n| n <= 4),
+        "assistant messages per request after the pressure: {after:?}"
+    );
+    assert!(
+        test.checkpoint().conversation.len() > 4,
+        "the conversation grew past what was sent"
+    );
+    assert!(requests.iter().all(|r| r["options"]["num_ctx"] == 4096));
+}
+
+#[test]
+fn num_ctx_is_capped_at_the_models_context_length() {
+    let test = Test::new().script("small_context").args([
+        "Write a hello world script",
+        "--num-ctx",
+        "16384",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("the model's context is 8192 tokens"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        test.server()
+            .requests()
+            .iter()
+            .filter(|r| r.get("options").is_some())
+            .all(|r| r["options"]["num_ctx"] == 8192)
+    );
+    assert!(
+        test.records()
+            .iter()
+            .any(|r| matches!(r.event, Event::RunStarted { num_ctx: 8192, .. }))
+    );
+}
