@@ -52,7 +52,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct Common {
     /// The workspace (default: the current folder)
-    #[arg(short = 'C', value_name = "DIR", global = true)]
+    #[arg(short = 'C', value_name = "DIR", global = true, id = "dir")]
     pub dir: Option<PathBuf>,
     /// The model to use
     #[arg(

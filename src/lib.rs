@@ -5,6 +5,7 @@ pub mod agent;
 pub mod app;
 pub mod chat;
 pub mod cli;
+pub mod config;
 pub mod guard;
 pub mod host;
 pub mod logging;

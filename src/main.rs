@@ -1,11 +1,17 @@
 use std::process::ExitCode;
 
-use clap::Parser;
 use runner::app::{self, Exit};
-use runner::cli::Cli;
+use runner::config::{self, ConfigError};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match config::parse(std::env::args_os().collect()) {
+        Ok(cli) => cli,
+        Err(ConfigError::Cli(e)) => e.exit(),
+        Err(e) => {
+            eprintln!("runner: {e}");
+            return ExitCode::from(Exit::Usage as u8);
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
