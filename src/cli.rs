@@ -12,10 +12,28 @@ Examples:
   runner resume                                 go on where the last run stopped
   runner --model qwen3:8b --max-rounds 40 \"...\"
   OLLAMA_HOST=10.0.0.5:11434 runner \"...\"       use Ollama on another machine
+  runner doctor                                 can the runner work here? (Ollama, model, python3)
+  runner status                                 the tree, the cursor, the counts of the run here
+  runner history -n 20 --follow                 the last 20 events, then new ones as they come
+  runner diff                                   what the run changed, as a unified diff
+  runner rollback --last 1                      undo the runner's last write
+  runner rollback --to 0                        undo every write of the run
+  runner reset --list                           the runs archived here
+  runner completions bash > ~/.local/share/bash-completion/completions/runner
 
 Exit codes: 0 goal achieved · 1 stopped, resumable · 2 bad usage · 3 model server or
 model unusable · 4 workspace locked or state unreadable · 130 interrupted, resumable.
 Everything the runner knows is in .agent_context/ (see README.md).";
+
+const ROLLBACK_EXAMPLES: &str = "\
+Examples:
+  runner rollback --last 1             undo the runner's last write
+  runner rollback --to 0 --dry-run     what putting back every file as before the run would do
+  runner history | grep write_file     find a record to go back to, then: runner rollback --to SEQ
+
+Only files the runner wrote are touched. A file changed by someone else since the runner
+wrote it is left as it is and reported (exit 1). A rollback is undone by rolling back to a
+record before it.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -72,7 +90,10 @@ pub enum Command {
     /// Check that the runner can work here: Ollama, the model, the workspace, python3, the sandbox
     Doctor,
     /// Put the files the runner wrote back as they were at a record of the log
-    #[command(group(ArgGroup::new("point").required(true).args(["to", "last"])))]
+    #[command(
+        group(ArgGroup::new("point").required(true).args(["to", "last"])),
+        after_help = ROLLBACK_EXAMPLES
+    )]
     Rollback {
         /// Back to just after record SEQ (`runner history` shows them); 0 is before the run
         #[arg(long, value_name = "SEQ")]

@@ -112,16 +112,25 @@ pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, A
             "Nothing to roll back: the files the runner wrote are as they were at record {point}."
         ),
         0 => {}
-        _ => println!("{done} files {would}rolled back to record {point}."),
+        _ => println!("{} {would}rolled back to record {point}.", files(done)),
     }
     if left > 0 {
         println!(
-            "{left} files {would}left as they are: copy your changes aside or undo them, then \
-             roll back again."
+            "{} {would}left as they are: copy your changes aside or undo them, then roll back \
+             again.",
+            files(left)
         );
         return Ok(Exit::Stopped);
     }
     Ok(Exit::Achieved)
+}
+
+fn files(n: usize) -> String {
+    if n == 1 {
+        "1 file".to_string()
+    } else {
+        format!("{n} files")
+    }
 }
 
 /// What to do with `path` to make it what it was at `point`; `None` when it
