@@ -16,6 +16,7 @@ use crate::stop::{self, Stop};
 use crate::store::{self, Failpoint, OpenOptions, RealDisk, Store, StoreError};
 use crate::tools::{ToolConfig, Toolbox};
 use crate::ui::Terminal;
+use crate::views::{self, history::HistoryOptions, rollback::Point};
 
 /// The exit codes of DESIGN.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,16 +76,48 @@ pub async fn run(cli: Cli) -> Exit {
 }
 
 async fn dispatch(cli: Cli, terminal: Terminal) -> Result<Exit, AppError> {
+    if let Some(Command::Completions { shell }) = &cli.command {
+        views::completions::print(*shell);
+        return Ok(Exit::Achieved);
+    }
     let workspace = workspace(cli.common.dir.as_deref())?;
-    match cli.command {
-        Some(Command::Status { json }) => crate::views::status(&workspace, json),
-        Some(Command::Reset) => {
+    match &cli.command {
+        Some(Command::Status { json }) => views::status(&workspace, *json),
+        Some(Command::Reset { list: true }) => views::archives::list(&workspace),
+        Some(Command::Reset { list: false }) => {
             match store::archive_workspace(&workspace)? {
                 Some(to) => terminal.notice(&format!("archived the run to {}", to.display())),
                 None => terminal.notice("there is no run here to archive"),
             }
             Ok(Exit::Achieved)
         }
+        Some(Command::History {
+            lines,
+            json,
+            follow,
+        }) => {
+            let options = HistoryOptions {
+                last: *lines,
+                json: *json,
+                follow: *follow,
+            };
+            views::history::history(&workspace, options).await
+        }
+        Some(Command::Loops { json }) => views::loops::loops(&workspace, *json),
+        Some(Command::Doctor) => {
+            let settings = settings(&cli, workspace)?;
+            Ok(views::doctor::doctor(&settings).await)
+        }
+        Some(Command::Rollback { to, last, dry_run }) => {
+            let point = match (to, last) {
+                (Some(seq), _) => Point::To(*seq),
+                (None, Some(n)) => Point::Last(usize::try_from(*n).unwrap_or(usize::MAX)),
+                (None, None) => return Err(AppError::Usage("give --to SEQ or --last N".into())),
+            };
+            views::rollback::rollback(&workspace, point, *dry_run)
+        }
+        Some(Command::Diff { paths }) => views::diff::diff(&workspace, paths),
+        Some(Command::Completions { .. }) => Ok(Exit::Achieved),
         Some(Command::Resume) => {
             let settings = settings(&cli, workspace)?;
             run_goal(settings, None, terminal).await

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand};
+use clap_complete::Shell;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -11,10 +12,28 @@ Examples:
   runner resume                                 go on where the last run stopped
   runner --model qwen3:8b --max-rounds 40 \"...\"
   OLLAMA_HOST=10.0.0.5:11434 runner \"...\"       use Ollama on another machine
+  runner doctor                                 can the runner work here? (Ollama, model, python3)
+  runner status                                 the tree, the cursor, the counts of the run here
+  runner history -n 20 --follow                 the last 20 events, then new ones as they come
+  runner diff                                   what the run changed, as a unified diff
+  runner rollback --last 1                      undo the runner's last write
+  runner rollback --to 0                        undo every write of the run
+  runner reset --list                           the runs archived here
+  runner completions bash > ~/.local/share/bash-completion/completions/runner
 
 Exit codes: 0 goal achieved · 1 stopped, resumable · 2 bad usage · 3 model server or
 model unusable · 4 workspace locked or state unreadable · 130 interrupted, resumable.
 Everything the runner knows is in .agent_context/ (see README.md).";
+
+const ROLLBACK_EXAMPLES: &str = "\
+Examples:
+  runner rollback --last 1             undo the runner's last write
+  runner rollback --to 0 --dry-run     what putting back every file as before the run would do
+  runner history | grep write_file     find a record to go back to, then: runner rollback --to SEQ
+
+Only files the runner wrote are touched. A file changed by someone else since the runner
+wrote it is left as it is and reported (exit 1). A rollback is undone by rolling back to a
+record before it.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -45,7 +64,58 @@ pub enum Command {
         json: bool,
     },
     /// Archive .agent_context under .agent_context/archive/ and start clean (nothing is deleted)
-    Reset,
+    Reset {
+        /// List the archived runs instead
+        #[arg(long)]
+        list: bool,
+    },
+    /// Show the log of the run here, one line per event
+    History {
+        /// Only the last N events
+        #[arg(short = 'n', value_name = "N")]
+        lines: Option<usize>,
+        /// Print the events as stored, one JSON object a line
+        #[arg(long)]
+        json: bool,
+        /// Then print new events as a running run appends them, until it ends
+        #[arg(short, long)]
+        follow: bool,
+    },
+    /// Show the loops the guard blocked (loops.json) as a table
+    Loops {
+        /// Print loops.json as it is
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check that the runner can work here: Ollama, the model, the workspace, python3, the sandbox
+    Doctor,
+    /// Put the files the runner wrote back as they were at a record of the log
+    #[command(
+        group(ArgGroup::new("point").required(true).args(["to", "last"])),
+        after_help = ROLLBACK_EXAMPLES
+    )]
+    Rollback {
+        /// Back to just after record SEQ (`runner history` shows them); 0 is before the run
+        #[arg(long, value_name = "SEQ")]
+        to: Option<u64>,
+        /// Undo the runner's last N writes
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        last: Option<u64>,
+        /// Show what would be put back, and change nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Show what the run changed, as a unified diff from before the run to now
+    Diff {
+        /// Only these files (relative to the workspace)
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+    },
+    /// Print a completion script for a shell
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
 }
 
 /// Options every command takes.
@@ -146,5 +216,36 @@ mod tests {
         let cli = Cli::try_parse_from(["runner", "resume", "--max-rounds", "5"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Resume)));
         assert_eq!(cli.run.max_rounds, 5);
+    }
+
+    #[test]
+    fn the_views_parse_with_their_own_json_flag() {
+        let cli = Cli::try_parse_from(["runner", "history", "-n", "5", "--json", "-f"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::History {
+                lines: Some(5),
+                json: true,
+                follow: true
+            })
+        ));
+        let cli = Cli::try_parse_from(["runner", "reset", "--list"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Reset { list: true })));
+    }
+
+    #[test]
+    fn rollback_takes_exactly_one_point() {
+        let cli = Cli::try_parse_from(["runner", "rollback", "--to", "0"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Rollback {
+                to: Some(0),
+                last: None,
+                dry_run: false
+            })
+        ));
+        assert!(Cli::try_parse_from(["runner", "rollback"]).is_err());
+        assert!(Cli::try_parse_from(["runner", "rollback", "--to", "1", "--last", "1"]).is_err());
+        assert!(Cli::try_parse_from(["runner", "rollback", "--last", "0"]).is_err());
     }
 }

@@ -252,7 +252,7 @@ impl Terminal {
             Event::ModelFailed { error, .. } => {
                 self.line(&format!("  {} {error}", s.bad.apply_to("model:")))
             }
-            Event::RunEnded { .. } => {}
+            Event::RunEnded { .. } | Event::RolledBack { .. } => {}
         }
     }
 }

@@ -6,3 +6,4 @@ mod client;
 mod core;
 mod example;
 mod personalities;
+mod views;

@@ -112,6 +112,13 @@ impl Agent<'_> {
             }),
             _ => None,
         };
+        // Keep what a write is about to replace: `runner rollback` restores it.
+        if let Some(intent) = &write
+            && intent.before.as_ref().is_some_and(|b| *b != intent.after)
+            && let Some(old) = self.tools.contents(&intent.path)
+        {
+            self.store.keep_blob(&old)?;
+        }
         let durability = if action.is_read_only() {
             Durability::Lazy
         } else {

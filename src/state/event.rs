@@ -193,6 +193,17 @@ pub enum Event {
     ModelFailed { error: String, retries: u32 },
     /// The invocation ended.
     RunEnded { outcome: Outcome, reason: String },
+    /// `runner rollback` put a file the runner wrote back to what it was
+    /// after record `point`.
+    RolledBack {
+        path: String,
+        point: u64,
+        /// SHA-256 of the content replaced, `None` when the file was missing.
+        from: Option<String>,
+        /// SHA-256 of the content put back, `None` when the file was removed
+        /// (it did not exist at `point`).
+        to: Option<String>,
+    },
 }
 
 impl Event {
@@ -214,6 +225,7 @@ impl Event {
             Event::Reflected { .. } => "reflected",
             Event::ModelFailed { .. } => "model_failed",
             Event::RunEnded { .. } => "run_ended",
+            Event::RolledBack { .. } => "rolled_back",
         }
     }
 }

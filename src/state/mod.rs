@@ -319,6 +319,7 @@ impl State {
                     reason: reason.clone(),
                 });
             }
+            Event::RolledBack { path, to, .. } => self.rolled_back(path, to.as_deref()),
         }
     }
 
@@ -371,6 +372,32 @@ impl State {
         if let Some(error) = &outcome.error {
             self.push_error(error.clone());
         }
+    }
+
+    /// A file put back by `runner rollback`: the runner now answers for the
+    /// content put back, or no longer for a file it removed. Files changed,
+    /// so what the guard saw before is no loop.
+    fn rolled_back(&mut self, path: &str, to: Option<&str>) {
+        match to {
+            Some(sha256) => {
+                // A file absent from `files` that a rollback brings back was
+                // removed by an earlier rollback, so the runner created it.
+                let created = self.files.get(path).is_none_or(|file| file.created);
+                self.files.insert(
+                    path.to_string(),
+                    FileRecord {
+                        sha256: sha256.to_string(),
+                        created,
+                    },
+                );
+            }
+            None => {
+                self.files.remove(path);
+            }
+        }
+        self.missing.retain(|missing| missing != path);
+        self.recent.clear();
+        self.blocked.clear();
     }
 
     fn push_error(&mut self, error: String) {

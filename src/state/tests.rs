@@ -320,3 +320,38 @@ fn every_event_survives_serialization() {
         assert!(text.contains(&format!("\"event\":\"{}\"", record.event.name())));
     }
 }
+
+#[test]
+fn a_rollback_moves_the_files_the_runner_answers_for() {
+    let mut events = events();
+    let finished = |path: &str, before: Option<&str>, after: &str| Event::ActionFinished {
+        action: 0,
+        outcome: write_outcome(path, before, after),
+    };
+    events.push(finished("a.py", Some("a0"), "a1"));
+    events.push(finished("b.py", None, "b1"));
+    let rolled_back = |path: &str, from: &str, to: Option<&str>| Event::RolledBack {
+        path: path.into(),
+        point: 0,
+        from: Some(from.into()),
+        to: to.map(str::to_string),
+    };
+    events.push(rolled_back("a.py", "a1", Some("a0")));
+    events.push(rolled_back("b.py", "b1", None));
+    let state = replay(events.clone());
+    assert_eq!(state.files["a.py"].sha256, "a0");
+    assert!(!state.files["a.py"].created);
+    assert!(!state.files.contains_key("b.py"), "b.py was removed");
+    assert!(state.recent.is_empty() && state.blocked.is_empty());
+    events.push(Event::RolledBack {
+        path: "b.py".into(),
+        point: 9,
+        from: None,
+        to: Some("b1".into()),
+    });
+    let state = replay(events);
+    assert!(
+        state.files["b.py"].created,
+        "a file brought back after its removal is one the runner created"
+    );
+}

@@ -8,6 +8,7 @@
 //! so a durable checkpoint is never ahead of the durable log; a load checks
 //! that anyway and rebuilds from the log when it is.
 
+pub mod blobs;
 pub mod checkpoint;
 pub mod disk;
 mod lock;

@@ -129,6 +129,11 @@ impl Test {
 
     /// Runs `runner` with the builder's arguments plus `extra`.
     pub fn run_with(&self, extra: &[&str]) -> Run {
+        Run::from(self.command(extra).output().expect("run the runner binary"))
+    }
+
+    /// The command `run_with` runs, to spawn it instead (a run in progress).
+    pub fn command(&self, extra: &[&str]) -> std::process::Command {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_runner"));
         command
             .env_clear()
@@ -145,7 +150,7 @@ impl Test {
         }
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
         command.args(&self.args).args(extra);
-        Run::from(command.output().expect("run the runner binary"))
+        command
     }
 
     pub fn run(&self) -> Run {

@@ -1,0 +1,376 @@
+//! `runner doctor`: can the main job run here? One line a check (the server,
+//! the model, its tools and context, the workspace, python3 and pytest, the
+//! sandbox), ok / warn / fail with what to do. Exit 0 only when nothing
+//! failed; otherwise the exit code of the first failure.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Paint, running_pid};
+use crate::app::Exit;
+use crate::model::ollama::OllamaClient;
+use crate::model::{ClientConfig, Model, ModelError, RetryPolicy};
+use crate::settings::Settings;
+use crate::store::CONTEXT_DIR;
+
+/// The longest one question to the server may take: the model's metadata
+/// is read from disk, never generated, so a slow answer means trouble.
+const SERVER_TIMEOUT: Duration = Duration::from_secs(20);
+/// The longest `python3 --version` or `python3 -m pytest --version` may
+/// take (a cold start of pytest on a slow disk takes a few seconds).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Ok,
+    Warn,
+    Fail,
+    /// Not checked, because a check it needs failed.
+    Skip,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub level: Level,
+    pub name: &'static str,
+    pub text: String,
+    /// The exit code when it fails.
+    pub exit: Exit,
+}
+
+fn check(level: Level, name: &'static str, text: impl Into<String>, exit: Exit) -> Check {
+    Check {
+        level,
+        name,
+        text: text.into(),
+        exit,
+    }
+}
+
+pub async fn doctor(settings: &Settings) -> Exit {
+    let paint = Paint::stdout();
+    let mut checks = model_checks(settings).await;
+    checks.push(workspace_check(&settings.workspace));
+    checks.extend(python_checks().await);
+    checks.push(sandbox_check());
+    for check in &checks {
+        println!("{}", render(check, &paint));
+    }
+    match checks.iter().find(|c| c.level == Level::Fail) {
+        Some(failed) => {
+            println!("Not ready: fix what failed above, then run `runner doctor` again.");
+            failed.exit
+        }
+        None => {
+            println!("Ready: the runner can work here.");
+            Exit::Achieved
+        }
+    }
+}
+
+pub fn render(check: &Check, paint: &Paint) -> String {
+    let level = match check.level {
+        Level::Ok => paint.ok.apply_to("ok  "),
+        Level::Warn => paint.warn.apply_to("warn"),
+        Level::Fail => paint.bad.apply_to("fail"),
+        Level::Skip => paint.dim.apply_to("skip"),
+    };
+    format!("{level}  {:<9}  {}", check.name, check.text)
+}
+
+/// The server, the model pulled, its tools, its context length.
+async fn model_checks(settings: &Settings) -> Vec<Check> {
+    let model = &settings.model;
+    let fail = |name, text: String| check(Level::Fail, name, text, Exit::Model);
+    let skip = |name, why: &str| check(Level::Skip, name, why, Exit::Model);
+    let client = match OllamaClient::new(ClientConfig {
+        base_url: settings.host.clone(),
+        model: model.clone(),
+        retry: RetryPolicy {
+            retries: 0,
+            base: Duration::ZERO,
+        },
+        timeout: SERVER_TIMEOUT,
+    }) {
+        Ok(client) => client,
+        Err(error) => return vec![check(Level::Fail, "server", error.to_string(), Exit::Usage)],
+    };
+    let mut checks = Vec::new();
+    match client.version().await {
+        Ok(version) => checks.push(check(
+            Level::Ok,
+            "server",
+            format!("Ollama {version} at {}", settings.host),
+            Exit::Model,
+        )),
+        Err(error) => {
+            let why = "not checked: the server is not reachable";
+            return vec![
+                fail("server", error.to_string()),
+                skip("model", why),
+                skip("tools", why),
+                skip("context", why),
+            ];
+        }
+    }
+    match client.pulled().await {
+        Ok(names) if names.iter().any(|name| same_model(name, model)) => {
+            checks.push(check(
+                Level::Ok,
+                "model",
+                format!("{model} is pulled"),
+                Exit::Model,
+            ));
+        }
+        Ok(names) => {
+            let why = "not checked: the model is not pulled";
+            let known = if names.is_empty() {
+                "none is".to_string()
+            } else {
+                format!("pulled: {}", names.join(", "))
+            };
+            checks.push(fail(
+                "model",
+                format!(
+                    "{model} is not pulled ({known}): run `ollama pull {model}`, or pick a pulled \
+                     one with --model"
+                ),
+            ));
+            checks.extend([skip("tools", why), skip("context", why)]);
+            return checks;
+        }
+        Err(error) => checks.push(fail("model", error.to_string())),
+    }
+    match client.info().await {
+        Ok(info) => {
+            checks.push(if info.capabilities.iter().any(|c| c == "tools") {
+                check(
+                    Level::Ok,
+                    "tools",
+                    format!("{model} can call tools"),
+                    Exit::Model,
+                )
+            } else if info.capabilities.is_empty() {
+                check(
+                    Level::Warn,
+                    "tools",
+                    "the server does not tell what the model can do (an Ollama before 0.6.4?); \
+                     a model without tools fails at its first call",
+                    Exit::Model,
+                )
+            } else {
+                fail(
+                    "tools",
+                    ModelError::NoTools {
+                        model: model.clone(),
+                    }
+                    .to_string(),
+                )
+            });
+            checks.push(context_check(info.context_length, settings.num_ctx, model));
+        }
+        Err(error) => {
+            checks.push(fail("tools", error.to_string()));
+            checks.push(skip(
+                "context",
+                "not checked: the server did not describe the model",
+            ));
+        }
+    }
+    checks
+}
+
+/// `qwen3` is `qwen3:latest` to Ollama.
+fn same_model(pulled: &str, wanted: &str) -> bool {
+    let full = |name: &str| {
+        if name.contains(':') {
+            name.to_string()
+        } else {
+            format!("{name}:latest")
+        }
+    };
+    full(pulled) == full(wanted)
+}
+
+fn context_check(length: Option<u64>, num_ctx: u64, model: &str) -> Check {
+    let (level, text) = match length {
+        Some(length) if num_ctx > length => (
+            Level::Warn,
+            format!(
+                "--num-ctx {num_ctx} is more than the {length} tokens {model} takes: Ollama \
+                 caps it; pass --num-ctx {length}"
+            ),
+        ),
+        Some(length) => (
+            Level::Ok,
+            format!("{model} takes {length} tokens; the runner asks for {num_ctx} (--num-ctx)"),
+        ),
+        None => (
+            Level::Warn,
+            format!(
+                "the server does not tell the model's context length; the runner asks for \
+                 {num_ctx} tokens (--num-ctx)"
+            ),
+        ),
+    };
+    check(level, "context", text, Exit::Model)
+}
+
+/// Writes and removes a file where the runner keeps its state (or in the
+/// workspace, before the first run); warns when a runner works here now.
+fn workspace_check(workspace: &Path) -> Check {
+    let context = workspace.join(CONTEXT_DIR);
+    let dir = if context.is_dir() {
+        context
+    } else {
+        workspace.to_path_buf()
+    };
+    let probe = dir.join(format!(".runner-doctor-{}.tmp", std::process::id()));
+    let written = fs_err::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .and_then(|mut file| file.write_all(b"ok"));
+    let _ = fs_err::remove_file(&probe);
+    let shown = workspace.display();
+    match (written, running_pid(workspace)) {
+        (Err(error), _) => check(
+            Level::Fail,
+            "workspace",
+            format!(
+                "cannot write in {}: {error}; fix its permissions or pick another folder with -C",
+                dir.display()
+            ),
+            Exit::Store,
+        ),
+        (Ok(()), Some(pid)) => check(
+            Level::Warn,
+            "workspace",
+            format!(
+                "{shown} is writable, but a runner works in it now (pid {pid}); another run \
+                 here waits until it ends"
+            ),
+            Exit::Store,
+        ),
+        (Ok(()), None) => check(
+            Level::Ok,
+            "workspace",
+            format!("{shown} is writable"),
+            Exit::Store,
+        ),
+    }
+}
+
+/// python3 (the commands the model runs) and pytest (its tests).
+async fn python_checks() -> Vec<Check> {
+    let Some(python) = probe("python3", &["--version"]).await else {
+        return vec![
+            check(
+                Level::Fail,
+                "python3",
+                "python3 is not on PATH: install Python 3 (the model's commands and tests run it)",
+                Exit::Usage,
+            ),
+            check(
+                Level::Skip,
+                "pytest",
+                "not checked: no python3",
+                Exit::Usage,
+            ),
+        ];
+    };
+    let pytest = match probe("python3", &["-m", "pytest", "--version"]).await {
+        Some(version) => check(Level::Ok, "pytest", version, Exit::Usage),
+        None => check(
+            Level::Warn,
+            "pytest",
+            "pytest is not installed for python3: `python3 -m pip install pytest` (goals with \
+             tests need it)",
+            Exit::Usage,
+        ),
+    };
+    vec![check(Level::Ok, "python3", python, Exit::Usage), pytest]
+}
+
+/// The first line a program prints when it succeeds; `None` when it cannot
+/// start, fails, or takes too long.
+async fn probe(program: &str, args: &[&str]) -> Option<String> {
+    let run = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(PROBE_TIMEOUT, run).await.ok()?.ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let text = [output.stdout, output.stderr].concat();
+    String::from_utf8_lossy(&text)
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(str::to_string)
+}
+
+fn sandbox_check() -> Check {
+    match landlock_abi() {
+        Some(abi) => check(
+            Level::Ok,
+            "sandbox",
+            format!("the kernel offers Landlock (ABI {abi}) to confine commands to the workspace"),
+            Exit::Usage,
+        ),
+        None => check(
+            Level::Warn,
+            "sandbox",
+            "the kernel offers no Landlock (Linux 5.13 or later, with landlock among its LSMs): \
+             commands run unconfined",
+            Exit::Usage,
+        ),
+    }
+}
+
+/// The Landlock ABI version the kernel offers; `None` without Landlock.
+/// Asked of the kernel itself, since `/sys/kernel/security/lsm` is often
+/// not mounted in containers. (The sandbox of `run_cmd` will answer this
+/// once it lands in `tools/`.)
+#[cfg(target_os = "linux")]
+fn landlock_abi() -> Option<i64> {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    // SAFETY: with this flag, no attributes and size 0 the call creates
+    // nothing and only returns the ABI version (or -1).
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    (abi > 0).then_some(abi)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn landlock_abi() -> Option<i64> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_name_without_a_tag_is_latest() {
+        assert!(same_model("qwen3:latest", "qwen3"));
+        assert!(same_model("qwen3", "qwen3:latest"));
+        assert!(!same_model("qwen3:8b", "qwen3"));
+    }
+
+    #[test]
+    fn a_context_larger_than_the_model_takes_is_a_warning() {
+        assert_eq!(context_check(Some(8192), 16384, "m").level, Level::Warn);
+        assert_eq!(context_check(Some(32768), 16384, "m").level, Level::Ok);
+        assert_eq!(context_check(None, 16384, "m").level, Level::Warn);
+    }
+}

@@ -1,0 +1,155 @@
+//! `runner status`: the goal, the tree, the cursor, the counts, and how to go
+//! on. Read-only: works on a crashed run and beside a running one.
+
+use std::path::Path;
+
+use super::{Paint, outcome_word, running_pid, shell_quote};
+use crate::app::{AppError, Exit};
+use crate::state::{Outcome, State, Status};
+use crate::store::Store;
+
+pub fn status(workspace: &Path, json: bool) -> Result<Exit, AppError> {
+    let Some((state, warnings)) = Store::read(workspace)? else {
+        if json {
+            println!("null");
+        } else {
+            println!(
+                "No run in {}. Start one with `runner \"GOAL\"`.",
+                workspace.display()
+            );
+        }
+        return Ok(Exit::Achieved);
+    };
+    for warning in warnings {
+        eprintln!("runner: {warning}");
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&state).unwrap_or_default()
+        );
+    } else {
+        let running = running_pid(workspace);
+        print!(
+            "{}",
+            render_status(&state, workspace, running, &Paint::stdout())
+        );
+    }
+    Ok(Exit::Achieved)
+}
+
+/// The status as text: goal, tree, cursor, counts, and how to go on.
+/// `running` is the pid of a runner working on it now.
+pub fn render_status(
+    state: &State,
+    workspace: &Path,
+    running: Option<u32>,
+    paint: &Paint,
+) -> String {
+    let mut out = format!("Goal: {}\n", paint.bold.apply_to(&state.goal));
+    if !state.model.is_empty() {
+        out.push_str(&format!("Model: {}\n", state.model));
+    }
+    for (t, task) in state.tree.tasks.iter().enumerate() {
+        out.push_str(&format!(
+            "{} {}. {}\n",
+            mark(task.status, paint),
+            t + 1,
+            task.description
+        ));
+        for (s, subtask) in task.subtasks.iter().enumerate() {
+            out.push_str(&format!(
+                "    {} {}.{} {}",
+                mark(subtask.status, paint),
+                t + 1,
+                s + 1,
+                subtask.description
+            ));
+            if let Some(reason) = &subtask.reason {
+                out.push_str(&format!(" {}", paint.dim.apply_to(format!("({reason})"))));
+            }
+            out.push('\n');
+        }
+    }
+    if let Some(cursor) = state.tree.cursor {
+        out.push_str(&format!(
+            "Cursor: subtask {}.{}\n",
+            cursor.task + 1,
+            cursor.subtask + 1
+        ));
+    }
+    let status = match (&state.ended, running) {
+        (_, Some(pid)) => format!("running (pid {pid})"),
+        (Some(ending), None) => format!("{}: {}", outcome_word(ending.outcome), ending.reason),
+        (None, None) => "stopped without a word (a crash or a kill); resume to go on".to_string(),
+    };
+    out.push_str(&format!("Status: {status}\n"));
+    out.push_str(&format!(
+        "Rounds: {} ({} {}) · model calls: {} · tokens: {} prompt / {} completion · retries: {}\n",
+        state.rounds,
+        state.runs,
+        if state.runs == 1 { "run" } else { "runs" },
+        state.model_calls,
+        state.usage.prompt_tokens,
+        state.usage.completion_tokens,
+        state.retries
+    ));
+    if !state.files.is_empty() {
+        let files: Vec<&str> = state.files.keys().map(String::as_str).collect();
+        out.push_str(&format!("Files written: {}\n", files.join(", ")));
+    }
+    if !state.missing.is_empty() {
+        out.push_str(&format!(
+            "Files gone since: {}\n",
+            paint.bad.apply_to(state.missing.join(", "))
+        ));
+    }
+    if !state.blocked.is_empty() {
+        out.push_str(&format!(
+            "Blocked actions: {}\n",
+            paint.bad.apply_to(state.blocked.join(" | "))
+        ));
+    }
+    if let Some(flight) = &state.in_flight {
+        out.push_str(&format!(
+            "Interrupted action: {} {}\n",
+            flight.summary,
+            paint.dim.apply_to("(reconciled on resume)")
+        ));
+    }
+    let resumable = running.is_none()
+        && !state.tree.is_finished()
+        && state
+            .ended
+            .as_ref()
+            .is_none_or(|e| e.outcome != Outcome::Achieved);
+    if resumable {
+        out.push_str(&format!(
+            "Resume with: {}\n",
+            resume_command(state, workspace)
+        ));
+    }
+    out
+}
+
+/// The command that goes on with this run, with the model it used (the
+/// default model or OLLAMA_MODEL may be another one by now).
+fn resume_command(state: &State, workspace: &Path) -> String {
+    let mut command = format!(
+        "runner -C {} resume",
+        shell_quote(&workspace.to_string_lossy())
+    );
+    if !state.model.is_empty() {
+        command.push_str(&format!(" --model {}", shell_quote(&state.model)));
+    }
+    command
+}
+
+fn mark(status: Status, paint: &Paint) -> String {
+    match status {
+        Status::Completed => paint.ok.apply_to("[x]").to_string(),
+        Status::Failed => paint.bad.apply_to("[!]").to_string(),
+        Status::InProgress => paint.bold.apply_to("[>]").to_string(),
+        Status::Pending => "[ ]".to_string(),
+    }
+}
