@@ -4,4 +4,5 @@ mod support;
 
 mod client;
 mod core;
+mod crash;
 mod example;

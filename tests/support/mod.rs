@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod fake_ollama;
+pub mod invariants;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -122,6 +123,13 @@ impl Test {
 
     /// Runs `runner` with the builder's arguments plus `extra`.
     pub fn run_with(&self, extra: &[&str]) -> Run {
+        let mut command = self.command(extra);
+        Run::from(command.output().expect("run the runner binary"))
+    }
+
+    /// The `runner` command of [`Test::run_with`], to spawn and wait on (or
+    /// signal, or kill) yourself.
+    pub fn command(&self, extra: &[&str]) -> std::process::Command {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_runner"));
         command
             .env_clear()
@@ -138,7 +146,7 @@ impl Test {
         }
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
         command.args(&self.args).args(extra);
-        Run::from(command.output().expect("run the runner binary"))
+        command
     }
 
     pub fn run(&self) -> Run {
