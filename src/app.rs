@@ -249,8 +249,11 @@ fn decide(store: &mut Store, goal: Option<String>, terminal: &Terminal) -> Resul
     Ok(Plan::Run(goal))
 }
 
-/// A run whose every subtask has ended has nothing to resume.
+/// A run whose every subtask has ended has nothing to resume, once its
+/// last invocation recorded how it ended; one stopped (or killed) before
+/// that is resumed, to end it.
 fn finished(state: &State, terminal: &Terminal) -> Option<Plan> {
+    state.ended.as_ref()?;
     if state.tree.is_achieved() {
         terminal.notice(&format!(
             "the goal {:?} is already achieved here",
@@ -281,6 +284,9 @@ async fn run_goal(
     mut terminal: Terminal,
 ) -> Result<Exit, AppError> {
     let started = Instant::now();
+    // From the start: a Ctrl-C while the store opens stops at the first
+    // safe point instead of killing the process.
+    let stop = watch_signals();
     let failpoint = std::env::var("RUNNER_FAILPOINT")
         .ok()
         .and_then(|s| Failpoint::parse(&s));
@@ -307,13 +313,30 @@ async fn run_goal(
     })
     .map_err(|e| AppError::Usage(e.to_string()))?;
     let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
-    let stop = watch_signals();
     let ending = Agent::new(&settings, &mut store, &model, &tools, &mut terminal, stop)
         .run(&goal)
         .await?;
     store.close()?;
     terminal.summary(&ending, store.state(), store.stats(), started.elapsed());
+    if ending.outcome == Outcome::Interrupted {
+        terminal.notice(&format!(
+            "to go on: {}",
+            resume_command(&settings.workspace)
+        ));
+    }
     Ok(Exit::from(ending.outcome))
+}
+
+/// The command that resumes the run in `workspace`, from where the user is.
+fn resume_command(workspace: &Path) -> String {
+    let here = std::env::current_dir().and_then(|dir| dir.canonicalize());
+    if here.is_ok_and(|dir| dir == workspace) {
+        return "runner resume".into();
+    }
+    format!(
+        "runner -C {} resume",
+        shell_words::quote(&workspace.to_string_lossy())
+    )
 }
 
 /// Ctrl-C or SIGTERM: stop at the next safe point; a second one exits at once

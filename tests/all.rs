@@ -4,6 +4,7 @@ mod support;
 
 mod client;
 mod core;
+mod crash;
 mod example;
 mod personalities;
 mod views;

@@ -3,7 +3,11 @@
 
 use crate::state::{ActionOutcome, FileChange, InFlight};
 use crate::stop::Stop;
-use crate::tools::{Action, Call, Toolbox};
+use crate::tools::{Action, Call, Toolbox, paths};
+
+/// The words the model and a person see for an action whose result was
+/// lost; the tests look for them too.
+pub const UNKNOWN: &str = "interrupted, outcome unknown";
 
 /// The result to record for an interrupted action:
 /// - `list_dir`, `read_file`: run again (they change nothing);
@@ -19,6 +23,7 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
     match &action {
         _ if action.is_read_only() => tools.execute(&action, stop).await,
         Action::WriteFile { path, content, .. } => {
+            remove_stale_temps(tools, path);
             let Some(intent) = &flight.write else {
                 return unknown(flight, None);
             };
@@ -49,6 +54,7 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
                     ok: false,
                     result: format!("Error: {error}"),
                     error: Some(error),
+                    interrupted: true,
                     ..ActionOutcome::default()
                 }
             }
@@ -60,8 +66,8 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
 
 fn unknown(flight: &InFlight, command: Option<String>) -> ActionOutcome {
     let error = format!(
-        "{} was interrupted when the runner stopped; its outcome is unknown. Check its effects \
-         (list or read the files) before running it again",
+        "{}: {UNKNOWN} (the runner stopped while it ran, and it was not run again). Check its \
+         effects (list or read the files) before running it again",
         flight.summary
     );
     ActionOutcome {
@@ -69,6 +75,131 @@ fn unknown(flight: &InFlight, command: Option<String>) -> ActionOutcome {
         result: format!("Error: {error}"),
         command,
         error: Some(error),
+        interrupted: true,
         ..ActionOutcome::default()
+    }
+}
+
+/// Removes what an interrupted `write_file` of `path` left beside it: the
+/// temp file its atomic replace writes first (`.NAME.runner-PID.tmp`, see
+/// `tools::files`). No runner writes it now: this one holds the lock.
+fn remove_stale_temps(tools: &Toolbox, path: &str) {
+    let Ok(target) = paths::resolve(tools.root(), path) else {
+        return;
+    };
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.runner-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        if file.starts_with(&prefix) && file.ends_with(".tmp") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::chat::ToolCall;
+    use crate::state::WriteIntent;
+    use crate::tools::{ToolConfig, sha256_hex};
+
+    fn flight(name: &str, arguments: serde_json::Value, write: Option<WriteIntent>) -> InFlight {
+        InFlight {
+            action: 7,
+            call: ToolCall {
+                name: name.into(),
+                arguments,
+            },
+            summary: format!("{name} (summary)"),
+            write,
+        }
+    }
+
+    fn write_flight(before: Option<&str>) -> InFlight {
+        flight(
+            "write_file",
+            json!({"path": "a.py", "content": "new\n"}),
+            Some(WriteIntent {
+                path: "a.py".into(),
+                before: before.map(|b| sha256_hex(b.as_bytes())),
+                after: sha256_hex(b"new\n"),
+            }),
+        )
+    }
+
+    async fn reconcile(dir: &std::path::Path, flight: &InFlight) -> ActionOutcome {
+        let tools = Toolbox::new(dir, ToolConfig::default());
+        outcome(flight, &tools, &Stop::never()).await
+    }
+
+    #[tokio::test]
+    async fn a_command_is_never_run_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let flight = flight(
+            "run_cmd",
+            json!({"cmd": "python3 -c \"open('ran','w')\""}),
+            None,
+        );
+        let outcome = reconcile(dir.path(), &flight).await;
+        assert!(!dir.path().join("ran").exists());
+        assert!(!outcome.ok && outcome.interrupted);
+        assert!(outcome.result.contains(UNKNOWN), "{}", outcome.result);
+        assert_eq!(outcome.exit_code, None);
+        assert!(outcome.command.is_some(), "shown under RECENT COMMANDS");
+    }
+
+    #[tokio::test]
+    async fn a_write_that_finished_is_recorded_one_never_begun_is_done_and_a_changed_file_is_a_conflict()
+     {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.py");
+        std::fs::write(&file, "new\n").unwrap();
+        let done = reconcile(dir.path(), &write_flight(Some("old\n"))).await;
+        assert!(done.ok && !done.interrupted, "{}", done.result);
+        assert!(done.result.contains("finished before"), "{}", done.result);
+
+        std::fs::write(&file, "old\n").unwrap();
+        let temp = dir.path().join(".a.py.runner-4242.tmp");
+        std::fs::write(&temp, "ne").unwrap();
+        let redone = reconcile(dir.path(), &write_flight(Some("old\n"))).await;
+        assert!(redone.ok, "{}", redone.result);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new\n");
+        assert!(!temp.exists(), "the interrupted write's temp file is gone");
+
+        std::fs::write(&file, "someone else's\n").unwrap();
+        let conflict = reconcile(dir.path(), &write_flight(Some("old\n"))).await;
+        assert!(!conflict.ok && conflict.interrupted);
+        assert!(
+            conflict.result.contains("changed since"),
+            "{}",
+            conflict.result
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "someone else's\n",
+            "a conflict overwrites nothing"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_read_is_run_again() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "print(1)\n").unwrap();
+        let flight = flight("read_file", json!({"path": "a.py"}), None);
+        let outcome = reconcile(dir.path(), &flight).await;
+        assert!(
+            outcome.ok && outcome.result.contains("print(1)"),
+            "{}",
+            outcome.result
+        );
     }
 }

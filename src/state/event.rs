@@ -92,6 +92,10 @@ pub struct ActionOutcome {
     /// One line for RECENT ERRORS when the action failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The runner stopped while the action ran and could not tell its
+    /// result (recorded on resume). Running it again is no loop.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// What the runner records. Serialized with an `"event"` tag, snake case.

@@ -232,6 +232,10 @@ impl State {
                     .take()
                     .map(|flight| flight.call.name)
                     .unwrap_or_default();
+                if outcome.interrupted {
+                    // Its action_started was the last one in the window.
+                    self.recent.pop_back();
+                }
                 self.record_outcome(outcome);
                 self.tell(&tool, &outcome.result);
             }

@@ -198,6 +198,33 @@ fn a_changing_write_clears_the_loop_window_and_a_same_content_write_does_not() {
 }
 
 #[test]
+fn an_interrupted_action_leaves_the_loop_window() {
+    let mut events = events();
+    events.truncate(4);
+    events.push(Event::ActionStarted {
+        call: 0,
+        tool: "run_cmd".into(),
+        summary: "run_cmd pytest".into(),
+        signature: "run_cmd pytest".into(),
+        write: None,
+    });
+    let state = replay(events.clone());
+    assert_eq!(state.recent.len(), 1);
+    events.push(Event::ActionFinished {
+        action: 5,
+        outcome: ActionOutcome {
+            interrupted: true,
+            ..ActionOutcome::default()
+        },
+    });
+    let state = replay(events);
+    assert!(
+        state.recent.is_empty(),
+        "a command the runner lost track of counts as no attempt"
+    );
+}
+
+#[test]
 fn blocks_nudges_and_endings_are_counted_and_reset() {
     let mut events = events();
     events.truncate(3);

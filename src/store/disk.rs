@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 pub trait Disk: Send {
     /// The whole file, `None` when it does not exist.
     fn read(&mut self, path: &Path) -> io::Result<Option<Vec<u8>>>;
-    /// The file from `offset` to its end (empty past the end).
+    /// The file from `offset` to its end (empty past the end or when the
+    /// file does not exist).
     fn read_from(&mut self, path: &Path, offset: u64) -> io::Result<Vec<u8>>;
     /// Appends `bytes` with one write, creating the file if needed.
     fn append(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()>;
@@ -21,7 +22,9 @@ pub trait Disk: Send {
     fn rename(&mut self, from: &Path, to: &Path) -> io::Result<()>;
     /// Makes the entries of a folder (renames, creations) durable.
     fn sync_dir(&mut self, path: &Path) -> io::Result<()>;
+    /// Cuts the file to `len` bytes (not synced: call [`Disk::sync`]).
     fn truncate(&mut self, path: &Path, len: u64) -> io::Result<()>;
+    /// Removes the file; a missing file is not an error.
     fn remove(&mut self, path: &Path) -> io::Result<()>;
 }
 
@@ -41,14 +44,12 @@ impl RealDisk {
         }
     }
 
-    fn failpoint(&mut self, name: &str) {
-        if let Some(fp) = &mut self.failpoint
-            && fp.point == name
-        {
-            fp.hits += 1;
-            if fp.hits == fp.at {
-                std::process::abort();
-            }
+    /// Counts a pass through `point`; aborts the process or returns the
+    /// error to inject when the failpoint says so.
+    fn failpoint(&mut self, point: &str) -> io::Result<()> {
+        match &mut self.failpoint {
+            Some(fp) => fp.pass(point),
+            None => Ok(()),
         }
     }
 
@@ -88,54 +89,51 @@ impl Disk for RealDisk {
     }
 
     fn append(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        self.failpoint("append");
+        if let Err(e) = self.failpoint("append") {
+            // What a full disk does: a short write, then the error.
+            self.handle(path)?.write_all(&bytes[..bytes.len() / 2])?;
+            return Err(e);
+        }
         self.handle(path)?.write_all(bytes)?;
-        self.failpoint("appended");
-        Ok(())
+        self.failpoint("appended")
     }
 
     fn sync(&mut self, path: &Path) -> io::Result<()> {
-        self.failpoint("sync");
+        self.failpoint("sync")?;
         match self.open.get_mut(path) {
             Some(file) => file.sync_data()?,
             None => fs_err::File::open(path)?.sync_data()?,
         }
-        self.failpoint("synced");
-        Ok(())
+        self.failpoint("synced")
     }
 
     fn write(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        self.failpoint("write");
+        self.failpoint("write")?;
         self.open.remove(path);
         let mut file = fs_err::File::create(path)?;
         file.write_all(bytes)?;
-        // The caller may sync it next; keep it open for that.
         drop(file);
-        self.failpoint("written");
-        Ok(())
+        self.failpoint("written")
     }
 
     fn rename(&mut self, from: &Path, to: &Path) -> io::Result<()> {
-        self.failpoint("rename");
+        self.failpoint("rename")?;
         self.open.remove(from);
         self.open.remove(to);
         fs_err::rename(from, to)?;
-        self.failpoint("renamed");
-        Ok(())
+        self.failpoint("renamed")
     }
 
     fn sync_dir(&mut self, path: &Path) -> io::Result<()> {
-        self.failpoint("sync_dir");
+        self.failpoint("sync_dir")?;
         fs_err::File::open(path)?.sync_all()?;
-        self.failpoint("synced_dir");
-        Ok(())
+        self.failpoint("synced_dir")
     }
 
     fn truncate(&mut self, path: &Path, len: u64) -> io::Result<()> {
         self.open.remove(path);
         let file = fs_err::OpenOptions::new().write(true).open(path)?;
-        file.set_len(len)?;
-        file.sync_all()
+        file.set_len(len)
     }
 
     fn remove(&mut self, path: &Path) -> io::Result<()> {
@@ -150,22 +148,91 @@ impl Disk for RealDisk {
 /// Crash testing: `RUNNER_FAILPOINT=NAME:N` makes the store abort the
 /// process (no destructors run, as in a crash) the N-th time it reaches the
 /// point `NAME`: `append`, `appended`, `sync`, `synced`, `write`, `written`,
-/// `rename`, `renamed`, `sync_dir`, `synced_dir`.
+/// `rename`, `renamed`, `sync_dir`, `synced_dir`. `NAME:N:enospc` and
+/// `NAME:N:eio` make the operation fail with that error instead (at
+/// `append`, after a short write, as a full disk does).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failpoint {
     point: String,
     at: u64,
     hits: u64,
+    effect: Effect,
+}
+
+/// What a failpoint does when it is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Abort,
+    /// `errno` to return.
+    Fail(i32),
 }
 
 impl Failpoint {
-    /// Parses `NAME:N`; `None` for anything else.
+    /// Parses `NAME:N` or `NAME:N:enospc|eio`; `None` for anything else.
     pub fn parse(spec: &str) -> Option<Failpoint> {
-        let (point, at) = spec.split_once(':')?;
+        let mut parts = spec.split(':');
+        let point = parts.next()?.to_string();
+        let at = parts.next()?.parse().ok()?;
+        let effect = match parts.next() {
+            None | Some("abort") => Effect::Abort,
+            Some("enospc") => Effect::Fail(libc::ENOSPC),
+            Some("eio") => Effect::Fail(libc::EIO),
+            Some(_) => return None,
+        };
+        if parts.next().is_some() {
+            return None;
+        }
         Some(Failpoint {
-            point: point.to_string(),
-            at: at.parse().ok()?,
+            point,
+            at,
             hits: 0,
+            effect,
         })
+    }
+
+    /// Counts a pass through `point`; on the N-th one, aborts or returns
+    /// the error.
+    fn pass(&mut self, point: &str) -> io::Result<()> {
+        if self.point != point {
+            return Ok(());
+        }
+        self.hits += 1;
+        if self.hits != self.at {
+            return Ok(());
+        }
+        match self.effect {
+            Effect::Abort => std::process::abort(),
+            Effect::Fail(errno) => Err(io::Error::from_raw_os_error(errno)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failpoint_specs_parse() {
+        let fp = Failpoint::parse("sync:3:eio").unwrap();
+        assert_eq!(
+            (fp.point.as_str(), fp.at, fp.effect),
+            ("sync", 3, Effect::Fail(libc::EIO))
+        );
+        assert_eq!(Failpoint::parse("append:1").unwrap().effect, Effect::Abort);
+        for bad in ["append", "append:x", "append:1:boom", "append:1:eio:2"] {
+            assert_eq!(Failpoint::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_injected_enospc_on_append_leaves_a_short_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        let mut disk = RealDisk::new(Failpoint::parse("append:2:enospc"));
+        disk.append(&path, b"first\n").unwrap();
+        let error = disk.append(&path, b"second\n").unwrap_err();
+        assert_eq!(error.raw_os_error(), Some(libc::ENOSPC));
+        assert_eq!(std::fs::read(&path).unwrap(), b"first\nsec");
+        disk.append(&path, b"third\n").unwrap();
     }
 }

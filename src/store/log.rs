@@ -76,8 +76,18 @@ pub struct Found {
 pub struct Bad {
     pub start: u64,
     pub error: LineError,
-    /// Some valid-looking content follows the bad line: not a torn tail.
-    pub followed: bool,
+    /// The seqs of the valid records after the bad line. One at or past the
+    /// bad line's place means damage in the middle of the log; none, or only
+    /// stale copies of earlier lines, a torn tail.
+    pub later: Vec<u64>,
+}
+
+impl Bad {
+    /// A valid record at or past the bad line's place (`expected`, the seq
+    /// it should have had) follows it: damage, not a torn tail.
+    pub fn damages(&self, expected: u64) -> bool {
+        self.later.iter().any(|&seq| seq >= expected)
+    }
 }
 
 /// Splits `bytes` into records, stopping at the first bad line.
@@ -102,13 +112,13 @@ pub fn scan(bytes: &[u8]) -> (Vec<Found>, Option<Bad>) {
                 end: end as u64,
             }),
             Err(error) => {
-                let followed = bytes[end..].iter().any(|b| !b.is_ascii_whitespace());
+                let later = seqs_in(&bytes[end..]);
                 return (
                     found,
                     Some(Bad {
                         start: at as u64,
                         error,
-                        followed,
+                        later,
                     }),
                 );
             }
@@ -116,6 +126,16 @@ pub fn scan(bytes: &[u8]) -> (Vec<Found>, Option<Bad>) {
         at = end;
     }
     (found, None)
+}
+
+/// The seqs of the whole lines of `bytes` that are valid records.
+fn seqs_in(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .split_inclusive(|&b| b == b'\n')
+        .filter_map(|line| line.strip_suffix(b"\n"))
+        .filter_map(|line| decode(line).ok())
+        .map(|(record, _)| record.seq)
+        .collect()
 }
 
 #[cfg(test)]
@@ -171,12 +191,20 @@ mod tests {
         assert_eq!(found.len(), 2);
         let bad = bad.unwrap();
         assert_eq!(bad.error, LineError::NoNewline);
-        assert!(!bad.followed);
+        assert!(bad.later.is_empty());
 
         let mut damaged = bytes.clone();
         damaged[found[1].start as usize + 3] = b'#';
         let (found, bad) = scan(&damaged);
         assert_eq!(found.len(), 1);
-        assert!(bad.unwrap().followed);
+        assert_eq!(bad.unwrap().later, [3]);
+
+        // Garbage after the last record, even over several lines, holds no
+        // valid record.
+        let mut garbage = bytes.clone();
+        garbage.extend_from_slice(b"\0\0\0\n{\"seq\":4}\nzz\n\0");
+        let (found, bad) = scan(&garbage);
+        assert_eq!(found.len(), 3);
+        assert!(bad.unwrap().later.is_empty());
     }
 }

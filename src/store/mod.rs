@@ -7,12 +7,22 @@
 //! [`CHECKPOINT_SYNC_EVERY`] checkpoints and on close, always after the log,
 //! so a durable checkpoint is never ahead of the durable log; a load checks
 //! that anyway and rebuilds from the log when it is.
+//!
+//! A failed write or fsync ends the run: the store refuses every later
+//! operation ([`StoreError::Halted`]) and never retries, since a retried
+//! fsync can report success after the kernel dropped the data.
 
+mod archive;
 pub mod blobs;
 pub mod checkpoint;
 pub mod disk;
+mod load;
 mod lock;
 pub mod log;
+#[cfg(test)]
+mod power_loss;
+#[cfg(test)]
+pub mod sim;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -20,8 +30,11 @@ use std::time::SystemTime;
 
 use crate::memory::Memory;
 use crate::state::{Event, Record, State};
+pub use archive::archive_workspace;
+use archive::{archive_dir, archive_files};
 use checkpoint::LogMark;
 pub use disk::{Disk, Failpoint, RealDisk};
+use load::{Checkpoint, Mode};
 pub use lock::Lock;
 
 /// The folder of the runner's own files inside a workspace.
@@ -54,6 +67,11 @@ pub enum StoreError {
         line: u64,
         reason: String,
     },
+    #[error(
+        "the run stopped after an earlier write error and wrote nothing more; \
+         fix the disk, then run `runner resume`"
+    )]
+    Halted,
     #[error("cannot encode an event: {0}")]
     Encode(#[from] serde_json::Error),
 }
@@ -118,6 +136,13 @@ impl Paths {
     pub fn archive(&self) -> PathBuf {
         self.dir.join("archive")
     }
+    /// The temp files of atomic replacements; one left behind is stale.
+    pub fn temps(&self) -> Vec<PathBuf> {
+        ["state.json.tmp", "loops.json.tmp", "memory.json.tmp"]
+            .iter()
+            .map(|name| self.dir.join(name))
+            .collect()
+    }
 }
 
 /// The log, the checkpoint and the lock of one workspace.
@@ -129,6 +154,10 @@ pub struct Store {
     mark: LogMark,
     /// The log has records that were not synced.
     unsynced: bool,
+    /// The folder's entries (the log's, once created) may not be durable.
+    dir_unsynced: bool,
+    /// A write or sync failed: nothing more is done.
+    halted: bool,
     checkpoints_since_sync: u32,
     stats: Stats,
     warnings: Vec<String>,
@@ -144,29 +173,49 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
 
 impl Store {
     /// Opens the store of `workspace` for a run: takes the lock, removes stale
-    /// temp files, cuts a torn last record, and loads the state.
+    /// temp files, cuts a torn last record, loads the state, and rewrites
+    /// `state.json` when it was missing, behind or rebuilt.
     pub fn open(
         workspace: &Path,
         mut disk: Box<dyn Disk>,
         options: OpenOptions,
     ) -> Result<Store, StoreError> {
         let paths = Paths::new(workspace);
-        fs_err::create_dir_all(&paths.dir).map_err(io_error(&paths.dir))?;
+        if !paths.dir.exists() {
+            fs_err::create_dir_all(&paths.dir).map_err(io_error(&paths.dir))?;
+            // The folder must survive a power loss along with the log in it.
+            disk.sync_dir(workspace).map_err(io_error(workspace))?;
+        }
         let lock = Lock::acquire(&paths.lock())?;
-        disk.remove(&paths.state_tmp())
-            .map_err(io_error(&paths.state_tmp()))?;
-        let loaded = load(&paths, disk.as_mut(), Mode::Repair(options))?;
-        Ok(Store {
+        for tmp in paths.temps() {
+            disk.remove(&tmp).map_err(io_error(&tmp))?;
+        }
+        let loaded = load::load(&paths, disk.as_mut(), Mode::Repair(options))?;
+        let mut store = Store {
             paths,
             disk,
             state: loaded.state,
             mark: loaded.mark,
-            unsynced: false,
+            // The process before may have died before syncing its last
+            // records: they are durable only once this one syncs them.
+            unsynced: loaded.mark.end > 0,
+            // A process killed between syncing a new log and its folder
+            // leaves an entry that may not be durable: sync it once.
+            dir_unsynced: true,
+            halted: false,
             checkpoints_since_sync: 0,
             stats: Stats::default(),
             warnings: loaded.warnings,
             _lock: Some(lock),
-        })
+        };
+        match loaded.checkpoint {
+            Checkpoint::Current => {}
+            Checkpoint::Behind | Checkpoint::Missing => store.write_checkpoint(false)?,
+            // Durable at once: a stale checkpoint left on disk could match a
+            // record written later at the same place.
+            Checkpoint::Rejected => store.write_checkpoint(true)?,
+        }
+        Ok(store)
     }
 
     /// Reads the state without the lock and without changing any file, as
@@ -177,7 +226,7 @@ impl Store {
         if !paths.history().exists() && !paths.state().exists() {
             return Ok(None);
         }
-        let loaded = load(&paths, &mut RealDisk::default(), Mode::ReadOnly)?;
+        let loaded = load::load(&paths, &mut RealDisk::default(), Mode::ReadOnly)?;
         Ok(Some((loaded.state, loaded.warnings)))
     }
 
@@ -201,6 +250,7 @@ impl Store {
 
     /// Appends an event with one write, syncs it when asked, then applies it.
     pub fn append(&mut self, event: Event, durability: Durability) -> Result<Record, StoreError> {
+        self.check()?;
         let record = Record {
             seq: self.state.last_seq + 1,
             ts: now(),
@@ -208,28 +258,78 @@ impl Store {
         };
         let (line, crc) = log::encode(&record)?;
         let path = self.paths.history();
-        self.disk.append(&path, &line).map_err(io_error(&path))?;
+        if self.mark.end == 0 {
+            // This write may create the log: its folder entry needs a sync.
+            self.dir_unsynced = true;
+        }
+        if let Err(e) = self.disk.append(&path, &line) {
+            // A short write must not stay in the log. Best effort: a load
+            // cuts a torn tail anyway.
+            let _ = self.disk.truncate(&path, self.mark.end);
+            return Err(self.halt(&path, e));
+        }
         self.stats.appends += 1;
         self.unsynced = true;
-        if durability == Durability::Sync {
-            self.sync_log()?;
-        }
         self.mark = LogMark {
             start: self.mark.end,
             end: self.mark.end + line.len() as u64,
             crc,
         };
+        if durability == Durability::Sync {
+            self.sync_log()?;
+        }
         self.state.apply(&record);
         Ok(record)
     }
 
+    /// Refuses to go on after a failed write or sync.
+    fn check(&self) -> Result<(), StoreError> {
+        if self.halted {
+            return Err(StoreError::Halted);
+        }
+        Ok(())
+    }
+
+    /// Records that the disk failed; every later operation is refused.
+    fn halt(&mut self, path: &Path, source: io::Error) -> StoreError {
+        self.halted = true;
+        StoreError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// Passes a disk result on, halting the store on an error.
+    fn io<T>(&mut self, path: &Path, result: io::Result<T>) -> Result<T, StoreError> {
+        result.map_err(|e| self.halt(path, e))
+    }
+
+    /// Makes every appended record durable, and the log's folder entry too.
     fn sync_log(&mut self) -> Result<(), StoreError> {
+        self.sync_log_data()?;
+        if self.dir_unsynced && self.mark.end > 0 {
+            self.sync_dir()?;
+        }
+        Ok(())
+    }
+
+    fn sync_log_data(&mut self) -> Result<(), StoreError> {
         if self.unsynced {
             let path = self.paths.history();
-            self.disk.sync(&path).map_err(io_error(&path))?;
+            let result = self.disk.sync(&path);
+            self.io(&path, result)?;
             self.stats.syncs += 1;
             self.unsynced = false;
         }
+        Ok(())
+    }
+
+    fn sync_dir(&mut self) -> Result<(), StoreError> {
+        let dir = self.paths.dir.clone();
+        let result = self.disk.sync_dir(&dir);
+        self.io(&dir, result)?;
+        self.stats.syncs += 1;
+        self.dir_unsynced = false;
         Ok(())
     }
 
@@ -242,28 +342,30 @@ impl Store {
 
     /// Syncs the log and writes a durable checkpoint: call before exiting.
     pub fn close(&mut self) -> Result<(), StoreError> {
-        self.sync_log()?;
         self.write_checkpoint(true)
     }
 
+    /// Temp file and rename; when `durable`: the log synced first (the
+    /// checkpoint must never be durable ahead of it), then the file, the
+    /// rename, and the folder, which also holds the log's entry.
     fn write_checkpoint(&mut self, durable: bool) -> Result<(), StoreError> {
+        self.check()?;
         let bytes = checkpoint::encode(&self.state, self.mark)?;
         let (tmp, path) = (self.paths.state_tmp(), self.paths.state());
         if durable {
-            // The checkpoint must never be durable ahead of the log.
-            self.sync_log()?;
+            self.sync_log_data()?;
         }
-        self.disk.write(&tmp, &bytes).map_err(io_error(&tmp))?;
+        let result = self.disk.write(&tmp, &bytes);
+        self.io(&tmp, result)?;
         if durable {
-            self.disk.sync(&tmp).map_err(io_error(&tmp))?;
+            let result = self.disk.sync(&tmp);
+            self.io(&tmp, result)?;
             self.stats.syncs += 1;
         }
-        self.disk.rename(&tmp, &path).map_err(io_error(&path))?;
+        let result = self.disk.rename(&tmp, &path);
+        self.io(&path, result)?;
         if durable {
-            self.disk
-                .sync_dir(&self.paths.dir)
-                .map_err(io_error(&self.paths.dir))?;
-            self.stats.syncs += 1;
+            self.sync_dir()?;
             self.checkpoints_since_sync = 0;
         }
         self.stats.checkpoints += 1;
@@ -273,27 +375,29 @@ impl Store {
     /// Appends a line to `ledger.log`, the short human trace (not synced: it
     /// is a view, the log is the truth).
     pub fn ledger(&mut self, kind: &str, text: &str) -> Result<(), StoreError> {
+        self.check()?;
         let line = format!("{} {kind:<7} {}\n", now(), text.replace('\n', " "));
         let path = self.paths.ledger();
-        self.disk
-            .append(&path, line.as_bytes())
-            .map_err(io_error(&path))
+        let result = self.disk.append(&path, line.as_bytes());
+        self.io(&path, result)
     }
 
     /// Adds a detection to `loops.json` (a JSON array, replaced atomically).
     pub fn record_loop(&mut self, entry: serde_json::Value) -> Result<(), StoreError> {
+        self.check()?;
         let path = self.paths.loops();
+        let result = self.disk.read(&path);
         let mut entries: Vec<serde_json::Value> = self
-            .disk
-            .read(&path)
-            .map_err(io_error(&path))?
+            .io(&path, result)?
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         entries.push(entry);
         let tmp = path.with_extension("json.tmp");
         let bytes = serde_json::to_vec_pretty(&entries)?;
-        self.disk.write(&tmp, &bytes).map_err(io_error(&tmp))?;
-        self.disk.rename(&tmp, &path).map_err(io_error(&path))
+        let result = self.disk.write(&tmp, &bytes);
+        self.io(&tmp, result)?;
+        let result = self.disk.rename(&tmp, &path);
+        self.io(&path, result)
     }
 
     /// Lessons of earlier runs; empty when there are none or the file cannot
@@ -315,206 +419,37 @@ impl Store {
         let path = self.paths.memory();
         let tmp = path.with_extension("json.tmp");
         let bytes = serde_json::to_vec_pretty(memory)?;
-        self.disk.write(&tmp, &bytes).map_err(io_error(&tmp))?;
-        self.disk.rename(&tmp, &path).map_err(io_error(&path))
+        let result = self.disk.write(&tmp, &bytes);
+        self.io(&tmp, result)?;
+        let result = self.disk.rename(&tmp, &path);
+        self.io(&path, result)
     }
 
     /// Moves the files of the current run into `archive/<time>/` and starts
     /// from an empty state. Nothing is deleted. Returns the archive folder.
     pub fn archive(&mut self) -> Result<Option<PathBuf>, StoreError> {
+        self.check()?;
         self.sync_log()?;
         let target = archive_dir(&self.paths);
-        let moved = archive_files(&self.paths, self.disk.as_mut(), &target)?;
+        let moved = archive_files(&self.paths, self.disk.as_mut(), &target);
+        let moved = match moved {
+            Err(e) => {
+                self.halted = true;
+                return Err(e);
+            }
+            Ok(moved) => moved,
+        };
         self.state = State::default();
         self.mark = LogMark::default();
         self.unsynced = false;
+        self.dir_unsynced = true;
         Ok(moved.then_some(target))
     }
-}
-
-/// A fresh folder name under `archive/`: the time, made unique.
-fn archive_dir(paths: &Paths) -> PathBuf {
-    let stamp = now().replace(':', "-");
-    let mut target = paths.archive().join(&stamp);
-    let mut n = 1;
-    while target.exists() {
-        n += 1;
-        target = paths.archive().join(format!("{stamp}-{n}"));
-    }
-    target
-}
-
-/// Moves everything in `.agent_context/` but the archive and the lock;
-/// `memory.json` is copied, since the lessons carry over to the next goal.
-fn archive_files(paths: &Paths, disk: &mut dyn Disk, target: &Path) -> Result<bool, StoreError> {
-    let entries = match fs_err::read_dir(&paths.dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(io_error(&paths.dir)(e)),
-    };
-    let mut moved = false;
-    for entry in entries {
-        let entry = entry.map_err(io_error(&paths.dir))?;
-        let name = entry.file_name();
-        if name == "archive" || name == "lock" {
-            continue;
-        }
-        fs_err::create_dir_all(target).map_err(io_error(target))?;
-        if name == "memory.json" {
-            let to = target.join(&name);
-            fs_err::copy(entry.path(), &to).map_err(io_error(&to))?;
-            continue;
-        }
-        let to = target.join(&name);
-        disk.rename(&entry.path(), &to).map_err(io_error(&to))?;
-        moved = true;
-    }
-    if moved {
-        disk.sync_dir(&paths.dir).map_err(io_error(&paths.dir))?;
-    }
-    Ok(moved)
-}
-
-/// Archives a workspace's context without opening its store (for `reset`).
-pub fn archive_workspace(workspace: &Path) -> Result<Option<PathBuf>, StoreError> {
-    let paths = Paths::new(workspace);
-    if !paths.dir.exists() {
-        return Ok(None);
-    }
-    let _lock = Lock::acquire(&paths.lock())?;
-    let target = archive_dir(&paths);
-    Ok(archive_files(&paths, &mut RealDisk::default(), &target)?.then_some(target))
 }
 
 /// The current time as RFC 3339 with milliseconds, UTC.
 pub fn now() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
-}
-
-enum Mode {
-    Repair(OpenOptions),
-    ReadOnly,
-}
-
-struct Loaded {
-    state: State,
-    mark: LogMark,
-    warnings: Vec<String>,
-}
-
-/// Checkpoint + replay of the records after it; the whole log when the
-/// checkpoint is missing, damaged, or does not match the log.
-fn load(paths: &Paths, disk: &mut dyn Disk, mode: Mode) -> Result<Loaded, StoreError> {
-    let mut warnings = Vec::new();
-    let history = paths.history();
-    let checkpoint = match disk
-        .read(&paths.state())
-        .map_err(io_error(&paths.state()))?
-    {
-        None => None,
-        Some(bytes) => match checkpoint::decode(&bytes) {
-            Ok(found) => Some(found),
-            Err(why) => {
-                warnings.push(format!(
-                    "state.json cannot be trusted ({why}); rebuilt it from history.jsonl"
-                ));
-                None
-            }
-        },
-    };
-    // Trust the checkpoint only if the log holds its last record, unchanged.
-    let start = checkpoint.as_ref().and_then(|(state, mark)| {
-        if state.last_seq == 0 {
-            return Some((state.clone(), *mark));
-        }
-        let bytes = disk.read_from(&history, mark.start).ok()?;
-        let (found, _) = log::scan(&bytes);
-        let first = found.first()?;
-        (first.record.seq == state.last_seq
-            && first.crc == mark.crc
-            && mark.start + first.end == mark.end)
-            .then(|| (state.clone(), *mark))
-    });
-    if checkpoint.is_some() && start.is_none() {
-        warnings.push(
-            "state.json is ahead of or does not match history.jsonl; rebuilt it from the log"
-                .to_string(),
-        );
-    }
-    let (mut state, mut mark) = start.unwrap_or_default();
-    let tail = disk
-        .read_from(&history, mark.end)
-        .map_err(io_error(&history))?;
-    let (found, bad) = log::scan(&tail);
-    for item in &found {
-        if item.record.seq != state.last_seq + 1 {
-            let line = state.last_seq + 1;
-            return Err(StoreError::Corrupt {
-                path: history,
-                line,
-                reason: format!("expected seq {line}, found {}", item.record.seq),
-            });
-        }
-        state.apply(&item.record);
-        mark = LogMark {
-            start: mark.end + item.start,
-            end: mark.end + item.end,
-            crc: item.crc,
-        };
-    }
-    if let Some(bad) = bad {
-        let line = state.last_seq + 1;
-        let cut_at = mark.end;
-        match mode {
-            Mode::ReadOnly => {
-                if bad.followed {
-                    return Err(StoreError::Corrupt {
-                        path: history,
-                        line,
-                        reason: bad.error.to_string(),
-                    });
-                }
-            }
-            Mode::Repair(options) => {
-                if bad.followed && !options.salvage {
-                    return Err(StoreError::Corrupt {
-                        path: history,
-                        line,
-                        reason: bad.error.to_string(),
-                    });
-                }
-                if bad.followed {
-                    let aside = paths.dir.join(format!(
-                        "history.jsonl.salvaged-{}",
-                        now().replace(':', "-")
-                    ));
-                    let rest = disk
-                        .read_from(&history, cut_at)
-                        .map_err(io_error(&history))?;
-                    disk.write(&aside, &rest).map_err(io_error(&aside))?;
-                    disk.sync(&aside).map_err(io_error(&aside))?;
-                    warnings.push(format!(
-                        "history.jsonl was damaged at line {line} ({}); kept the {} records before it and moved the rest to {}",
-                        bad.error,
-                        state.last_seq,
-                        aside.display()
-                    ));
-                } else {
-                    warnings.push(format!(
-                        "history.jsonl ended in a torn record at line {line} ({}), as a crash mid-write leaves; cut it off",
-                        bad.error
-                    ));
-                }
-                disk.truncate(&history, cut_at)
-                    .map_err(io_error(&history))?;
-            }
-        }
-    }
-    Ok(Loaded {
-        state,
-        mark,
-        warnings,
-    })
 }
 
 #[cfg(test)]

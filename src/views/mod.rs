@@ -41,7 +41,8 @@ pub fn read_records(path: &Path) -> Result<(Vec<Record>, Option<String>), StoreE
     };
     let (found, bad) = log::scan(&bytes);
     let records: Vec<Record> = found.into_iter().map(|f| f.record).collect();
-    let warning = bad.filter(|bad| bad.followed).map(|bad| {
+    let next = records.last().map_or(1, |r| r.seq + 1);
+    let warning = bad.filter(|bad| bad.damages(next)).map(|bad| {
         format!(
             "{} is damaged after record {} ({}); only the records before it are shown",
             path.display(),

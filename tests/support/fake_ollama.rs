@@ -109,6 +109,10 @@ pub struct Reply {
     pub tool_calls: Vec<Value>,
     #[serde(default)]
     pub done_reason: Option<String>,
+    /// Milliseconds the "model" thinks before it answers (a signal can land
+    /// meanwhile). Timing only: the answer stays a function of the request.
+    #[serde(default)]
+    pub delay_ms: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -317,6 +321,9 @@ async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     };
     let prompt_tokens = body.len() as u64 / script.bytes_per_token.max(1);
     let (mut reply, mut fault) = answer(script, &request, seen);
+    if reply.delay_ms > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(reply.delay_ms)).await;
+    }
     let n = shared.calls.fetch_add(1, Ordering::SeqCst) + 1;
     fault = fault.or_else(|| shared.personality.fault(n));
     if request["format"].is_null() {

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod fake_ollama;
+pub mod invariants;
 pub mod personality;
 
 use std::path::{Path, PathBuf};
@@ -129,10 +130,12 @@ impl Test {
 
     /// Runs `runner` with the builder's arguments plus `extra`.
     pub fn run_with(&self, extra: &[&str]) -> Run {
-        Run::from(self.command(extra).output().expect("run the runner binary"))
+        let mut command = self.command(extra);
+        Run::from(command.output().expect("run the runner binary"))
     }
 
-    /// The command `run_with` runs, to spawn it instead (a run in progress).
+    /// The `runner` command of [`Test::run_with`], to spawn and wait on (or
+    /// signal, or kill) yourself.
     pub fn command(&self, extra: &[&str]) -> std::process::Command {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_runner"));
         command
