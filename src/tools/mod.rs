@@ -6,6 +6,11 @@
 
 mod args;
 mod command;
+#[cfg(unix)]
+mod confined;
+#[cfg(not(unix))]
+#[path = "confined_portable.rs"]
+mod confined;
 mod files;
 mod output;
 pub mod paths;
@@ -177,19 +182,17 @@ impl Toolbox {
     /// SHA-256 of a workspace file now, `None` when it does not exist or
     /// cannot be read (used to reconcile an interrupted write).
     pub fn hash_of(&self, path: &str) -> Option<String> {
-        let resolved = paths::resolve(&self.root, path).ok()?;
-        fs_err::read(resolved).ok().map(|bytes| sha256_hex(&bytes))
+        files::contents(&self.root, path).map(|bytes| sha256_hex(&bytes))
     }
 
     /// The current bytes of a workspace file, `None` when it does not exist.
     pub fn contents(&self, path: &str) -> Option<Vec<u8>> {
-        let resolved = paths::resolve(&self.root, path).ok()?;
-        fs_err::read(resolved).ok()
+        files::contents(&self.root, path)
     }
 
     /// Whether a file the runner wrote still exists.
     pub fn exists(&self, path: &str) -> bool {
-        paths::resolve(&self.root, path).is_ok_and(|p| p.exists())
+        files::exists(&self.root, path)
     }
 }
 
