@@ -5,3 +5,4 @@ mod support;
 mod client;
 mod core;
 mod example;
+mod security;
