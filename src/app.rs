@@ -273,7 +273,7 @@ async fn run_goal(
     .map_err(|e| AppError::Usage(e.to_string()))?;
     // Orphans of commands come back to the runner, which kills and reaps them.
     crate::tools::become_subreaper();
-    if let Some(notice) = crate::tools::sandbox_notice(&settings.tools) {
+    if let Some(notice) = crate::tools::sandbox_notice(&settings.tools, &settings.workspace) {
         terminal.notice(&notice);
     }
     let tools = Toolbox::new(&settings.workspace, settings.tools.clone());

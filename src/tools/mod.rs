@@ -219,14 +219,16 @@ impl Toolbox {
 /// A line for the user when commands will run without the OS sandbox
 /// although it was asked for; `None` when they are confined or the user
 /// turned the sandbox off.
-pub fn sandbox_notice(config: &ToolConfig) -> Option<String> {
+pub fn sandbox_notice(config: &ToolConfig, root: &Path) -> Option<String> {
     if !config.sandbox {
         return None;
     }
     #[cfg(target_os = "linux")]
     {
-        sandbox::notice()
+        sandbox::notice(root)
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = root;
     #[cfg(not(target_os = "linux"))]
     Some(
         "sandbox: there is no OS sandbox for commands on this system yet; only run_cmd's checks \

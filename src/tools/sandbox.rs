@@ -52,14 +52,14 @@ pub fn landlock_abi() -> Option<i32> {
 
 /// A line for the user when commands will not be confined, `None` when
 /// they will be.
-pub fn notice() -> Option<String> {
+pub fn notice(root: &Path) -> Option<String> {
     match landlock_abi() {
         None => Some(
             "sandbox: this kernel has no Landlock (Linux 5.13+ with landlock in the `lsm=` boot list), \
              so commands run unconfined; only run_cmd's checks stand between them and your files"
                 .into(),
         ),
-        Some(_) if !namespace_works() => Some(
+        Some(_) if !Namespace::prepare(root).is_some_and(|n| n.works()) => Some(
             "sandbox: Landlock is on, but user namespaces are unavailable, so .git and \
              .agent_context are not read-only for commands"
                 .into(),
@@ -92,7 +92,7 @@ impl Confinement {
                 "cannot set up the sandbox (Landlock: {e}); run with --no-sandbox to go without"
             )
         })?;
-        let namespace = Namespace::prepare(root).filter(|_| namespace_works());
+        let namespace = Namespace::prepare(root).filter(Namespace::works);
         Ok(Confinement { ruleset, namespace })
     }
 
@@ -252,39 +252,32 @@ unsafe fn write_proc(path: &std::ffi::CStr, text: &std::ffi::CStr) -> std::io::R
     }
 }
 
-/// Whether a child can set up the read-only binds here (user namespaces
-/// may be off, or denied by AppArmor): tried once, in a forked child, on a
-/// temp folder.
-fn namespace_works() -> bool {
-    static WORKS: OnceLock<bool> = OnceLock::new();
-    *WORKS.get_or_init(|| {
-        let Ok(dir) = tempfile::tempdir() else {
-            return false;
-        };
-        if std::fs::create_dir(dir.path().join(".git")).is_err() {
-            return false;
-        }
-        let Some(namespace) = Namespace::prepare(dir.path()) else {
-            return false;
-        };
-        // SAFETY: the child makes only the system calls of
-        // Namespace::enter and exits; the parent waits for it.
-        unsafe {
-            let pid = libc::fork();
-            if pid == 0 {
-                let code = if namespace.enter().is_ok() { 0 } else { 1 };
-                libc::_exit(code);
-            }
-            if pid < 0 {
-                return false;
-            }
-            let mut status = 0;
-            while libc::waitpid(pid, &mut status, 0) < 0 {
-                if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+impl Namespace {
+    /// Whether a child can set up these binds (user namespaces may be off,
+    /// or denied by AppArmor; a file system may refuse the remount): tried
+    /// once per process, in a forked child that exits at once.
+    fn works(&self) -> bool {
+        static WORKS: OnceLock<bool> = OnceLock::new();
+        *WORKS.get_or_init(|| {
+            // SAFETY: the child makes only the system calls of
+            // Namespace::enter and exits; the parent waits for it.
+            unsafe {
+                let pid = libc::fork();
+                if pid == 0 {
+                    let code = if self.enter().is_ok() { 0 } else { 1 };
+                    libc::_exit(code);
+                }
+                if pid < 0 {
                     return false;
                 }
+                let mut status = 0;
+                while libc::waitpid(pid, &mut status, 0) < 0 {
+                    if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                        return false;
+                    }
+                }
+                libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
             }
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
-        }
-    })
+        })
+    }
 }
