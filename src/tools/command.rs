@@ -105,6 +105,12 @@ pub async fn run(
     }
     let mut child = match command.spawn() {
         Ok(child) => child,
+        Err(e) if config.sandbox && e.raw_os_error().is_some_and(|c| c == libc_eperm()) => {
+            return refused(format!(
+                "cannot start {}: {e} while setting up the sandbox (the user can run with --no-sandbox)",
+                words[0]
+            ));
+        }
         Err(e) => return refused(format!("cannot start {}: {e}", words[0])),
     };
     let Some(group) = child
@@ -214,6 +220,15 @@ pub async fn run(
         error,
         ..ActionOutcome::default()
     }
+}
+
+fn libc_eperm() -> i32 {
+    #[cfg(unix)]
+    {
+        libc::EPERM
+    }
+    #[cfg(not(unix))]
+    1
 }
 
 #[cfg(unix)]

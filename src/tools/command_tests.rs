@@ -86,6 +86,11 @@ async fn the_sandbox_keeps_writes_inside() {
         sandbox: false,
         ..ToolConfig::default()
     });
+    assert_eq!(
+        crate::tools::sandbox_notice(open.config(), open.root()),
+        None,
+        "no notice when the user turned the sandbox off"
+    );
     let out = run_py(&open, &script, 30).await;
     assert!(out.result.contains("outside wrote"), "{}", out.result);
 }

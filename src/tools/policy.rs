@@ -131,10 +131,7 @@ fn shell_syntax(cmd: &str) -> Option<String> {
                 }
                 '"' => quote = Quote::None,
                 '`' => return Some("`...` (command substitution)".into()),
-                '$' if chars
-                    .peek()
-                    .is_some_and(|n| *n == '(' || *n == '{' || n.is_ascii_alphabetic()) =>
-                {
+                '$' if chars.peek().is_some_and(|n| expands(*n)) => {
                     return Some("$ (variables and substitutions are not expanded)".into());
                 }
                 _ => {}
@@ -153,10 +150,7 @@ fn shell_syntax(cmd: &str) -> Option<String> {
                     return Some(format!("{op:?}"));
                 }
                 '`' => return Some("`...` (command substitution)".into()),
-                '$' if chars
-                    .peek()
-                    .is_some_and(|n| *n == '(' || *n == '{' || n.is_ascii_alphabetic()) =>
-                {
+                '$' if chars.peek().is_some_and(|n| expands(*n)) => {
                     return Some("$ (variables and substitutions are not expanded)".into());
                 }
                 '\n' | '\r' => return Some("a line break (a second command)".into()),
@@ -165,6 +159,11 @@ fn shell_syntax(cmd: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `$` followed by `next` is something a shell would expand.
+fn expands(next: char) -> bool {
+    next.is_ascii_alphanumeric() || "_{(?$!@*#-".contains(next)
 }
 
 enum Python {

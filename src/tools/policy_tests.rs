@@ -31,6 +31,8 @@ fn the_whitelist_and_the_shell() {
     assert!(refusal("python3 x.py; touch ../y").contains("\";\""));
     assert!(refusal("python3 x.py|tee y").contains("without a shell"));
     assert!(refusal("python3 $(echo x)").contains("$"));
+    assert!(refusal("python3 x.py $1").contains("not expanded"));
+    assert!(accepted("python3 x.py '$1' costs$"));
     assert!(refusal("python3 \"`id`\"").contains("substitution"));
     assert!(refusal("python3 a.py\nrm -rf b").contains("line break"));
     assert!(refusal("python3 'unbalanced").contains("cannot split"));
