@@ -117,8 +117,15 @@ pub fn resolve(root: &Path, given: &str, create_dirs: bool) -> Result<Target, Pa
                     )));
                 }
                 through_link = true;
-                let target =
-                    rfs::readlinkat(at, &name, Vec::new()).map_err(|e| PathError::Io(e.into()))?;
+                let target = match rfs::readlinkat(at, &name, Vec::new()) {
+                    Ok(target) => target,
+                    // No longer a symlink (or gone) since the stat: again.
+                    Err(Errno::INVAL | Errno::NOENT) => {
+                        queue.push_front(Step::Name(name));
+                        continue;
+                    }
+                    Err(e) => return Err(PathError::Io(e.into())),
+                };
                 let target = PathBuf::from(OsStr::from_bytes(target.as_bytes()));
                 let Some((from_root, steps)) = paths::link_steps(root, &target) else {
                     return Err(paths::outside(given, true));
@@ -133,9 +140,9 @@ pub fn resolve(root: &Path, given: &str, create_dirs: bool) -> Result<Target, Pa
             _ if last => return Ok(target(stack, Some(name))),
             Kind::Dir => match open_dir(at, &name) {
                 Ok(fd) => stack.push((fd, name)),
-                // It became a symlink (or something else) since the stat:
-                // look at it again.
-                Err(Errno::LOOP | Errno::NOTDIR) => {
+                // It became a symlink (or something else), or went away,
+                // since the stat: look at it again.
+                Err(Errno::LOOP | Errno::NOTDIR | Errno::NOENT) => {
                     links += 1;
                     if links > MAX_SYMLINKS {
                         return Err(PathError::Refused(format!(

@@ -114,15 +114,19 @@ fn no_process_outlives_its_command() {
     assert!(
         setsid
             .text
-            .contains("1 processes it left running were killed"),
+            .contains("processes it left running were killed"),
         "{}",
         setsid.text
     );
 
     let bomb = outcome(&all, "bomb.py");
     assert!(!bomb.ok, "{}", bomb.text);
+    // Killed by the runner's count (root is exempt from RLIMIT_NPROC), or
+    // stopped by RLIMIT_NPROC, or at worst by the timeout: never ok.
     assert!(
-        bomb.text.contains("more than 256 processes") || bomb.text.contains("exit code"),
+        ["more than 256 processes", "exit code", "timed out"]
+            .iter()
+            .any(|s| bomb.text.contains(s)),
         "{}",
         bomb.text
     );
