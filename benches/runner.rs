@@ -34,13 +34,24 @@ fn main() {
     }
     let quick = std::env::args().any(|a| a == "--quick");
     let repeats = if quick { 3 } else { 7 };
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     machine();
     println!("repeats: {repeats}\n");
     println!("| figure | median | spread (min–max) | goal |");
     println!("|---|---|---|---|");
     overhead(&runtime, repeats);
-    growth(&runtime, repeats, if quick { &[100, 1000] } else { &[100, 1000, 10_000] });
+    growth(
+        &runtime,
+        repeats,
+        if quick {
+            &[100, 1000]
+        } else {
+            &[100, 1000, 10_000]
+        },
+    );
     prompt_size(&runtime);
     workspace_size(&runtime, repeats);
     memory(quick);
@@ -51,12 +62,22 @@ fn main() {
 fn machine() {
     let cpu = fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown".into());
     let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
     let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("machine: {cpu}, {cores} cores, Linux {}, load {}", kernel.trim(), load.split(' ').take(3).collect::<Vec<_>>().join(" "));
+    println!(
+        "machine: {cpu}, {cores} cores, Linux {}, load {}",
+        kernel.trim(),
+        load.split(' ').take(3).collect::<Vec<_>>().join(" ")
+    );
     println!("disk: the folder of {}", env!("CARGO_TARGET_TMPDIR"));
 }
 
@@ -79,7 +100,13 @@ fn row(figure: &str, values: Vec<f64>, unit: &str, goal: &str) -> f64 {
 }
 
 /// Runs the agent in-process for `rounds` rounds (one action each).
-fn run(runtime: &tokio::runtime::Runtime, workspace: &Path, model: &dyn Model, rounds: u32, disk: Box<dyn Disk>) -> (Duration, Stats, State) {
+fn run(
+    runtime: &tokio::runtime::Runtime,
+    workspace: &Path,
+    model: &dyn Model,
+    rounds: u32,
+    disk: Box<dyn Disk>,
+) -> (Duration, Stats, State) {
     let mut settings = Settings::new(workspace.to_path_buf());
     settings.model = "bench".into();
     settings.max_rounds = rounds;
@@ -88,7 +115,17 @@ fn run(runtime: &tokio::runtime::Runtime, workspace: &Path, model: &dyn Model, r
     let mut store = Store::open(workspace, disk, OpenOptions::default()).expect("store");
     let tools = Toolbox::new(workspace, settings.tools.clone());
     runtime
-        .block_on(Agent::new(&settings, &mut store, model, &tools, &mut Silent, Stop::never()).run("bench"))
+        .block_on(
+            Agent::new(
+                &settings,
+                &mut store,
+                model,
+                &tools,
+                &mut Silent,
+                Stop::never(),
+            )
+            .run("bench"),
+        )
         .expect("run");
     store.close().expect("close");
     (started.elapsed(), store.stats(), store.state().clone())
@@ -99,7 +136,8 @@ fn run(runtime: &tokio::runtime::Runtime, workspace: &Path, model: &dyn Model, r
 /// workspace writes included) on the same disk.
 fn overhead(runtime: &tokio::runtime::Runtime, repeats: usize) {
     const ACTIONS: u32 = 200;
-    let (mut ratios, mut syncs, mut runner_ms, mut bare_ms) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut ratios, mut syncs, mut runner_ms, mut bare_ms) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..repeats {
         let dir = tempdir();
         let ops = Arc::new(Mutex::new(Vec::new()));
@@ -119,8 +157,18 @@ fn overhead(runtime: &tokio::runtime::Runtime, repeats: usize) {
     }
     row("runner time per action (context)", runner_ms, " ms", "");
     row("bare loop time per action (context)", bare_ms, " ms", "");
-    row("per-action overhead, runner / bare loop", ratios, "×", "≤ 1.5");
-    row("fsyncs per action (minimum: 1 per write, 0 per read = 0.75)", syncs, "", "≤ 2");
+    row(
+        "per-action overhead, runner / bare loop",
+        ratios,
+        "×",
+        "≤ 1.5",
+    );
+    row(
+        "fsyncs per action (minimum: 1 per write, 0 per read = 0.75)",
+        syncs,
+        "",
+        "≤ 2",
+    );
 }
 
 /// The same disk operations as `ops`, plus the workspace writes and reads of
@@ -149,13 +197,19 @@ fn bare_loop(ops: &[Op], model: &Scripted, actions: usize) -> Duration {
             match op {
                 Op::Append(path, len) => {
                     let file = open.entry(path.clone()).or_insert_with(|| {
-                        fs::OpenOptions::new().create(true).append(true).open(root.join(path)).expect("open")
+                        fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(root.join(path))
+                            .expect("open")
                     });
                     file.write_all(&bytes[..*len]).expect("append");
                 }
                 Op::Sync(path) => match open.get(path) {
                     Some(file) => file.sync_data().expect("sync"),
-                    None => fs::File::open(root.join(path)).and_then(|f| f.sync_data()).expect("sync"),
+                    None => fs::File::open(root.join(path))
+                        .and_then(|f| f.sync_data())
+                        .expect("sync"),
                 },
                 Op::Write(path, len) => {
                     open.remove(path);
@@ -165,7 +219,9 @@ fn bare_loop(ops: &[Op], model: &Scripted, actions: usize) -> Duration {
                     open.remove(from);
                     fs::rename(root.join(from), root.join(to)).expect("rename");
                 }
-                Op::SyncDir(path) => fs::File::open(root.join(path)).and_then(|d| d.sync_all()).expect("sync dir"),
+                Op::SyncDir(path) => fs::File::open(root.join(path))
+                    .and_then(|d| d.sync_all())
+                    .expect("sync dir"),
             }
         }
         replayed = share;
@@ -194,39 +250,84 @@ fn growth(runtime: &tokio::runtime::Runtime, repeats: usize, sizes: &[u32]) {
     let mut resume = Vec::new();
     for &size in sizes {
         let built = tempdir();
-        run(runtime, built.path(), &Scripted::new(FILES), size, Box::new(RealDisk::default()));
+        run(
+            runtime,
+            built.path(),
+            &Scripted::new(FILES),
+            size,
+            Box::new(RealDisk::default()),
+        );
         let (mut costs, mut opens) = (Vec::new(), Vec::new());
         for _ in 0..repeats {
             let dir = tempdir();
             copy_dir(built.path(), dir.path());
             let started = Instant::now();
-            drop(Store::open(dir.path(), Box::new(RealDisk::default()), OpenOptions::default()).expect("open"));
+            drop(
+                Store::open(
+                    dir.path(),
+                    Box::new(RealDisk::default()),
+                    OpenOptions::default(),
+                )
+                .expect("open"),
+            );
             opens.push(started.elapsed().as_secs_f64() * 1000.0);
-            let (took, _, state) = run(runtime, dir.path(), &Scripted::new(FILES), MORE, Box::new(RealDisk::default()));
+            let (took, _, state) = run(
+                runtime,
+                dir.path(),
+                &Scripted::new(FILES),
+                MORE,
+                Box::new(RealDisk::default()),
+            );
             assert_eq!(state.rounds, size + MORE);
             costs.push(took.as_secs_f64() * 1000.0 / MORE as f64);
         }
-        per_action.push(row(&format!("cost per action, {size} actions in the log"), costs, " ms", ""));
-        resume.push(row(&format!("resume (open + load), {size} actions in the log"), opens, " ms", "≤ 20 ms"));
+        per_action.push(row(
+            &format!("cost per action, {size} actions in the log"),
+            costs,
+            " ms",
+            "",
+        ));
+        resume.push(row(
+            &format!("resume (open + load), {size} actions in the log"),
+            opens,
+            " ms",
+            "≤ 20 ms",
+        ));
     }
     let (first, last) = (0, sizes.len() - 1);
     println!(
         "| cost per action, {} / {} actions | {:.3}× | | ≤ 1.2 |",
-        sizes[last], sizes[first], per_action[last] / per_action[first]
+        sizes[last],
+        sizes[first],
+        per_action[last] / per_action[first]
     );
-    println!("| resume, {} / {} actions | {:.3}× | | ≤ 1.2 |", sizes[last], sizes[first], resume[last] / resume[first]);
+    println!(
+        "| resume, {} / {} actions | {:.3}× | | ≤ 1.2 |",
+        sizes[last],
+        sizes[first],
+        resume[last] / resume[first]
+    );
 }
 
 /// Bytes sent to the model at round 20 and round 200 of a long run.
 fn prompt_size(runtime: &tokio::runtime::Runtime) {
     let dir = tempdir();
     let model = Scripted::new(FILES);
-    run(runtime, dir.path(), &model, 210, Box::new(RealDisk::default()));
+    run(
+        runtime,
+        dir.path(),
+        &model,
+        210,
+        Box::new(RealDisk::default()),
+    );
     let sizes = model.prompt_bytes.lock().expect("sizes").clone();
     let (at20, at200) = (sizes[19] as f64, sizes[199] as f64);
     println!("| prompt bytes at round 20 (context) | {at20} | | |");
     println!("| prompt bytes at round 200 (context) | {at200} | | |");
-    println!("| prompt size, round 200 / round 20 | {:.3}× | | within 10% |", at200 / at20);
+    println!(
+        "| prompt size, round 200 / round 20 | {:.3}× | | within 10% |",
+        at200 / at20
+    );
 }
 
 /// A round on a workspace of 100,000 files next to one on an empty one.
@@ -243,12 +344,29 @@ fn workspace_size(runtime: &tokio::runtime::Runtime, repeats: usize) {
     let mut ratios = Vec::new();
     for _ in 0..repeats {
         let empty = tempdir();
-        let (small, _, _) = run(runtime, empty.path(), &Scripted::new(FILES), ACTIONS, Box::new(RealDisk::default()));
+        let (small, _, _) = run(
+            runtime,
+            empty.path(),
+            &Scripted::new(FILES),
+            ACTIONS,
+            Box::new(RealDisk::default()),
+        );
         let _ = fs::remove_dir_all(big.path().join(".agent_context"));
-        let (large, _, _) = run(runtime, big.path(), &Scripted::new(FILES), ACTIONS, Box::new(RealDisk::default()));
+        let (large, _, _) = run(
+            runtime,
+            big.path(),
+            &Scripted::new(FILES),
+            ACTIONS,
+            Box::new(RealDisk::default()),
+        );
         ratios.push(large.as_secs_f64() / small.as_secs_f64());
     }
-    row("a round, 100,000-file workspace / empty one", ratios, "×", "≤ 1.2");
+    row(
+        "a round, 100,000-file workspace / empty one",
+        ratios,
+        "×",
+        "≤ 1.2",
+    );
 }
 
 /// Peak RSS, measured in child processes so each starts clean.
@@ -259,28 +377,58 @@ fn memory(quick: bool) {
             .output()
             .expect("child");
         let text = String::from_utf8_lossy(&out.stdout);
-        text.trim().parse::<f64>().unwrap_or_else(|_| panic!("child {mode}: {text} {}", String::from_utf8_lossy(&out.stderr)))
+        text.trim().parse::<f64>().unwrap_or_else(|_| {
+            panic!(
+                "child {mode}: {text} {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
     };
     let base = child("run:100");
-    let long = if quick { child("run:1000") } else { child("run:10000") };
+    let long = if quick {
+        child("run:1000")
+    } else {
+        child("run:10000")
+    };
     let loud = child("loud");
     let actions = if quick { "1,000" } else { "10,000" };
     println!("| peak RSS, 100-action run (context) | {base:.1} MB | | |");
-    println!("| peak RSS, {actions}-action run | {long:.1} MB | | flat: {:.2}× the 100-action run |", long / base);
-    println!("| peak RSS added by a command printing 300 MB | {:.1} MB | | < 64 MB |", loud - base);
+    println!(
+        "| peak RSS, {actions}-action run | {long:.1} MB | | flat: {:.2}× the 100-action run |",
+        long / base
+    );
+    println!(
+        "| peak RSS added by a command printing 300 MB | {:.1} MB | | < 64 MB |",
+        loud - base
+    );
 }
 
 fn child_mode(mode: &str) {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     let dir = tempdir();
     match mode.split_once(':') {
         Some(("run", n)) => {
-            run(&runtime, dir.path(), &Scripted::new(FILES), n.parse().expect("count"), Box::new(RealDisk::default()));
+            run(
+                &runtime,
+                dir.path(),
+                &Scripted::new(FILES),
+                n.parse().expect("count"),
+                Box::new(RealDisk::default()),
+            );
         }
         _ => {
             let mut model = Scripted::new(FILES);
             model.loud = true;
-            run(&runtime, dir.path(), &model, 2, Box::new(RealDisk::default()));
+            run(
+                &runtime,
+                dir.path(),
+                &model,
+                2,
+                Box::new(RealDisk::default()),
+            );
         }
     }
     let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -300,7 +448,13 @@ fn over_http(runtime: &tokio::runtime::Runtime, repeats: usize) {
     let mut costs = Vec::new();
     for _ in 0..repeats {
         let dir = tempdir();
-        let (local, _, _) = run(runtime, dir.path(), &Scripted::new(FILES), ACTIONS, Box::new(RealDisk::default()));
+        let (local, _, _) = run(
+            runtime,
+            dir.path(),
+            &Scripted::new(FILES),
+            ACTIONS,
+            Box::new(RealDisk::default()),
+        );
         let scripted = Arc::new(Scripted::new(FILES));
         let server = Server::start(scripted);
         let client = OllamaClient::new(ClientConfig {
@@ -311,8 +465,20 @@ fn over_http(runtime: &tokio::runtime::Runtime, repeats: usize) {
         })
         .expect("client");
         let dir = tempdir();
-        let (remote, _, state) = run(runtime, dir.path(), &client, ACTIONS, Box::new(RealDisk::default()));
-        costs.push((remote.as_secs_f64() - local.as_secs_f64()) * 1000.0 / state.model_calls as f64);
+        let (remote, _, state) = run(
+            runtime,
+            dir.path(),
+            &client,
+            ACTIONS,
+            Box::new(RealDisk::default()),
+        );
+        costs
+            .push((remote.as_secs_f64() - local.as_secs_f64()) * 1000.0 / state.model_calls as f64);
     }
-    row("HTTP client cost per model call (fake Ollama on 127.0.0.1)", costs, " ms", "");
+    row(
+        "HTTP client cost per model call (fake Ollama on 127.0.0.1)",
+        costs,
+        " ms",
+        "",
+    );
 }

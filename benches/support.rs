@@ -54,7 +54,10 @@ impl Scripted {
                 ..ChatReply::default()
             };
         }
-        self.prompt_bytes.lock().expect("sizes").push(request.size());
+        self.prompt_bytes
+            .lock()
+            .expect("sizes")
+            .push(request.size());
         let n = self.calls.fetch_add(1, Ordering::SeqCst);
         let call = self.call(n);
         ChatReply {
@@ -75,11 +78,17 @@ impl Scripted {
             return tool("write_file", json!({"path": "loud.py", "content": script}));
         }
         if self.loud && n == 1 {
-            return tool("run_cmd", json!({"cmd": "python3 loud.py", "timeout_sec": 600}));
+            return tool(
+                "run_cmd",
+                json!({"cmd": "python3 loud.py", "timeout_sec": 600}),
+            );
         }
         let file = format!("f{}.txt", n % self.files);
         if n % 4 == 3 {
-            return tool("read_file", json!({"path": format!("f{}.txt", (n - 1) % self.files)}));
+            return tool(
+                "read_file",
+                json!({"path": format!("f{}.txt", (n - 1) % self.files)}),
+            );
         }
         let line = format!("line {n}\n");
         let content = line.repeat(self.content / line.len() + 1);
@@ -199,7 +208,10 @@ impl Server {
             );
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
                 tokio::select! {
@@ -234,7 +246,11 @@ fn chat(model: &Scripted, body: &[u8]) -> String {
     let wire: Value = serde_json::from_slice(body).unwrap_or_default();
     let messages = wire["messages"]
         .as_array()
-        .map(|m| m.iter().map(|m| Message::user(m["content"].as_str().unwrap_or(""))).collect())
+        .map(|m| {
+            m.iter()
+                .map(|m| Message::user(m["content"].as_str().unwrap_or("")))
+                .collect()
+        })
         .unwrap_or_default();
     let request = ChatRequest {
         messages,

@@ -175,7 +175,11 @@ fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
             "--max-rounds and --model-timeout must be at least 1".into(),
         ));
     }
-    let mut tools = ToolConfig::default();
+    let mut tools = ToolConfig {
+        sandbox: !run.no_sandbox,
+        allow_inline_python: run.allow_inline_python,
+        ..ToolConfig::default()
+    };
     for program in &run.allow {
         if program.contains('/') || program.trim().is_empty() {
             return Err(AppError::Usage(format!(
@@ -312,6 +316,11 @@ async fn run_goal(
         timeout: settings.model_timeout,
     })
     .map_err(|e| AppError::Usage(e.to_string()))?;
+    // Orphans of commands come back to the runner, which kills and reaps them.
+    crate::tools::become_subreaper();
+    if let Some(notice) = crate::tools::sandbox_notice(&settings.tools, &settings.workspace) {
+        terminal.notice(&notice);
+    }
     let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
     let ending = Agent::new(&settings, &mut store, &model, &tools, &mut terminal, stop)
         .run(&goal)

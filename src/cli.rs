@@ -196,6 +196,12 @@ pub struct RunArgs {
     /// Keep the valid records of a damaged history.jsonl and move the rest aside
     #[arg(long, global = true)]
     pub salvage: bool,
+    /// Run commands without the OS sandbox (Landlock): they can then write anywhere you can
+    #[arg(long, global = true)]
+    pub no_sandbox: bool,
+    /// Let run_cmd run `python -c CODE`
+    #[arg(long, global = true)]
+    pub allow_inline_python: bool,
 }
 
 #[cfg(test)]

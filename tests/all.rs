@@ -7,4 +7,5 @@ mod core;
 mod crash;
 mod example;
 mod personalities;
+mod security;
 mod views;

@@ -3,7 +3,7 @@
 
 use crate::state::{ActionOutcome, FileChange, InFlight};
 use crate::stop::Stop;
-use crate::tools::{Action, Call, Toolbox, paths};
+use crate::tools::{Action, Call, Toolbox, workspace};
 
 /// The words the model and a person see for an action whose result was
 /// lost; the tests look for them too.
@@ -23,7 +23,7 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
     match &action {
         _ if action.is_read_only() => tools.execute(&action, stop).await,
         Action::WriteFile { path, content, .. } => {
-            remove_stale_temps(tools, path);
+            workspace::remove_stale_temps(tools.root(), path);
             let Some(intent) = &flight.write else {
                 return unknown(flight, None);
             };
@@ -77,29 +77,6 @@ fn unknown(flight: &InFlight, command: Option<String>) -> ActionOutcome {
         error: Some(error),
         interrupted: true,
         ..ActionOutcome::default()
-    }
-}
-
-/// Removes what an interrupted `write_file` of `path` left beside it: the
-/// temp file its atomic replace writes first (`.NAME.runner-PID.tmp`, see
-/// `tools::files`). No runner writes it now: this one holds the lock.
-fn remove_stale_temps(tools: &Toolbox, path: &str) {
-    let Ok(target) = paths::resolve(tools.root(), path) else {
-        return;
-    };
-    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
-        return;
-    };
-    let prefix = format!(".{}.runner-", name.to_string_lossy());
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let file = file.to_string_lossy();
-        if file.starts_with(&prefix) && file.ends_with(".tmp") {
-            let _ = std::fs::remove_file(entry.path());
-        }
     }
 }
 
@@ -168,7 +145,7 @@ mod tests {
         assert!(done.result.contains("finished before"), "{}", done.result);
 
         std::fs::write(&file, "old\n").unwrap();
-        let temp = dir.path().join(".a.py.runner-4242.tmp");
+        let temp = dir.path().join(".runner-4242-0badf00d.tmp");
         std::fs::write(&temp, "ne").unwrap();
         let redone = reconcile(dir.path(), &write_flight(Some("old\n"))).await;
         assert!(redone.ok, "{}", redone.result);

@@ -147,9 +147,14 @@ impl OllamaClient {
                 .await
                 .map_err(|e| self.transport_error(e))?
             {
+                // Only the new bytes are searched for the end of a line: a
+                // line of 50 MB (an oversized tool call) arrives in thousands
+                // of chunks, and searching it whole each time is quadratic.
+                let mut from = buffer.len();
                 buffer.extend_from_slice(&bytes);
-                while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
-                    let line: Vec<u8> = buffer.drain(..=end).collect();
+                while let Some(end) = buffer[from..].iter().position(|&b| b == b'\n') {
+                    let line: Vec<u8> = buffer.drain(..=from + end).collect();
+                    from = 0;
                     if reply.feed(&line).map_err(|m| self.classify(None, &m))? {
                         return Ok(reply.finish());
                     }

@@ -43,7 +43,11 @@ impl Lock {
                 Ok(()) => break,
                 Err(TryLockError::WouldBlock) => {
                     let pid = holder(&mut file);
-                    if pid.is_some_and(alive) || Instant::now() >= deadline {
+                    // Our own pid: a child we forked still shares the file
+                    // until its exec (tests run stores and commands side by
+                    // side in one process); it lets go as a dead holder does.
+                    let other = pid.is_some_and(|p| p != std::process::id() && alive(p));
+                    if other || Instant::now() >= deadline {
                         return Err(StoreError::Locked { pid });
                     }
                     std::thread::sleep(LOCK_RETRY);

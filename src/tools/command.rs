@@ -1,6 +1,7 @@
 //! `run_cmd`: one whitelisted program, no shell, in the workspace, with a
-//! scrubbed environment, its own process group, a timeout that kills the
-//! whole group, and its output drained while only a head and tail are kept.
+//! rebuilt environment, stdin from /dev/null, resource limits, the OS
+//! sandbox, its own process group, a timeout that kills every process it
+//! made, and its output drained while only a head and tail are kept.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -11,19 +12,26 @@ use tokio::process::Command;
 
 use super::ToolConfig;
 use super::output::HeadTail;
+use super::process::{ChildLimits, Group, WATCH_INTERVAL};
+use super::{env, policy};
 use crate::state::ActionOutcome;
 use crate::stop::Stop;
 
 /// Programs allowed by default: what a Python project needs to run and test.
 pub const DEFAULT_ALLOWED: [&str; 6] = ["python", "python3", "pytest", "ruff", "pip", "pip3"];
+#[cfg(unix)]
+const TERM: i32 = libc::SIGTERM;
+#[cfg(unix)]
+const KILL: i32 = libc::SIGKILL;
+#[cfg(not(unix))]
+const TERM: i32 = 15;
+#[cfg(not(unix))]
+const KILL: i32 = 9;
 /// After SIGTERM, how long the group gets before SIGKILL.
 const KILL_GRACE: Duration = Duration::from_secs(2);
 /// After the program exits, how long to wait for its output pipes to close:
 /// a grandchild that outlives it can hold them open forever.
 const IO_DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
-/// Words a shell would treat as operators. Without a shell they would reach
-/// the program as arguments, which is never what the model meant.
-const SHELL_OPERATORS: [&str; 9] = ["&&", "||", "|", ";", ">", ">>", "<", "&", "2>&1"];
 
 fn refused(error: String) -> ActionOutcome {
     ActionOutcome {
@@ -32,64 +40,6 @@ fn refused(error: String) -> ActionOutcome {
         error: Some(error),
         ..ActionOutcome::default()
     }
-}
-
-/// The words of a command, checked against the whitelist; `Err` is for the
-/// model.
-pub fn check(cmd: &str, config: &ToolConfig) -> Result<Vec<String>, String> {
-    let words =
-        shell_words::split(cmd).map_err(|e| format!("cannot split {cmd:?} into words: {e}"))?;
-    let Some(program) = words.first() else {
-        return Err("the command is empty".to_string());
-    };
-    if let Some(op) = words
-        .iter()
-        .find(|w| SHELL_OPERATORS.contains(&w.as_str()) || w.starts_with("$("))
-    {
-        return Err(format!(
-            "run_cmd starts one program without a shell, so {op:?} would reach {program} as an argument. \
-             Run one command per call"
-        ));
-    }
-    if program.contains('/') || program.contains('\\') {
-        return Err(format!(
-            "run programs by name, not by path: {program:?} is refused. Allowed: {}",
-            config.allowed.join(", ")
-        ));
-    }
-    if !config.allowed.iter().any(|allowed| allowed == program) {
-        return Err(format!(
-            "{program} is not an allowed program. Allowed: {} (the user can allow more with --allow)",
-            config.allowed.join(", ")
-        ));
-    }
-    if program.starts_with("python")
-        && words.get(1).is_some_and(|w| w == "-c")
-        && !config.allow_inline_python
-    {
-        return Err(
-            "python -c is refused: write the code to a file with write_file, then run the file"
-                .to_string(),
-        );
-    }
-    Ok(words)
-}
-
-/// The child's environment: only what a build needs, never a secret.
-pub fn child_env() -> Vec<(String, String)> {
-    std::env::vars()
-        .filter(|(name, _)| {
-            let allowed = matches!(
-                name.as_str(),
-                "PATH" | "HOME" | "LANG" | "TERM" | "TMPDIR" | "VIRTUAL_ENV" | "SYSTEMROOT"
-            ) || name.starts_with("LC_");
-            let upper = name.to_ascii_uppercase();
-            let secret = ["KEY", "SECRET", "TOKEN", "PASSWORD"]
-                .iter()
-                .any(|s| upper.contains(s));
-            allowed && !secret
-        })
-        .collect()
 }
 
 /// Finds `program` on the `PATH` the child will get.
@@ -116,18 +66,27 @@ fn is_executable(path: &Path) -> bool {
     }
 }
 
+/// Why a command ended.
+enum Ending {
+    Exited(Option<std::process::ExitStatus>),
+    TimedOut,
+    Stopped,
+    TooManyProcesses,
+}
+
 pub async fn run(
     root: &Path,
     cmd: &str,
     timeout: Duration,
     config: &ToolConfig,
+    tmp: Option<&Path>,
     stop: &Stop,
 ) -> ActionOutcome {
-    let words = match check(cmd, config) {
+    let words = match policy::check(cmd, root, config) {
         Ok(words) => words,
         Err(e) => return refused(e),
     };
-    let env = child_env();
+    let env = env::child_env(tmp);
     let Some(program) = find_on_path(&words[0], &env) else {
         return refused(format!("{} is not installed or not on PATH", words[0]));
     };
@@ -141,52 +100,90 @@ pub async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    #[cfg(unix)]
-    command.process_group(0);
+    if let Err(e) = confine(&mut command, root, tmp, config) {
+        return refused(e);
+    }
     let mut child = match command.spawn() {
         Ok(child) => child,
+        Err(e) if config.sandbox && e.raw_os_error().is_some_and(|c| c == libc_eperm()) => {
+            return refused(format!(
+                "cannot start {}: {e} while setting up the sandbox (the user can run with --no-sandbox)",
+                words[0]
+            ));
+        }
         Err(e) => return refused(format!("cannot start {}: {e}", words[0])),
     };
-    let group = child.id();
+    let Some(group) = child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .map(Group::new)
+    else {
+        return refused(format!("{} ended before it could be watched", words[0]));
+    };
     let stdout = tokio::spawn(drain(child.stdout.take()));
     let stderr = tokio::spawn(drain(child.stderr.take()));
-    let ended = tokio::select! {
-        status = tokio::time::timeout(timeout, child.wait()) => status.ok(),
-        _ = stop.requested() => None,
-    };
-    let (status, timed_out) = match ended {
-        Some(status) => (status.ok(), false),
-        None => {
-            signal_group(group, Signal::Term);
-            let status = match tokio::time::timeout(KILL_GRACE, child.wait()).await {
-                Ok(status) => status.ok(),
-                Err(_) => {
-                    signal_group(group, Signal::Kill);
-                    child.wait().await.ok()
+    let deadline = tokio::time::sleep(timeout);
+    tokio::pin!(deadline);
+    let mut watch = tokio::time::interval(WATCH_INTERVAL);
+    let max_processes = config.limits.processes as usize;
+    let ending = loop {
+        tokio::select! {
+            status = child.wait() => break Ending::Exited(status.ok()),
+            _ = &mut deadline => break Ending::TimedOut,
+            _ = stop.requested() => break Ending::Stopped,
+            _ = watch.tick() => {
+                if group.alive() > max_processes {
+                    break Ending::TooManyProcesses;
                 }
-            };
-            (status, true)
+            }
         }
     };
-    // Whatever the program left running in its group goes with it.
-    signal_group(group, Signal::Kill);
+    let status = match ending {
+        Ending::Exited(status) => status,
+        Ending::TooManyProcesses => {
+            group.signal(KILL);
+            child.wait().await.ok()
+        }
+        Ending::TimedOut | Ending::Stopped => {
+            group.signal(TERM);
+            match tokio::time::timeout(KILL_GRACE, child.wait()).await {
+                Ok(status) => status.ok(),
+                Err(_) => {
+                    group.signal(KILL);
+                    child.wait().await.ok()
+                }
+            }
+        }
+    };
+    // Whatever the program left running goes with it, escapees included.
+    let left = group.sweep().await;
+    drop(group);
     let stdout = collect(stdout).await;
     let stderr = collect(stderr).await;
     let exit_code = status.and_then(|s| s.code());
-    let ok = exit_code == Some(0) && !timed_out;
-    let head = if timed_out && stop.is_requested() {
-        format!("$ {cmd}\nstopped: the user interrupted the runner; the command was killed")
-    } else if timed_out {
-        format!(
+    let ok = exit_code == Some(0) && matches!(ending, Ending::Exited(_));
+    let mut head = match ending {
+        Ending::Stopped => {
+            format!("$ {cmd}\nstopped: the user interrupted the runner; the command was killed")
+        }
+        Ending::TimedOut => format!(
             "$ {cmd}\ntimed out after {} s; the command was killed",
             timeout.as_secs()
-        )
-    } else {
-        match exit_code {
-            Some(code) => format!("$ {cmd}\nexit code {code}"),
-            None => format!("$ {cmd}\nkilled by a signal"),
+        ),
+        Ending::TooManyProcesses => {
+            format!("$ {cmd}\nkilled: it started more than {max_processes} processes at once")
         }
+        Ending::Exited(_) => match (exit_code, status.and_then(signal_of)) {
+            (Some(code), _) => format!("$ {cmd}\nexit code {code}"),
+            (None, Some(signal)) => format!("$ {cmd}\nkilled by signal {signal}"),
+            (None, None) => format!("$ {cmd}\nkilled by a signal"),
+        },
     };
+    if left > 0 && matches!(ending, Ending::Exited(_)) {
+        head.push_str(&format!(
+            "\n({left} processes it left running were killed: commands may not leave anything behind)"
+        ));
+    }
     let limit = config.output_limit;
     let mut result = head.clone();
     for (name, out) in [("stdout", &stdout), ("stderr", &stderr)] {
@@ -225,6 +222,64 @@ pub async fn run(
     }
 }
 
+fn libc_eperm() -> i32 {
+    #[cfg(unix)]
+    {
+        libc::EPERM
+    }
+    #[cfg(not(unix))]
+    1
+}
+
+#[cfg(unix)]
+fn signal_of(status: std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+/// Limits, and the sandbox when it is on, applied by the child to itself
+/// before exec; its own process group.
+fn confine(
+    command: &mut Command,
+    root: &Path,
+    tmp: Option<&Path>,
+    config: &ToolConfig,
+) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        let limits = ChildLimits::new(&config.limits);
+        #[cfg(target_os = "linux")]
+        let sandbox = if config.sandbox && super::sandbox::landlock_abi().is_some() {
+            Some(super::sandbox::Confinement::prepare(root, tmp)?)
+        } else {
+            None
+        };
+        #[cfg(not(target_os = "linux"))]
+        let _ = (root, tmp);
+        command.process_group(0);
+        // SAFETY: the closure runs in the forked child before exec and makes
+        // only system calls (setrlimit, prctl, unshare, mount, landlock); the
+        // confinement was built, allocations included, in the runner.
+        unsafe {
+            command.pre_exec(move || {
+                limits.apply()?;
+                #[cfg(target_os = "linux")]
+                if let Some(sandbox) = &sandbox {
+                    sandbox.enter()?;
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (command, root, tmp, config);
+    Ok(())
+}
 async fn drain(stream: Option<impl AsyncRead + Unpin>) -> HeadTail {
     let mut out = HeadTail::default();
     let Some(mut stream) = stream else {
@@ -247,66 +302,6 @@ async fn collect(task: tokio::task::JoinHandle<HeadTail>) -> HeadTail {
     }
 }
 
-enum Signal {
-    Term,
-    Kill,
-}
-
-fn signal_group(group: Option<u32>, signal: Signal) {
-    #[cfg(unix)]
-    if let Some(pid) = group.and_then(|g| i32::try_from(g).ok()) {
-        let signal = match signal {
-            Signal::Term => libc::SIGTERM,
-            Signal::Kill => libc::SIGKILL,
-        };
-        // SAFETY: kill(2) with a negative pid signals a process group; it
-        // touches no memory of ours. The group is the child's own (it was
-        // started with process_group(0)), so nothing else is hit.
-        unsafe {
-            libc::kill(-pid, signal);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (group, signal);
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_whitelist_and_the_shell_operators() {
-        let config = ToolConfig::default();
-        assert_eq!(
-            check("python3 -m pytest -q", &config).unwrap(),
-            ["python3", "-m", "pytest", "-q"]
-        );
-        assert!(
-            check("bash -c id", &config)
-                .unwrap_err()
-                .contains("not an allowed program")
-        );
-        assert!(
-            check("./python x.py", &config)
-                .unwrap_err()
-                .contains("by name")
-        );
-        assert!(
-            check("/tmp/x/python x.py", &config)
-                .unwrap_err()
-                .contains("by name")
-        );
-        assert!(
-            check("pytest && curl x", &config)
-                .unwrap_err()
-                .contains("without a shell")
-        );
-        assert!(
-            check("python3 -c 'import os'", &config)
-                .unwrap_err()
-                .contains("python -c")
-        );
-        assert!(check("python3 'unbalanced", &config).is_err());
-        assert!(check("", &config).is_err());
-    }
-}
+#[path = "command_tests.rs"]
+mod tests;

@@ -1,11 +1,12 @@
 //! `list_dir`, `read_file` and `write_file`.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::paths::{self, OFF_LIMITS};
+use super::confined::{Kind, resolve};
+use super::paths::{self, PathError};
 use crate::state::{ActionOutcome, FileChange};
 
 /// Entries `list_dir` shows; a model rarely needs more and a huge folder
@@ -25,24 +26,36 @@ fn refused(error: String) -> ActionOutcome {
     }
 }
 
+/// The message for a path that was not resolved.
+fn path_refusal(given: &str, error: PathError, create_dirs: Option<bool>) -> String {
+    match error {
+        PathError::Refused(message) => message,
+        PathError::MissingFolder if create_dirs == Some(false) => {
+            format!("the folder of {given} does not exist; pass create_dirs=true to create it")
+        }
+        PathError::MissingFolder => format!("{given}: no such file or folder"),
+        PathError::Io(e) => format!("{given}: {}", plain(&e)),
+    }
+}
+
 pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
-    let dir = match paths::resolve(root, given) {
+    let dir = match resolve(root, given, false) {
         Ok(dir) => dir,
-        Err(e) => return refused(e),
+        Err(e) => return refused(path_refusal(given, e, None)),
     };
-    let entries = match fs_err::read_dir(&dir) {
+    let entries = match dir.list() {
         Ok(entries) => entries,
         Err(e) => return refused(format!("cannot list {given}: {}", plain(&e))),
     };
     let mut lines: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|entry| !OFF_LIMITS.iter().any(|off| entry.file_name() == *off))
+        .into_iter()
+        .filter(|entry| !paths::is_off_limits(&entry.name))
         .map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            match entry.metadata() {
-                Ok(meta) if meta.is_dir() => format!("{name}/"),
-                Ok(meta) => format!("{name} ({} bytes)", meta.len()),
-                Err(_) => name,
+            let name = entry.name.to_string_lossy().into_owned();
+            match entry.kind {
+                Kind::Dir => format!("{name}/"),
+                Kind::Symlink => format!("{name} (symlink)"),
+                _ => format!("{name} ({} bytes)", entry.len),
             }
         })
         .collect();
@@ -52,11 +65,9 @@ pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
     if total > LIST_CAP {
         lines.push(format!("... and {} more", total - LIST_CAP));
     }
-    let shown = paths::display(root, &dir);
-    let shown = if shown.is_empty() {
-        ".".to_string()
-    } else {
-        shown
+    let shown = match dir.shown() {
+        "" => ".",
+        shown => shown,
     };
     let result = if total == 0 {
         format!("{shown} is empty")
@@ -71,12 +82,12 @@ pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
 }
 
 pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
-    let path = match paths::resolve(root, given) {
-        Ok(path) => path,
-        Err(e) => return refused(e),
+    let target = match resolve(root, given, false) {
+        Ok(target) => target,
+        Err(e) => return refused(path_refusal(given, e, None)),
     };
     let read = || -> std::io::Result<(Vec<u8>, u64)> {
-        let file = fs_err::File::open(&path)?;
+        let file = target.open_file()?;
         let size = file.metadata()?.len();
         let mut bytes = Vec::new();
         file.take(max_bytes as u64).read_to_end(&mut bytes)?;
@@ -110,36 +121,89 @@ pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
     }
 }
 
-pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) -> ActionOutcome {
-    let path = match paths::resolve(root, given) {
-        Ok(path) => path,
-        Err(e) => return refused(e),
-    };
-    let shown = paths::display(root, &path);
-    if shown.is_empty() || path.is_dir() {
-        return refused(format!("{given} is a folder; give the path of a file"));
+/// The bytes of a workspace file now, `None` when it does not exist or
+/// cannot be read (used to reconcile an interrupted write).
+pub fn contents(root: &Path, given: &str) -> Option<Vec<u8>> {
+    let file = resolve(root, given, false).ok()?.open_file().ok()?;
+    let mut bytes = Vec::new();
+    { file }.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// Replaces a workspace file with `bytes` (temp file and rename), creating
+/// missing folders; `Err` says why not.
+pub fn replace(root: &Path, given: &str, bytes: &[u8]) -> Result<(), String> {
+    let target = resolve(root, given, true).map_err(|e| path_refusal(given, e, Some(true)))?;
+    target.replace(bytes).map_err(|e| e.to_string())
+}
+
+/// Removes a workspace file; `Err` says why not.
+pub fn remove(root: &Path, given: &str) -> Result<(), String> {
+    let target = resolve(root, given, false).map_err(|e| path_refusal(given, e, None))?;
+    target.remove().map_err(|e| e.to_string())
+}
+
+/// The bytes of a workspace file: `Err` when the path is refused,
+/// `Ok(None)` when it does not exist.
+pub fn read(root: &Path, given: &str) -> Result<Option<Vec<u8>>, String> {
+    let target = resolve(root, given, false).map_err(|e| path_refusal(given, e, None))?;
+    match target.kind() {
+        Ok(None) => return Ok(None),
+        Ok(Some(_)) => {}
+        Err(e) => return Err(e.to_string()),
     }
-    let before = match fs_err::read(&path) {
-        Ok(bytes) => Some(sha256_hex(&bytes)),
+    let mut bytes = Vec::new();
+    target
+        .open_file()
+        .and_then(|mut file| file.read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    Ok(Some(bytes))
+}
+
+/// Removes what an interrupted `write_file` of `given` left beside it.
+pub fn remove_stale_temps(root: &Path, given: &str) {
+    if let Ok(target) = resolve(root, given, false) {
+        let _ = target.remove_stale_temps();
+    }
+}
+
+/// Whether a workspace path exists.
+pub fn exists(root: &Path, given: &str) -> bool {
+    resolve(root, given, false)
+        .and_then(|t| t.kind().map_err(PathError::Io))
+        .is_ok_and(|kind| kind.is_some())
+}
+
+pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) -> ActionOutcome {
+    let target = match resolve(root, given, create_dirs) {
+        Ok(target) => target,
+        Err(e) => return refused(path_refusal(given, e, Some(create_dirs))),
+    };
+    let shown = target.shown().to_string();
+    match target.kind() {
+        Ok(Some(Kind::Dir)) => {
+            return refused(format!("{given} is a folder; give the path of a file"));
+        }
+        Ok(Some(Kind::Other)) => {
+            return refused(format!(
+                "{given} is not a regular file (a device, socket or FIFO); it is not written"
+            ));
+        }
+        Ok(_) => {}
+        Err(e) => return refused(format!("cannot write {given}: {}", plain(&e))),
+    }
+    let before = match target.open_file() {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            match file.read_to_end(&mut bytes) {
+                Ok(_) => Some(sha256_hex(&bytes)),
+                Err(e) => return refused(format!("cannot write {given}: {}", plain(&e))),
+            }
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return refused(format!("cannot write {given}: {}", plain(&e))),
     };
-    if let Some(parent) = path.parent()
-        && !parent.exists()
-    {
-        if !create_dirs {
-            return refused(format!(
-                "the folder of {given} does not exist; pass create_dirs=true to create it"
-            ));
-        }
-        if let Err(e) = fs_err::create_dir_all(parent) {
-            return refused(format!(
-                "cannot create the folder of {given}: {}",
-                plain(&e)
-            ));
-        }
-    }
-    if let Err(e) = replace(&path, content.as_bytes()) {
+    if let Err(e) = target.replace(content.as_bytes()) {
         return refused(format!("cannot write {given}: {}", plain(&e)));
     }
     let after = sha256_hex(content.as_bytes());
@@ -163,32 +227,6 @@ pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) ->
         }),
         ..ActionOutcome::default()
     }
-}
-
-/// Writes a temp file beside `path` and renames it over `path`, so a reader
-/// never sees half a file and a hardlink at `path` is replaced, not written
-/// through. Keeps the permissions of the file it replaces.
-fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.runner-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = fs_err::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        if let Ok(meta) = fs_err::metadata(path) {
-            file.file().set_permissions(meta.permissions())?;
-        }
-        fs_err::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// An I/O error without the path fs-err adds (the model knows the path).

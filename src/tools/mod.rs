@@ -6,11 +6,22 @@
 
 mod args;
 mod command;
+#[cfg(unix)]
+mod confined;
+#[cfg(not(unix))]
+#[path = "confined_portable.rs"]
+mod confined;
+mod env;
 mod files;
 mod output;
 pub mod paths;
+mod policy;
+pub mod process;
+#[cfg(target_os = "linux")]
+mod sandbox;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -23,6 +34,7 @@ use crate::stop::Stop;
 pub use command::DEFAULT_ALLOWED;
 pub use files::sha256_hex;
 pub use output::HeadTail;
+pub use process::{Limits, become_subreaper};
 
 /// Calls of one reply that run; the rest are refused. A model that emits
 /// more is usually repeating itself.
@@ -43,6 +55,8 @@ pub struct ToolConfig {
     pub default_timeout: Duration,
     /// Bytes of a command's output the model is shown (head and tail).
     pub output_limit: usize,
+    /// Resource limits of a command's processes.
+    pub limits: Limits,
 }
 
 impl Default for ToolConfig {
@@ -53,6 +67,7 @@ impl Default for ToolConfig {
             sandbox: true,
             default_timeout: Duration::from_secs(120),
             output_limit: 8 * 1024,
+            limits: Limits::default(),
         }
     }
 }
@@ -133,13 +148,22 @@ impl Action {
 pub struct Toolbox {
     root: PathBuf,
     config: ToolConfig,
+    /// The commands' own temp folder (their TMPDIR, writable in the
+    /// sandbox), removed when the last clone of the toolbox goes.
+    tmp: Option<Arc<tempfile::TempDir>>,
 }
 
 impl Toolbox {
     pub fn new(root: &Path, config: ToolConfig) -> Toolbox {
+        let tmp = tempfile::Builder::new()
+            .prefix("runner-tmp-")
+            .tempdir()
+            .ok()
+            .map(Arc::new);
         Toolbox {
             root: root.to_path_buf(),
             config,
+            tmp,
         }
     }
 
@@ -169,7 +193,8 @@ impl Toolbox {
                 create_dirs,
             } => files::write_file(&self.root, path, content, *create_dirs),
             Action::RunCmd { cmd, timeout } => {
-                command::run(&self.root, cmd, *timeout, &self.config, stop).await
+                let tmp = self.tmp.as_deref().map(tempfile::TempDir::path);
+                command::run(&self.root, cmd, *timeout, &self.config, tmp, stop).await
             }
         }
     }
@@ -177,20 +202,46 @@ impl Toolbox {
     /// SHA-256 of a workspace file now, `None` when it does not exist or
     /// cannot be read (used to reconcile an interrupted write).
     pub fn hash_of(&self, path: &str) -> Option<String> {
-        let resolved = paths::resolve(&self.root, path).ok()?;
-        fs_err::read(resolved).ok().map(|bytes| sha256_hex(&bytes))
+        files::contents(&self.root, path).map(|bytes| sha256_hex(&bytes))
     }
 
     /// The current bytes of a workspace file, `None` when it does not exist.
     pub fn contents(&self, path: &str) -> Option<Vec<u8>> {
-        let resolved = paths::resolve(&self.root, path).ok()?;
-        fs_err::read(resolved).ok()
+        files::contents(&self.root, path)
     }
 
     /// Whether a file the runner wrote still exists.
     pub fn exists(&self, path: &str) -> bool {
-        paths::resolve(&self.root, path).is_ok_and(|p| p.exists())
+        files::exists(&self.root, path)
     }
+}
+
+/// Confined file operations for the runner's own commands (rollback, diff,
+/// reconciling an interrupted write): the same path rules as the model's
+/// tools, so a path from the log cannot lead out of the workspace either.
+pub mod workspace {
+    pub use super::files::{read, remove, remove_stale_temps, replace};
+}
+
+/// A line for the user when commands will run without the OS sandbox
+/// although it was asked for; `None` when they are confined or the user
+/// turned the sandbox off.
+pub fn sandbox_notice(config: &ToolConfig, root: &Path) -> Option<String> {
+    if !config.sandbox {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        sandbox::notice(root)
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = root;
+    #[cfg(not(target_os = "linux"))]
+    Some(
+        "sandbox: there is no OS sandbox for commands on this system yet; only run_cmd's checks \
+         stand between them and your files"
+            .into(),
+    )
 }
 
 /// The schemas of the tools, as data for the model client.

@@ -11,7 +11,7 @@ use super::{Paint, read_records};
 use crate::app::{AppError, Exit};
 use crate::store::Paths;
 use crate::store::blobs::{self, sha256_hex};
-use crate::tools::paths;
+use crate::tools::workspace as files;
 
 /// Lines of context around a change, as `diff -u` and git show.
 const CONTEXT_LINES: usize = 3;
@@ -39,9 +39,7 @@ pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
         if !wanted(&path) {
             continue;
         }
-        let now = paths::resolve(workspace, &path)
-            .ok()
-            .and_then(|resolved| fs_err::read(resolved).ok());
+        let now = files::read(workspace, &path).ok().flatten();
         if history.first.as_deref() == now.as_deref().map(sha256_hex).as_deref() {
             continue;
         }

@@ -5,8 +5,7 @@
 //! reported. Every file put back is a `rolled_back` event, and what it
 //! replaced is kept as a blob, so a rollback can be rolled back too.
 
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::timeline::{FileHistory, Timeline};
 use super::{Paint, read_records};
@@ -14,7 +13,7 @@ use crate::app::{AppError, Exit};
 use crate::state::{ActionOutcome, Event, FileChange};
 use crate::store::blobs::{self, sha256_hex};
 use crate::store::{Durability, OpenOptions, Paths, RealDisk, Store, StoreError};
-use crate::tools::paths;
+use crate::tools::workspace as files;
 
 /// Where to roll back to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +42,6 @@ enum Step {
 
 struct Planned {
     path: String,
-    resolved: PathBuf,
     /// Its hash now, `None` when it does not exist.
     now: Option<String>,
     step: Step,
@@ -90,7 +88,9 @@ pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, A
     let (mut done, mut left) = (0, 0);
     for item in planned {
         let step = match (&item.step, dry_run) {
-            (Step::Restore { .. } | Step::Remove, false) => apply(&mut store, &item, point)?,
+            (Step::Restore { .. } | Step::Remove, false) => {
+                apply(&mut store, workspace, &item, point)?
+            }
             _ => item.step.clone(),
         };
         let (verb, text) = describe(&step, &item.path, point, dry_run);
@@ -143,18 +143,16 @@ fn plan(
     point: u64,
 ) -> Option<Planned> {
     let target = history.at(point);
-    let resolved = match paths::resolve(workspace, path) {
-        Ok(resolved) => resolved,
+    let now = match files::read(workspace, path) {
+        Ok(bytes) => bytes.as_deref().map(sha256_hex),
         Err(why) => {
             return Some(Planned {
                 path: path.to_string(),
-                resolved: workspace.to_path_buf(),
                 now: None,
                 step: Step::Refused(why),
             });
         }
     };
-    let now = hash(&resolved);
     if now.as_deref() == target {
         return None;
     }
@@ -173,20 +171,20 @@ fn plan(
     };
     Some(Planned {
         path: path.to_string(),
-        resolved,
         now,
         step,
     })
 }
 
-fn hash(path: &Path) -> Option<String> {
-    fs_err::read(path).ok().map(|bytes| sha256_hex(&bytes))
-}
-
 /// Puts one file back; checks again that it is what the plan saw, keeps
 /// what it replaces, and logs it. Returns what was done.
-fn apply(store: &mut Store, item: &Planned, point: u64) -> Result<Step, StoreError> {
-    let current = fs_err::read(&item.resolved).ok();
+fn apply(
+    store: &mut Store,
+    workspace: &Path,
+    item: &Planned,
+    point: u64,
+) -> Result<Step, StoreError> {
+    let current = files::read(workspace, &item.path).ok().flatten();
     if current.as_deref().map(sha256_hex) != item.now {
         return Ok(Step::Changed);
     }
@@ -198,13 +196,13 @@ fn apply(store: &mut Store, item: &Planned, point: u64) -> Result<Step, StoreErr
             let Some(bytes) = blobs::read(store.paths(), to).ok().flatten() else {
                 return Ok(Step::NotKept);
             };
-            if let Err(error) = put(&item.resolved, &bytes) {
+            if let Err(error) = files::replace(workspace, &item.path, &bytes) {
                 return Ok(Step::Refused(format!("cannot write it: {error}")));
             }
             Some(to.clone())
         }
         _ => {
-            if let Err(error) = fs_err::remove_file(&item.resolved) {
+            if let Err(error) = files::remove(workspace, &item.path) {
                 return Ok(Step::Refused(format!("cannot remove it: {error}")));
             }
             None
@@ -221,30 +219,6 @@ fn apply(store: &mut Store, item: &Planned, point: u64) -> Result<Step, StoreErr
     )?;
     store.ledger("UNDO", &format!("{} -> record {point}", item.path))?;
     Ok(item.step.clone())
-}
-
-/// Writes `bytes` to `path` through a temp file and a rename, so that a
-/// reader never sees half a file; keeps the permissions of the file replaced.
-fn put(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    if let Some(parent) = path.parent() {
-        fs_err::create_dir_all(parent)?;
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.runner-{}.tmp", std::process::id()));
-    let permissions = fs_err::metadata(path).ok().map(|m| m.permissions());
-    let result = fs_err::write(&tmp, bytes)
-        .and_then(|()| match permissions {
-            Some(permissions) => fs_err::set_permissions(&tmp, permissions),
-            None => Ok(()),
-        })
-        .and_then(|()| fs_err::rename(&tmp, path));
-    if result.is_err() {
-        let _ = fs_err::remove_file(&tmp);
-    }
-    result
 }
 
 fn describe(step: &Step, path: &str, point: u64, dry_run: bool) -> (&'static str, String) {
@@ -279,10 +253,9 @@ fn settle(store: &mut Store, workspace: &Path) -> Result<(), StoreError> {
         return Ok(());
     };
     let finished = flight.write.as_ref().and_then(|intent| {
-        let path = paths::resolve(workspace, &intent.path).ok()?;
-        let bytes = fs_err::read(&path).ok()?;
+        let bytes = files::read(workspace, &intent.path).ok()??;
         (sha256_hex(&bytes) == intent.after).then(|| FileChange {
-            path: paths::display(workspace, &path),
+            path: intent.path.clone(),
             before: intent.before.clone(),
             after: intent.after.clone(),
             bytes: bytes.len() as u64,

@@ -1,0 +1,159 @@
+//! Commands run for real, in temp workspaces.
+
+use super::*;
+use crate::tools::{Action, Toolbox};
+
+fn toolbox(config: ToolConfig) -> (tempfile::TempDir, Toolbox) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    (dir, Toolbox::new(&root, config))
+}
+
+async fn run_py(tools: &Toolbox, script: &str, timeout: u64) -> ActionOutcome {
+    std::fs::write(tools.root().join("t.py"), script).unwrap();
+    let stop = crate::stop::channel().1;
+    tools
+        .execute(
+            &Action::RunCmd {
+                cmd: "python3 t.py".into(),
+                timeout: Duration::from_secs(timeout),
+            },
+            &stop,
+        )
+        .await
+}
+
+#[tokio::test]
+async fn stdin_is_empty_and_output_is_head_and_tail() {
+    let (_dir, tools) = toolbox(ToolConfig::default());
+    let out = run_py(&tools, "input()", 30).await;
+    assert!(out.result.contains("EOFError"), "{}", out.result);
+    let out = run_py(
+        &tools,
+        "import sys\nprint('START')\nfor i in range(20000): print('x' * 50)\nprint('\\x1b[31mEND\\x1b[0m')",
+        30,
+    )
+    .await;
+    assert!(out.ok, "{}", out.result);
+    assert!(out.result.contains("START") && out.result.contains("END"));
+    assert!(
+        out.result.contains("bytes cut from the middle"),
+        "{}",
+        out.result
+    );
+    assert!(!out.result.contains('\u{1b}'));
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_sandbox_keeps_writes_inside() {
+    if super::super::sandbox::landlock_abi().is_none() {
+        eprintln!("no Landlock on this kernel: the sandbox is not tested here");
+        return;
+    }
+    let outside = tempfile::tempdir().unwrap();
+    let (_dir, tools) = toolbox(ToolConfig::default());
+    std::fs::create_dir_all(tools.root().join(".git/hooks")).unwrap();
+    let script = format!(
+        "import os, tempfile\n\
+         def attempt(path):\n\
+         \x20   try:\n\
+         \x20       open(path, 'w').write('x')\n\
+         \x20       return 'wrote'\n\
+         \x20   except OSError as e:\n\
+         \x20       return type(e).__name__\n\
+         print('outside', attempt({:?}))\n\
+         print('git', attempt('.git/hooks/pre-commit'))\n\
+         print('inside', attempt('sub.txt'))\n\
+         print('tmp', attempt(os.path.join(tempfile.gettempdir(), 't')))\n",
+        outside.path().join("x").to_str().unwrap()
+    );
+    let out = run_py(&tools, &script, 30).await;
+    assert!(
+        out.result.contains("outside PermissionError"),
+        "{}",
+        out.result
+    );
+    assert!(!outside.path().join("x").exists());
+    assert!(out.result.contains("inside wrote"), "{}", out.result);
+    assert!(out.result.contains("tmp wrote"), "{}", out.result);
+    assert!(
+        !tools.root().join(".git/hooks/pre-commit").exists(),
+        "{}",
+        out.result
+    );
+    let (_dir2, open) = toolbox(ToolConfig {
+        sandbox: false,
+        ..ToolConfig::default()
+    });
+    assert_eq!(
+        crate::tools::sandbox_notice(open.config(), open.root()),
+        None,
+        "no notice when the user turned the sandbox off"
+    );
+    let out = run_py(&open, &script, 30).await;
+    assert!(out.result.contains("outside wrote"), "{}", out.result);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_resource_limits_hold() {
+    let (_dir, tools) = toolbox(ToolConfig {
+        limits: crate::tools::Limits {
+            file_size: 1 << 20,
+            processes: 8,
+            address_space: 1 << 30,
+        },
+        ..ToolConfig::default()
+    });
+    let out = run_py(
+        &tools,
+        "try:\n    open('big.bin', 'wb').write(b'x' * (2 << 20))\nexcept OSError as e:\n    print('write:', e.strerror)\n\
+         try:\n    b = bytearray(2 << 30)\nexcept MemoryError:\n    print('memory: refused')\n",
+        30,
+    )
+    .await;
+    assert!(
+        out.result.contains("write: File too large"),
+        "{}",
+        out.result
+    );
+    assert!(out.result.contains("memory: refused"), "{}", out.result);
+    let out = run_py(
+        &tools,
+        "import os, time\nfor _ in range(30):\n    try:\n        if os.fork() == 0:\n            time.sleep(30)\n            os._exit(0)\n    except OSError:\n        pass\ntime.sleep(30)\n",
+        20,
+    )
+    .await;
+    assert!(!out.ok, "{}", out.result);
+    assert!(
+        out.result.contains("more than 8 processes") || out.result.contains("exit code"),
+        "{}",
+        out.result
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_command_leaves_nothing_behind_in_its_group() {
+    let (_dir, tools) = toolbox(ToolConfig::default());
+    let out = run_py(
+        &tools,
+        "import os, time\npid = os.fork()\nif pid == 0:\n    time.sleep(60)\n    os._exit(0)\nopen('child.pid', 'w').write(str(pid))\nprint('parent done')\n",
+        30,
+    )
+    .await;
+    assert!(out.ok, "{}", out.result);
+    assert!(
+        out.result
+            .contains("1 processes it left running were killed"),
+        "{}",
+        out.result
+    );
+    let pid = std::fs::read_to_string(tools.root().join("child.pid")).unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.contains(") Z "),
+        "the child still runs: {stat}"
+    );
+}
