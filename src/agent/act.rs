@@ -190,7 +190,8 @@ impl Agent<'_> {
         }
     }
 
-    /// The arguments of call `index` of the pending reply.
+    /// The arguments of call `index` of the pending reply, long strings cut
+    /// as the conversation keeps them.
     fn call_arguments(&self, index: usize) -> serde_json::Value {
         self.state()
             .conversation

@@ -275,6 +275,7 @@ impl<'a> Agent<'a> {
         } else {
             (tool_calls, false)
         };
+        let calls: Vec<_> = calls.into_iter().map(tools::bounded).collect();
         let acted = !calls.is_empty();
         self.record(
             Event::ModelReplied {

@@ -13,9 +13,6 @@ const SHOWN_ERRORS: usize = 3;
 const SHOWN_NOTES: usize = 10;
 /// Files named under FILES CREATED; a long run names the latest.
 const SHOWN_FILES: usize = 30;
-/// A tool argument longer than this is shortened when old exchanges are
-/// sent again: the model wrote it once, the file holds it now.
-const OLD_ARGUMENT_MAX: usize = 600;
 /// A tool result in the prompt is cut to this many bytes (head and tail),
 /// halved at each level of context pressure.
 const RESULT_MAX: usize = 12 * 1024;
@@ -176,7 +173,7 @@ pub fn request(
     messages.push(Message::user(context_block(state, settings, lessons)));
     ChatRequest {
         messages,
-        tools: tools::specs(),
+        tools: tools::specs().to_vec(),
         format: None,
         options: Options {
             temperature: settings.temperature,
@@ -186,23 +183,12 @@ pub fn request(
     }
 }
 
-/// A message as it is sent again: long tool arguments and results cut.
+/// A message as it is sent again: long tool results cut (long arguments
+/// were cut when the state kept the message).
 fn shorten(message: &Message, result_max: usize) -> Message {
     let mut message = message.clone();
     if message.role == crate::chat::Role::Tool {
         message.content = crate::state::head_and_tail(&message.content, result_max);
-    }
-    for call in &mut message.tool_calls {
-        if let Some(args) = call.arguments.as_object_mut() {
-            for value in args.values_mut() {
-                if let Some(text) = value.as_str()
-                    && text.len() > OLD_ARGUMENT_MAX
-                {
-                    let cut = crate::guard::floor_char_boundary(text, OLD_ARGUMENT_MAX);
-                    *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
-                }
-            }
-        }
     }
     message
 }

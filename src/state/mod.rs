@@ -198,7 +198,7 @@ impl State {
                 self.reply_calls = calls.len();
                 self.reply_rejected = 0;
                 self.conversation
-                    .push_back(vec![Message::assistant(content.clone(), calls.clone())]);
+                    .push_back(vec![Message::assistant(content.clone(), shortened(calls))]);
                 while self.conversation.len() > KEPT_EXCHANGES {
                     self.conversation.pop_front();
                 }
@@ -419,6 +419,29 @@ impl State {
             None => self.conversation.push_back(vec![message]),
         }
     }
+}
+
+/// A string argument longer than this is cut in the conversation the state
+/// keeps: the model wrote it once, the file holds it now, and the state is
+/// rewritten after every action. The pending reply keeps the whole call.
+pub const KEPT_ARGUMENT: usize = 600;
+
+/// Calls as the conversation keeps them: long string arguments cut.
+fn shortened(calls: &[ToolCall]) -> Vec<ToolCall> {
+    let mut calls = calls.to_vec();
+    for call in &mut calls {
+        if let Some(args) = call.arguments.as_object_mut() {
+            for value in args.values_mut() {
+                if let Some(text) = value.as_str()
+                    && text.len() > KEPT_ARGUMENT
+                {
+                    let cut = crate::guard::floor_char_boundary(text, KEPT_ARGUMENT);
+                    *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
+                }
+            }
+        }
+    }
+    calls
 }
 
 /// `text` cut to about `max` bytes: its head and its tail, with a line that

@@ -18,40 +18,55 @@ pub struct LogMark {
     pub crc: u32,
 }
 
+/// The file without its checksum, which follows as the last field.
 #[derive(Debug, Serialize, Deserialize)]
 struct File<S> {
     version: u32,
     last_seq: u64,
     log: LogMark,
-    /// CRC-32 of the state serialized compactly.
-    checksum: String,
     state: S,
 }
 
-/// Serializes the checkpoint, pretty-printed for people with `cat`.
+/// What precedes the checksum: `,` then the field, pretty-printed.
+const CHECKSUM_FIELD: &[u8] = b",\n  \"checksum\": \"";
+
+/// Serializes the checkpoint, pretty-printed for people with `cat`, ending
+/// in a CRC-32 of every byte before it. One serialization: the state is the
+/// biggest thing the runner writes after every action.
 pub fn encode(state: &State, log: LogMark) -> Result<Vec<u8>, serde_json::Error> {
-    let compact = serde_json::to_vec(state)?;
     let file = File {
         version: VERSION,
         last_seq: state.last_seq,
         log,
-        checksum: format!("{:08x}", crc32fast::hash(&compact)),
         state,
     };
     let mut bytes = serde_json::to_vec_pretty(&file)?;
-    bytes.push(b'\n');
+    // `{ ... "state": {...}\n}`: the checksum goes before the closing brace.
+    bytes.truncate(bytes.len() - 2);
+    let crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(CHECKSUM_FIELD);
+    bytes.extend_from_slice(format!("{crc:08x}\"\n}}\n").as_bytes());
     Ok(bytes)
 }
 
 /// Parses and checks a checkpoint; `Err` says why it cannot be trusted.
 pub fn decode(bytes: &[u8]) -> Result<(State, LogMark), String> {
+    let at = bytes
+        .windows(CHECKSUM_FIELD.len())
+        .rposition(|w| w == CHECKSUM_FIELD)
+        .ok_or("it has no checksum")?;
+    let stated = bytes
+        .get(at + CHECKSUM_FIELD.len()..at + CHECKSUM_FIELD.len() + 8)
+        .and_then(|hex| std::str::from_utf8(hex).ok())
+        .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+        .ok_or("its checksum is unreadable")?;
+    if crc32fast::hash(&bytes[..at]) != stated {
+        return Err("its checksum does not match its content".into());
+    }
+    // The checksum field is ignored here: it was checked above.
     let file: File<State> = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
     if file.version != VERSION {
         return Err(format!("version {} is not {VERSION}", file.version));
-    }
-    let compact = serde_json::to_vec(&file.state).map_err(|e| e.to_string())?;
-    if format!("{:08x}", crc32fast::hash(&compact)) != file.checksum {
-        return Err("its checksum does not match its content".into());
     }
     if file.last_seq != file.state.last_seq {
         return Err("last_seq disagrees with the state".into());

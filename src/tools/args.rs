@@ -18,6 +18,13 @@ const TIMEOUT_CAP: Duration = Duration::from_secs(1800);
 pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, String> {
     let args = arguments(&call.arguments)
         .ok_or_else(|| format!("the arguments of {} must be a JSON object", call.name))?;
+    if let Some(size) = args.get(super::TOO_LARGE).and_then(Value::as_u64) {
+        return Err(format!(
+            "{} refused: its arguments are {size} bytes, more than the limit of {} bytes for a \
+             write; write a smaller file, or several",
+            call.name, MAX_WRITE_BYTES
+        ));
+    }
     let a = Args {
         tool: &call.name,
         map: &args,
@@ -96,7 +103,7 @@ struct Args<'a> {
 
 impl Args<'_> {
     fn expected(&self) -> String {
-        let spec = super::specs().into_iter().find(|s| s.name == self.tool);
+        let spec = super::specs().iter().find(|s| s.name == self.tool);
         match spec {
             Some(spec) => format!("{} takes {}", self.tool, spec.parameters["properties"]),
             None => String::new(),

@@ -245,7 +245,12 @@ pub fn sandbox_notice(config: &ToolConfig, root: &Path) -> Option<String> {
 }
 
 /// The schemas of the tools, as data for the model client.
-pub fn specs() -> Vec<ToolSpec> {
+pub fn specs() -> &'static [ToolSpec] {
+    static SPECS: std::sync::LazyLock<Vec<ToolSpec>> = std::sync::LazyLock::new(build_specs);
+    &SPECS
+}
+
+fn build_specs() -> Vec<ToolSpec> {
     let string = |description: &str| json!({ "type": "string", "description": description });
     vec![
         ToolSpec {
@@ -311,6 +316,40 @@ pub fn specs() -> Vec<ToolSpec> {
 
 fn object(properties: Value, required: &[&str]) -> Value {
     json!({ "type": "object", "properties": properties, "required": required })
+}
+
+/// The key that stands for arguments too large to keep: a call whose
+/// arguments exceed [`MAX_ARGUMENTS_BYTES`] is logged with only their size,
+/// and refused when it is checked. The log and the state never hold a
+/// 50 MB argument, and the refusal is the same after a resume.
+pub const TOO_LARGE: &str = "__too_large";
+/// The largest arguments kept: the largest write and some room for the rest.
+pub const MAX_ARGUMENTS_BYTES: usize = MAX_WRITE_BYTES + 64 * 1024;
+
+/// The call as the runner logs it: its arguments replaced by their size when
+/// they are too large to keep.
+pub fn bounded(call: ToolCall) -> ToolCall {
+    let size = match &call.arguments {
+        Value::String(text) => text.len(),
+        other => serde_json::to_vec(other).map_or(0, |bytes| bytes.len()),
+    };
+    if size <= MAX_ARGUMENTS_BYTES {
+        return call;
+    }
+    // Small fields (a path) stay, so the log still says what was asked.
+    let mut kept = serde_json::Map::new();
+    if let Value::Object(fields) = &call.arguments {
+        for (key, value) in fields {
+            if value.as_str().is_none_or(|text| text.len() <= 1024) && !value.is_object() {
+                kept.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    kept.insert(TOO_LARGE.into(), size.into());
+    ToolCall {
+        name: call.name,
+        arguments: Value::Object(kept),
+    }
 }
 
 /// The names of the tools, for messages that list them.
