@@ -321,7 +321,12 @@ fn prompt_size(runtime: &tokio::runtime::Runtime) {
         Box::new(RealDisk::default()),
     );
     let sizes = model.prompt_bytes.lock().expect("sizes").clone();
-    let at = |round: usize| sizes.iter().find(|(r, _)| *r == round).map_or(0.0, |(_, b)| *b as f64);
+    let at = |round: usize| {
+        sizes
+            .iter()
+            .find(|(r, _)| *r == round)
+            .map_or(0.0, |(_, b)| *b as f64)
+    };
     let (at20, at200) = (at(20), at(200));
     println!("| prompt bytes at round 20 (context) | {at20} | | |");
     println!("| prompt bytes at round 200 (context) | {at200} | | |");

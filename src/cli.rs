@@ -154,7 +154,7 @@ pub struct RunArgs {
     /// Rounds this invocation may spend (a resume gets a fresh budget)
     #[arg(long, default_value_t = 24, global = true)]
     pub max_rounds: u32,
-    /// Exchanges of the conversation the model sees each round (at most 32)
+    /// Exchanges of the conversation the model sees each round (at most 8)
     #[arg(long, default_value_t = 5, global = true)]
     pub history_keep: usize,
     /// Sampling temperature

@@ -24,7 +24,11 @@ pub fn signature(tool: &str, arguments: &Value) -> String {
     }
     let digest = Sha256::digest(canonical.as_bytes());
     let cut = floor_char_boundary(&canonical, SIGNATURE_MAX - 40);
-    format!("{tool} {}… #{}", &canonical[..cut], hex(&digest[..6]))
+    format!(
+        "{tool} {}… #{}",
+        &canonical[..cut],
+        crate::digest::hex(&digest[..6])
+    )
 }
 
 /// JSON with object keys sorted at every level and no insignificant spaces.
@@ -68,10 +72,6 @@ pub fn check(recent: &[&RecentAction], signature: &str) -> Option<LoopPattern> {
         return Some(LoopPattern::Alternate);
     }
     None
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The largest index ≤ `at` that is a char boundary of `text`.

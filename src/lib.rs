@@ -6,6 +6,7 @@ pub mod app;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod digest;
 pub mod guard;
 pub mod host;
 pub mod logging;

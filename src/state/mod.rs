@@ -17,10 +17,11 @@ pub use event::{
 };
 pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
 
-/// Exchanges of the conversation kept in the state. The prompt shows the
-/// last `--history-keep` of them; keeping a few more lets that option grow
-/// on resume without the state growing with the run.
-pub const KEPT_EXCHANGES: usize = 16;
+/// Exchanges of the conversation kept in the state, and the most
+/// `--history-keep` may show. Small models do best with few (the default is
+/// 5), and the state is rewritten after every action: its size is the
+/// runner's main cost per action.
+pub const KEPT_EXCHANGES: usize = 8;
 /// A tool result kept in the conversation is cut to this many bytes (head
 /// and tail); the log keeps it whole. Bounds `state.json`, which is
 /// rewritten after every action.

@@ -8,14 +8,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use super::{Paths, Store, StoreError, io_error};
 
-/// SHA-256 of `bytes` in lower-case hex, as the log records it.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    format!("{:x}", Sha256::digest(bytes))
-}
+pub use crate::digest::sha256_hex;
 
 impl Paths {
     pub fn blobs(&self) -> PathBuf {

@@ -3,8 +3,6 @@
 use std::io::Read;
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 use super::confined::{Kind, resolve};
 use super::paths::{self, PathError};
 use crate::state::{ActionOutcome, FileChange};
@@ -13,9 +11,7 @@ use crate::state::{ActionOutcome, FileChange};
 /// would fill the prompt.
 const LIST_CAP: usize = 200;
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    crate::guard::hex(&Sha256::digest(bytes))
-}
+pub use crate::digest::sha256_hex;
 
 fn refused(error: String) -> ActionOutcome {
     ActionOutcome {
