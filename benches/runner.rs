@@ -5,6 +5,7 @@
 //! `cargo bench --bench runner` (add `-- --quick` for 3 repeats and no
 //! 10,000-action sizes).
 
+mod store;
 mod support;
 
 use std::fs;
@@ -56,6 +57,8 @@ fn main() {
     workspace_size(&runtime, repeats);
     memory(quick);
     over_http(&runtime, repeats);
+    println!();
+    store::tables();
 }
 
 /// What the figures were measured on.

@@ -1,11 +1,8 @@
 //! What persistence costs: the store's time per action and a resume's time,
 //! with 100, 1,000 and 10,000 actions already in the log, and the fsyncs per
-//! action against the minimum the guarantees need. Prints the tables of
-//! BENCHMARKS.md:
-//!
-//! ```sh
-//! cargo bench --bench store
-//! ```
+//! action against the minimum the guarantees need: the store-only tables of
+//! BENCHMARKS.md, printed by `cargo bench --bench runner` after the runner's
+//! own figures.
 //!
 //! An action here is one round as the runner records it: `round_started`,
 //! `model_replied` (a `write_file` of about 1 KB, or a `run_cmd`),
@@ -35,7 +32,7 @@ const BEHIND: usize = 50;
 /// Files the actions write, in turn (a project's worth).
 const FILES: usize = 20;
 
-fn main() {
+pub fn tables() {
     let root = tempfile::tempdir().expect("a temp folder");
     println!("## Persistence cost per action\n");
     println!(
