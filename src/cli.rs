@@ -2,7 +2,12 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::model::Api;
+use crate::model::openai::ApiKey;
+use crate::model::tool_mode::ToolMode;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -11,6 +16,8 @@ Examples:
   runner resume                                 go on where the last run stopped
   runner --model qwen3:8b --max-rounds 40 \"...\"
   OLLAMA_HOST=10.0.0.5:11434 runner \"...\"       use Ollama on another machine
+  runner --model gemma3:4b --tool-mode json \"...\" a model without native tool calls
+  runner --api openai --host 127.0.0.1:8080 \"...\" llama-server, LM Studio, vLLM
 
 Exit codes: 0 goal achieved · 1 stopped, resumable · 2 bad usage · 3 model server or
 model unusable · 4 workspace locked or state unreadable · 130 interrupted, resumable.
@@ -126,6 +133,53 @@ pub struct RunArgs {
     /// Keep the valid records of a damaged history.jsonl and move the rest aside
     #[arg(long, global = true)]
     pub salvage: bool,
+    /// How tool calls are asked for: native `tools`, JSON through structured
+    /// output (models without tool support), or auto (native when the model
+    /// supports tools)
+    #[arg(long, value_enum, default_value_t = ToolMode::Auto, global = true)]
+    pub tool_mode: ToolMode,
+    /// The server's API: Ollama's own, or the OpenAI chat API (llama-server,
+    /// LM Studio, vLLM; Ollama under /v1)
+    #[arg(long, value_enum, default_value_t = Api::Ollama, global = true)]
+    pub api: Api,
+    /// A key for an OpenAI-compatible server that wants one: the key, or
+    /// env:NAME to read it from the environment variable NAME
+    #[arg(
+        long,
+        env = "RUNNER_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY|env:NAME",
+        value_parser = ApiKey::from_arg,
+        global = true
+    )]
+    pub api_key: Option<ApiKey>,
+}
+
+impl ValueEnum for ToolMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[ToolMode::Auto, ToolMode::Native, ToolMode::Json]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            ToolMode::Auto => PossibleValue::new("auto"),
+            ToolMode::Native => PossibleValue::new("native"),
+            ToolMode::Json => PossibleValue::new("json"),
+        })
+    }
+}
+
+impl ValueEnum for Api {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Api::Ollama, Api::OpenAi]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Api::Ollama => PossibleValue::new("ollama"),
+            Api::OpenAi => PossibleValue::new("openai"),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -146,5 +200,31 @@ mod tests {
         let cli = Cli::try_parse_from(["runner", "resume", "--max-rounds", "5"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Resume)));
         assert_eq!(cli.run.max_rounds, 5);
+    }
+
+    #[test]
+    fn tool_mode_api_and_key_parse() {
+        let cli = Cli::try_parse_from(["runner", "g"]).unwrap();
+        assert_eq!(
+            (cli.run.tool_mode, cli.run.api),
+            (ToolMode::Auto, Api::Ollama)
+        );
+        let cli = Cli::try_parse_from([
+            "runner",
+            "--tool-mode",
+            "json",
+            "--api",
+            "openai",
+            "--api-key",
+            "k",
+            "g",
+        ])
+        .unwrap();
+        assert_eq!(
+            (cli.run.tool_mode, cli.run.api),
+            (ToolMode::Json, Api::OpenAi)
+        );
+        assert_eq!(cli.run.api_key, Some(ApiKey::from_arg("k").unwrap()));
+        assert!(Cli::try_parse_from(["runner", "--tool-mode", "xml", "g"]).is_err());
     }
 }

@@ -2,7 +2,9 @@
 
 mod support;
 
+mod any_model;
 mod client;
 mod core;
 mod example;
 mod personalities;
+mod real_model;
