@@ -16,8 +16,9 @@ Examples:
   runner resume                                 go on where the last run stopped
   runner --model qwen3:8b --max-rounds 40 \"...\"
   OLLAMA_HOST=10.0.0.5:11434 runner \"...\"       use Ollama on another machine
-  runner --model gemma3:4b --tool-mode json \"...\" a model without native tool calls
-  runner --api openai --host 127.0.0.1:8080 \"...\" llama-server, LM Studio, vLLM
+  runner --model gemma3:4b \"...\"                a model without tool calls: JSON tool mode
+  runner --api openai --host 127.0.0.1:8080 \"...\"
+                                                llama-server, LM Studio, vLLM (OpenAI API)
 
 Exit codes: 0 goal achieved · 1 stopped, resumable · 2 bad usage · 3 model server or
 model unusable · 4 workspace locked or state unreadable · 130 interrupted, resumable.

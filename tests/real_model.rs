@@ -9,6 +9,7 @@
 //! RUNNER_E2E_ROUNDS    the round cap (default: 4)
 //! RUNNER_E2E_ARGS      more arguments, split on spaces
 //! RUNNER_E2E_REPORT    a file to write the figures to, as JSON
+//! RUNNER_E2E_KEEP      a folder to copy the workspace to (with .agent_context)
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -117,6 +118,42 @@ fn a_real_model_end_to_end() {
         .iter()
         .filter(|r| matches!(&r.event, Event::ModelReplied { calls, .. } if !calls.is_empty()))
         .count();
+    // What the model said, shortened: the report is for a person.
+    let said: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::ModelReplied { content, calls, .. } => Some(if calls.is_empty() {
+                content.chars().take(100).collect()
+            } else {
+                calls
+                    .iter()
+                    .map(|c| {
+                        format!("{} {}", c.name, c.arguments)
+                            .chars()
+                            .take(100)
+                            .collect()
+                    })
+                    .collect::<Vec<String>>()
+                    .join("; ")
+            }),
+            _ => None,
+        })
+        .collect();
+    if let Ok(keep) = std::env::var("RUNNER_E2E_KEEP") {
+        let keep = Path::new(&keep);
+        let _ = std::fs::remove_dir_all(keep);
+        for entry in walkdir::WalkDir::new(&test.workspace)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let to = keep.join(entry.path().strip_prefix(&test.workspace).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).unwrap();
+            } else if entry.file_type().is_file() {
+                std::fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+    }
     let report = json!({
         "model": model,
         "exit": run.code,
@@ -135,6 +172,7 @@ fn a_real_model_end_to_end() {
         "completion_tokens": state.usage.completion_tokens,
         "retries": state.retries,
         "wall_seconds": (wall.as_secs_f64() * 10.0).round() / 10.0,
+        "replies": said,
     });
     println!("REAL-MODEL REPORT {report}");
     if let Ok(path) = std::env::var("RUNNER_E2E_REPORT") {

@@ -139,9 +139,15 @@ pub fn request(native: &ChatRequest) -> ChatRequest {
     }
 }
 
-/// An assistant message as the model would have written it in JSON mode.
+/// An assistant message as the model wrote it in JSON mode: its calls, its
+/// message, or, for a reply that did not parse (cut at the token cap), the
+/// text as it came. Wrapping that in a message would show the model its own
+/// JSON nested one level deeper each round, which a small model copies.
 fn written(message: &Message) -> String {
     if message.tool_calls.is_empty() {
+        if message.content.trim_start().starts_with('{') {
+            return message.content.clone();
+        }
         return json!({ MESSAGE_KEY: message.content }).to_string();
     }
     message
@@ -310,6 +316,14 @@ mod tests {
         let cut = with(r#"{"name": "write_file", "arguments": {"path": "a.py", "cont"#);
         assert!(cut.tool_calls.is_empty());
         assert!(cut.content.starts_with("{\"name\""));
+    }
+
+    #[test]
+    fn past_replies_are_shown_as_written() {
+        let said = Message::assistant("Done.", Vec::new());
+        assert_eq!(written(&said), r#"{"message":"Done."}"#);
+        let cut = Message::assistant("{\"message\": \"Hello, Wor", Vec::new());
+        assert_eq!(written(&cut), cut.content);
     }
 
     #[test]
