@@ -70,6 +70,7 @@ impl Scripted {
             },
             done_reason: Some("stop".into()),
             retries: 0,
+            notices: Vec::new(),
         }
     }
 

@@ -9,7 +9,9 @@ use crate::agent::Agent;
 use crate::cli::{Cli, Command};
 use crate::host;
 use crate::model::ollama::OllamaClient;
-use crate::model::{ClientConfig, RetryPolicy};
+use crate::model::openai::OpenAiClient;
+use crate::model::tool_mode::ToolModel;
+use crate::model::{Api, ClientConfig, Model, ModelError, RetryPolicy};
 use crate::settings::{Output, Settings};
 use crate::state::{Outcome, State};
 use crate::stop::{self, Stop};
@@ -218,6 +220,9 @@ fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
             json: run.json,
         },
         salvage: run.salvage,
+        tool_mode: run.tool_mode,
+        api: run.api,
+        api_key: run.api_key.clone(),
     })
 }
 
@@ -309,13 +314,7 @@ async fn run_goal(
         Plan::Run(goal) => goal,
     };
     let _log = crate::logging::init(&store.paths().dir, settings.output.verbose);
-    let model = OllamaClient::new(ClientConfig {
-        base_url: settings.host.clone(),
-        model: settings.model.clone(),
-        retry: settings.retry.clone(),
-        timeout: settings.model_timeout,
-    })
-    .map_err(|e| AppError::Usage(e.to_string()))?;
+    let model = client(&settings).map_err(|e| AppError::Usage(e.to_string()))?;
     // Orphans of commands come back to the runner, which kills and reaps them.
     crate::tools::become_subreaper();
     if let Some(notice) = crate::tools::sandbox_notice(&settings.tools, &settings.workspace) {
@@ -346,6 +345,21 @@ fn resume_command(workspace: &Path) -> String {
         "runner -C {} resume",
         shell_words::quote(&workspace.to_string_lossy())
     )
+}
+
+/// The client of `--api`, asking for tool calls as `--tool-mode` says.
+fn client(settings: &Settings) -> Result<ToolModel, ModelError> {
+    let config = ClientConfig {
+        base_url: settings.host.clone(),
+        model: settings.model.clone(),
+        retry: settings.retry.clone(),
+        timeout: settings.model_timeout,
+    };
+    let client: Box<dyn Model> = match settings.api {
+        Api::Ollama => Box::new(OllamaClient::new(config)?),
+        Api::OpenAi => Box::new(OpenAiClient::new(config, settings.api_key.clone())?),
+    };
+    Ok(ToolModel::new(client, settings.tool_mode, &settings.model))
 }
 
 /// Ctrl-C or SIGTERM: stop at the next safe point; a second one exits at once

@@ -2,8 +2,13 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
+
+use crate::model::Api;
+use crate::model::openai::ApiKey;
+use crate::model::tool_mode::ToolMode;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -20,6 +25,9 @@ Examples:
   runner rollback --to 0                        undo every write of the run
   runner reset --list                           the runs archived here
   runner completions bash > ~/.local/share/bash-completion/completions/runner
+  runner --model gemma3:4b \"...\"                a model without tool calls: JSON tool mode
+  runner --api openai --host 127.0.0.1:8080 \"...\"
+                                                llama-server, LM Studio, vLLM (OpenAI API)
 
 Exit codes: 0 goal achieved · 1 stopped, resumable · 2 bad usage · 3 model server or
 model unusable · 4 workspace locked or state unreadable · 130 interrupted, resumable.
@@ -202,6 +210,53 @@ pub struct RunArgs {
     /// Let run_cmd run `python -c CODE`
     #[arg(long, global = true)]
     pub allow_inline_python: bool,
+    /// How tool calls are asked for: native `tools`, JSON through structured
+    /// output (models without tool support), or auto (native when the model
+    /// supports tools)
+    #[arg(long, value_enum, default_value_t = ToolMode::Auto, global = true)]
+    pub tool_mode: ToolMode,
+    /// The server's API: Ollama's own, or the OpenAI chat API (llama-server,
+    /// LM Studio, vLLM; Ollama under /v1)
+    #[arg(long, value_enum, default_value_t = Api::Ollama, global = true)]
+    pub api: Api,
+    /// A key for an OpenAI-compatible server that wants one: the key, or
+    /// env:NAME to read it from the environment variable NAME
+    #[arg(
+        long,
+        env = "RUNNER_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY|env:NAME",
+        value_parser = ApiKey::from_arg,
+        global = true
+    )]
+    pub api_key: Option<ApiKey>,
+}
+
+impl ValueEnum for ToolMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[ToolMode::Auto, ToolMode::Native, ToolMode::Json]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            ToolMode::Auto => PossibleValue::new("auto"),
+            ToolMode::Native => PossibleValue::new("native"),
+            ToolMode::Json => PossibleValue::new("json"),
+        })
+    }
+}
+
+impl ValueEnum for Api {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Api::Ollama, Api::OpenAi]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Api::Ollama => PossibleValue::new("ollama"),
+            Api::OpenAi => PossibleValue::new("openai"),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -253,5 +308,31 @@ mod tests {
         assert!(Cli::try_parse_from(["runner", "rollback"]).is_err());
         assert!(Cli::try_parse_from(["runner", "rollback", "--to", "1", "--last", "1"]).is_err());
         assert!(Cli::try_parse_from(["runner", "rollback", "--last", "0"]).is_err());
+    }
+
+    #[test]
+    fn tool_mode_api_and_key_parse() {
+        let cli = Cli::try_parse_from(["runner", "g"]).unwrap();
+        assert_eq!(
+            (cli.run.tool_mode, cli.run.api),
+            (ToolMode::Auto, Api::Ollama)
+        );
+        let cli = Cli::try_parse_from([
+            "runner",
+            "--tool-mode",
+            "json",
+            "--api",
+            "openai",
+            "--api-key",
+            "k",
+            "g",
+        ])
+        .unwrap();
+        assert_eq!(
+            (cli.run.tool_mode, cli.run.api),
+            (ToolMode::Json, Api::OpenAi)
+        );
+        assert_eq!(cli.run.api_key, Some(ApiKey::from_arg("k").unwrap()));
+        assert!(Cli::try_parse_from(["runner", "--tool-mode", "xml", "g"]).is_err());
     }
 }

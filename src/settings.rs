@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::model::RetryPolicy;
+use crate::model::openai::ApiKey;
+use crate::model::tool_mode::ToolMode;
+use crate::model::{Api, RetryPolicy};
 use crate::tools::ToolConfig;
 
 /// What the model is told when the loop guard blocks its action.
@@ -39,6 +41,11 @@ pub struct Settings {
     pub output: Output,
     /// Keep the valid part of a damaged log.
     pub salvage: bool,
+    /// Native tool calls, JSON through structured output, or auto.
+    pub tool_mode: ToolMode,
+    pub api: Api,
+    /// For an OpenAI-compatible server that wants one; never printed.
+    pub api_key: Option<ApiKey>,
 }
 
 /// What the user sees.
@@ -71,6 +78,9 @@ impl Settings {
             tools: ToolConfig::default(),
             output: Output::default(),
             salvage: false,
+            tool_mode: ToolMode::Auto,
+            api: Api::Ollama,
+            api_key: None,
         }
     }
 }

@@ -2,10 +2,12 @@
 
 mod support;
 
+mod any_model;
 mod client;
 mod core;
 mod crash;
 mod example;
 mod personalities;
+mod real_model;
 mod security;
 mod views;

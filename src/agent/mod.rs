@@ -267,6 +267,7 @@ impl<'a> Agent<'a> {
             usage,
             retries,
             done_reason,
+            notices: _,
         } = reply;
         let (calls, from_text) = if tool_calls.is_empty() {
             let calls = text_calls::extract(&content, &tools::names());
@@ -323,6 +324,11 @@ impl<'a> Agent<'a> {
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);
+        if let Some(Ok(reply)) = &result {
+            for notice in &reply.notices {
+                self.reporter.notice(notice);
+            }
+        }
         result
     }
 

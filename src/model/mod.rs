@@ -1,9 +1,12 @@
 //! The model behind a small trait, and its clients. The loop sees only
 //! [`Model`]; retries and error classification live here.
 
+pub mod json_mode;
 pub mod ollama;
+pub mod openai;
 pub mod retry;
 pub mod text_calls;
+pub mod tool_mode;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -63,6 +66,9 @@ pub struct ChatReply {
     pub done_reason: Option<String>,
     /// Transient failures retried before this reply came.
     pub retries: u32,
+    /// One-line notices for the user about how the call was made (a switch
+    /// to JSON tool mode); the loop hands them to its reporter.
+    pub notices: Vec<String>,
 }
 
 /// What the server says about the model.
@@ -76,14 +82,18 @@ pub struct ModelInfo {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ModelError {
     #[error(
-        "cannot reach the model server at {host} ({detail}): start it with `ollama serve`, \
-         or point --host / OLLAMA_HOST at it"
+        "cannot reach the model server at {host} ({detail}): start it with `ollama serve` \
+         (or llama-server, LM Studio, vLLM with --api openai), or point --host / OLLAMA_HOST at it"
     )]
     Unreachable { host: String, detail: String },
-    #[error("the model {model:?} is not available on {host}: pull it with `ollama pull {model}`")]
+    #[error(
+        "the model {model:?} is not available on {host}: pull it with `ollama pull {model}` \
+         (with --api openai, give --model as the server lists it under /v1/models)"
+    )]
     NotFound { model: String, host: String },
     #[error(
-        "the model {model:?} does not support tools: use one that calls tools, such as \
+        "the model {model:?} does not support tools: run with --tool-mode json (or auto), which \
+         asks for tool calls through structured output, or use one that calls tools, such as \
          qwen3, gpt-oss or llama3.1 (`ollama pull qwen3`)"
     )]
     NoTools { model: String },
@@ -143,3 +153,36 @@ pub struct ClientConfig {
 /// Seconds to establish a connection: a server that does not accept within
 /// this is down or unreachable, and waiting longer only delays the retry.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Which HTTP API the model server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Api {
+    /// Ollama's own `/api/chat`: `num_ctx` is sent, capabilities are known.
+    #[default]
+    Ollama,
+    /// The OpenAI chat API (`/v1/chat/completions`) of llama-server, LM
+    /// Studio, vLLM, and Ollama under `/v1`.
+    OpenAi,
+}
+
+/// A server's error message says the model or the server takes no `tools`:
+/// Ollama ("... does not support tools"), llama-server without `--jinja`
+/// ("tools param requires --jinja flag"), vLLM without auto tool choice
+/// ("\"auto\" tool choice requires --enable-auto-tool-choice ..."). Only
+/// these explicit messages count: a bare 400 is as often a bad request.
+pub(crate) fn refuses_tools(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    lower.contains("does not support tools")
+        || lower.contains("tools param requires --jinja")
+        || lower.contains("enable-auto-tool-choice")
+}
+
+/// A server's error message says it could not parse the tool call the model
+/// wrote: Ollama ("error parsing tool call"), llama-server and LM Studio
+/// ("... does not match the expected peg-native format").
+pub(crate) fn tool_parse_failed(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    lower.contains("error parsing tool call")
+        || lower.contains("failed to parse tool call")
+        || lower.contains("peg-native format")
+}

@@ -208,12 +208,12 @@ impl OllamaClient {
             .and_then(|v| v["error"].as_str().map(str::to_string))
             .unwrap_or_else(|| body.trim().chars().take(300).collect());
         let lower = message.to_lowercase();
-        if lower.contains("does not support tools") {
+        if super::refuses_tools(&message) {
             return ModelError::NoTools {
                 model: self.config.model.clone(),
             };
         }
-        if lower.contains("error parsing tool call") {
+        if super::tool_parse_failed(&message) {
             return ModelError::ToolParse { message };
         }
         let mentions_model = lower.contains("model") && lower.contains("not found");
@@ -242,7 +242,7 @@ impl OllamaClient {
     }
 }
 
-fn server_error(status: Option<u16>, message: &str, transient: bool) -> ModelError {
+pub(super) fn server_error(status: Option<u16>, message: &str, transient: bool) -> ModelError {
     ModelError::Server {
         status,
         message: message.to_string(),
@@ -251,7 +251,7 @@ fn server_error(status: Option<u16>, message: &str, transient: bool) -> ModelErr
 }
 
 /// The innermost cause: reqwest's own message is "error sending request".
-fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+pub(super) fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = error;
     while let Some(next) = cause.source() {
         cause = next;

@@ -10,6 +10,11 @@
 //! `faults` make the first times an identical request arrives fail (an HTTP
 //! error, a dropped connection, a stream cut before `done`, an error inside
 //! the stream), so retries are deterministic too.
+//!
+//! It also speaks the OpenAI chat API under `/v1`, as Ollama does (see
+//! `fake_openai.rs`), from the same rules; and JSON tool mode: a round
+//! request whose `format` is a choice of tool calls (`anyOf`) is answered
+//! with the call as the JSON object a constrained model writes.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -56,6 +61,15 @@ pub struct Script {
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
+    /// `/api/show` leaves out `capabilities`, as Ollama before 0.6.4 did.
+    #[serde(default)]
+    pub hide_capabilities: bool,
+    /// The `/v1` routes want `Authorization: Bearer` with this key.
+    #[serde(default)]
+    pub api_key: Option<String>,
+    /// Served at `/props`, as llama-server describes its model there.
+    #[serde(default)]
+    pub props: Option<Value>,
 }
 
 fn default_model() -> String {
@@ -128,10 +142,10 @@ pub enum Fault {
     MidError { error: String },
 }
 
-struct Shared {
-    script: Script,
+pub(super) struct Shared {
+    pub(super) script: Script,
     personality: Personality,
-    requests: Mutex<Vec<Value>>,
+    pub(super) requests: Mutex<Vec<Value>>,
     seen: Mutex<HashMap<u64, usize>>,
     /// Chat requests so far, for a personality's every-n-th faults.
     calls: AtomicUsize,
@@ -177,6 +191,12 @@ impl FakeOllama {
             .route("/api/tags", get(tags))
             .route("/api/show", post(show))
             .route("/api/chat", post(chat))
+            .route(
+                "/v1/chat/completions",
+                post(super::fake_openai::chat_completions),
+            )
+            .route("/v1/models", get(super::fake_openai::models))
+            .route("/props", get(super::fake_openai::props))
             .with_state(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -214,12 +234,16 @@ impl FakeOllama {
         self.shared.requests.lock().expect("requests").clone()
     }
 
-    /// The `/api/chat` requests of the rounds (not decomposition, not
-    /// reflection: those ask for structured output).
+    /// The chat requests of the rounds (not decomposition, not reflection:
+    /// those ask for structured output; JSON tool mode's rounds do too, for
+    /// a choice of tool calls).
     pub fn round_requests(&self) -> Vec<Value> {
         self.requests()
             .into_iter()
-            .filter(|r| r.get("messages").is_some() && r.get("format").is_none())
+            .filter(|r| {
+                r.get("messages").is_some()
+                    && requested_format(r).is_none_or(|f| f["anyOf"].is_array())
+            })
             .collect()
     }
 }
@@ -243,7 +267,21 @@ pub fn load_script(name: &str) -> Script {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn error(status: u16, message: &str) -> Response {
+/// The schema a request asks the reply to follow: Ollama's `format`, or
+/// OpenAI's `response_format`.
+pub fn requested_format(request: &Value) -> Option<&Value> {
+    request
+        .get("format")
+        .or_else(|| request["response_format"]["json_schema"].get("schema"))
+        .filter(|f| !f.is_null())
+}
+
+/// A round request of JSON tool mode: the reply must be one of the calls.
+fn json_mode(request: &Value) -> bool {
+    requested_format(request).is_some_and(|f| f["anyOf"].is_array())
+}
+
+pub(super) fn error(status: u16, message: &str) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     (status, axum::Json(json!({ "error": message }))).into_response()
 }
@@ -274,6 +312,16 @@ async fn show(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
         .unwrap_or("");
     if name != shared.script.model {
         return error(404, &format!("model '{name}' not found"));
+    }
+    if shared.script.hide_capabilities {
+        return axum::Json(json!({
+            "modelfile": "FROM fake",
+            "parameters": "",
+            "template": "{{ .Prompt }}",
+            "details": { "family": "fake" },
+            "model_info": { "fake.context_length": shared.script.context_length },
+        }))
+        .into_response();
     }
     axum::Json(json!({
         "modelfile": "FROM fake",
@@ -311,23 +359,10 @@ async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
         );
     }
     let stream = request["stream"].as_bool().unwrap_or(true);
-    let seen = {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        body.hash(&mut hasher);
-        let mut seen = shared.seen.lock().expect("seen");
-        let count = seen.entry(hasher.finish()).or_insert(0);
-        *count += 1;
-        *count - 1
-    };
     let prompt_tokens = body.len() as u64 / script.bytes_per_token.max(1);
-    let (mut reply, mut fault) = answer(script, &request, seen);
+    let (reply, fault) = reply_for(&shared, &request, &body);
     if reply.delay_ms > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(reply.delay_ms)).await;
-    }
-    let n = shared.calls.fetch_add(1, Ordering::SeqCst) + 1;
-    fault = fault.or_else(|| shared.personality.fault(n));
-    if request["format"].is_null() {
-        reply = shared.personality.bend(reply, &request_text(&request));
     }
     match fault {
         Some(Fault::Status {
@@ -342,11 +377,49 @@ async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     }
 }
 
+/// The reply to a chat request (in Ollama's shape; `body` is the bytes it
+/// came as) and the fault to inject, whichever API it came by.
+pub(super) fn reply_for(shared: &Shared, request: &Value, body: &[u8]) -> (Reply, Option<Fault>) {
+    let seen = {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        body.hash(&mut hasher);
+        let mut seen = shared.seen.lock().expect("seen");
+        let count = seen.entry(hasher.finish()).or_insert(0);
+        *count += 1;
+        *count - 1
+    };
+    let (mut reply, mut fault) = answer(&shared.script, request, seen);
+    let n = shared.calls.fetch_add(1, Ordering::SeqCst) + 1;
+    fault = fault.or_else(|| shared.personality.fault(n));
+    let json_mode = json_mode(request);
+    if request["format"].is_null() || json_mode {
+        reply = shared.personality.bend(reply, &request_text(request));
+    }
+    if json_mode {
+        reply = written_as_json(reply);
+    }
+    (reply, fault)
+}
+
+/// A reply as a model constrained to JSON tool mode's schema writes it: its
+/// first call as `{"name", "arguments"}`, or its text as `{"message"}`.
+fn written_as_json(reply: Reply) -> Reply {
+    let content = match reply.tool_calls.first() {
+        Some(call) => json!({ "name": call["name"], "arguments": call["arguments"] }),
+        None => json!({ "message": reply.content }),
+    };
+    Reply {
+        content: content.to_string(),
+        tool_calls: Vec::new(),
+        ..reply
+    }
+}
+
 /// The reply for a request, and the fault to inject the `seen`-th time it
 /// arrives.
 fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault>) {
     let messages = request["messages"].as_array().cloned().unwrap_or_default();
-    let format = &request["format"];
+    let format = requested_format(request).unwrap_or(&Value::Null);
     if format["properties"].get("worked").is_some() {
         return (
             Reply {
@@ -356,7 +429,7 @@ fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault
             None,
         );
     }
-    if !format.is_null() {
+    if !format.is_null() && !json_mode(request) {
         let attempt = messages.iter().filter(|m| m["role"] == "assistant").count();
         let content = if script.plan_text.is_empty() {
             script.plan.to_string()
@@ -541,7 +614,7 @@ fn respond(
 }
 
 /// A 200 whose body fails at once: the client sees the connection die.
-fn broken_body() -> Response {
+pub(super) fn broken_body() -> Response {
     let failing = futures_util::stream::once(async {
         Err::<Bytes, std::io::Error>(std::io::Error::other("dropped"))
     });

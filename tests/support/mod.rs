@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod fake_ollama;
+pub mod fake_openai;
 pub mod invariants;
 pub mod personality;
 
@@ -101,6 +102,12 @@ impl Test {
         self
     }
 
+    /// Serves `script` as given (a fixture changed by the test).
+    pub fn serving(mut self, script: fake_ollama::Script) -> Test {
+        self.server = Some(FakeOllama::start(script, Default::default()));
+        self
+    }
+
     /// Serves a script played by a personality (`fixtures/personalities/`).
     pub fn played(mut self, script: &str, personality: &str) -> Test {
         self.server = Some(FakeOllama::with_personality(script, personality));
@@ -130,8 +137,46 @@ impl Test {
 
     /// Runs `runner` with the builder's arguments plus `extra`.
     pub fn run_with(&self, extra: &[&str]) -> Run {
-        let mut command = self.command(extra);
-        Run::from(command.output().expect("run the runner binary"))
+        Run::from(self.command(extra).output().expect("run the runner binary"))
+    }
+
+    /// Runs `runner` like [`Test::run_with`], but kills it after `limit`:
+    /// `None` when it had not ended by then (a hang).
+    pub fn run_within(&self, extra: &[&str], limit: std::time::Duration) -> Option<Run> {
+        use std::process::Stdio;
+        let mut child = self
+            .command(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the runner binary");
+        let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                bytes
+            })
+        };
+        let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
+        let stderr = drain(Box::new(child.stderr.take().expect("stderr")));
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait for the runner") {
+                break Some(status);
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        let output = Output {
+            status: status?,
+            stdout: stdout.join().expect("stdout reader"),
+            stderr: stderr.join().expect("stderr reader"),
+        };
+        Some(Run::from(output))
     }
 
     /// The `runner` command of [`Test::run_with`], to spawn and wait on (or
@@ -158,6 +203,12 @@ impl Test {
 
     pub fn run(&self) -> Run {
         self.run_with(&[])
+    }
+
+    /// The temporary folder that holds the workspace (`work/`) and the
+    /// home folder (`home/`) of the run.
+    pub fn root(&self) -> &Path {
+        self.root.path()
     }
 
     pub fn context(&self) -> PathBuf {

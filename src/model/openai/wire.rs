@@ -1,0 +1,324 @@
+//! The OpenAI chat API's bodies: our request as `/v1/chat/completions`
+//! takes it, and its answer as a [`ChatReply`].
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::chat::{Message, Role, ToolCall, Usage};
+use crate::model::{ChatReply, ChatRequest};
+
+/// The request body. Not streamed: the runner shows no tokens as they come,
+/// and a whole answer carries `usage` and complete tool-call arguments on
+/// every server (streamed, usage needs `stream_options`, which older servers
+/// refuse, and llama-server once refused tools with streaming altogether).
+pub fn request(model: &str, request: &ChatRequest) -> Value {
+    let mut body = json!({
+        "model": model,
+        "messages": messages(&request.messages),
+        "stream": false,
+        "temperature": request.options.temperature,
+    });
+    if let Some(limit) = request.options.num_predict {
+        body["max_tokens"] = json!(limit);
+    }
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": tool.parameters,
+                    }
+                })
+            })
+            .collect();
+        body["tools"] = Value::Array(tools);
+        body["tool_choice"] = json!("auto");
+    }
+    if let Some(schema) = &request.format {
+        body["response_format"] = json!({
+            "type": "json_schema",
+            "json_schema": { "name": "reply", "schema": schema },
+        });
+    }
+    body
+}
+
+/// The conversation with ids tying each tool result to its call. Our
+/// messages have none, so they are numbered in order; nine characters,
+/// letters and digits, which Mistral's templates on vLLM insist on. A tool
+/// result with no call before it (the kept history can start mid-exchange)
+/// goes as a user message, which every server takes.
+fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut next_id = 0;
+    let mut open: std::collections::VecDeque<String> = Default::default();
+    let mut wire = Vec::with_capacity(messages.len());
+    for message in messages {
+        let value = match message.role {
+            Role::System => json!({ "role": "system", "content": message.content }),
+            Role::User => json!({ "role": "user", "content": message.content }),
+            Role::Assistant => {
+                open.clear();
+                let mut value = json!({ "role": "assistant", "content": message.content });
+                if !message.tool_calls.is_empty() {
+                    let calls: Vec<Value> = message
+                        .tool_calls
+                        .iter()
+                        .map(|call| {
+                            next_id += 1;
+                            let id = format!("call{next_id:05}");
+                            open.push_back(id.clone());
+                            json!({
+                                "id": id,
+                                "type": "function",
+                                "function": { "name": call.name, "arguments": arguments(call) },
+                            })
+                        })
+                        .collect();
+                    value["tool_calls"] = Value::Array(calls);
+                }
+                value
+            }
+            Role::Tool => match open.pop_front() {
+                Some(id) => {
+                    json!({ "role": "tool", "tool_call_id": id, "content": message.content })
+                }
+                None => json!({
+                    "role": "user",
+                    "content": format!(
+                        "Result of {}:\n{}",
+                        message.tool_name.as_deref().unwrap_or("a tool"),
+                        message.content
+                    ),
+                }),
+            },
+        };
+        wire.push(value);
+    }
+    wire
+}
+
+/// Arguments go as a JSON string; a string the model gave is sent as it was.
+fn arguments(call: &ToolCall) -> String {
+    match &call.arguments {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[derive(Deserialize)]
+struct Completion {
+    #[serde(default)]
+    choices: Vec<Choice>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+#[derive(Deserialize)]
+struct Choice {
+    message: WireMessage,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireMessage {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<WireCall>>,
+}
+
+#[derive(Deserialize)]
+struct WireCall {
+    function: WireFunction,
+}
+
+#[derive(Deserialize)]
+struct WireFunction {
+    name: String,
+    #[serde(default)]
+    arguments: Value,
+}
+
+#[derive(Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: u64,
+    #[serde(default)]
+    completion_tokens: u64,
+}
+
+/// The answer of a completion; `Err` says why it is not one.
+pub fn reply(body: &str) -> Result<ChatReply, String> {
+    let completion: Completion = serde_json::from_str(body)
+        .map_err(|e| format!("the answer is not a chat completion ({e})"))?;
+    let Some(choice) = completion.choices.into_iter().next() else {
+        return Err("the answer has no choices".into());
+    };
+    let tool_calls = choice
+        .message
+        .tool_calls
+        .unwrap_or_default()
+        .into_iter()
+        .map(|call| ToolCall {
+            name: call.function.name,
+            arguments: decoded(call.function.arguments),
+        })
+        .collect();
+    let usage = completion.usage.map_or(Usage::default(), |u| Usage {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+    });
+    Ok(ChatReply {
+        content: choice.message.content.unwrap_or_default(),
+        tool_calls,
+        usage,
+        // "length" means cut at max_tokens, as Ollama's done_reason says.
+        done_reason: choice.finish_reason,
+        ..ChatReply::default()
+    })
+}
+
+/// Arguments arrive as a JSON string; one that does not parse is kept as the
+/// string, so the tool's checker tells the model what is wrong with it.
+fn decoded(arguments: Value) -> Value {
+    match arguments {
+        Value::String(text) if text.trim().is_empty() => json!({}),
+        Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        Value::Null => json!({}),
+        other => other,
+    }
+}
+
+/// The message of an error answer, in the shapes servers use: OpenAI and
+/// llama-server `{"error": {"message": ...}}`, LM Studio and Ollama's own
+/// `{"error": "..."}`, older vLLM `{"object": "error", "message": ...}`.
+pub fn error_message(body: &str) -> String {
+    let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    value["error"]["message"]
+        .as_str()
+        .or(value["error"].as_str())
+        .or(value["message"].as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| body.trim().chars().take(300).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Options, ToolSpec};
+    use pretty_assertions::assert_eq;
+
+    fn call(name: &str, arguments: Value) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            arguments,
+        }
+    }
+
+    #[test]
+    fn the_request_has_tools_ids_the_cap_and_the_schema() {
+        let request = ChatRequest {
+            messages: vec![
+                Message::tool("note", "orphan"),
+                Message::assistant(
+                    "",
+                    vec![
+                        call("list_dir", json!({"path": "."})),
+                        call("run_cmd", json!("{\"cmd\": \"ls\"")),
+                    ],
+                ),
+                Message::tool("list_dir", "a.py"),
+                Message::tool("run_cmd", "bad arguments"),
+                Message::user("GOAL: g"),
+            ],
+            tools: vec![ToolSpec {
+                name: "list_dir",
+                description: "lists",
+                parameters: json!({"type": "object"}),
+            }],
+            format: Some(json!({"type": "object"})),
+            options: Options {
+                temperature: 0.5,
+                num_ctx: 8192,
+                num_predict: Some(300),
+            },
+        };
+        let body = super::request("m", &request);
+        assert_eq!(body["max_tokens"], json!(300));
+        assert_eq!(body["stream"], json!(false));
+        assert_eq!(body["tool_choice"], json!("auto"));
+        assert_eq!(body["tools"][0]["function"]["name"], json!("list_dir"));
+        assert_eq!(
+            body["response_format"],
+            json!({"type": "json_schema", "json_schema": {"name": "reply", "schema": {"type": "object"}}})
+        );
+        let m = &body["messages"];
+        assert_eq!(
+            m[0],
+            json!({"role": "user", "content": "Result of note:\norphan"})
+        );
+        assert_eq!(m[1]["tool_calls"][0]["id"], json!("call00001"));
+        assert_eq!(
+            m[1]["tool_calls"][0]["function"]["arguments"],
+            json!("{\"path\":\".\"}")
+        );
+        assert_eq!(
+            m[1]["tool_calls"][1]["function"]["arguments"],
+            json!("{\"cmd\": \"ls\"")
+        );
+        assert_eq!(
+            m[2],
+            json!({"role": "tool", "tool_call_id": "call00001", "content": "a.py"})
+        );
+        assert_eq!(m[3]["tool_call_id"], json!("call00002"));
+        assert!(body.get("num_ctx").is_none());
+    }
+
+    #[test]
+    fn an_answer_becomes_a_reply() {
+        let body = r#"{"id":"x","object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,"tool_calls":[
+              {"id":"c1","type":"function","function":{"name":"write_file","arguments":"{\"path\":\"a.py\",\"content\":\"x\"}"}},
+              {"id":"c2","type":"function","function":{"name":"run_cmd","arguments":"{broken"}}]},
+            "finish_reason":"length"}],"usage":{"prompt_tokens":120,"completion_tokens":30,"total_tokens":150}}"#;
+        let reply = reply(body).unwrap();
+        assert_eq!(
+            reply.tool_calls,
+            [
+                call("write_file", json!({"path": "a.py", "content": "x"})),
+                call("run_cmd", json!("{broken"))
+            ]
+        );
+        assert_eq!(reply.content, "");
+        assert_eq!(reply.done_reason.as_deref(), Some("length"));
+        assert_eq!(
+            reply.usage,
+            Usage {
+                prompt_tokens: 120,
+                completion_tokens: 30
+            }
+        );
+        assert!(super::reply(r#"{"choices": []}"#).is_err());
+        assert!(super::reply("<html>").is_err());
+    }
+
+    #[test]
+    fn error_messages_in_every_shape() {
+        assert_eq!(
+            error_message(r#"{"error":{"code":500,"message":"boom","type":"server_error"}}"#),
+            "boom"
+        );
+        assert_eq!(error_message(r#"{"error":"no model"}"#), "no model");
+        assert_eq!(
+            error_message(r#"{"object":"error","message":"old vllm","code":400}"#),
+            "old vllm"
+        );
+        assert_eq!(error_message(" Bad Gateway \n"), "Bad Gateway");
+    }
+}
