@@ -11,8 +11,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::agent::Reporter;
 use crate::settings::Output;
-use crate::state::{Ending, Event, LoopPattern, NudgeKind, Outcome, Record, State};
+use crate::state::{Ending, Event, NudgeKind, Outcome, Record, State};
 use crate::store::Stats;
+use crate::views::shorten;
 
 /// Colours only on a terminal, never with NO_COLOR.
 pub fn use_color(stream_is_tty: bool) -> bool {
@@ -180,10 +181,7 @@ impl Terminal {
             Event::ActionBlocked {
                 signature, pattern, ..
             } => {
-                let pattern = match pattern {
-                    LoopPattern::Repeat => "a repeat",
-                    LoopPattern::Alternate => "an alternation",
-                };
+                let pattern = pattern.describe();
                 self.line(&format!(
                     "  {} blocked a loop ({pattern}): {}",
                     s.bad.apply_to("⊘"),
@@ -299,13 +297,4 @@ impl Reporter for Terminal {
             }
         }
     }
-}
-
-fn shorten(text: &str, max: usize) -> String {
-    let line = text.lines().next().unwrap_or("");
-    if line.chars().count() <= max {
-        return line.to_string();
-    }
-    let cut: String = line.chars().take(max).collect();
-    format!("{cut}…")
 }

@@ -51,11 +51,8 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
                      changed since; read it before writing it again"
                 );
                 ActionOutcome {
-                    ok: false,
-                    result: format!("Error: {error}"),
-                    error: Some(error),
                     interrupted: true,
-                    ..ActionOutcome::default()
+                    ..ActionOutcome::refused(error)
                 }
             }
         }
@@ -71,12 +68,9 @@ fn unknown(flight: &InFlight, command: Option<String>) -> ActionOutcome {
         flight.summary
     );
     ActionOutcome {
-        ok: false,
-        result: format!("Error: {error}"),
         command,
-        error: Some(error),
         interrupted: true,
-        ..ActionOutcome::default()
+        ..ActionOutcome::refused(error)
     }
 }
 

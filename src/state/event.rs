@@ -75,6 +75,16 @@ pub struct WriteIntent {
     pub after: String,
 }
 
+impl LoopPattern {
+    /// In words, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            LoopPattern::Repeat => "a repeat",
+            LoopPattern::Alternate => "an alternation",
+        }
+    }
+}
+
 /// What an executed action came to.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct ActionOutcome {
@@ -96,6 +106,19 @@ pub struct ActionOutcome {
     /// result (recorded on resume). Running it again is no loop.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+}
+
+impl ActionOutcome {
+    /// An action that did not run (or failed) for `error`, which the model
+    /// is told.
+    pub fn refused(error: String) -> ActionOutcome {
+        ActionOutcome {
+            ok: false,
+            result: format!("Error: {error}"),
+            error: Some(error),
+            ..ActionOutcome::default()
+        }
+    }
 }
 
 /// What the runner records. Serialized with an `"event"` tag, snake case.

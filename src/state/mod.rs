@@ -3,6 +3,7 @@
 //! `State::apply` is pure: replaying `history.jsonl` from nothing gives
 //! exactly the state the live run had. No I/O lives here.
 
+mod conversation;
 pub mod event;
 pub mod tree;
 
@@ -12,20 +13,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::chat::{Message, ToolCall, Usage};
 use crate::guard::LOOP_WINDOW;
+pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, head_and_tail};
+use conversation::{KEPT_RESULT, shortened};
 pub use event::{
     ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, WriteIntent,
 };
 pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
 
-/// Exchanges of the conversation kept in the state, and the most
-/// `--history-keep` may show. Small models do best with few (the default is
-/// 5), and the state is rewritten after every action: its size is the
-/// runner's main cost per action.
-pub const KEPT_EXCHANGES: usize = 8;
-/// A tool result kept in the conversation is cut to this many bytes (head
-/// and tail); the log keeps it whole. Bounds `state.json`, which is
-/// rewritten after every action.
-const KEPT_RESULT: usize = 16 * 1024;
 /// Commands kept for RECENT COMMANDS.
 const KEPT_COMMANDS: usize = 5;
 /// Errors kept for RECENT ERRORS (the prompt shows the last 3).
@@ -420,49 +414,6 @@ impl State {
             None => self.conversation.push_back(vec![message]),
         }
     }
-}
-
-/// A string argument longer than this is cut in the conversation the state
-/// keeps: the model wrote it once, the file holds it now, and the state is
-/// rewritten after every action. The pending reply keeps the whole call.
-pub const KEPT_ARGUMENT: usize = 600;
-
-/// Calls as the conversation keeps them: long string arguments cut.
-fn shortened(calls: &[ToolCall]) -> Vec<ToolCall> {
-    let mut calls = calls.to_vec();
-    for call in &mut calls {
-        if let Some(args) = call.arguments.as_object_mut() {
-            for value in args.values_mut() {
-                if let Some(text) = value.as_str()
-                    && text.len() > KEPT_ARGUMENT
-                {
-                    let cut = crate::guard::floor_char_boundary(text, KEPT_ARGUMENT);
-                    *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
-                }
-            }
-        }
-    }
-    calls
-}
-
-/// `text` cut to about `max` bytes: its head and its tail, with a line that
-/// says how much was left out.
-pub fn head_and_tail(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_string();
-    }
-    let half = max / 2;
-    let head = crate::guard::floor_char_boundary(text, half);
-    let mut tail = text.len() - half;
-    while !text.is_char_boundary(tail) {
-        tail += 1;
-    }
-    format!(
-        "{}\n[... {} bytes cut ...]\n{}",
-        &text[..head],
-        tail - head,
-        &text[tail..]
-    )
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ mod lock;
 pub mod log;
 #[cfg(test)]
 mod power_loss;
+mod sidecar;
 #[cfg(test)]
 pub mod sim;
 
@@ -28,7 +29,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::memory::Memory;
 use crate::state::{Event, Record, State};
 pub use archive::archive_workspace;
 use archive::{archive_dir, archive_files};
@@ -370,59 +370,6 @@ impl Store {
         }
         self.stats.checkpoints += 1;
         Ok(())
-    }
-
-    /// Appends a line to `ledger.log`, the short human trace (not synced: it
-    /// is a view, the log is the truth).
-    pub fn ledger(&mut self, kind: &str, text: &str) -> Result<(), StoreError> {
-        self.check()?;
-        let line = format!("{} {kind:<7} {}\n", now(), text.replace('\n', " "));
-        let path = self.paths.ledger();
-        let result = self.disk.append(&path, line.as_bytes());
-        self.io(&path, result)
-    }
-
-    /// Adds a detection to `loops.json` (a JSON array, replaced atomically).
-    pub fn record_loop(&mut self, entry: serde_json::Value) -> Result<(), StoreError> {
-        self.check()?;
-        let path = self.paths.loops();
-        let result = self.disk.read(&path);
-        let mut entries: Vec<serde_json::Value> = self
-            .io(&path, result)?
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
-        entries.push(entry);
-        let tmp = path.with_extension("json.tmp");
-        let bytes = serde_json::to_vec_pretty(&entries)?;
-        let result = self.disk.write(&tmp, &bytes);
-        self.io(&tmp, result)?;
-        let result = self.disk.rename(&tmp, &path);
-        self.io(&path, result)
-    }
-
-    /// Lessons of earlier runs; empty when there are none or the file cannot
-    /// be read (it is advice, never needed to resume).
-    pub fn load_memory(&mut self) -> Memory {
-        let path = self.paths.memory();
-        match self.disk.read(&path) {
-            Ok(Some(bytes)) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-                tracing::warn!(%e, "memory.json is unreadable; starting without lessons");
-                Memory::default()
-            }),
-            _ => Memory::default(),
-        }
-    }
-
-    /// Replaces `memory.json` (temp file and rename; not synced: it is
-    /// advice, and the log holds the reflections and failures anyway).
-    pub fn save_memory(&mut self, memory: &Memory) -> Result<(), StoreError> {
-        let path = self.paths.memory();
-        let tmp = path.with_extension("json.tmp");
-        let bytes = serde_json::to_vec_pretty(memory)?;
-        let result = self.disk.write(&tmp, &bytes);
-        self.io(&tmp, result)?;
-        let result = self.disk.rename(&tmp, &path);
-        self.io(&path, result)
     }
 
     /// Moves the files of the current run into `archive/<time>/` and starts

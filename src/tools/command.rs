@@ -33,15 +33,6 @@ const KILL_GRACE: Duration = Duration::from_secs(2);
 /// a grandchild that outlives it can hold them open forever.
 const IO_DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
-fn refused(error: String) -> ActionOutcome {
-    ActionOutcome {
-        ok: false,
-        result: format!("Error: {error}"),
-        error: Some(error),
-        ..ActionOutcome::default()
-    }
-}
-
 /// Finds `program` on the `PATH` the child will get.
 fn find_on_path(program: &str, env: &[(String, String)]) -> Option<PathBuf> {
     let path = env
@@ -84,11 +75,11 @@ pub async fn run(
 ) -> ActionOutcome {
     let words = match policy::check(cmd, root, config) {
         Ok(words) => words,
-        Err(e) => return refused(e),
+        Err(e) => return ActionOutcome::refused(e),
     };
     let env = env::child_env(tmp);
     let Some(program) = find_on_path(&words[0], &env) else {
-        return refused(format!("{} is not installed or not on PATH", words[0]));
+        return ActionOutcome::refused(format!("{} is not installed or not on PATH", words[0]));
     };
     let mut command = Command::new(&program);
     command
@@ -101,24 +92,24 @@ pub async fn run(
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     if let Err(e) = confine(&mut command, root, tmp, config) {
-        return refused(e);
+        return ActionOutcome::refused(e);
     }
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) if config.sandbox && e.raw_os_error().is_some_and(|c| c == libc_eperm()) => {
-            return refused(format!(
+            return ActionOutcome::refused(format!(
                 "cannot start {}: {e} while setting up the sandbox (the user can run with --no-sandbox)",
                 words[0]
             ));
         }
-        Err(e) => return refused(format!("cannot start {}: {e}", words[0])),
+        Err(e) => return ActionOutcome::refused(format!("cannot start {}: {e}", words[0])),
     };
     let Some(group) = child
         .id()
         .and_then(|id| i32::try_from(id).ok())
         .map(Group::new)
     else {
-        return refused(format!("{} ended before it could be watched", words[0]));
+        return ActionOutcome::refused(format!("{} ended before it could be watched", words[0]));
     };
     let stdout = tokio::spawn(drain(child.stdout.take()));
     let stderr = tokio::spawn(drain(child.stderr.take()));

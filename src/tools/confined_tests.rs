@@ -125,17 +125,18 @@ fn a_symlink_swapped_in_during_writes_never_leads_out() {
             }
         })
     };
-    let mut written = 0;
     for i in 0..2000 {
-        if let Ok(target) = resolve(&root, "sub/f.txt", false)
-            && target.replace(format!("{i}").as_bytes()).is_ok()
-        {
-            written += 1;
+        if let Ok(target) = resolve(&root, "sub/f.txt", false) {
+            let _ = target.replace(format!("{i}").as_bytes());
         }
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     swapper.join().unwrap();
     let leaked: Vec<_> = std::fs::read_dir(outside.path()).unwrap().collect();
     assert!(leaked.is_empty(), "written outside: {leaked:?}");
-    assert!(written > 0, "no write got through at all");
+    // How many writes got through depends on the machine's load; that the
+    // path works once the swapping stops does not.
+    let target = resolve(&root, "sub/f.txt", false).unwrap();
+    target.replace(b"last").unwrap();
+    assert_eq!(std::fs::read(root.join("sub/f.txt")).unwrap(), b"last");
 }

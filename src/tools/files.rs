@@ -13,15 +13,6 @@ const LIST_CAP: usize = 200;
 
 pub use crate::digest::sha256_hex;
 
-fn refused(error: String) -> ActionOutcome {
-    ActionOutcome {
-        ok: false,
-        result: format!("Error: {error}"),
-        error: Some(error),
-        ..ActionOutcome::default()
-    }
-}
-
 /// The message for a path that was not resolved.
 fn path_refusal(given: &str, error: PathError, create_dirs: Option<bool>) -> String {
     match error {
@@ -37,11 +28,11 @@ fn path_refusal(given: &str, error: PathError, create_dirs: Option<bool>) -> Str
 pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
     let dir = match resolve(root, given, false) {
         Ok(dir) => dir,
-        Err(e) => return refused(path_refusal(given, e, None)),
+        Err(e) => return ActionOutcome::refused(path_refusal(given, e, None)),
     };
     let entries = match dir.list() {
         Ok(entries) => entries,
-        Err(e) => return refused(format!("cannot list {given}: {}", plain(&e))),
+        Err(e) => return ActionOutcome::refused(format!("cannot list {given}: {}", plain(&e))),
     };
     let mut lines: Vec<String> = entries
         .into_iter()
@@ -80,7 +71,7 @@ pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
 pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
     let target = match resolve(root, given, false) {
         Ok(target) => target,
-        Err(e) => return refused(path_refusal(given, e, None)),
+        Err(e) => return ActionOutcome::refused(path_refusal(given, e, None)),
     };
     let read = || -> std::io::Result<(Vec<u8>, u64)> {
         let file = target.open_file()?;
@@ -91,7 +82,7 @@ pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
     };
     let (bytes, size) = match read() {
         Ok(read) => read,
-        Err(e) => return refused(format!("cannot read {given}: {}", plain(&e))),
+        Err(e) => return ActionOutcome::refused(format!("cannot read {given}: {}", plain(&e))),
     };
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return ActionOutcome {
@@ -173,34 +164,36 @@ pub fn exists(root: &Path, given: &str) -> bool {
 pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) -> ActionOutcome {
     let target = match resolve(root, given, create_dirs) {
         Ok(target) => target,
-        Err(e) => return refused(path_refusal(given, e, Some(create_dirs))),
+        Err(e) => return ActionOutcome::refused(path_refusal(given, e, Some(create_dirs))),
     };
     let shown = target.shown().to_string();
     match target.kind() {
         Ok(Some(Kind::Dir)) => {
-            return refused(format!("{given} is a folder; give the path of a file"));
+            return ActionOutcome::refused(format!("{given} is a folder; give the path of a file"));
         }
         Ok(Some(Kind::Other)) => {
-            return refused(format!(
+            return ActionOutcome::refused(format!(
                 "{given} is not a regular file (a device, socket or FIFO); it is not written"
             ));
         }
         Ok(_) => {}
-        Err(e) => return refused(format!("cannot write {given}: {}", plain(&e))),
+        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
     }
     let before = match target.open_file() {
         Ok(mut file) => {
             let mut bytes = Vec::new();
             match file.read_to_end(&mut bytes) {
                 Ok(_) => Some(sha256_hex(&bytes)),
-                Err(e) => return refused(format!("cannot write {given}: {}", plain(&e))),
+                Err(e) => {
+                    return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+                }
             }
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return refused(format!("cannot write {given}: {}", plain(&e))),
+        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
     };
     if let Err(e) = target.replace(content.as_bytes()) {
-        return refused(format!("cannot write {given}: {}", plain(&e)));
+        return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
     }
     let after = sha256_hex(content.as_bytes());
     let unchanged = before.as_deref() == Some(after.as_str());

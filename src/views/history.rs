@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::{Paint, outcome_word, read_records, running_pid, shorten};
 use crate::app::{AppError, Exit};
-use crate::state::{Event, LoopPattern, NudgeKind, Record};
+use crate::state::{Event, NudgeKind, Record};
 use crate::store::{Paths, StoreError, log};
 
 /// How often `--follow` looks for new records: fast enough to feel live,
@@ -198,10 +198,7 @@ fn detail(event: &Event) -> String {
         Event::ActionBlocked {
             signature, pattern, ..
         } => {
-            let pattern = match pattern {
-                LoopPattern::Repeat => "a repeat",
-                LoopPattern::Alternate => "an alternation",
-            };
+            let pattern = pattern.describe();
             format!("{} ({pattern})", shorten(signature, 100))
         }
         Event::CallRejected { tool, error, .. } => format!("{tool}: {}", shorten(error, 100)),

@@ -277,12 +277,7 @@ fn settle(store: &mut Store, workspace: &Path) -> Result<(), StoreError> {
                  the files were rolled back; check its effects before running it again",
                 flight.summary
             );
-            ActionOutcome {
-                ok: false,
-                result: format!("Error: {error}"),
-                error: Some(error),
-                ..ActionOutcome::default()
-            }
+            ActionOutcome::refused(error)
         }
     };
     store.append(

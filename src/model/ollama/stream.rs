@@ -1,0 +1,71 @@
+//! Ollama's NDJSON stream, put together into one reply: content and tool
+//! calls from every chunk, `done_reason` and token counts from the last, and
+//! an `{"error": ...}` line in the middle ended as the error it is.
+
+use ollama_rs::generation::chat::ChatMessage;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::chat::{ToolCall, Usage};
+use crate::model::ChatReply;
+
+/// One line of Ollama's NDJSON stream.
+#[derive(Deserialize)]
+struct Chunk {
+    #[serde(default)]
+    message: Option<ChatMessage>,
+    #[serde(default)]
+    done: bool,
+    #[serde(default)]
+    done_reason: Option<String>,
+    #[serde(default)]
+    prompt_eval_count: Option<u64>,
+    #[serde(default)]
+    eval_count: Option<u64>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// A reply being put together from its chunks.
+#[derive(Default)]
+pub(super) struct Reply {
+    reply: ChatReply,
+}
+
+impl Reply {
+    /// Takes one line; `Ok(true)` once the final chunk arrived. An error line
+    /// comes back as the error body to classify.
+    pub(super) fn feed(&mut self, line: &[u8]) -> Result<bool, String> {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(false);
+        }
+        let chunk: Chunk = serde_json::from_str(text)
+            .map_err(|e| format!("{{\"error\":\"unreadable reply line ({e})\"}}"))?;
+        if let Some(error) = chunk.error {
+            return Err(json!({ "error": error }).to_string());
+        }
+        if let Some(message) = chunk.message {
+            self.reply.content.push_str(&message.content);
+            self.reply
+                .tool_calls
+                .extend(message.tool_calls.into_iter().map(|call| ToolCall {
+                    name: call.function.name,
+                    arguments: call.function.arguments,
+                }));
+        }
+        if chunk.done {
+            self.reply.done_reason = chunk.done_reason;
+            self.reply.usage = Usage {
+                prompt_tokens: chunk.prompt_eval_count.unwrap_or(0),
+                completion_tokens: chunk.eval_count.unwrap_or(0),
+            };
+        }
+        Ok(chunk.done)
+    }
+
+    pub(super) fn finish(self) -> ChatReply {
+        self.reply
+    }
+}

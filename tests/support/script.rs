@@ -1,0 +1,265 @@
+//! The fake model's scripts (`fixtures/scripts/*.json`) and the pure
+//! function from a request to its reply: the first rule whose conditions
+//! hold for what the model is shown gives the answer.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Script {
+    #[serde(default = "default_model")]
+    pub model: String,
+    #[serde(default = "default_capabilities")]
+    pub capabilities: Vec<String>,
+    #[serde(default = "default_context_length")]
+    pub context_length: u64,
+    /// The decomposition answer: JSON, sent as the reply's content.
+    #[serde(default)]
+    pub plan: Value,
+    /// A raw decomposition answer (for invalid plans); wins over `plan`.
+    #[serde(default)]
+    pub plan_text: Vec<String>,
+    #[serde(default)]
+    pub rules: Vec<Rule>,
+    /// When no rule matches.
+    #[serde(default)]
+    pub otherwise: Option<Reply>,
+    /// The answer to the reflection at the end of a run (the request whose
+    /// format asks for `worked`).
+    #[serde(default = "default_reflection")]
+    pub reflection: Value,
+    /// Tokens reported for a prompt: its bytes divided by this.
+    #[serde(default = "default_bytes_per_token")]
+    pub bytes_per_token: u64,
+    /// `/api/show` leaves out `capabilities`, as Ollama before 0.6.4 did.
+    #[serde(default)]
+    pub hide_capabilities: bool,
+    /// The `/v1` routes want `Authorization: Bearer` with this key.
+    #[serde(default)]
+    pub api_key: Option<String>,
+    /// Served at `/props`, as llama-server describes its model there.
+    #[serde(default)]
+    pub props: Option<Value>,
+}
+
+fn default_model() -> String {
+    "fake-coder:1b".into()
+}
+fn default_capabilities() -> Vec<String> {
+    vec!["completion".into(), "tools".into()]
+}
+fn default_context_length() -> u64 {
+    32768
+}
+fn default_bytes_per_token() -> u64 {
+    4
+}
+fn default_reflection() -> Value {
+    json!({"worked": ["wrote the file, then ran it"], "failed": [], "next": ["run the code after writing it"]})
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Rule {
+    #[serde(default)]
+    pub name: String,
+    /// The ACTIVE SUBTASK line contains this.
+    #[serde(default)]
+    pub subtask: Option<String>,
+    /// The request (every message and tool call) contains each of these.
+    #[serde(default)]
+    pub has: Vec<String>,
+    /// ... and none of these.
+    #[serde(default)]
+    pub lacks: Vec<String>,
+    /// The last tool result contains this.
+    #[serde(default)]
+    pub last_tool: Option<String>,
+    /// FILES CREATED names each of these ...
+    #[serde(default)]
+    pub created: Vec<String>,
+    /// ... and none of these.
+    #[serde(default)]
+    pub not_created: Vec<String>,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    pub reply: Reply,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Reply {
+    #[serde(default)]
+    pub content: String,
+    #[serde(default)]
+    pub tool_calls: Vec<Value>,
+    #[serde(default)]
+    pub done_reason: Option<String>,
+    /// Milliseconds the "model" thinks before it answers (a signal can land
+    /// meanwhile). Timing only: the answer stays a function of the request.
+    #[serde(default)]
+    pub delay_ms: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// An HTTP error with Ollama's `{"error": ...}` body.
+    Status { status: u16, error: String },
+    /// The connection dies before any answer.
+    Drop,
+    /// A stream that stops before its `done` chunk.
+    Cut,
+    /// A 200 stream with `{"error": ...}` after its first chunk.
+    MidError { error: String },
+}
+
+pub fn load_script(name: &str) -> Script {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/scripts")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The schema a request asks the reply to follow: Ollama's `format`, or
+/// OpenAI's `response_format`.
+pub fn requested_format(request: &Value) -> Option<&Value> {
+    request
+        .get("format")
+        .or_else(|| request["response_format"]["json_schema"].get("schema"))
+        .filter(|f| !f.is_null())
+}
+
+/// A round request of JSON tool mode: the reply must be one of the calls.
+pub(super) fn json_mode(request: &Value) -> bool {
+    requested_format(request).is_some_and(|f| f["anyOf"].is_array())
+}
+
+/// A reply as a model constrained to JSON tool mode's schema writes it: its
+/// first call as `{"name", "arguments"}`, or its text as `{"message"}`.
+pub(super) fn written_as_json(reply: Reply) -> Reply {
+    let content = match reply.tool_calls.first() {
+        Some(call) => json!({ "name": call["name"], "arguments": call["arguments"] }),
+        None => json!({ "message": reply.content }),
+    };
+    Reply {
+        content: content.to_string(),
+        tool_calls: Vec::new(),
+        ..reply
+    }
+}
+
+/// The reply for a request, and the fault to inject the `seen`-th time it
+/// arrives.
+pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault>) {
+    let messages = request["messages"].as_array().cloned().unwrap_or_default();
+    let format = requested_format(request).unwrap_or(&Value::Null);
+    if format["properties"].get("worked").is_some() {
+        return (
+            Reply {
+                content: script.reflection.to_string(),
+                ..Reply::default()
+            },
+            None,
+        );
+    }
+    if !format.is_null() && !json_mode(request) {
+        let attempt = messages.iter().filter(|m| m["role"] == "assistant").count();
+        let content = if script.plan_text.is_empty() {
+            script.plan.to_string()
+        } else {
+            script.plan_text[attempt.min(script.plan_text.len() - 1)].clone()
+        };
+        let rule = script.rules.iter().find(|r| r.name == "plan");
+        let fault = rule.and_then(|r| r.faults.get(seen).cloned());
+        return (
+            Reply {
+                content,
+                ..Reply::default()
+            },
+            fault,
+        );
+    }
+    let text = messages
+        .iter()
+        .map(|m| {
+            format!(
+                "{}\n{}",
+                m["content"].as_str().unwrap_or(""),
+                m["tool_calls"]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let context = messages
+        .iter()
+        .rev()
+        .find(|m| {
+            m["role"] == "user"
+                && m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("ACTIVE SUBTASK:"))
+        })
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("");
+    let line = |label: &str| context.lines().find(|l| l.starts_with(label)).unwrap_or("");
+    let subtask_line = line("ACTIVE SUBTASK:");
+    let created: Vec<&str> = line("FILES CREATED:")
+        .trim_start_matches("FILES CREATED:")
+        .split(", ")
+        .map(str::trim)
+        .collect();
+    let last_tool = messages
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "tool")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("");
+    let rule = script
+        .rules
+        .iter()
+        .filter(|r| r.name != "plan")
+        .find(|rule| {
+            rule.subtask
+                .as_ref()
+                .is_none_or(|s| subtask_line.contains(s.as_str()))
+                && rule.has.iter().all(|h| text.contains(h.as_str()))
+                && !rule.lacks.iter().any(|l| text.contains(l.as_str()))
+                && rule
+                    .last_tool
+                    .as_ref()
+                    .is_none_or(|t| last_tool.contains(t.as_str()))
+                && rule.created.iter().all(|f| created.contains(&f.as_str()))
+                && !rule
+                    .not_created
+                    .iter()
+                    .any(|f| created.contains(&f.as_str()))
+        });
+    match rule {
+        Some(rule) => (rule.reply.clone(), rule.faults.get(seen).cloned()),
+        None => (
+            script.otherwise.clone().unwrap_or(Reply {
+                content: "I do not know what to do.".into(),
+                ..Reply::default()
+            }),
+            None,
+        ),
+    }
+}
+
+/// Every message's text and tool calls: what rules and personalities look at.
+pub(super) fn request_text(request: &Value) -> String {
+    let messages = request["messages"].as_array().cloned().unwrap_or_default();
+    messages
+        .iter()
+        .map(|m| {
+            format!(
+                "{}\n{}",
+                m["content"].as_str().unwrap_or(""),
+                m["tool_calls"]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
