@@ -182,6 +182,42 @@ impl Disk for Recording {
     }
 }
 
+/// The real disk without its syncs: for figures where the device's flush
+/// latency, which swings tenfold on a shared machine, would hide what is
+/// measured (the runner's own work as the log or the workspace grows).
+#[derive(Default)]
+pub struct NoSync(pub RealDisk);
+
+impl Disk for NoSync {
+    fn read(&mut self, path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+        self.0.read(path)
+    }
+    fn read_from(&mut self, path: &Path, offset: u64) -> std::io::Result<Vec<u8>> {
+        self.0.read_from(path, offset)
+    }
+    fn append(&mut self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.append(path, bytes)
+    }
+    fn sync(&mut self, _: &Path) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write(&mut self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.write(path, bytes)
+    }
+    fn rename(&mut self, from: &Path, to: &Path) -> std::io::Result<()> {
+        self.0.rename(from, to)
+    }
+    fn sync_dir(&mut self, _: &Path) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn truncate(&mut self, path: &Path, len: u64) -> std::io::Result<()> {
+        self.0.truncate(path, len)
+    }
+    fn remove(&mut self, path: &Path) -> std::io::Result<()> {
+        self.0.remove(path)
+    }
+}
+
 /// Serves `Scripted` as Ollama's `/api/chat` (NDJSON stream) and `/api/show`
 /// on 127.0.0.1, so the real client's own cost per call can be measured.
 pub struct Server {
