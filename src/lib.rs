@@ -1,6 +1,9 @@
 //! `runner`: a crash-resilient, local-first coding agent for models served by
 //! Ollama. See DESIGN.md in the shared folder and README.md.
 
+// Nothing that input, disk or network can make fail may panic; tests may.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod agent;
 pub mod app;
 pub mod chat;
