@@ -3,7 +3,7 @@
 //! are shared and noisy; absolute times are context only).
 //!
 //! `cargo bench --bench runner` (add `-- --quick` for 3 repeats and no
-//! 10,000-action sizes).
+//! 10,000-action sizes; `-- workspace growth` for only those figures).
 
 mod store;
 mod support;
@@ -33,7 +33,16 @@ fn main() {
         child_mode(&child);
         return;
     }
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // Names of figures to run (overhead, growth, prompt, workspace, memory,
+    // http, store); none: all of them.
+    let only: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |name: &str| only.is_empty() || only.contains(&name);
     let repeats = if quick { 3 } else { 9 };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -43,22 +52,33 @@ fn main() {
     println!("repeats: {repeats}\n");
     println!("| figure | median | spread (min–max) | goal |");
     println!("|---|---|---|---|");
-    overhead(&runtime, repeats);
-    growth(
-        &runtime,
-        repeats,
-        if quick {
+    if wanted("overhead") {
+        overhead(&runtime, repeats);
+    }
+    if wanted("growth") {
+        let sizes: &[u32] = if quick {
             &[100, 1000]
         } else {
             &[100, 1000, 10_000]
-        },
-    );
-    prompt_size(&runtime);
-    workspace_size(&runtime, repeats);
-    memory(quick);
-    over_http(&runtime, repeats);
-    println!();
-    store::tables();
+        };
+        growth(&runtime, repeats, sizes);
+    }
+    if wanted("prompt") {
+        prompt_size(&runtime);
+    }
+    if wanted("workspace") {
+        workspace_size(&runtime, repeats);
+    }
+    if wanted("memory") {
+        memory(quick);
+    }
+    if wanted("http") {
+        over_http(&runtime, repeats);
+    }
+    if wanted("store") {
+        println!();
+        store::tables();
+    }
 }
 
 /// What the figures were measured on.
@@ -348,7 +368,7 @@ fn prompt_size(runtime: &tokio::runtime::Runtime) {
 /// A round on a workspace of 100,000 files next to one on an empty one
 /// (without fsyncs: their latency is the same in both and only adds noise).
 fn workspace_size(runtime: &tokio::runtime::Runtime, repeats: usize) {
-    const ACTIONS: u32 = 100;
+    const ACTIONS: u32 = 300;
     let (big, empty) = (tempdir(), tempdir());
     for d in 0..100 {
         let folder = big.path().join(format!("d{d}"));
