@@ -53,7 +53,7 @@ pub async fn doctor(settings: &Settings) -> Exit {
     let mut checks = model_checks(settings).await;
     checks.push(workspace_check(&settings.workspace));
     checks.extend(python_checks().await);
-    checks.push(sandbox_check());
+    checks.push(sandbox_check(settings));
     for check in &checks {
         println!("{}", render(check, &paint));
     }
@@ -313,47 +313,30 @@ async fn probe(program: &str, args: &[&str]) -> Option<String> {
         .map(str::to_string)
 }
 
-fn sandbox_check() -> Check {
-    match landlock_abi() {
-        Some(abi) => check(
-            Level::Ok,
-            "sandbox",
-            format!("the kernel offers Landlock (ABI {abi}) to confine commands to the workspace"),
-            Exit::Usage,
-        ),
-        None => check(
+/// The same check a run makes before it confines commands.
+fn sandbox_check(settings: &Settings) -> Check {
+    if !settings.tools.sandbox {
+        return check(
             Level::Warn,
             "sandbox",
-            "the kernel offers no Landlock (Linux 5.13 or later, with landlock among its LSMs): \
-             commands run unconfined",
+            "off (--no-sandbox): commands run unconfined",
+            Exit::Usage,
+        );
+    }
+    match crate::tools::sandbox_notice(&settings.tools, &settings.workspace) {
+        None => check(
+            Level::Ok,
+            "sandbox",
+            "Landlock confines commands to the workspace; .git and .agent_context are read-only for them",
+            Exit::Usage,
+        ),
+        Some(notice) => check(
+            Level::Warn,
+            "sandbox",
+            notice.trim_start_matches("sandbox: "),
             Exit::Usage,
         ),
     }
-}
-
-/// The Landlock ABI version the kernel offers; `None` without Landlock.
-/// Asked of the kernel itself, since `/sys/kernel/security/lsm` is often
-/// not mounted in containers. (The sandbox of `run_cmd` will answer this
-/// once it lands in `tools/`.)
-#[cfg(target_os = "linux")]
-fn landlock_abi() -> Option<i64> {
-    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
-    // SAFETY: with this flag, no attributes and size 0 the call creates
-    // nothing and only returns the ABI version (or -1).
-    let abi = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<libc::c_void>(),
-            0usize,
-            LANDLOCK_CREATE_RULESET_VERSION,
-        )
-    };
-    (abi > 0).then_some(abi)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn landlock_abi() -> Option<i64> {
-    None
 }
 
 #[cfg(test)]
