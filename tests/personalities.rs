@@ -389,3 +389,61 @@ fn num_ctx_is_capped_at_the_models_context_length() {
             .any(|r| matches!(r.event, Event::RunStarted { num_ctx: 8192, .. }))
     );
 }
+
+#[test]
+fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
+    let test = Test::new().script("premature_check").args([
+        "Write an add function with pytest tests",
+        "--max-rounds",
+        "20",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert!(state.tree.is_achieved());
+    // The plan's `pytest test_calc.py` became a check that collects the tests.
+    let subtasks: Vec<&str> = state.tree.tasks[0]
+        .subtasks
+        .iter()
+        .map(|s| s.description.as_str())
+        .collect();
+    assert_eq!(
+        subtasks.last(),
+        Some(&"Run `python3 -m pytest -q` and make it succeed (fix the files if it fails)")
+    );
+    // A test file without a test was not written; the one written has one.
+    assert!(sent(
+        &test,
+        "test_calc.py is a test file but defines no test"
+    ));
+    assert!(test.read("test_calc.py").contains("def test_add"));
+    // Both claims before the tests passed (after the failing run, and after
+    // the fix before running them again) were refused, and the model was
+    // told to run the check again.
+    let rejected: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected { tool, error, .. } => Some(format!("{tool}: {error}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert!(rejected[0].starts_with("write_file: not written: test_calc.py"));
+    for claim in &rejected[1..] {
+        assert!(
+            claim.starts_with(
+                "mark_subtask_complete: not accepted: this subtask is done when \
+             `python3 -m pytest -q` exits with code 0, and it has not since the last change"
+            ),
+            "{claim}"
+        );
+    }
+    assert!(sent(
+        &test,
+        r#"Now run the check again: answer with exactly {"name":"run_cmd","arguments":{"cmd":"python3 -m pytest -q"}}"#
+    ));
+    let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();
+    assert_eq!(codes, [Some(1), Some(0)]);
+    assert!(test.read("calc.py").starts_with("# fixed"));
+}

@@ -34,7 +34,10 @@ impl Agent<'_> {
         };
         let parsed = match refusal {
             Some(error) => Err(error),
-            None => self.tools.parse(&call),
+            None => self
+                .tools
+                .parse(&call)
+                .and_then(|parsed| self.accept(parsed)),
         };
         let event = match parsed {
             Err(error) => {

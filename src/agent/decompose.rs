@@ -1,6 +1,16 @@
-//! Decomposition: the goal into tasks and concrete subtasks, with Ollama's
-//! structured output, checked, sent back with the error at most twice, and
-//! the goal itself as the single task when that fails.
+//! Decomposition: the goal into concrete subtasks, with structured output,
+//! checked, sent back with the error at most twice, and the goal itself as
+//! the single task when that fails.
+//!
+//! The plan is asked for in the shape a small model fills well: the files to
+//! write, each with what it must hold, and one command that checks the work.
+//! Each file becomes a subtask "Write PATH: ...", the check a last subtask
+//! "Run `CMD` ...": every subtask is one tool step by construction. Asked
+//! for steps in prose, a 1.5B model plans "Open a text editor" and "Save the
+//! file"; asked for files, it names them. What small models get wrong in
+//! such a plan is put right here (see [`files_plan`]). The original shape,
+//! `{"tasks": [{"description", "subtasks"}]}` or a bare array of tasks, is
+//! accepted too.
 
 use serde_json::{Value, json};
 
@@ -12,14 +22,24 @@ use crate::state::{Event, TaskPlan};
 const CORRECTIONS: usize = 2;
 const MAX_TASKS: usize = 8;
 const MAX_SUBTASKS: usize = 8;
+/// Files of one plan: more is not a plan a small model finishes.
+const MAX_FILES: usize = 6;
 /// A description longer than this is not a concrete step.
 const MAX_DESCRIPTION: usize = 400;
+/// What a file must hold, cut to this: a model that wrote its code there
+/// gets the start of it, not a prompt full of code.
+const MAX_PURPOSE: usize = 200;
 
-const SYSTEM: &str = "You plan work for a coding agent that can list, read and write files and run \
-programs (python, pytest, pip) in a folder. Break the user's goal into 1 to 3 tasks. Give each task \
-1 to 4 subtasks. A subtask is one concrete step done with one tool: writing one named file, or \
-running one named command. Name the files. Do not add steps the goal does not need. Answer with \
-JSON only.";
+const SYSTEM: &str = "You plan the work of a coding agent that writes files and runs commands \
+(python3, pytest, pip) in a folder.\n\
+Each task writes one file. List the tasks in the order to do them: for each, the file's path and \
+what it must hold (the functions it defines, their arguments and what they return; no code).\n\
+Then give the one command that checks the work.\n\
+File names are short, lowercase, with underscores (e.g. word_count.py). Only the files the goal \
+asks for: test files only when it asks for tests. Answer with JSON only.";
+
+/// How the answer is asked for, in the user message.
+const SHAPE: &str = "{\"tasks\": [{\"path\": \"...\", \"purpose\": \"...\"}], \"check\": \"...\"}";
 
 pub fn schema() -> Value {
     json!({
@@ -30,14 +50,15 @@ pub fn schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "description": { "type": "string" },
-                        "subtasks": { "type": "array", "items": { "type": "string" } }
+                        "path": { "type": "string" },
+                        "purpose": { "type": "string" }
                     },
-                    "required": ["description", "subtasks"]
+                    "required": ["path", "purpose"]
                 }
-            }
+            },
+            "check": { "type": "string" }
         },
-        "required": ["tasks"]
+        "required": ["tasks", "check"]
     })
 }
 
@@ -46,9 +67,7 @@ pub fn schema() -> Value {
 pub async fn plan(model: &dyn Model, goal: &str, options: Options) -> Result<Event, Failure> {
     let mut messages = vec![
         Message::system(SYSTEM),
-        Message::user(format!(
-            "GOAL: {goal}\n\nAnswer as {{\"tasks\": [{{\"description\": \"...\", \"subtasks\": [\"...\"]}}]}}"
-        )),
+        Message::user(format!("GOAL: {goal}\n\nAnswer as {SHAPE}")),
     ];
     let (mut calls, mut usage, mut retries) = (0, Usage::default(), 0);
     let mut last_error = String::new();
@@ -80,7 +99,7 @@ pub async fn plan(model: &dyn Model, goal: &str, options: Options) -> Result<Eve
                 messages.push(Message::assistant(reply.content, Vec::new()));
                 messages.push(Message::user(format!(
                     "That plan cannot be used: {error}. Answer again with JSON only, shaped as \
-                     {{\"tasks\": [{{\"description\": \"...\", \"subtasks\": [\"...\"]}}]}}."
+                     {SHAPE}."
                 )));
                 last_error = error;
             }
@@ -101,9 +120,10 @@ pub async fn plan(model: &dyn Model, goal: &str, options: Options) -> Result<Eve
     })
 }
 
-/// Parses and checks a plan: `{"tasks": [...]}` or a bare array of tasks,
-/// optionally inside a ```json fence; a subtask may be a string or an object
-/// with a `description`.
+/// Parses and checks a plan: the files shape (`{"tasks": [{"path",
+/// "purpose"}], "check"}`), or the original one (`{"tasks": [...]}` or a bare
+/// array of tasks, a subtask a string or an object with a `description`),
+/// optionally inside a ```json fence.
 pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
     let text = strip_fence(text.trim());
     let value: Value =
@@ -116,6 +136,10 @@ pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
             .ok_or("it has no \"tasks\" array")?,
         _ => return Err("it is neither an object with \"tasks\" nor an array".into()),
     };
+    if tasks.iter().any(|task| task.get("path").is_some()) || value.get("check").is_some() {
+        let check = value.get("check").and_then(Value::as_str).unwrap_or("");
+        return files_plan(tasks, check);
+    }
     if tasks.is_empty() || tasks.len() > MAX_TASKS {
         return Err(format!(
             "it has {} tasks; give 1 to {MAX_TASKS}",
@@ -127,6 +151,130 @@ pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
         .enumerate()
         .map(|(i, task)| parse_task(i + 1, task))
         .collect()
+}
+
+/// The files shape as one task: a subtask per file, then the check. Put
+/// right on the way: `my-game.py` becomes `my_game.py` (a module with a
+/// hyphen cannot be imported by its tests); with test files planned the
+/// check is `python3 -m pytest -q` (small models give `pytest game.py`,
+/// which collects nothing); without them a pytest check becomes a run of the
+/// program, and a missing check too.
+fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
+    if items.len() > MAX_FILES {
+        return Err(format!(
+            "it has {} files; give 1 to {MAX_FILES}",
+            items.len()
+        ));
+    }
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut check = check.trim().trim_matches('`').trim().to_string();
+    for (i, item) in items.iter().enumerate() {
+        let given = item
+            .get("path")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or("");
+        let path = given.trim_start_matches("./");
+        if path.is_empty() || path.contains(char::is_whitespace) {
+            return Err(format!(
+                "task {} has no file path (give one like \"word_count.py\")",
+                i + 1
+            ));
+        }
+        if path.starts_with('/') || path.split('/').any(|part| part == "..") {
+            return Err(format!(
+                "task {}: {path} is not inside the folder; give a relative path",
+                i + 1
+            ));
+        }
+        let path = importable(path);
+        if path != given {
+            check = check.replace(given, &path);
+        }
+        let purpose: String = item
+            .get("purpose")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(MAX_PURPOSE)
+            .collect();
+        if !files.iter().any(|(known, _)| *known == path) {
+            files.push((path, purpose));
+        }
+    }
+    let is_test = |path: &str| {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        name.starts_with("test_") || name.ends_with("_test.py")
+    };
+    let program = files
+        .iter()
+        .rev()
+        .map(|(path, _)| path)
+        .find(|path| path.ends_with(".py") && !is_test(path));
+    if files.iter().any(|(path, _)| is_test(path)) {
+        check = "python3 -m pytest -q".into();
+    } else if check.is_empty() || check.contains("pytest") {
+        check = program.map(|p| format!("python3 {p}")).unwrap_or_default();
+    }
+    if files.is_empty() && check.is_empty() {
+        return Err("it names no file to write and no command to run".into());
+    }
+    // What a small model leaves out unless told: the import of the module
+    // under test, test functions, and the code itself (it writes `pass`).
+    let module = program.map(|p| p.trim_end_matches(".py").replace('/', "."));
+    let mut subtasks: Vec<String> = files
+        .iter()
+        .map(|(path, purpose)| {
+            let mut line = match purpose.is_empty() {
+                true => format!("Write {path}"),
+                false => format!("Write {path}: {}", purpose.trim_end_matches('.')),
+            };
+            match &module {
+                Some(module) if is_test(path) => line.push_str(&format!(
+                    ". It imports from {module} (`from {module} import ...`) and has test_ \
+                     functions that call it and assert what it returns"
+                )),
+                _ if path.ends_with(".py") && !is_test(path) => {
+                    line.push_str(". Complete working code, no placeholders")
+                }
+                _ => {}
+            }
+            line
+        })
+        .collect();
+    let names: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
+    let mut description = match names.len() {
+        0 => String::new(),
+        1 => format!("Write {}", names[0]),
+        n => format!("Write {} and {}", names[..n - 1].join(", "), names[n - 1]),
+    };
+    if !check.is_empty() {
+        subtasks.push(format!(
+            "Run `{check}` and make it succeed (fix the files if it fails)"
+        ));
+        description = match description.is_empty() {
+            true => format!("Run `{check}`"),
+            false => format!("{description}, then run `{check}`"),
+        };
+    }
+    Ok(vec![TaskPlan {
+        description,
+        subtasks,
+    }])
+}
+
+/// A Python file name its tests can import: hyphens and spaces in the stem
+/// become underscores.
+fn importable(path: &str) -> String {
+    let Some(stem) = path.strip_suffix(".py") else {
+        return path.to_string();
+    };
+    let (dir, name) = match stem.rsplit_once('/') {
+        Some((dir, name)) => (format!("{dir}/"), name),
+        None => (String::new(), stem),
+    };
+    format!("{dir}{}.py", name.replace('-', "_"))
 }
 
 fn parse_task(n: usize, task: &Value) -> Result<TaskPlan, String> {
@@ -184,6 +332,85 @@ mod tests {
         let array = r#"[{"description":"Create hello.py","subtasks":[{"description":"write hello.py"},"run it"]}]"#;
         assert_eq!(parse(array), Ok(want.clone()));
         assert_eq!(parse(&format!("```json\n{object}\n```")), Ok(want));
+    }
+
+    #[test]
+    fn the_files_shape_becomes_a_write_per_file_then_the_check() {
+        let plan = r#"{"tasks": [{"path": "hello.py", "purpose": "Print hello."}], "check": "python3 hello.py"}"#;
+        assert_eq!(
+            parse(plan),
+            Ok(vec![TaskPlan {
+                description: "Write hello.py, then run `python3 hello.py`".into(),
+                subtasks: vec![
+                    "Write hello.py: Print hello. Complete working code, no placeholders".into(),
+                    "Run `python3 hello.py` and make it succeed (fix the files if it fails)".into(),
+                ],
+            }])
+        );
+    }
+
+    #[test]
+    fn what_small_models_get_wrong_in_a_files_plan_is_put_right() {
+        // A hyphen in a module, a pytest check that collects nothing.
+        let tests = r#"{"tasks": [{"path": "./my-game.py", "purpose": "the game"},
+            {"path": "test_my_game.py", "purpose": "tests"}], "check": "pytest my-game.py"}"#;
+        let plan = parse(tests).unwrap();
+        assert_eq!(
+            plan[0].subtasks,
+            [
+                "Write my_game.py: the game. Complete working code, no placeholders",
+                "Write test_my_game.py: tests. It imports from my_game (`from my_game import \
+                 ...`) and has test_ functions that call it and assert what it returns",
+                "Run `python3 -m pytest -q` and make it succeed (fix the files if it fails)"
+            ]
+        );
+        // A pytest check without tests runs the program; so does no check.
+        for check in ["python3 -m pytest -q", ""] {
+            let plan = parse(&format!(
+                r#"{{"tasks": [{{"path": "hi.py", "purpose": ""}}], "check": "{check}"}}"#
+            ))
+            .unwrap();
+            assert_eq!(
+                plan[0].subtasks,
+                [
+                    "Write hi.py. Complete working code, no placeholders",
+                    "Run `python3 hi.py` and make it succeed (fix the files if it fails)"
+                ]
+            );
+        }
+        // A long purpose (code, as small models write) is cut.
+        let long = format!(
+            r#"{{"tasks": [{{"path": "a.txt", "purpose": "{}"}}], "check": ""}}"#,
+            "x".repeat(1000)
+        );
+        assert_eq!(
+            parse(&long).unwrap()[0].subtasks,
+            [format!("Write a.txt: {}", "x".repeat(200))]
+        );
+    }
+
+    #[test]
+    fn invalid_files_plans_say_what_is_wrong() {
+        let error = |plan: &str| parse(plan).unwrap_err();
+        assert!(error(r#"{"tasks": [], "check": ""}"#).contains("no file"));
+        assert!(
+            error(r#"{"tasks": [{"path": "", "purpose": "x"}], "check": "x"}"#)
+                .contains("task 1 has no file path")
+        );
+        assert!(
+            error(r#"{"tasks": [{"path": "../a.py", "purpose": "x"}], "check": ""}"#)
+                .contains("not inside")
+        );
+        let many: Vec<String> = (0..7)
+            .map(|i| format!(r#"{{"path": "f{i}.py", "purpose": ""}}"#))
+            .collect();
+        assert!(
+            error(&format!(
+                r#"{{"tasks": [{}], "check": ""}}"#,
+                many.join(",")
+            ))
+            .contains("7 files")
+        );
     }
 
     #[test]

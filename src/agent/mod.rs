@@ -3,6 +3,7 @@
 
 mod act;
 pub mod decompose;
+mod focus;
 mod nudge;
 pub mod prompt;
 mod reconcile;
@@ -239,11 +240,14 @@ impl<'a> Agent<'a> {
     /// One turn: the prompt, the model's reply (tool calls written as text
     /// are taken too), and a nudge when it did not act.
     async fn converse(&mut self) -> Result<Step, StoreError> {
-        let request = prompt::request(
+        let files =
+            prompt::written_files(self.state(), self.tools, prompt::files_budget(self.state()));
+        let request = prompt::request_with_files(
             self.state(),
             self.settings,
             self.num_ctx,
             self.lessons.as_deref(),
+            &files,
         );
         if let Some(context) = request.messages.last() {
             tracing::info!(
@@ -270,12 +274,27 @@ impl<'a> Agent<'a> {
             notices: _,
         } = reply;
         let (calls, from_text) = if tool_calls.is_empty() {
-            let calls = text_calls::extract(&content, &tools::names());
+            let mut calls = text_calls::extract(&content, &tools::names());
+            // A file given as a code block is written before the calls after
+            // it (the run of the tests it fixes), unless a call writes one.
+            if !calls.iter().any(|call| call.name == "write_file") {
+                let paths = focus::known_paths(self.state());
+                let current = |path: &str| {
+                    let bytes = self.tools.contents(path)?;
+                    String::from_utf8(bytes).ok()
+                };
+                let writes = text_calls::fenced_files(&content, &paths, current);
+                calls = writes.into_iter().chain(calls).collect();
+            }
             let from_text = !calls.is_empty();
             (calls, from_text)
         } else {
             (tool_calls, false)
         };
+        let broken = calls
+            .is_empty()
+            .then(|| self.broken_call(&content, done_reason.as_deref()))
+            .flatten();
         let calls: Vec<_> = calls.into_iter().map(tools::bounded).collect();
         let acted = !calls.is_empty();
         self.record(
@@ -290,6 +309,13 @@ impl<'a> Agent<'a> {
             Durability::Lazy,
         )?;
         self.watch_context(usage)?;
+        // A call that did not parse is corrected with its error, not nudged.
+        if let Some(error) = broken
+            && self.state().corrections < MAX_CORRECTIONS
+        {
+            self.send_correction(&error)?;
+            return Ok(Step::Reask);
+        }
         if !acted && let Some(ending) = self.nudge().await? {
             return Ok(Step::End(ending));
         }

@@ -1,10 +1,13 @@
 //! Step 7 of the round and its relatives: what the model is told when it
 //! answers in prose, or when its calls could not be used.
 
-use super::{Agent, MAX_CORRECTIONS};
+use serde_json::Value;
+
+use super::{Agent, MAX_CORRECTIONS, focus};
+use crate::model::{ToolSpec, text_calls};
 use crate::state::{Ending, Event, NudgeKind, Outcome};
 use crate::store::{Durability, StoreError};
-use crate::tools;
+use crate::tools::{self, Call};
 
 impl Agent<'_> {
     /// The model answered in prose while subtasks remain: nudge it,
@@ -32,16 +35,44 @@ impl Agent<'_> {
             0 => "No file has been written yet.".to_string(),
             n => format!("{n} files written so far; the subtask is still open."),
         };
+        // The exact call to write: a small model that did the work and then
+        // described it copies this; one whose command failed is told which
+        // file to fix; one that did nothing is shown the form of a call.
+        let contents =
+            super::prompt::written_files(state, self.tools, super::prompt::files_budget(state));
+        let how = match focus::last(state) {
+            focus::Last::Worked { did } => match focus::after_work(state, &did) {
+                focus::Ending::Complete(call) => {
+                    format!("If it is done, answer with exactly {call}")
+                }
+                focus::Ending::CheckAgain(call) => {
+                    format!("Run the check again: answer with exactly {call}")
+                }
+            },
+            focus::Last::Failed { what, file } => {
+                format!(
+                    "Your last command failed: {what}. {}",
+                    focus::fix(file.as_deref(), &contents)
+                )
+            }
+            focus::Last::Nothing | focus::Last::Refused { .. } => {
+                "Answer with one tool call as JSON, e.g. {\"name\": \"write_file\", \
+                 \"arguments\": {\"path\": \"...\", \"content\": \"...\"}} or {\"name\": \
+                 \"run_cmd\", \"arguments\": {\"cmd\": \"...\"}}."
+                    .to_string()
+            }
+        };
         let message = match level {
             1 => format!(
                 "You answered without calling a tool, but the ACTIVE SUBTASK is not done: \
                  {subtask}. {missing} {left} rounds are left. Call a tool now; if your approach \
-                 did not work, try another one."
+                 did not work, try another one. {how}"
             ),
-            2 => "You stopped twice without acting. Act now: write a file (write_file), run a \
-                  command (run_cmd), or mark the subtask complete or failed \
-                  (mark_subtask_complete)."
-                .to_string(),
+            2 => format!(
+                "You stopped twice without acting. Act now: write a file (write_file), run a \
+                 command (run_cmd), or mark the subtask complete or failed \
+                 (mark_subtask_complete). {how}"
+            ),
             _ => format!(
                 "Last chance: call mark_subtask_complete now, with success=true if \"{subtask}\" \
                  is done, or success=false and the reason if it cannot be done."
@@ -90,15 +121,16 @@ impl Agent<'_> {
             .iter()
             .map(|spec| {
                 format!(
-                    "- {}: {} Arguments: {}",
-                    spec.name, spec.description, spec.parameters["properties"]
+                    "- {}: {} Call: {}",
+                    spec.name,
+                    spec.description,
+                    call_form(spec)
                 )
             })
             .collect();
         let message = format!(
-            "Your last reply had no tool call that could run ({error}). Call exactly one of these \
-             tools, with its arguments as a JSON object:\n{}\nFor example: \
-             {{\"name\": \"list_dir\", \"arguments\": {{\"path\": \".\"}}}}",
+            "Your last reply had no tool call that could run ({error}). Answer with exactly one \
+             of these tool calls, as JSON, with your values in place of the dots:\n{}",
             schemas.join("\n")
         );
         let level = self.state().corrections + 1;
@@ -111,5 +143,224 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         Ok(())
+    }
+
+    /// Why a reply without a usable call did not give one, when it tried:
+    /// the JSON error, or the token cap that cut it.
+    pub(super) fn broken_call(&self, content: &str, done_reason: Option<&str>) -> Option<String> {
+        let error = text_calls::diagnose(content, &tools::names())?;
+        if done_reason == Some("length") {
+            return Some(format!(
+                "your reply was cut off at the limit of {} tokens, so the call is incomplete: \
+                 write less in one call (a shorter file)",
+                self.settings.num_predict
+            ));
+        }
+        Some(error)
+    }
+
+    /// A checked call the runner still refuses: a subtask marked done before
+    /// anything was done for it (small models copy the call that ends a
+    /// subtask from their prompt), or a file written with the mark of a
+    /// shortened call or result (copied from the history, it would cut the
+    /// file).
+    pub(super) fn accept(&self, call: Call) -> Result<Call, String> {
+        match &call {
+            Call::Complete { success: true, .. } if !focus::acted(self.state()) => Err(
+                "not accepted: nothing has been done for the ACTIVE SUBTASK yet (no tool ran for \
+                 it). Do it first with one tool call, then mark it complete."
+                    .into(),
+            ),
+            Call::Complete { success: true, .. }
+                if let Some(check) = focus::check_command(self.state())
+                    && !focus::check_passed(self.state(), &check) =>
+            {
+                Err(format!(
+                    "not accepted: this subtask is done when `{check}` exits with code 0, and it \
+                     has not since the last change. Run it: {} If it fails, fix the file it \
+                     points at; if it cannot be made to pass, mark the subtask with \
+                     success=false and the reason.",
+                    focus::run_call(&check)
+                ))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
+                if let Some(mark) = cut_mark(content) =>
+            {
+                Err(format!(
+                    "not written: the content of {path} holds \"{mark}\", the mark of text \
+                     shortened in your history, so it is not the whole file. Give the complete \
+                     content."
+                ))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
+                if is_python_test(path) && !content.contains("def test") =>
+            {
+                Err(format!(
+                    "not written: {path} is a test file but defines no test, so pytest would \
+                     find nothing in it. Write functions named test_... that import what they \
+                     test and assert what it returns."
+                ))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
+                if path.ends_with(".py") && only_stubs(content) =>
+            {
+                Err(format!(
+                    "not written: every function in {path} is a placeholder (its body is only \
+                     `pass`, `...` or a comment). Write the code that does the work{}.",
+                    match is_python_test(path) {
+                        true => ": call the functions under test and assert what they return",
+                        false => "",
+                    }
+                ))
+            }
+            _ => Ok(call),
+        }
+    }
+}
+
+/// Whether Python source defines functions and every one of them is a
+/// placeholder: a body of `pass`, `...`, a docstring or comments only.
+/// Small models write such skeletons and call the subtask done.
+fn only_stubs(source: &str) -> bool {
+    let lines: Vec<&str> = source.lines().collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut functions = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        if !(code.starts_with("def ") || code.starts_with("async def ")) {
+            continue;
+        }
+        functions += 1;
+        let depth = indent(line);
+        let mut body = lines[i + 1..]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .take_while(|l| indent(l) > depth)
+            .map(|l| l.trim())
+            .filter(|text| !text.starts_with('#'));
+        let placeholder = |text: &str| {
+            matches!(text, "pass" | "...")
+                || text.starts_with("\"\"\"")
+                || text.starts_with("'''")
+                || text.starts_with("raise NotImplementedError")
+        };
+        if !body.all(placeholder) {
+            return false;
+        }
+    }
+    functions > 0
+}
+
+/// A file pytest collects: `test_*.py` or `*_test.py`.
+fn is_python_test(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
+}
+
+/// The marks the state leaves in shortened text: "… [1234 bytes in all]"
+/// (a long argument) and "[... 1234 bytes cut ...]" (a long result).
+fn cut_mark(content: &str) -> Option<String> {
+    for (open, close) in [("… [", " bytes in all]"), ("[... ", " bytes cut ...]")] {
+        let mut rest = content;
+        while let Some(at) = rest.find(open) {
+            let after = &rest[at + open.len()..];
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && after[digits..].starts_with(close) {
+                return Some(format!("{open}{}{close}", &after[..digits]));
+            }
+            rest = after;
+        }
+    }
+    None
+}
+
+/// A tool's call as the model should write it, its required arguments with
+/// placeholders: `{"name": "run_cmd", "arguments": {"cmd": "..."}}`.
+fn call_form(spec: &ToolSpec) -> String {
+    let required: Vec<&str> = spec.parameters["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let arguments: Vec<String> = required
+        .iter()
+        .map(|name| {
+            let placeholder = match spec.parameters["properties"][name]["type"].as_str() {
+                Some("boolean") => "true",
+                Some("integer") => "1",
+                _ => "\"...\"",
+            };
+            format!("\"{name}\": {placeholder}")
+        })
+        .collect();
+    format!(
+        "{{\"name\": \"{}\", \"arguments\": {{{}}}}}",
+        spec.name,
+        arguments.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_are_shown_in_the_form_to_write() {
+        let form = |name: &str| {
+            let spec = tools::specs().iter().find(|s| s.name == name).unwrap();
+            call_form(spec)
+        };
+        assert_eq!(
+            form("write_file"),
+            r#"{"name": "write_file", "arguments": {"path": "...", "content": "..."}}"#
+        );
+        assert_eq!(
+            form("mark_subtask_complete"),
+            r#"{"name": "mark_subtask_complete", "arguments": {"success": true, "reason": "..."}}"#
+        );
+        for spec in tools::specs() {
+            let call: Value = serde_json::from_str(&call_form(spec)).unwrap();
+            assert_eq!(call["name"], spec.name);
+        }
+    }
+
+    #[test]
+    fn placeholders_are_told_from_code() {
+        let skeleton = "class Game:\n    def play(self, a, b):\n        # the logic here\n        pass\n\n    def winner(self):\n        \"\"\"Who won.\"\"\"\n        ...\n";
+        assert!(only_stubs(skeleton));
+        let tests = "from g import Game\n\nclass TestGame:\n    def test_play(self):\n        # Test play\n        pass\n";
+        assert!(only_stubs(tests));
+        let one_real = format!("{skeleton}\ndef main():\n    print(Game().play(1, 2))\n");
+        assert!(!only_stubs(&one_real));
+        assert!(
+            !only_stubs("print('hello')\n"),
+            "no function: nothing to judge"
+        );
+        assert!(!only_stubs("def f():\n    return 1\n"));
+        assert!(!only_stubs(
+            "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n"
+        ));
+    }
+
+    #[test]
+    fn test_files_are_named_as_pytest_collects_them() {
+        assert!(is_python_test("test_game.py"));
+        assert!(is_python_test("tests/game_test.py"));
+        assert!(!is_python_test("game.py"));
+        assert!(!is_python_test("test_data.json"));
+        assert!(!is_python_test("tests/contest.py"));
+    }
+
+    #[test]
+    fn the_marks_of_shortened_text_are_found() {
+        assert_eq!(
+            cut_mark("x = 1\n… [2048 bytes in all]").as_deref(),
+            Some("… [2048 bytes in all]")
+        );
+        assert_eq!(
+            cut_mark("a\n[... 77 bytes cut ...]\nb").as_deref(),
+            Some("[... 77 bytes cut ...]")
+        );
+        assert_eq!(cut_mark("print('[... n bytes cut ...]')"), None);
+        assert_eq!(cut_mark("plain code"), None);
     }
 }

@@ -1,11 +1,12 @@
 //! What the model is sent each round: the system prompt, the last exchanges
 //! of the conversation, and the context block with the labels of the design.
 
-use crate::chat::Message;
-use crate::model::{ChatRequest, Options};
+use super::focus;
+use crate::chat::{Message, Role};
+use crate::model::{ChatRequest, Options, text_calls};
 use crate::settings::Settings;
 use crate::state::{State, Status};
-use crate::tools;
+use crate::tools::{self, Toolbox};
 
 /// Errors shown under RECENT ERRORS.
 const SHOWN_ERRORS: usize = 3;
@@ -18,16 +19,26 @@ const SHOWN_FILES: usize = 30;
 const RESULT_MAX: usize = 12 * 1024;
 /// Blocked signatures named under BLOCKED ACTIONS.
 const SHOWN_BLOCKED: usize = 5;
+/// Bytes of file contents in the context block: the few files of a small
+/// job whole (a 1.5B model writes modules of 1-3 KB), a large one in part.
+const FILES_BUDGET: usize = 8 * 1024;
+/// One file's share at most, so that one large file does not hide the rest.
+const FILE_MAX: usize = 4 * 1024;
+/// Less room than this left: the next file is not shown at all.
+const FILE_MIN: usize = 256;
 
 pub fn system_prompt(settings: &Settings) -> String {
     format!(
         "You are runner, a coding agent working in a folder on the user's machine (the workspace). \
 You act only by calling tools: list_dir, read_file, write_file, run_cmd, mark_subtask_complete, note.\n\
+Each reply is exactly one tool call: {{\"name\": \"TOOL\", \"arguments\": {{...}}}}\n\
 Rules:\n\
-- Work on the ACTIVE SUBTASK shown in the latest context, one tool call at a time.\n\
+- Work on the ACTIVE SUBTASK shown in the latest message, one tool call at a time.\n\
 - Paths are relative to the workspace.\n\
 - write_file writes the whole file: give the complete content.\n\
 - run_cmd runs one program without a shell (no pipes, no &&). Allowed programs: {}.\n\
+- In a Python program, put what runs it (input, loops, printing) under \
+`if __name__ == \"__main__\":`, so that tests can import it.\n\
 - After writing code, run it or its tests to check that it works.\n\
 - When the ACTIVE SUBTASK is done, call mark_subtask_complete with success=true and what you did. \
 If it cannot be done, call it with success=false and why.\n\
@@ -36,8 +47,14 @@ If it cannot be done, call it with success=false and why.\n\
     )
 }
 
-/// The context block: facts from the state and the probe, one label a line.
-pub fn context_block(state: &State, settings: &Settings, lessons: Option<&str>) -> String {
+/// The context block: facts from the state and the probe, one label a line,
+/// the contents of the files the run wrote, and what to do now.
+pub fn context_block(
+    state: &State,
+    settings: &Settings,
+    lessons: Option<&str>,
+    contents: &[(String, String)],
+) -> String {
     let mut lines = vec![format!("GOAL: {}", state.goal)];
     let tasks = &state.tree.tasks;
     match state.tree.cursor {
@@ -114,12 +131,40 @@ pub fn context_block(state: &State, settings: &Settings, lessons: Option<&str>) 
         settings.max_rounds.saturating_sub(state.run_rounds)
     ));
     lines.push(format!("PLAN:\n{}", plan_lines(state)));
+    for (path, content) in contents {
+        lines.push(format!(
+            "CONTENT OF {path}:\n```\n{}\n```",
+            content.trim_end()
+        ));
+    }
     lines.push(String::new());
-    lines.push(
-        "Call one tool now for the ACTIVE SUBTASK. When it is done, call mark_subtask_complete."
-            .into(),
-    );
+    lines.push(focus::next_step(state, contents));
     lines.join("\n")
+}
+
+/// The files the run wrote that exist now, with their text, for the
+/// context block: the truth of the workspace, which a model writing tests
+/// for a module, or fixing a failing run, needs in front of it. At most
+/// `budget` bytes in all (each file cut to its head and tail).
+pub fn written_files(state: &State, tools: &Toolbox, budget: usize) -> Vec<(String, String)> {
+    let mut shown = Vec::new();
+    let mut left = budget;
+    for path in state.files.keys().rev().take(SHOWN_FILES) {
+        if left < FILE_MIN || state.missing.contains(path) {
+            continue;
+        }
+        let Some(bytes) = tools.contents(path) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let text = crate::state::head_and_tail(&text, left.min(FILE_MAX));
+        left = left.saturating_sub(text.len());
+        shown.push((path.clone(), text));
+    }
+    shown.reverse();
+    shown
 }
 
 fn or_none(text: String) -> String {
@@ -161,34 +206,102 @@ pub fn request(
     num_ctx: u64,
     lessons: Option<&str>,
 ) -> ChatRequest {
+    request_with_files(state, settings, num_ctx, lessons, &[])
+}
+
+/// [`request`] with the contents of written files in the context block
+/// (see [`written_files`]). Only the exchanges of the active subtask are
+/// sent, at most `--history-keep` of them.
+pub fn request_with_files(
+    state: &State,
+    settings: &Settings,
+    num_ctx: u64,
+    lessons: Option<&str>,
+    files: &[(String, String)],
+) -> ChatRequest {
     let mut messages = vec![Message::system(system_prompt(settings))];
+    let current: Vec<&Vec<Message>> = focus::current_exchanges(state).collect();
     let keep = (settings.history_keep >> state.pressure)
         .max(1)
-        .min(state.conversation.len());
+        .min(current.len());
     let result_max = RESULT_MAX >> state.pressure;
-    let skip = state.conversation.len() - keep;
-    for exchange in state.conversation.iter().skip(skip) {
+    for exchange in &current[current.len() - keep..] {
         messages.extend(exchange.iter().map(|m| shorten(m, result_max)));
     }
-    messages.push(Message::user(context_block(state, settings, lessons)));
+    messages.push(Message::user(context_block(
+        state, settings, lessons, files,
+    )));
     ChatRequest {
         messages,
         tools: tools::specs().to_vec(),
         format: None,
         options: Options {
-            temperature: settings.temperature,
+            temperature: retry_temperature(state, settings.temperature),
             num_ctx,
             num_predict: Some(settings.num_predict),
         },
     }
 }
 
+/// Each correction of this round and each nudge of this subtask raises the
+/// temperature by this, up to [`MAX_RETRY_TEMPERATURE`]: asked again at the
+/// same temperature, a small model writes the same broken reply again.
+const RETRY_STEP: f32 = 0.2;
+const MAX_RETRY_TEMPERATURE: f32 = 1.0;
+
+/// The temperature of a round's request: `--temperature`, raised when the
+/// model is asked again (never lowered below what the user set).
+pub fn retry_temperature(state: &State, temperature: f32) -> f32 {
+    match state.corrections + state.nudges {
+        0 => temperature,
+        again => {
+            (temperature + RETRY_STEP * again as f32).min(MAX_RETRY_TEMPERATURE.max(temperature))
+        }
+    }
+}
+
+/// The byte budget of file contents in the context block, halved at each
+/// level of context pressure.
+pub fn files_budget(state: &State) -> usize {
+    FILES_BUDGET >> state.pressure
+}
+
 /// A message as it is sent again: long tool results cut (long arguments
-/// were cut when the state kept the message).
+/// were cut when the state kept the message), and the text of a reply whose
+/// calls were found in it left out: the calls are sent as calls, and a
+/// model shown both copies both, one more each round.
 fn shorten(message: &Message, result_max: usize) -> Message {
     let mut message = message.clone();
-    if message.role == crate::chat::Role::Tool {
-        message.content = crate::state::head_and_tail(&message.content, result_max);
+    match message.role {
+        Role::Tool => {
+            message.content = crate::state::head_and_tail(&message.content, result_max);
+        }
+        Role::Assistant
+            if !message.tool_calls.is_empty()
+                && !text_calls::extract(&message.content, &tools::names()).is_empty() =>
+        {
+            message.content.clear();
+        }
+        _ => {}
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_asked_again_is_asked_warmer() {
+        let mut state = State::default();
+        assert_eq!(retry_temperature(&state, 0.2), 0.2);
+        state.corrections = 1;
+        assert!((retry_temperature(&state, 0.2) - 0.4).abs() < 1e-6);
+        state.nudges = 2;
+        assert!((retry_temperature(&state, 0.2) - 0.8).abs() < 1e-6);
+        state.nudges = 9;
+        assert_eq!(retry_temperature(&state, 0.2), 1.0);
+        // What the user set above the cap stays.
+        assert_eq!(retry_temperature(&state, 1.5), 1.5);
+    }
 }

@@ -196,6 +196,8 @@ impl Model for OpenAiClient {
     fn chat<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<ChatReply, Failure>> {
         Box::pin(async move {
             let body = wire::request(&self.config.model, request);
+            // With -v, what the model was sent, whole: to see why it answered so.
+            tracing::debug!(%body, "chat request");
             let (mut reply, retries) = self.config.retry.run(|| self.attempt(&body)).await?;
             reply.retries = retries;
             Ok(reply)

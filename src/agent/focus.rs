@@ -1,0 +1,556 @@
+//! The active subtask's own part of the conversation, and what the model is
+//! told to do next from it. A small model does best when it sees only the
+//! work of the step it is on, is told in one line what to do now, and is
+//! given the exact call to write: it did the work of a subtask and then
+//! described it in prose, re-ran a failing command instead of fixing the
+//! file, and copied the words of its rules ("what you did") as its answer.
+
+use crate::chat::{Message, Role};
+use crate::state::State;
+
+/// The exchanges of the active subtask: those after the last one in which a
+/// subtask was marked ended. What came before belongs to work that is done;
+/// a small model shown it does it again.
+pub fn current_exchanges(state: &State) -> impl Iterator<Item = &Vec<Message>> {
+    state.conversation.iter().skip(subtask_start(state))
+}
+
+fn subtask_start(state: &State) -> usize {
+    state
+        .conversation
+        .iter()
+        .rposition(|exchange| exchange.iter().any(ends_subtask))
+        .map_or(0, |i| i + 1)
+}
+
+/// The tool result the state gives a `mark_subtask_complete` that ended a
+/// subtask ("Subtask marked complete. Next subtask: ...").
+fn ends_subtask(message: &Message) -> bool {
+    message.role == Role::Tool
+        && message.tool_name.as_deref() == Some(COMPLETE)
+        && message.content.starts_with("Subtask marked")
+}
+
+const COMPLETE: &str = "mark_subtask_complete";
+
+/// Whether a tool other than `note` has answered in the active subtask.
+pub fn acted(state: &State) -> bool {
+    last_result(state).is_some()
+}
+
+/// The last result of a tool (not `note`) in the active subtask.
+fn last_result(state: &State) -> Option<&Message> {
+    current_exchanges(state)
+        .flatten()
+        .filter(|m| {
+            m.role == Role::Tool
+                && m.tool_name
+                    .as_deref()
+                    .is_some_and(|t| t != "note" && t != COMPLETE)
+        })
+        .last()
+}
+
+/// What the last tool call of the active subtask came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Last {
+    /// Nothing has run for this subtask yet.
+    Nothing,
+    /// It worked: `did` says what, in words that fit a completion reason.
+    Worked { did: String },
+    /// A command failed: its error line, and the written file its output
+    /// points at (with the line), when it names one.
+    Failed { what: String, file: Option<String> },
+    /// The call was refused or blocked: the first line of why.
+    Refused { why: String },
+}
+
+/// How the last tool call of the active subtask went, read from its result.
+pub fn last(state: &State) -> Last {
+    let Some(message) = last_result(state) else {
+        return Last::Nothing;
+    };
+    let text = message.content.as_str();
+    let first = text.lines().next().unwrap_or("").to_string();
+    match message.tool_name.as_deref() {
+        Some("run_cmd") if text.starts_with("$ ") => {
+            let command = first.trim_start_matches("$ ").to_string();
+            let status = text.lines().nth(1).unwrap_or("");
+            if status == "exit code 0" {
+                return Last::Worked {
+                    did: format!("ran {command}: exit code 0"),
+                };
+            }
+            let what = match error_line(text) {
+                Some(error) => format!("`{command}` {status}: {error}"),
+                None => format!("`{command}` {status}"),
+            };
+            Last::Failed {
+                what,
+                file: pointed_at(state, text),
+            }
+        }
+        Some("write_file")
+            if text.contains("already had")
+                && let Some(failed) = last_failure(state) =>
+        {
+            let path = text.split(' ').next().unwrap_or("the file");
+            match failed {
+                Last::Failed { what, file } => Last::Failed {
+                    what: format!(
+                        "your write changed nothing ({path} already had that content), so {what}"
+                    ),
+                    file,
+                },
+                other => other,
+            }
+        }
+        Some("write_file") if text.starts_with("Wrote ") || text.contains("already had") => {
+            let path = text
+                .rsplit(" to ")
+                .next()
+                .filter(|_| text.starts_with("Wrote "))
+                .or_else(|| text.split(' ').next())
+                .unwrap_or("the file");
+            Last::Worked {
+                did: format!("wrote {path}"),
+            }
+        }
+        Some("read_file" | "list_dir") if !text.starts_with("Error:") => Last::Worked {
+            did: format!("looked at {}", first.chars().take(60).collect::<String>()),
+        },
+        _ => Last::Refused { why: first },
+    }
+}
+
+/// The last command of the active subtask, when it failed.
+fn last_failure(state: &State) -> Option<Last> {
+    let message = current_exchanges(state)
+        .flatten()
+        .filter(|m| m.role == Role::Tool && m.tool_name.as_deref() == Some("run_cmd"))
+        .last()?;
+    let text = message.content.as_str();
+    let mut lines = text.lines();
+    let command = lines.next()?.strip_prefix("$ ")?;
+    let status = lines.next().filter(|status| *status != "exit code 0")?;
+    let what = match error_line(text) {
+        Some(error) => format!("`{command}` {status}: {error}"),
+        None => format!("`{command}` {status}"),
+    };
+    Some(Last::Failed {
+        what,
+        file: pointed_at(state, text),
+    })
+}
+
+/// The line of a failing program's output that says what went wrong:
+/// pytest's `E   ...` (the one naming an error first), or the last
+/// `...Error: ...` / `error: ...` line.
+fn error_line(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output.lines().map(str::trim).collect();
+    let pytest: Vec<&str> = lines
+        .iter()
+        .filter(|line| line.starts_with("E ") && line.len() > 2)
+        .map(|line| line[1..].trim())
+        .collect();
+    let names_error = |line: &&str| line.contains("Error") || line.contains("Exception");
+    let found = pytest
+        .iter()
+        .copied()
+        .find(names_error)
+        .or_else(|| pytest.first().copied())
+        .or_else(|| {
+            lines.iter().rev().copied().find(|line| {
+                let head = line.split(':').next().unwrap_or("");
+                line.contains(':')
+                    && (head.ends_with("Error") || head.ends_with("Exception") || head == "error")
+            })
+        })?;
+    Some(found.chars().take(200).collect())
+}
+
+/// The written file a failing program's output names last (a traceback's
+/// innermost frame, pytest's `file.py:12: Error`), with its line number.
+fn pointed_at(state: &State, output: &str) -> Option<String> {
+    let (_, path) = state
+        .files
+        .keys()
+        .filter_map(|path| mentions(output, path).last().map(|&at| (at, path)))
+        .max()?;
+    let digits = |text: &str| -> String { text.chars().take_while(char::is_ascii_digit).collect() };
+    let line = mentions(output, path).into_iter().rev().find_map(|at| {
+        let after = &output[at + path.len()..];
+        after
+            .strip_prefix(':')
+            .map(digits)
+            .or_else(|| after.strip_prefix("\", line ").map(digits))
+            .filter(|line| !line.is_empty())
+    });
+    Some(match line {
+        Some(line) => format!("{path} line {line}"),
+        None => path.clone(),
+    })
+}
+
+/// Where `path` stands in `text` as a name of its own (not the end of a
+/// longer one: `a.py` in `test_a.py`).
+fn mentions(text: &str, path: &str) -> Vec<usize> {
+    text.match_indices(path)
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            text[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        })
+        .collect()
+}
+
+/// The files a reply may give as code blocks: those the run wrote, and the
+/// one the active subtask names ("Write PATH: ...").
+pub fn known_paths(state: &State) -> Vec<String> {
+    let mut paths: Vec<String> = state
+        .files
+        .keys()
+        .filter(|path| !state.missing.contains(*path))
+        .cloned()
+        .collect();
+    let named = state.tree.active().and_then(|(_, subtask)| {
+        let rest = subtask.description.strip_prefix("Write ")?;
+        let path = rest.split([':', ' ']).next()?.trim_end_matches('.');
+        path.contains('.').then(|| path.to_string())
+    });
+    if let Some(path) = named
+        && !paths.contains(&path)
+    {
+        paths.push(path);
+    }
+    paths
+}
+
+/// The call that marks the subtask done, ready to copy, its reason filled
+/// in from what the last call did.
+pub fn complete_call(did: &str) -> String {
+    serde_json::json!({ "name": COMPLETE, "arguments": { "success": true, "reason": did } })
+        .to_string()
+}
+
+/// The last line of the context block: what to do now, with the subtask
+/// named again (a small model follows the end of its prompt best).
+pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
+    let Some((_, subtask)) = state.tree.active() else {
+        return "Every subtask has ended.".into();
+    };
+    let subtask = &subtask.description;
+    match last(state) {
+        Last::Nothing => match check_command(state) {
+            Some(check) => format!(
+                "Run the check of the ACTIVE SUBTASK now: answer with exactly {}",
+                run_call(&check)
+            ),
+            None => format!(
+                "Call one tool now for the ACTIVE SUBTASK: {subtask}. When it is done, call \
+                 mark_subtask_complete."
+            ),
+        },
+        Last::Worked { did } => match after_work(state, &did) {
+            Ending::Complete(call) => format!(
+                "Your last call worked ({did}). If the ACTIVE SUBTASK ({subtask}) is done now, \
+                 answer with exactly {call}. If not, call one tool for it."
+            ),
+            Ending::CheckAgain(call) => format!(
+                "Your last call worked ({did}). Now run the check again: answer with exactly \
+                 {call}"
+            ),
+        },
+        Last::Failed { what, file } => format!(
+            "Your last command failed: {what}. {} Run the command again only after a file \
+             changed.",
+            fix(file.as_deref(), contents)
+        ),
+        Last::Refused { why } => format!(
+            "Your last call was not run: {why}. Make a different call for the ACTIVE SUBTASK: \
+             {subtask}."
+        ),
+    }
+}
+
+/// What ends the active subtask after a call that worked: marking it
+/// complete, or, on a check whose command has not passed since, running
+/// the command again.
+pub enum Ending {
+    Complete(String),
+    CheckAgain(String),
+}
+
+pub fn after_work(state: &State, did: &str) -> Ending {
+    match check_command(state) {
+        Some(check) if !check_passed(state, &check) => Ending::CheckAgain(run_call(&check)),
+        _ => Ending::Complete(complete_call(did)),
+    }
+}
+
+/// The command of a check subtask, one that reads "Run `CMD` ..." (the
+/// decomposition ends every plan with one): the subtask is done when that
+/// command exits with code 0, not when the model says so.
+pub fn check_command(state: &State) -> Option<String> {
+    let (_, subtask) = state.tree.active()?;
+    let rest = subtask.description.strip_prefix("Run `")?;
+    let command = rest[..rest.find('`')?].trim();
+    (!command.is_empty()).then(|| command.to_string())
+}
+
+/// Whether the last tool of the active subtask was `check`, run to exit
+/// code 0 (with nothing written after it).
+pub fn check_passed(state: &State, check: &str) -> bool {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    last_result(state).is_some_and(|message| {
+        let mut lines = message.content.lines();
+        message.tool_name.as_deref() == Some("run_cmd")
+            && lines
+                .next()
+                .and_then(|line| line.strip_prefix("$ "))
+                .is_some_and(|ran| words(ran) == words(check))
+            && lines.next() == Some("exit code 0")
+    })
+}
+
+/// The call that runs `command`, ready to copy.
+pub fn run_call(command: &str) -> String {
+    serde_json::json!({ "name": "run_cmd", "arguments": { "cmd": command } }).to_string()
+}
+
+/// How to fix a failure: the file to write again, when known, and the line
+/// the error is at, quoted from `contents` (the files the run wrote).
+pub fn fix(file: Option<&str>, contents: &[(String, String)]) -> String {
+    let Some(file) = file else {
+        return "Fix the cause: answer with write_file and the whole corrected content of the \
+                file that is wrong."
+            .into();
+    };
+    let (path, line) = match file.split_once(" line ") {
+        Some((path, line)) => (path, line.parse::<usize>().ok()),
+        None => (file, None),
+    };
+    let quoted = line
+        .and_then(|n| {
+            let (_, content) = contents.iter().find(|(p, _)| p == path)?;
+            content.lines().nth(n.checked_sub(1)?)
+        })
+        .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
+        .unwrap_or_default();
+    format!(
+        "The error is at {file}.{quoted} Fix it: answer with write_file and the whole corrected \
+         content of {path}."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{FileRecord, TaskPlan, Tree};
+    use pretty_assertions::assert_eq;
+
+    fn state(exchanges: Vec<Vec<Message>>) -> State {
+        let mut state = State {
+            tree: Tree::from_plan(&[TaskPlan {
+                description: "t".into(),
+                subtasks: vec!["Write a.py".into(), "Run `python3 -m pytest -q`".into()],
+            }]),
+            ..State::default()
+        };
+        for path in ["a.py", "test_a.py"] {
+            state.files.insert(
+                path.into(),
+                FileRecord {
+                    sha256: String::new(),
+                    created: true,
+                },
+            );
+        }
+        state.conversation = exchanges.into();
+        state
+    }
+
+    fn call(name: &str) -> Message {
+        Message::assistant(
+            "",
+            vec![crate::chat::ToolCall {
+                name: name.into(),
+                arguments: serde_json::json!({}),
+            }],
+        )
+    }
+
+    const PYTEST: &str = "$ python3 -m pytest -q\nexit code 1\n--- stdout ---\nF\n    def test_a():\n>       assert f(1) == 2\nE       NameError: name 'f' is not defined\n\ntest_a.py:2: NameError\n1 failed in 0.02s";
+
+    #[test]
+    fn only_the_active_subtasks_exchanges_count() {
+        let done = vec![
+            call("write_file"),
+            Message::tool("write_file", "Wrote 3 bytes to a.py"),
+            Message::tool(COMPLETE, "Subtask marked complete. Next subtask: Run"),
+        ];
+        let s = state(vec![done.clone()]);
+        assert_eq!(current_exchanges(&s).count(), 0);
+        assert_eq!(last(&s), Last::Nothing);
+        assert!(
+            next_step(&s, &[]).starts_with("Call one tool now for the ACTIVE SUBTASK: Write a.py.")
+        );
+        let s = state(vec![
+            done,
+            vec![call("run_cmd"), Message::tool("run_cmd", PYTEST)],
+        ]);
+        assert_eq!(current_exchanges(&s).count(), 1);
+        assert!(acted(&s));
+    }
+
+    #[test]
+    fn a_failed_command_points_at_the_file_to_fix() {
+        let s = state(vec![vec![
+            call("run_cmd"),
+            Message::tool("run_cmd", PYTEST),
+        ]]);
+        assert_eq!(
+            last(&s),
+            Last::Failed {
+                what: "`python3 -m pytest -q` exit code 1: NameError: name 'f' is not defined"
+                    .into(),
+                file: Some("test_a.py line 2".into()),
+            }
+        );
+        assert!(
+            next_step(&s, &[]).contains(
+                "The error is at test_a.py line 2. Fix it: answer with write_file and the whole \
+                 corrected content of test_a.py."
+            ),
+            "{}",
+            next_step(&s, &[])
+        );
+        let traceback = "$ python3 a.py\nexit code 1\n--- stderr ---\nTraceback (most recent call last):\n  File \"/w/a.py\", line 7, in <module>\n    main()\nValueError: bad move";
+        let s = state(vec![vec![
+            call("run_cmd"),
+            Message::tool("run_cmd", traceback),
+        ]]);
+        assert_eq!(
+            last(&s),
+            Last::Failed {
+                what: "`python3 a.py` exit code 1: ValueError: bad move".into(),
+                file: Some("a.py line 7".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn a_call_that_worked_offers_the_call_that_ends_the_subtask() {
+        let s = state(vec![vec![
+            call("write_file"),
+            Message::tool("write_file", "Wrote 3 bytes to a.py"),
+            Message::tool("note", "Noted."),
+        ]]);
+        assert_eq!(
+            last(&s),
+            Last::Worked {
+                did: "wrote a.py".into()
+            }
+        );
+        assert!(next_step(&s, &[]).contains(
+            r#"answer with exactly {"name":"mark_subtask_complete","arguments":{"success":true,"reason":"wrote a.py"}}"#
+        ));
+        let ran = "$ python3 a.py\nexit code 0\n--- stdout ---\nhi";
+        let s = state(vec![vec![call("run_cmd"), Message::tool("run_cmd", ran)]]);
+        assert_eq!(
+            last(&s),
+            Last::Worked {
+                did: "ran python3 a.py: exit code 0".into()
+            }
+        );
+        let refused = "Error: node is not an allowed program";
+        let s = state(vec![vec![
+            call("run_cmd"),
+            Message::tool("run_cmd", refused),
+        ]]);
+        assert_eq!(
+            last(&s),
+            Last::Refused {
+                why: refused.into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_check_subtask_ends_when_its_command_passes() {
+        let write = vec![
+            call("write_file"),
+            Message::tool("write_file", "Wrote 3 bytes to a.py"),
+        ];
+        let pass = "$ python3  -m pytest -q\nexit code 0\n--- stdout ---\n1 passed";
+        let mut s = state(vec![
+            vec![
+                call("write_file"),
+                Message::tool("write_file", "Wrote 3 bytes to a.py"),
+                Message::tool(COMPLETE, "Subtask marked complete. Next subtask: Run"),
+            ],
+            write.clone(),
+        ]);
+        assert_eq!(check_command(&s), None, "the first subtask is no check");
+        let mut fresh = s.clone();
+        fresh.files.clear();
+        assert_eq!(known_paths(&fresh), ["a.py"], "named by the subtask");
+        assert_eq!(known_paths(&s), ["a.py", "test_a.py"]);
+        s.tree.end_active(true, "wrote a.py");
+        assert_eq!(check_command(&s).as_deref(), Some("python3 -m pytest -q"));
+        // After a write the check is run again, not the subtask marked done.
+        assert!(!check_passed(&s, "python3 -m pytest -q"));
+        assert!(next_step(&s, &[]).contains(
+            r#"Now run the check again: answer with exactly {"name":"run_cmd","arguments":{"cmd":"python3 -m pytest -q"}}"#
+        ));
+        s.conversation
+            .push_back(vec![call("run_cmd"), Message::tool("run_cmd", PYTEST)]);
+        assert!(!check_passed(&s, "python3 -m pytest -q"), "it failed");
+        s.conversation
+            .push_back(vec![call("run_cmd"), Message::tool("run_cmd", pass)]);
+        assert!(check_passed(&s, "python3 -m pytest -q"));
+        assert!(next_step(&s, &[]).contains(r#""name":"mark_subtask_complete""#));
+        s.conversation.push_back(write);
+        assert!(
+            !check_passed(&s, "python3 -m pytest -q"),
+            "a write came after"
+        );
+    }
+
+    #[test]
+    fn an_unchanged_write_after_a_failure_is_still_the_failure() {
+        let collect = "$ python3 -m pytest -q\nexit code 2\n--- stdout ---\nERRORS\nE     File \"/w/test_a.py\", line 2\nE       assert f() == 'It's'\nE   SyntaxError: unterminated string literal (detected at line 2)\n=== short test summary info ===\nERROR test_a.py\n1 error in 0.27s";
+        let s = state(vec![
+            vec![call("run_cmd"), Message::tool("run_cmd", collect)],
+            vec![
+                call("write_file"),
+                Message::tool(
+                    "write_file",
+                    "test_a.py already had this content (20 bytes); nothing changed",
+                ),
+            ],
+        ]);
+        let Last::Failed { what, file } = last(&s) else {
+            panic!("{:?}", last(&s));
+        };
+        assert_eq!(
+            what,
+            "your write changed nothing (test_a.py already had that content), so `python3 -m \
+             pytest -q` exit code 2: SyntaxError: unterminated string literal (detected at line 2)"
+        );
+        assert_eq!(file.as_deref(), Some("test_a.py line 2"));
+        let contents = [(
+            "test_a.py".to_string(),
+            "from a import f\n    assert f() == 'It's'\n".to_string(),
+        )];
+        assert!(
+            next_step(&s, &contents).contains(
+                "The error is at test_a.py line 2. Line 2 is: assert f() == 'It's' Fix it"
+            ),
+            "{}",
+            next_step(&s, &contents)
+        );
+    }
+}
