@@ -33,22 +33,25 @@ fn ends_subtask(message: &Message) -> bool {
 
 const COMPLETE: &str = "mark_subtask_complete";
 
-/// Whether a tool other than `note` has answered in the active subtask.
+/// Whether a tool other than `note` ran in the active subtask: a call that
+/// was refused or blocked did nothing.
 pub fn acted(state: &State) -> bool {
-    last_result(state).is_some()
+    tool_results(state).any(|message| !matches!(outcome(state, message), Last::Refused { .. }))
+}
+
+/// The results of tools (not `note`) in the active subtask.
+fn tool_results(state: &State) -> impl Iterator<Item = &Message> {
+    current_exchanges(state).flatten().filter(|m| {
+        m.role == Role::Tool
+            && m.tool_name
+                .as_deref()
+                .is_some_and(|t| t != "note" && t != COMPLETE)
+    })
 }
 
 /// The last result of a tool (not `note`) in the active subtask.
 fn last_result(state: &State) -> Option<&Message> {
-    current_exchanges(state)
-        .flatten()
-        .filter(|m| {
-            m.role == Role::Tool
-                && m.tool_name
-                    .as_deref()
-                    .is_some_and(|t| t != "note" && t != COMPLETE)
-        })
-        .last()
+    tool_results(state).last()
 }
 
 /// What the last tool call of the active subtask came to.
@@ -67,9 +70,14 @@ pub enum Last {
 
 /// How the last tool call of the active subtask went, read from its result.
 pub fn last(state: &State) -> Last {
-    let Some(message) = last_result(state) else {
-        return Last::Nothing;
-    };
+    match last_result(state) {
+        Some(message) => outcome(state, message),
+        None => Last::Nothing,
+    }
+}
+
+/// What one tool result of the active subtask came to.
+fn outcome(state: &State, message: &Message) -> Last {
     let text = message.content.as_str();
     let first = text.lines().next().unwrap_or("").to_string();
     match message.tool_name.as_deref() {
@@ -552,5 +560,26 @@ mod tests {
             "{}",
             next_step(&s, &contents)
         );
+    }
+
+    #[test]
+    fn refused_calls_are_not_work_done() {
+        let refused = vec![
+            call("write_file"),
+            Message::tool(
+                "write_file",
+                "not written: every function in a.py is a placeholder",
+            ),
+        ];
+        let s = state(vec![refused.clone()]);
+        assert!(!acted(&s), "only a refused write");
+        let s = state(vec![
+            refused,
+            vec![
+                call("write_file"),
+                Message::tool("write_file", "Wrote 3 bytes to a.py"),
+            ],
+        ]);
+        assert!(acted(&s));
     }
 }
