@@ -6,6 +6,7 @@
 //! file, and copied the words of its rules ("what you did") as its answer.
 
 use crate::chat::{Message, Role};
+use crate::model::text_calls;
 use crate::state::State;
 
 /// The exchanges of the active subtask: those after the last one in which a
@@ -183,35 +184,28 @@ fn pointed_at(state: &State, output: &str) -> Option<String> {
     let (_, path) = state
         .files
         .keys()
-        .filter_map(|path| mentions(output, path).last().map(|&at| (at, path)))
+        .filter_map(|path| {
+            text_calls::mentions(output, path, true)
+                .last()
+                .map(|&at| (at, path))
+        })
         .max()?;
     let digits = |text: &str| -> String { text.chars().take_while(char::is_ascii_digit).collect() };
-    let line = mentions(output, path).into_iter().rev().find_map(|at| {
-        let after = &output[at + path.len()..];
-        after
-            .strip_prefix(':')
-            .map(digits)
-            .or_else(|| after.strip_prefix("\", line ").map(digits))
-            .filter(|line| !line.is_empty())
-    });
+    let line = text_calls::mentions(output, path, true)
+        .into_iter()
+        .rev()
+        .find_map(|at| {
+            let after = &output[at + path.len()..];
+            after
+                .strip_prefix(':')
+                .map(digits)
+                .or_else(|| after.strip_prefix("\", line ").map(digits))
+                .filter(|line| !line.is_empty())
+        });
     Some(match line {
         Some(line) => format!("{path} line {line}"),
         None => path.clone(),
     })
-}
-
-/// Where `path` stands in `text` as a name of its own (not the end of a
-/// longer one: `a.py` in `test_a.py`).
-fn mentions(text: &str, path: &str) -> Vec<usize> {
-    text.match_indices(path)
-        .map(|(at, _)| at)
-        .filter(|&at| {
-            text[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
-        })
-        .collect()
 }
 
 /// The files a reply may give as code blocks: those the run wrote, and the

@@ -316,7 +316,7 @@ impl<'a> Agent<'a> {
             self.send_correction(&error)?;
             return Ok(Step::Reask);
         }
-        if !acted && let Some(ending) = self.nudge().await? {
+        if !acted && let Some(ending) = self.nudge(&files).await? {
             return Ok(Step::End(ending));
         }
         Ok(Step::Go)

@@ -12,7 +12,11 @@ use crate::tools::{self, Call};
 impl Agent<'_> {
     /// The model answered in prose while subtasks remain: nudge it,
     /// escalating, or stop (resumably) when this subtask's nudges are spent.
-    pub(super) async fn nudge(&mut self) -> Result<Option<Ending>, StoreError> {
+    /// `contents` are the written files the round's prompt showed.
+    pub(super) async fn nudge(
+        &mut self,
+        contents: &[(String, String)],
+    ) -> Result<Option<Ending>, StoreError> {
         let state = self.state();
         let Some((_, subtask)) = state.tree.active() else {
             return Ok(None);
@@ -38,8 +42,6 @@ impl Agent<'_> {
         // The exact call to write: a small model that did the work and then
         // described it copies this; one whose command failed is told which
         // file to fix; one that did nothing is shown the form of a call.
-        let contents =
-            super::prompt::written_files(state, self.tools, super::prompt::files_budget(state));
         let how = match focus::last(state) {
             focus::Last::Worked { did } => match focus::after_work(state, &did) {
                 focus::Ending::Complete(call) => {
@@ -52,7 +54,7 @@ impl Agent<'_> {
             focus::Last::Failed { what, file } => {
                 format!(
                     "Your last command failed: {what}. {}",
-                    focus::fix(file.as_deref(), &contents)
+                    focus::fix(file.as_deref(), contents)
                 )
             }
             focus::Last::Nothing | focus::Last::Refused { .. } => {

@@ -153,13 +153,9 @@ pub fn written_files(state: &State, tools: &Toolbox, budget: usize) -> Vec<(Stri
         if left < FILE_MIN || state.missing.contains(path) {
             continue;
         }
-        let Some(bytes) = tools.contents(path) else {
+        let Some(text) = tools.excerpt(path, left.min(FILE_MAX)) else {
             continue;
         };
-        let Ok(text) = String::from_utf8(bytes) else {
-            continue;
-        };
-        let text = crate::state::head_and_tail(&text, left.min(FILE_MAX));
         left = left.saturating_sub(text.len());
         shown.push((path.clone(), text));
     }

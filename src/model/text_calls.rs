@@ -345,7 +345,7 @@ pub fn fenced_files(
         rest = &body[close + 3..];
         let named = paths
             .iter()
-            .filter_map(|path| named_at(before, path).map(|at| (at, path)))
+            .filter_map(|path| mentions(before, path, false).last().map(|&at| (at, path)))
             .max();
         let Some((_, path)) = named else {
             continue;
@@ -367,18 +367,18 @@ pub fn fenced_files(
     writes
 }
 
-/// Where `path` is last named in `text` as a name of its own (not the end
-/// of a longer one: `a.py` in `test_a.py`).
-fn named_at(text: &str, path: &str) -> Option<usize> {
+/// Where `path` is named in `text` as a name of its own: not the end of a
+/// longer name (`a.py` in `test_a.py`, and in `src/a.py` unless
+/// `after_folder`, as in a traceback's `/work/a.py`).
+pub fn mentions(text: &str, path: &str, after_folder: bool) -> Vec<usize> {
     text.match_indices(path)
         .map(|(at, _)| at)
         .filter(|&at| {
-            text[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
+            text[..at].chars().next_back().is_none_or(|c| {
+                !(c.is_alphanumeric() || c == '_' || c == '.' || (c == '/' && !after_folder))
+            })
         })
-        .last()
+        .collect()
 }
 
 /// Every JSON object or array that parses, scanning left to right.

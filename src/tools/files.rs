@@ -1,6 +1,6 @@
 //! `list_dir`, `read_file` and `write_file`.
 
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::confined::{Kind, resolve};
@@ -115,6 +115,42 @@ pub fn contents(root: &Path, given: &str) -> Option<Vec<u8>> {
     let mut bytes = Vec::new();
     { file }.read_to_end(&mut bytes).ok()?;
     Some(bytes)
+}
+
+/// A workspace file as text in at most about `max` bytes: whole when it
+/// fits, else its head and tail around a "[... N bytes cut ...]" line (as
+/// `state::head_and_tail` cuts text), read without loading the rest. `None`
+/// when it cannot be read or is not UTF-8.
+pub fn excerpt(root: &Path, given: &str, max: usize) -> Option<String> {
+    let mut file = resolve(root, given, false).ok()?.open_file().ok()?;
+    let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+    if len <= max {
+        let mut bytes = Vec::with_capacity(len);
+        file.read_to_end(&mut bytes).ok()?;
+        return String::from_utf8(bytes).ok();
+    }
+    let half = max / 2;
+    let mut head = vec![0; half];
+    file.read_exact(&mut head).ok()?;
+    let mut tail = vec![0; half];
+    file.seek(SeekFrom::Start((len - half) as u64)).ok()?;
+    file.read_exact(&mut tail).ok()?;
+    // A character cut at either end is left out.
+    let head = match std::str::from_utf8(&head) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
+        Err(_) => return None,
+    };
+    let start = tail
+        .iter()
+        .take(3)
+        .take_while(|b| **b & 0xC0 == 0x80)
+        .count();
+    let tail = std::str::from_utf8(&tail[start..]).ok()?;
+    Some(format!(
+        "{head}\n[... {} bytes cut ...]\n{tail}",
+        len - head.len() - tail.len()
+    ))
 }
 
 /// Replaces a workspace file with `bytes` (temp file and rename), creating
@@ -234,6 +270,25 @@ fn plain(error: &std::io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_excerpt_cuts_as_head_and_tail_does_without_reading_the_middle() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let text = format!("é{}ü", "x".repeat(10_000));
+        std::fs::write(root.join("big.txt"), &text).unwrap();
+        for max in [9, 10, 11, 200] {
+            assert_eq!(
+                excerpt(&root, "big.txt", max).unwrap(),
+                crate::state::head_and_tail(&text, max),
+                "max {max}"
+            );
+        }
+        assert_eq!(excerpt(&root, "big.txt", 20_000).unwrap(), text);
+        std::fs::write(root.join("bin"), [0xff, 0xfe]).unwrap();
+        assert_eq!(excerpt(&root, "bin", 100), None);
+        assert_eq!(excerpt(&root, "missing", 100), None);
+    }
 
     #[test]
     fn write_then_read_then_list() {

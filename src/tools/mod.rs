@@ -210,6 +210,12 @@ impl Toolbox {
         files::contents(&self.root, path)
     }
 
+    /// A workspace file as text in about `max` bytes, its head and tail
+    /// when it is longer, read without loading the rest.
+    pub fn excerpt(&self, path: &str, max: usize) -> Option<String> {
+        files::excerpt(&self.root, path, max)
+    }
+
     /// Whether a file the runner wrote still exists.
     pub fn exists(&self, path: &str) -> bool {
         files::exists(&self.root, path)
