@@ -24,6 +24,9 @@ const SHOWN_BLOCKED: usize = 5;
 const FILES_BUDGET: usize = 8 * 1024;
 /// One file's share at most, so that one large file does not hide the rest.
 const FILE_MAX: usize = 4 * 1024;
+/// Files whose contents are shown at most: as many as a plan has (each one
+/// costs a read every round).
+const SHOWN_CONTENTS: usize = 6;
 /// Less room than this left: the next file is not shown at all.
 const FILE_MIN: usize = 256;
 
@@ -149,7 +152,7 @@ pub fn context_block(
 pub fn written_files(state: &State, tools: &Toolbox, budget: usize) -> Vec<(String, String)> {
     let mut shown = Vec::new();
     let mut left = budget;
-    for path in state.files.keys().rev().take(SHOWN_FILES) {
+    for path in state.files.keys().rev().take(SHOWN_CONTENTS) {
         if left < FILE_MIN || state.missing.contains(path) {
             continue;
         }
