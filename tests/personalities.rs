@@ -447,3 +447,54 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
     assert_eq!(codes, [Some(1), Some(0)]);
     assert!(test.read("calc.py").starts_with("# fixed"));
 }
+
+#[test]
+fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
+    let test = Test::new().script("repeating").args([
+        "Write an add function with pytest tests",
+        "--max-rounds",
+        "12",
+    ]);
+    test.run().assert_code(0);
+    let state = test.assert_replay_matches();
+    assert!(state.tree.is_achieved());
+    // The cut reply became the write of the file up to where its block of
+    // asserts began to repeat, and the tests it holds pass.
+    assert_eq!(
+        test.read("test_calc.py"),
+        "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n    \
+         assert add(2, 2) == 4\n    assert add(0, 5) == 5\n    assert add(-1, 1) == 0\n"
+    );
+    let cut = test
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::ModelReplied {
+                calls, done_reason, ..
+            } if done_reason.as_deref() == Some("length") => Some(calls),
+            _ => None,
+        })
+        .expect("the cut reply is in the log");
+    assert_eq!(cut.len(), 1);
+    assert_eq!(cut[0].name, "write_file");
+    // The first one, whose test took `self` outside a class, was not
+    // written: the model was told why in pytest's terms and in its own.
+    let rejected: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected { error, .. } => Some(error),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        rejected,
+        [
+            "not written: in test_calc.py, `def test_add(self):` is not inside a class, so pytest \
+          has no `self` to give it (\"fixture 'self' not found\"): write `def test_add():`. Give \
+          the whole file with that changed."
+        ]
+    );
+    let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();
+    assert_eq!(codes, [Some(0)]);
+}

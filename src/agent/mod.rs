@@ -6,6 +6,7 @@ pub mod decompose;
 mod focus;
 mod nudge;
 pub mod prompt;
+mod pycheck;
 mod reconcile;
 mod reflect;
 
@@ -285,6 +286,21 @@ impl<'a> Agent<'a> {
                 };
                 let writes = text_calls::fenced_files(&content, &paths, current);
                 calls = writes.into_iter().chain(calls).collect();
+            }
+            // Cut at the cap while repeating itself: the file up to where
+            // the repetition began is the model's work; asked again, it
+            // repeats itself again, minutes a reply.
+            if calls.is_empty()
+                && done_reason.as_deref() == Some("length")
+                && let Some((writes, dropped)) =
+                    text_calls::cut_repetition(&content, &tools::names())
+            {
+                tracing::warn!(
+                    dropped,
+                    "the reply was cut at the token cap while repeating lines; \
+                     writing its file up to where the repetition began"
+                );
+                calls = writes;
             }
             let from_text = !calls.is_empty();
             (calls, from_text)

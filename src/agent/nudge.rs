@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Agent, MAX_CORRECTIONS, focus};
+use super::{Agent, MAX_CORRECTIONS, focus, pycheck};
 use crate::model::{ToolSpec, text_calls};
 use crate::state::{Ending, Event, NudgeKind, Outcome};
 use crate::store::{Durability, StoreError};
@@ -165,7 +165,8 @@ impl Agent<'_> {
     /// anything was done for it (small models copy the call that ends a
     /// subtask from their prompt), or a file written with the mark of a
     /// shortened call or result (copied from the history, it would cut the
-    /// file).
+    /// file), Python that cannot be read (a string its own quote ends), or a
+    /// test file that cannot test (see [`pycheck`]).
     pub(super) fn accept(&self, call: Call) -> Result<Call, String> {
         match &call {
             Call::Complete { success: true, .. } if !focus::acted(self.state()) => Err(
@@ -204,6 +205,23 @@ impl Agent<'_> {
                 ))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
+                if path.ends_with(".py")
+                    && let Some(problem) = pycheck::unclosed_string(content) =>
+            {
+                Err(format!(
+                    "not written: Python cannot read {path}: {problem}. Give the whole file \
+                     with that line fixed."
+                ))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
+                if is_python_test(path)
+                    && let Some(problem) = self.test_file_problem(content) =>
+            {
+                Err(format!(
+                    "not written: in {path}, {problem}. Give the whole file with that changed."
+                ))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
                 if path.ends_with(".py") && only_stubs(content) =>
             {
                 Err(format!(
@@ -217,6 +235,28 @@ impl Agent<'_> {
             }
             _ => Ok(call),
         }
+    }
+}
+
+impl Agent<'_> {
+    /// What keeps a Python test file from testing anything (see
+    /// [`pycheck`]), read against the modules of the workspace.
+    fn test_file_problem(&self, content: &str) -> Option<String> {
+        let modules: Vec<String> = self
+            .state()
+            .files
+            .keys()
+            .filter(|path| !path.contains('/') && !is_python_test(path))
+            .filter_map(|path| path.strip_suffix(".py"))
+            .map(str::to_string)
+            .collect();
+        let module = |name: &str| {
+            let bytes = self
+                .tools
+                .contents(&format!("{}.py", name.replace('.', "/")))?;
+            String::from_utf8(bytes).ok()
+        };
+        pycheck::test_file_problem(content, module, &modules)
     }
 }
 

@@ -213,6 +213,18 @@ pub fn repair(text: &str) -> String {
 /// [`repair`], and with `close_at_fence` a string still open at a closing
 /// fence is closed there.
 fn repair_with(text: &str, close_at_fence: bool) -> String {
+    repair_closing(text, close_at_fence, false)
+}
+
+/// [`repair_with`], and with `close_at_end` a string, object or array still
+/// open where the text ends (a reply cut at the token cap) is closed there.
+fn repair_closing(text: &str, close_at_fence: bool, close_at_end: bool) -> String {
+    let closers = |open: &mut Vec<char>| -> String {
+        open.drain(..)
+            .rev()
+            .map(|o| if o == '{' { '}' } else { ']' })
+            .collect()
+    };
     let mut out = String::with_capacity(text.len());
     let mut in_string = false;
     // The objects and arrays open outside strings.
@@ -224,18 +236,20 @@ fn repair_with(text: &str, close_at_fence: bool) -> String {
             // model wrote a file into it and stopped there. Close the
             // string and what is open around it.
             out.push('"');
-            out.extend(
-                open.drain(..)
-                    .rev()
-                    .map(|o| if o == '{' { '}' } else { ']' }),
-            );
+            out.push_str(&closers(&mut open));
             in_string = false;
         }
         if !in_string && rest.starts_with("\"\"\"") {
             let body = &rest[3..];
             let Some(end) = body.find("\"\"\"") else {
-                out.push_str(rest);
-                break;
+                if close_at_end {
+                    let content = body.strip_prefix('\n').unwrap_or(body);
+                    out.push_str(&Value::String(content.to_string()).to_string());
+                    out.push_str(&closers(&mut open));
+                } else {
+                    out.push_str(rest);
+                }
+                return out;
             };
             let content = body[..end].strip_prefix('\n').unwrap_or(&body[..end]);
             out.push_str(&Value::String(content.to_string()).to_string());
@@ -250,7 +264,10 @@ fn repair_with(text: &str, close_at_fence: bool) -> String {
             }
             '\\' if in_string => {
                 let Some(next) = rest.chars().next() else {
-                    out.push(c);
+                    // A lone backslash at a cut is dropped with the cut.
+                    if !close_at_end {
+                        out.push(c);
+                    }
                     break;
                 };
                 rest = &rest[next.len_utf8()..];
@@ -282,7 +299,77 @@ fn repair_with(text: &str, close_at_fence: bool) -> String {
             _ => out.push(c),
         }
     }
+    if close_at_end {
+        if in_string {
+            out.push('"');
+        }
+        out.push_str(&closers(&mut open));
+    }
     out
+}
+
+/// A reply cut at the token cap while the model wrote the same lines over
+/// and over (Qwen2.5-Coder 1.5B repeats a test file's block of asserts until
+/// the cap): its `write_file` calls, each file's content up to where the
+/// repetition began, and how many repeated lines were dropped. `None` when
+/// no file in it ends in at least [`MIN_REPEATED`] repeated lines: a file
+/// merely cut short is not written (the model is told to write less).
+pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usize)> {
+    let mut calls = Vec::new();
+    for chunk in candidates(text, known) {
+        for value in json_values(&repair_closing(&chunk, false, true)) {
+            collect(&value, known, &mut calls);
+        }
+        if !calls.is_empty() {
+            break;
+        }
+    }
+    let mut dropped = 0;
+    let mut writes = Vec::new();
+    for mut call in calls.into_iter().filter(|call| call.name == "write_file") {
+        let Some(content) = call.arguments["content"].as_str() else {
+            continue;
+        };
+        // The last line is the one the cap cut.
+        let whole = &content[..content.rfind('\n').map_or(0, |at| at + 1)];
+        let lines: Vec<&str> = whole.lines().collect();
+        let start = repeated_tail(&lines);
+        let repeated = lines[start..]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .count();
+        if repeated < MIN_REPEATED || start == 0 {
+            continue;
+        }
+        dropped += lines.len() - start;
+        let kept = lines[..start].join("\n") + "\n";
+        call.arguments["content"] = Value::String(kept);
+        writes.push(call);
+    }
+    (!writes.is_empty()).then_some((writes, dropped))
+}
+
+/// A file that ends in this many lines each written before it is a model
+/// repeating itself (code ends in a few closing lines, not six).
+pub const MIN_REPEATED: usize = 6;
+
+/// Where the run of lines at the end of `lines` begins in which every line
+/// is blank or a copy of a line before it.
+fn repeated_tail(lines: &[&str]) -> usize {
+    let mut start = lines.len();
+    while start > 0 {
+        let line = lines[start - 1];
+        if line.trim().is_empty() || lines[..start - 1].contains(&line) {
+            start -= 1;
+        } else {
+            break;
+        }
+    }
+    // Blank lines before the repetition belong to the file.
+    while start < lines.len() && lines[start].trim().is_empty() {
+        start += 1;
+    }
+    start
 }
 
 /// What may follow a backslash in a JSON string.
@@ -636,6 +723,44 @@ mod tests {
         // A fence inside a string that is closed is content.
         let closed = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"R.md\", \"content\": \"a\n```\nb\"}}";
         assert_eq!(names(closed)[0].1["content"], "a\n```\nb");
+    }
+
+    #[test]
+    fn a_file_repeated_until_the_cap_is_cut_where_the_repetition_began() {
+        // Qwen2.5-Coder 1.5B, shortened: a block of asserts written again
+        // and again until the 1024-token cap cut the reply mid-line.
+        let head =
+            "from g import play\n\ndef test_play():\n    assert play('rock', 'scissors') == 'P1'\n";
+        let block = "    assert play('rock', 'rock') == 'Tie'\n    assert play('rock', 'paper') == 'P2'\n    assert play('paper', 'scissors') == 'P2'\n";
+        let file = format!("{head}{}{}    assert play('ro", block, block.repeat(3));
+        let qwen = format!(
+            "```json\n{{\n  \"name\": \"write_file\",\n  \"arguments\": {{\n    \"path\": \"test_g.py\",\n    \"content\": \"\"\"\n{file}"
+        );
+        assert!(names(&qwen).is_empty(), "a cut call is not a call");
+        let (calls, dropped) = cut_repetition(&qwen, &KNOWN).unwrap();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].arguments["path"], "test_g.py");
+        assert_eq!(calls[0].arguments["content"], format!("{head}{block}"));
+        assert_eq!(dropped, 9);
+        // The same, written as a JSON string cut after a backslash.
+        let escaped =
+            serde_json::to_string(&format!("{head}{}{}    x = '\\", block, block.repeat(2)))
+                .unwrap();
+        let escaped = format!(
+            "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"test_g.py\", \"content\": {}",
+            &escaped[..escaped.len() - 2]
+        );
+        let (calls, dropped) = cut_repetition(&escaped, &KNOWN).unwrap();
+        assert_eq!(calls[0].arguments["content"], format!("{head}{block}"));
+        assert_eq!(dropped, 6);
+        // A file only cut short, or ending in a few repeated lines, is not
+        // written.
+        let short = format!(
+            "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.py\", \"content\": \"{}",
+            "x = 1\\n".to_string() + "def f():\\n    return 1\\n    \\n    return 1\\n"
+        );
+        assert_eq!(cut_repetition(&short, &KNOWN), None);
+        assert_eq!(cut_repetition("All done, no call.", &KNOWN), None);
     }
 
     #[test]

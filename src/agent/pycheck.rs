@@ -1,0 +1,381 @@
+//! Mistakes in a Python test file that make every test of it fail before it
+//! tests anything, found before the file is written. A small model makes
+//! them, and does not understand pytest's words for them ("fixture 'self'
+//! not found", "cannot import name", "'module' object is not callable"):
+//! Qwen2.5-Coder 1.5B wrote the same file again four times after one. Told
+//! in its own terms what to change, it changes it.
+//!
+//! The checks read lines, not a syntax tree, and say nothing when unsure:
+//! a name counts as defined by a module when the module's text has it as a
+//! word anywhere.
+
+/// Why `content`, a test file, should not be written as it is. `module`
+/// gives the text of the workspace's module of a name (`game` →
+/// `game.py`), when there is one; `modules` are the names of the modules
+/// the run wrote (not tests).
+pub fn test_file_problem(
+    content: &str,
+    module: impl Fn(&str) -> Option<String>,
+    modules: &[String],
+) -> Option<String> {
+    if let Some(line) = content
+        .lines()
+        .find(|line| line.starts_with("def test") && takes_self(line))
+    {
+        let fixed = line.replacen("(self, ", "(", 1).replacen("(self)", "()", 1);
+        return Some(format!(
+            "`{}` is not inside a class, so pytest has no `self` to give it (\"fixture 'self' \
+             not found\"): write `{}`",
+            line.trim_end(),
+            fixed.trim_end()
+        ));
+    }
+    let imports = imports(content);
+    for import in &imports {
+        let Import::From {
+            module: name,
+            names,
+        } = import
+        else {
+            continue;
+        };
+        let Some(text) = module(name) else {
+            continue;
+        };
+        let missing: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|n| *n != "*" && !has_word(&text, n))
+            .collect();
+        if !missing.is_empty() {
+            return Some(format!(
+                "{name}.py has no {}: it defines {}. Import what it defines: `from {name} import \
+                 {}`",
+                missing.join(", "),
+                list(&defined(&text)),
+                defined(&text).join(", ")
+            ));
+        }
+    }
+    for name in modules {
+        let Some(text) = module(name) else {
+            continue;
+        };
+        let functions = defined(&text);
+        let plain = imports
+            .iter()
+            .any(|i| matches!(i, Import::Module(m) if m == name));
+        let from = imports
+            .iter()
+            .any(|i| matches!(i, Import::From { module, .. } if module == name));
+        if plain && functions.contains(name) && calls(content, name) {
+            return Some(format!(
+                "`import {name}` gives the module {name}, so `{name}(...)` calls a module (\"'module' \
+                 object is not callable\"): write `from {name} import {}`",
+                functions.join(", ")
+            ));
+        }
+        if !plain && !from {
+            let own = defined(content);
+            let used: Vec<&String> = functions
+                .iter()
+                .filter(|f| calls(content, f) && !own.contains(f))
+                .collect();
+            if let Some(first) = used.first() {
+                return Some(format!(
+                    "it calls {first} but does not import it from {name}.py: begin it with `from \
+                     {name} import {}`",
+                    functions.join(", ")
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A line of Python `source` where a string in single or double quotes does
+/// not end (`'It's a tie!'`: the quote in "It's" ends the string, and the
+/// one after `!` opens a new one), as Python's "unterminated string
+/// literal": the file cannot even be imported. f-strings are not judged
+/// (since Python 3.12 they may hold their own quotes).
+pub fn unclosed_string(source: &str) -> Option<String> {
+    // The quotes of a triple-quoted string open across lines.
+    let mut triple: Option<&str> = None;
+    for (number, line) in source.lines().enumerate() {
+        let mut rest = line;
+        loop {
+            if let Some(quotes) = triple {
+                match rest.find(quotes) {
+                    Some(end) if !escaped(&rest[..end]) => {
+                        rest = &rest[end + 3..];
+                        triple = None;
+                    }
+                    Some(end) => rest = &rest[end + 1..],
+                    None => break,
+                }
+                continue;
+            }
+            let Some(start) = rest.find(['\'', '"', '#']) else {
+                break;
+            };
+            if rest[start..].starts_with('#') {
+                break;
+            }
+            let quote = &rest[start..start + 1];
+            let prefix: String = rest[..start]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphabetic())
+                .collect();
+            let after = &rest[start..];
+            if after.starts_with(&quote.repeat(3)) {
+                triple = Some(if quote == "'" { "'''" } else { "\"\"\"" });
+                rest = &after[3..];
+                continue;
+            }
+            match closing(&after[1..], quote) {
+                Some(end) => rest = &after[1 + end + 1..],
+                None if line.ends_with('\\') || prefix.to_lowercase().contains('f') => break,
+                None => {
+                    return Some(format!(
+                        "line {} (`{}`) has a string that does not end on its line: a {quote} \
+                         inside a string in {quote}...{quote} ends it. Write such a string in \
+                         the other quotes (\"It's\" or 'say \"hi\"')",
+                        number + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Where the string whose opening `quote` came just before `text` ends.
+fn closing(text: &str, quote: &str) -> Option<usize> {
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        if c == '\\' {
+            chars.next();
+        } else if text[at..].starts_with(quote) {
+            return Some(at);
+        }
+    }
+    None
+}
+
+/// Whether `before` ends in an odd number of backslashes.
+fn escaped(before: &str) -> bool {
+    (before.len() - before.trim_end_matches('\\').len()) % 2 == 1
+}
+
+/// `def test_x(self...)`.
+fn takes_self(line: &str) -> bool {
+    line.split_once('(').is_some_and(|(_, args)| {
+        args.trim_start()
+            .strip_prefix("self")
+            .is_some_and(|rest| !rest.starts_with(is_word_char))
+    })
+}
+
+enum Import {
+    /// `import a` (or `import a as b`: still `a` to look up).
+    Module(String),
+    /// `from a import b, c`.
+    From { module: String, names: Vec<String> },
+}
+
+/// The imports at the top level of `source` (lines that start with them).
+fn imports(source: &str) -> Vec<Import> {
+    let mut out = Vec::new();
+    for line in source.lines() {
+        let line = line.split('#').next().unwrap_or("").trim_end();
+        if let Some(rest) = line.strip_prefix("from ") {
+            let Some((module, names)) = rest.split_once(" import ") else {
+                continue;
+            };
+            let names = names
+                .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
+                .split(',')
+                .map(|n| n.split(" as ").next().unwrap_or("").trim().to_string())
+                .filter(|n| !n.is_empty())
+                .collect();
+            out.push(Import::From {
+                module: module.trim().to_string(),
+                names,
+            });
+        } else if let Some(rest) = line.strip_prefix("import ") {
+            for name in rest.split(',') {
+                let name = name.split(" as ").next().unwrap_or("").trim();
+                if !name.is_empty() {
+                    out.push(Import::Module(name.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The functions and classes `source` defines at its top level.
+fn defined(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| {
+            let rest = line
+                .strip_prefix("def ")
+                .or_else(|| line.strip_prefix("async def "))
+                .or_else(|| line.strip_prefix("class "))?;
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+fn list(names: &[String]) -> String {
+    match names {
+        [] => "no function".into(),
+        names => names.join(", "),
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Where `word` stands in `text` as a word of its own.
+fn word_at(text: &str, word: &str) -> Vec<usize> {
+    text.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            !text[..at].chars().next_back().is_some_and(is_word_char)
+                && !text[at + word.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(is_word_char)
+        })
+        .collect()
+}
+
+fn has_word(text: &str, word: &str) -> bool {
+    !word_at(text, word).is_empty()
+}
+
+/// Whether `source` calls `name` (`name(`), not as an attribute (`m.name(`).
+fn calls(source: &str, name: &str) -> bool {
+    word_at(source, name).into_iter().any(|at| {
+        source[at + name.len()..].starts_with('(')
+            && !source[..at].ends_with('.')
+            && !source[..at].trim_end().ends_with("def")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "import random\n\ndef play(a, b):\n    return a\n\nclass Game:\n    pass\n";
+
+    fn problem(test: &str) -> Option<String> {
+        let module = |name: &str| (name == "game").then(|| GAME.to_string());
+        test_file_problem(test, module, &["game".to_string()])
+    }
+
+    #[test]
+    fn a_test_function_that_takes_self_outside_a_class() {
+        assert_eq!(
+            problem("from game import play\n\ndef test_play(self):\n    assert play(1, 2) == 1\n")
+                .unwrap(),
+            "`def test_play(self):` is not inside a class, so pytest has no `self` to give it \
+             (\"fixture 'self' not found\"): write `def test_play():`"
+        );
+        // A method of a class, and a parameter that only starts with self,
+        // are fine.
+        assert_eq!(
+            problem(
+                "from game import play\n\nclass TestPlay:\n    def test_play(self):\n        assert play(1, 2) == 1\n"
+            ),
+            None
+        );
+        assert_eq!(
+            problem(
+                "from game import play\n\ndef test_play(selfish):\n    assert play(1, 2) == 1\n"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn an_import_of_a_name_the_module_does_not_have() {
+        assert_eq!(
+            problem(
+                "from game import play_game\n\ndef test_play():\n    assert play_game(1, 2) == 1\n"
+            )
+            .unwrap(),
+            "game.py has no play_game: it defines play, Game. Import what it defines: `from \
+             game import play, Game`"
+        );
+        // What the module has, and modules the workspace does not hold.
+        assert_eq!(
+            problem(
+                "from game import play, random\nfrom math import tau\n\ndef test_play():\n    assert play(1, 2) == 1\n"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_string_its_own_quote_ends() {
+        let qwen = "def test_tie():\n    assert play('rock', 'rock') == 'It's a tie!'\n";
+        assert_eq!(
+            unclosed_string(qwen).unwrap(),
+            "line 2 (`assert play('rock', 'rock') == 'It's a tie!'`) has a string that does not \
+             end on its line: a ' inside a string in '...' ends it. Write such a string in the \
+             other quotes (\"It's\" or 'say \"hi\"')"
+        );
+        for fine in [
+            r#"x = "It's"  # it's fine"#,
+            r#"x = 'It\'s'; y = "a\\""#,
+            "doc = \"\"\"It's\nmany 'lines\n\"\"\"\nz = '''a\n'b\n'''\n",
+            "s = 'a' \\\n    'b'\n",
+            "f = f'{d['k']}'\n",
+            "print(\"hello\")\n",
+        ] {
+            assert_eq!(unclosed_string(fine), None, "{fine}");
+        }
+        assert!(unclosed_string("x = \"open\n").is_some());
+        assert!(unclosed_string("x = 'a\\'\n").is_some());
+    }
+
+    #[test]
+    fn a_module_called_as_a_function() {
+        let module =
+            |name: &str| (name == "rps").then(|| "def rps(a, b):\n    return a\n".to_string());
+        let test = "import rps\n\ndef test_rps():\n    assert rps('rock', 'rock') == 'rock'\n";
+        assert_eq!(
+            test_file_problem(test, module, &["rps".into()]).unwrap(),
+            "`import rps` gives the module rps, so `rps(...)` calls a module (\"'module' object \
+             is not callable\"): write `from rps import rps`"
+        );
+        let fine = "import rps\n\ndef test_rps():\n    assert rps.rps('rock', 'rock') == 'rock'\n";
+        assert_eq!(test_file_problem(fine, module, &["rps".into()]), None);
+    }
+
+    #[test]
+    fn a_function_called_but_never_imported() {
+        assert_eq!(
+            problem("def test_play():\n    assert play(1, 2) == 1\n").unwrap(),
+            "it calls play but does not import it from game.py: begin it with `from game import \
+             play, Game`"
+        );
+        // A test that runs the program instead imports nothing from it.
+        assert_eq!(
+            problem(
+                "import subprocess\n\ndef test_run():\n    assert subprocess.run(['python3', 'game.py']).returncode == 0\n"
+            ),
+            None
+        );
+    }
+}
