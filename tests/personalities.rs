@@ -459,10 +459,11 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
     let state = test.assert_replay_matches();
     assert!(state.tree.is_achieved());
     // The cut reply became the write of the file up to where its block of
-    // asserts began to repeat, and the tests it holds pass.
+    // asserts began to repeat, the apostrophe that ended a string early
+    // escaped, and the tests it holds pass.
     assert_eq!(
         test.read("test_calc.py"),
-        "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n    \
+        "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3, 'add\\'s sum'\n    \
          assert add(2, 2) == 4\n    assert add(0, 5) == 5\n    assert add(-1, 1) == 0\n"
     );
     let cut = test
@@ -495,6 +496,13 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
           the whole file with that changed."
         ]
     );
+    // Well formed, the call was refused for what it held: the model was
+    // told that alone, not the tools' schemas again.
+    assert!(sent(
+        &test,
+        "Your call was not run: not written: in test_calc.py"
+    ));
+    assert!(!sent(&test, "Answer with exactly one of these tool calls"));
     let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();
     assert_eq!(codes, [Some(0)]);
 }

@@ -311,7 +311,11 @@ impl<'a> Agent<'a> {
             .is_empty()
             .then(|| self.broken_call(&content, done_reason.as_deref()))
             .flatten();
-        let calls: Vec<_> = calls.into_iter().map(tools::bounded).collect();
+        let calls: Vec<_> = calls
+            .into_iter()
+            .map(pycheck::repair_call)
+            .map(tools::bounded)
+            .collect();
         let acted = !calls.is_empty();
         self.record(
             Event::ModelReplied {

@@ -101,7 +101,11 @@ impl Agent<'_> {
             && state.corrections < MAX_CORRECTIONS
     }
 
-    /// Tells the model why its calls were refused, with the tools' schemas.
+    /// Tells the model why its calls were refused, with the tools' schemas;
+    /// or, when they were well formed and refused for what they held (a
+    /// file not written, a completion not accepted), only why: the schemas
+    /// would bury the one thing to change, and the model sends the same
+    /// call again.
     pub(super) fn correct(&mut self) -> Result<(), StoreError> {
         let errors: Vec<String> = self
             .state()
@@ -115,6 +119,16 @@ impl Agent<'_> {
                     .collect()
             })
             .unwrap_or_default();
+        let refused_as_is = !errors.is_empty()
+            && errors
+                .iter()
+                .all(|e| e.starts_with("not written:") || e.starts_with("not accepted:"));
+        if refused_as_is {
+            return self.record_correction(format!(
+                "Your call was not run: {}. Answer with the corrected call.",
+                errors.join("; ").trim_end_matches('.')
+            ));
+        }
         self.send_correction(&errors.join("; "))
     }
 
@@ -135,6 +149,10 @@ impl Agent<'_> {
              of these tool calls, as JSON, with your values in place of the dots:\n{}",
             schemas.join("\n")
         );
+        self.record_correction(message)
+    }
+
+    fn record_correction(&mut self, message: String) -> Result<(), StoreError> {
         let level = self.state().corrections + 1;
         self.record(
             Event::Nudged {

@@ -7,7 +7,10 @@
 //!
 //! The checks read lines, not a syntax tree, and say nothing when unsure:
 //! a name counts as defined by a module when the module's text has it as a
-//! word anywhere.
+//! word anywhere. Python whose string its own quote ends (`'It's'`) is
+//! repaired where the meaning is plain, and refused where it is not.
+
+use crate::chat::ToolCall;
 
 /// Why `content`, a test file, should not be written as it is. `module`
 /// gives the text of the workspace's module of a name (`game` →
@@ -99,6 +102,110 @@ pub fn test_file_problem(
 /// literal": the file cannot even be imported. f-strings are not judged
 /// (since Python 3.12 they may hold their own quotes).
 pub fn unclosed_string(source: &str) -> Option<String> {
+    let (at, quote) = unclosed_line(source)?;
+    let line = source.lines().nth(at)?;
+    Some(format!(
+        "line {} (`{}`) has a string that does not end on its line: a {quote} inside a string \
+         in {quote}...{quote} ends it. Write such a string in the other quotes (\"It's\" or 'say \
+         \"hi\"')",
+        at + 1,
+        line.trim()
+    ))
+}
+
+/// A `write_file` call of a Python file with its apostrophes repaired (see
+/// [`repair_apostrophes`]); any other call as it is. Done to the reply's
+/// calls before they are logged, so the log holds what was written.
+pub fn repair_call(mut call: ToolCall) -> ToolCall {
+    if call.name != "write_file"
+        || !call.arguments["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with(".py"))
+    {
+        return call;
+    }
+    if let Some(repaired) = call.arguments["content"]
+        .as_str()
+        .and_then(repair_apostrophes)
+    {
+        tracing::info!("escaped apostrophes that ended strings early in a Python file");
+        call.arguments["content"] = serde_json::Value::String(repaired);
+    }
+    call
+}
+
+/// `source` with the apostrophes inside words of its single-quoted strings
+/// escaped (`'It's a tie'` → `'It\'s a tie'`), when that makes every string
+/// end on its line: the string such a line was meant to hold is plain, and
+/// a small model told of the quote writes the same line again (Qwen2.5-Coder
+/// 1.5B did, twice). `None` when there is nothing to repair, or the repair
+/// does not make the file readable.
+pub fn repair_apostrophes(source: &str) -> Option<String> {
+    let mut lines: Vec<String> = source.split('\n').map(str::to_string).collect();
+    let mut repaired = false;
+    while let Some((at, _)) = unclosed_line(&lines.join("\n")) {
+        let line = &lines[at];
+        if line.contains("'''") || line.contains("\"\"\"") {
+            return None;
+        }
+        let escaped = escape_apostrophes(line);
+        if escaped == *line {
+            return None;
+        }
+        lines[at] = escaped;
+        repaired = true;
+    }
+    repaired.then(|| lines.join("\n"))
+}
+
+/// `line` with each `'` that has a letter on both sides, inside a string in
+/// single quotes, escaped.
+fn escape_apostrophes(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len() + 4);
+    let mut open: Option<char> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match open {
+            None if c == '#' => {
+                out.extend(&chars[i..]);
+                break;
+            }
+            None => {
+                if c == '\'' || c == '"' {
+                    open = Some(c);
+                }
+                out.push(c);
+            }
+            Some(_) if c == '\\' => {
+                out.push(c);
+                if let Some(&next) = chars.get(i + 1) {
+                    out.push(next);
+                    i += 1;
+                }
+            }
+            Some(quote) if c == quote => {
+                let inside_word = i > 0
+                    && chars[i - 1].is_alphabetic()
+                    && chars.get(i + 1).is_some_and(|n| n.is_alphabetic());
+                if quote == '\'' && inside_word {
+                    out.push('\\');
+                } else {
+                    open = None;
+                }
+                out.push(c);
+            }
+            Some(_) => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The first line of `source` (its index) where a string in single or
+/// double quotes does not end, and that string's quote.
+fn unclosed_line(source: &str) -> Option<(usize, char)> {
     // The quotes of a triple-quoted string open across lines.
     let mut triple: Option<&str> = None;
     for (number, line) in source.lines().enumerate() {
@@ -136,15 +243,7 @@ pub fn unclosed_string(source: &str) -> Option<String> {
             match closing(&after[1..], quote) {
                 Some(end) => rest = &after[1 + end + 1..],
                 None if line.ends_with('\\') || prefix.to_lowercase().contains('f') => break,
-                None => {
-                    return Some(format!(
-                        "line {} (`{}`) has a string that does not end on its line: a {quote} \
-                         inside a string in {quote}...{quote} ends it. Write such a string in \
-                         the other quotes (\"It's\" or 'say \"hi\"')",
-                        number + 1,
-                        line.trim()
-                    ));
-                }
+                None => return Some((number, if quote == "'" { '\'' } else { '"' })),
             }
         }
     }
@@ -347,6 +446,24 @@ mod tests {
         }
         assert!(unclosed_string("x = \"open\n").is_some());
         assert!(unclosed_string("x = 'a\\'\n").is_some());
+    }
+
+    #[test]
+    fn apostrophes_inside_words_are_escaped_when_that_makes_the_file_readable() {
+        let qwen = "def t():\n    assert p('rock') == 'It's a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don't'  # done\n";
+        assert_eq!(
+            repair_apostrophes(qwen).unwrap(),
+            r#"def t():
+    assert p('rock') == 'It\'s a tie'
+    assert p('a') == 'P1'
+    assert x == "a", 'don\'t'  # done
+"#
+        );
+        // Readable files, and lines the repair does not make readable, are
+        // left alone.
+        assert_eq!(repair_apostrophes("x = 'It\\'s'\ny = \"it's\"\n"), None);
+        assert_eq!(repair_apostrophes("x = 'open\n"), None);
+        assert_eq!(repair_apostrophes("x = 'a' + 'it's\n"), None);
     }
 
     #[test]
