@@ -232,8 +232,8 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
             };
             match &module {
                 Some(module) if is_test(path) => line.push_str(&format!(
-                    ". It imports from {module} (`from {module} import ...`) and has test_ \
-                     functions that call it and assert what it returns"
+                    ". It imports from {module} (`from {module} import ...`) and has 3 to 5 \
+                     short test_ functions, each calling it and asserting what it returns"
                 )),
                 _ if path.ends_with(".py") && !is_test(path) => {
                     line.push_str(". Complete working code, no placeholders")
@@ -360,7 +360,8 @@ mod tests {
             [
                 "Write my_game.py: the game. Complete working code, no placeholders",
                 "Write test_my_game.py: tests. It imports from my_game (`from my_game import \
-                 ...`) and has test_ functions that call it and assert what it returns",
+                 ...`) and has 3 to 5 short test_ functions, each calling it and asserting \
+                 what it returns",
                 "Run `python3 -m pytest -q` and make it succeed (fix the files if it fails)"
             ]
         );

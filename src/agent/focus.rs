@@ -268,7 +268,7 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
         Last::Failed { what, file } => format!(
             "Your last command failed: {what}. {} Run the command again only after a file \
              changed.",
-            fix(file.as_deref(), contents)
+            fix(file.as_deref(), &what, contents)
         ),
         Last::Refused { why } => format!(
             "Your last call was not run: {why}. Make a different call for the ACTIVE SUBTASK: \
@@ -322,9 +322,11 @@ pub fn run_call(command: &str) -> String {
     serde_json::json!({ "name": "run_cmd", "arguments": { "cmd": command } }).to_string()
 }
 
-/// How to fix a failure: the file to write again, when known, and the line
-/// the error is at, quoted from `contents` (the files the run wrote).
-pub fn fix(file: Option<&str>, contents: &[(String, String)]) -> String {
+/// How to fix a failure (`what` failed): the file to write again, when
+/// known, and the line the error is at, quoted from `contents` (the files
+/// the run wrote); for an `assert CALL == EXPECTED` that failed, what the
+/// call returned and the line that expects it.
+pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> String {
     let Some(file) = file else {
         return "Fix the cause: answer with write_file and the whole corrected content of the \
                 file that is wrong."
@@ -334,17 +336,46 @@ pub fn fix(file: Option<&str>, contents: &[(String, String)]) -> String {
         Some((path, line)) => (path, line.parse::<usize>().ok()),
         None => (file, None),
     };
-    let quoted = line
-        .and_then(|n| {
-            let (_, content) = contents.iter().find(|(p, _)| p == path)?;
-            content.lines().nth(n.checked_sub(1)?)
-        })
+    let source = line.and_then(|n| {
+        let (_, content) = contents.iter().find(|(p, _)| p == path)?;
+        content.lines().nth(n.checked_sub(1)?)
+    });
+    let quoted = source
         .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
         .unwrap_or_default();
+    let expected = source
+        .and_then(|text| returned_instead(text, what))
+        .unwrap_or_default();
     format!(
-        "The error is at {file}.{quoted} Fix it: answer with write_file and the whole corrected \
-         content of {path}."
+        "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
+         corrected content of {path}."
     )
+}
+
+/// For a test line `assert CALL == EXPECTED` whose failure (pytest's
+/// `assert ACTUAL == EXPECTED`, in `what`) shows what CALL returned: both
+/// ways to make them agree, the test's line spelled out. A small model told
+/// only the line rewrote the file with the same assert three times.
+fn returned_instead(source: &str, what: &str) -> Option<String> {
+    let (call, written) = source.trim().strip_prefix("assert ")?.rsplit_once(" == ")?;
+    let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
+    let same = |a: &str, b: &str| {
+        let unquoted = |s: &str| {
+            s.strip_prefix(['\'', '"'])
+                .and_then(|s| s.strip_suffix(['\'', '"']))
+                .map(|s| s.replace("\\'", "'"))
+                .unwrap_or_else(|| s.to_string())
+        };
+        unquoted(a) == unquoted(b)
+    };
+    let written = written.trim();
+    if !same(written, expected) || same(actual, expected) || actual.contains("...") {
+        return None;
+    }
+    Some(format!(
+        " `{call}` returned {actual}, not {expected}. If the code is right, the test is wrong: \
+         write that line as `assert {call} == {actual}`. If the test is right, fix the code."
+    ))
 }
 
 #[cfg(test)]
@@ -441,6 +472,34 @@ mod tests {
                 file: Some("a.py line 7".into()),
             }
         );
+    }
+
+    #[test]
+    fn a_failed_assert_says_what_the_call_returned() {
+        // Qwen2.5-Coder 1.5B's test of its own game, and pytest's words.
+        let test = "from g import Game\n\ndef test_play():\n    game = Game()\n    assert game.play('scissors', 'rock') == 'Player 1 wins!'\n";
+        let contents = [("test_g.py".to_string(), test.to_string())];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Player 2 wins!' == 'Player 1 wins!'";
+        assert_eq!(
+            fix(Some("test_g.py line 5"), what, &contents),
+            "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
+             'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
+             'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
+             `assert game.play('scissors', 'rock') == 'Player 2 wins!'`. If the test is right, \
+             fix the code. Fix it: answer with write_file and the whole corrected content of \
+             test_g.py."
+        );
+        // The expected value in other quotes is the same value.
+        let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
+        let contents = [("test_g.py".to_string(), double)];
+        assert!(
+            fix(Some("test_g.py line 5"), what, &contents).contains("returned 'Player 2 wins!'")
+        );
+        // A failure that is not that assert's gets no such hint.
+        let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
+        assert!(!fix(Some("test_g.py line 5"), other, &contents).contains("returned"));
+        let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
+        assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl Agent<'_> {
             focus::Last::Failed { what, file } => {
                 format!(
                     "Your last command failed: {what}. {}",
-                    focus::fix(file.as_deref(), contents)
+                    focus::fix(file.as_deref(), &what, contents)
                 )
             }
             focus::Last::Nothing | focus::Last::Refused { .. } => {
