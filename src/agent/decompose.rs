@@ -223,6 +223,7 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
     // What a small model leaves out unless told: the import of the module
     // under test, test functions, and the code itself (it writes `pass`).
     let module = program.map(|p| p.trim_end_matches(".py").replace('/', "."));
+    let tested = files.iter().any(|(path, _)| is_test(path));
     let mut subtasks: Vec<String> = files
         .iter()
         .map(|(path, purpose)| {
@@ -236,7 +237,18 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
                      short test_ functions, each calling it and asserting what it returns"
                 )),
                 _ if path.ends_with(".py") && !is_test(path) => {
-                    line.push_str(". Complete working code, no placeholders")
+                    line.push_str(". Complete working code, no placeholders");
+                    // A game that draws its moves at random inside the
+                    // function its tests call cannot be tested (Qwen2.5-
+                    // Coder 1.5B wrote one, then flipped the expected value
+                    // with every run).
+                    if tested {
+                        line.push_str(
+                            ". Functions take their inputs as arguments and return their \
+                             results, so tests can call them; input() and random choices stay \
+                             out of them",
+                        );
+                    }
                 }
                 _ => {}
             }
@@ -358,7 +370,9 @@ mod tests {
         assert_eq!(
             plan[0].subtasks,
             [
-                "Write my_game.py: the game. Complete working code, no placeholders",
+                "Write my_game.py: the game. Complete working code, no placeholders. Functions \
+                 take their inputs as arguments and return their results, so tests can call \
+                 them; input() and random choices stay out of them",
                 "Write test_my_game.py: tests. It imports from my_game (`from my_game import \
                  ...`) and has 3 to 5 short test_ functions, each calling it and asserting \
                  what it returns",
