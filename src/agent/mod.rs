@@ -287,6 +287,9 @@ impl<'a> Agent<'a> {
                 let writes = text_calls::fenced_files(&content, &paths, current);
                 calls = writes.into_iter().chain(calls).collect();
             }
+            if calls.is_empty() && done_reason.as_deref() != Some("length") {
+                calls = text_calls::extract_unclosed(&content, &tools::names());
+            }
             // Cut at the cap while repeating itself: the file up to where
             // the repetition began is the model's work; asked again, it
             // repeats itself again, minutes a reply.

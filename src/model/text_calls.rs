@@ -308,6 +308,23 @@ fn repair_closing(text: &str, close_at_fence: bool, close_at_end: bool) -> Strin
     out
 }
 
+/// The calls of a reply that ended (not cut by the token cap) with objects
+/// or a string still open: Qwen2.5-Coder 1.5B leaves off the last `}` of a
+/// call that is otherwise whole. Only for a reply the model ended itself: a
+/// reply the cap cut holds a file cut short.
+pub fn extract_unclosed(text: &str, known: &[&str]) -> Vec<ToolCall> {
+    let mut calls = Vec::new();
+    for chunk in candidates(text, known) {
+        for value in json_values(&repair_closing(&chunk, true, true)) {
+            collect(&value, known, &mut calls);
+        }
+        if !calls.is_empty() {
+            break;
+        }
+    }
+    calls
+}
+
 /// A reply cut at the token cap while the model wrote the same lines over
 /// and over (Qwen2.5-Coder 1.5B repeats a test file's block of asserts until
 /// the cap): its `write_file` calls, each file's content up to where the
@@ -723,6 +740,20 @@ mod tests {
         // A fence inside a string that is closed is content.
         let closed = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"R.md\", \"content\": \"a\n```\nb\"}}";
         assert_eq!(names(closed)[0].1["content"], "a\n```\nb");
+    }
+
+    #[test]
+    fn a_call_missing_its_last_brace_is_closed() {
+        // Qwen2.5-Coder 1.5B, shortened: the outer object is never closed.
+        let qwen = r#"{"name": "write_file", "arguments": {"path": "t.py", "content": "x = 1\n"}"#;
+        assert!(names(qwen).is_empty());
+        let calls = extract_unclosed(qwen, &KNOWN);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(
+            calls[0].arguments,
+            json!({"path": "t.py", "content": "x = 1\n"})
+        );
+        assert!(extract_unclosed("no call here {", &KNOWN).is_empty());
     }
 
     #[test]
