@@ -416,6 +416,12 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
         &test,
         "test_calc.py is a test file but defines no test"
     ));
+    // With the start of one that imports what calc.py defines.
+    assert!(sent(
+        &test,
+        "Begin it so:\nfrom calc import add\n\n\ndef test_add():\n    assert add(ARGUMENTS) == \
+         EXPECTED"
+    ));
     assert!(test.read("test_calc.py").contains("def test_add"));
     // Both claims before the tests passed (after the failing run, and after
     // the fix before running them again) were refused, and the model was

@@ -328,6 +328,13 @@ pub fn run_call(command: &str) -> String {
 /// call returned and the line that expects it.
 pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> String {
     let Some(file) = file else {
+        if what.contains("pytest") && what.contains("exit code 5") {
+            // pytest's "no tests ran": the test file is missing or has no
+            // test in it.
+            return "pytest found no test: write the test file (test_NAME.py) with test_ \
+                    functions that import the code and assert what it returns."
+                .into();
+        }
         return "Fix the cause: answer with write_file and the whole corrected content of the \
                 file that is wrong."
             .into();
@@ -498,6 +505,12 @@ mod tests {
         // A failure that is not that assert's gets no such hint.
         let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
         assert!(!fix(Some("test_g.py line 5"), other, &contents).contains("returned"));
+        // pytest that ran no test is told to write one.
+        assert!(
+            fix(None, "`python3 -m pytest -q` exit code 5", &[])
+                .starts_with("pytest found no test")
+        );
+        assert!(fix(None, "`python3 a.py` exit code 5", &[]).starts_with("Fix the cause"));
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
         assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
     }

@@ -216,11 +216,7 @@ impl Agent<'_> {
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if is_python_test(path) && !content.contains("def test") =>
             {
-                Err(format!(
-                    "not written: {path} is a test file but defines no test, so pytest would \
-                     find nothing in it. Write functions named test_... that import what they \
-                     test and assert what it returns."
-                ))
+                Err(self.no_test(path, content))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if path.ends_with(".py")
@@ -257,25 +253,63 @@ impl Agent<'_> {
 }
 
 impl Agent<'_> {
-    /// What keeps a Python test file from testing anything (see
-    /// [`pycheck`]), read against the modules of the workspace.
-    fn test_file_problem(&self, content: &str) -> Option<String> {
-        let modules: Vec<String> = self
+    /// Why a test file without a test is not written, with the start of
+    /// one that imports what the run's module defines: a small model shown
+    /// a module's content writes it again as its test file (Qwen2.5-Coder
+    /// 1.5B did, twice in a row, then gave the subtask up).
+    fn no_test(&self, path: &str, content: &str) -> String {
+        let copy = self
             .state()
+            .files
+            .keys()
+            .filter(|other| other.as_str() != path)
+            .find(|other| {
+                self.tools
+                    .contents(other)
+                    .is_some_and(|old| String::from_utf8_lossy(&old).trim() == content.trim())
+            })
+            .map(|other| format!(" It is the content of {other}, not tests of it."))
+            .unwrap_or_default();
+        let start = self
+            .modules()
+            .iter()
+            .find_map(|name| {
+                let text = String::from_utf8(self.tools.contents(&module_path(name))?).ok()?;
+                pycheck::test_start(name, &text)
+            })
+            .map(|start| format!(" Begin it so:\n{start}"))
+            .unwrap_or_default();
+        format!(
+            "not written: {path} is a test file but defines no test, so pytest would find nothing \
+             in it.{copy} Write functions named test_... that import what they test and assert \
+             what it returns.{start}"
+        )
+    }
+
+    /// The names of the Python modules (not tests) the run wrote at the top
+    /// of the workspace.
+    fn modules(&self) -> Vec<String> {
+        self.state()
             .files
             .keys()
             .filter(|path| !path.contains('/') && !is_python_test(path))
             .filter_map(|path| path.strip_suffix(".py"))
             .map(str::to_string)
-            .collect();
-        let module = |name: &str| {
-            let bytes = self
-                .tools
-                .contents(&format!("{}.py", name.replace('.', "/")))?;
-            String::from_utf8(bytes).ok()
-        };
+            .collect()
+    }
+
+    /// What keeps a Python test file from testing anything (see
+    /// [`pycheck`]), read against the modules of the workspace.
+    fn test_file_problem(&self, content: &str) -> Option<String> {
+        let modules = self.modules();
+        let module = |name: &str| String::from_utf8(self.tools.contents(&module_path(name))?).ok();
         pycheck::test_file_problem(content, module, &modules)
     }
+}
+
+/// The file of Python module `name`: `a.b` → `a/b.py`.
+fn module_path(name: &str) -> String {
+    format!("{}.py", name.replace('.', "/"))
 }
 
 /// Whether Python source defines functions and every one of them is a

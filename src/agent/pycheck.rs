@@ -268,6 +268,26 @@ fn escaped(before: &str) -> bool {
     (before.len() - before.trim_end_matches('\\').len()) % 2 == 1
 }
 
+/// The first lines of a test file for module `name` (its `text`): the
+/// import of what it defines and one test to fill in. `None` when it
+/// defines no function or class.
+pub fn test_start(name: &str, text: &str) -> Option<String> {
+    let names = defined(text);
+    let first = names.first()?;
+    let test = first.to_lowercase();
+    let call = match text
+        .lines()
+        .any(|l| l.starts_with(&format!("class {first}")))
+    {
+        true => format!("{first}()"),
+        false => format!("{first}(ARGUMENTS)"),
+    };
+    Some(format!(
+        "from {name} import {}\n\n\ndef test_{test}():\n    assert {call} == EXPECTED",
+        names.join(", ")
+    ))
+}
+
 /// `def test_x(self...)`.
 fn takes_self(line: &str) -> bool {
     line.split_once('(').is_some_and(|(_, args)| {
@@ -464,6 +484,15 @@ mod tests {
         assert_eq!(repair_apostrophes("x = 'It\\'s'\ny = \"it's\"\n"), None);
         assert_eq!(repair_apostrophes("x = 'open\n"), None);
         assert_eq!(repair_apostrophes("x = 'a' + 'it's\n"), None);
+    }
+
+    #[test]
+    fn a_test_file_begins_with_the_import_of_what_the_module_defines() {
+        assert_eq!(
+            test_start("game", GAME).unwrap(),
+            "from game import play, Game\n\n\ndef test_play():\n    assert play(ARGUMENTS) == EXPECTED"
+        );
+        assert_eq!(test_start("empty", "x = 1\n"), None);
     }
 
     #[test]
