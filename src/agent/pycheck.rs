@@ -33,6 +33,9 @@ pub fn test_file_problem(
             fixed.trim_end()
         ));
     }
+    if let Some(problem) = contradiction(content) {
+        return Some(problem);
+    }
     let imports = imports(content);
     for import in &imports {
         let Import::From {
@@ -288,6 +291,54 @@ pub fn test_start(name: &str, text: &str) -> Option<String> {
     ))
 }
 
+/// Two asserts of the same call with literal arguments that expect
+/// different literal results: one of them fails whatever the code does.
+/// Qwen2.5-Coder 1.5B writes a block of asserts, then the block again with
+/// the results changed, and cannot find which line to drop.
+fn contradiction(content: &str) -> Option<String> {
+    let literal = |text: &str| {
+        let text = text.trim();
+        text.starts_with(['\'', '"'])
+            || text.parse::<f64>().is_ok()
+            || matches!(text, "True" | "False" | "None")
+    };
+    let unquoted = |text: &str| text.trim().trim_matches(['\'', '"']).replace("\\'", "'");
+    let mut seen: Vec<(usize, &str, &str)> = Vec::new();
+    for (number, line) in content.lines().enumerate() {
+        let Some((call, expected)) = line
+            .trim()
+            .strip_prefix("assert ")
+            .and_then(|rest| rest.rsplit_once(" == "))
+        else {
+            continue;
+        };
+        let Some((_, arguments)) = call.split_once('(') else {
+            continue;
+        };
+        let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
+        let pure = arguments.split(',').all(literal) && !call.contains("random");
+        if !pure || !literal(expected) {
+            continue;
+        }
+        if let Some((before, _, other)) = seen
+            .iter()
+            .find(|(_, c, e)| *c == call && unquoted(e) != unquoted(expected))
+        {
+            return Some(format!(
+                "line {} and line {} both assert `{call}`, expecting {} and {}: it returns one \
+                 thing, so one of them fails whatever the code does. Keep the right one and \
+                 drop the other",
+                before + 1,
+                number + 1,
+                other.trim(),
+                expected.trim()
+            ));
+        }
+        seen.push((number, call, expected));
+    }
+    None
+}
+
 /// `def test_x(self...)`.
 fn takes_self(line: &str) -> bool {
     line.split_once('(').is_some_and(|(_, args)| {
@@ -493,6 +544,20 @@ mod tests {
             "from game import play, Game\n\n\ndef test_play():\n    assert play(ARGUMENTS) == EXPECTED"
         );
         assert_eq!(test_start("empty", "x = 1\n"), None);
+    }
+
+    #[test]
+    fn two_asserts_of_one_call_that_expect_different_results() {
+        let qwen = "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'P2'\n    assert play('rock', 'rock') == \"tie\"\n    assert play('rock', 'rock') == 'tie'\n    assert play('rock', 'paper') == 'P1'\n";
+        assert_eq!(
+            problem(qwen).unwrap(),
+            "line 4 and line 7 both assert `play('rock', 'paper')`, expecting 'P2' and 'P1': it \
+             returns one thing, so one of them fails whatever the code does. Keep the right one \
+             and drop the other"
+        );
+        // Calls with arguments that are not literals may differ.
+        let stateful = "from game import play\n\ndef test_play():\n    assert play(x) == 1\n    assert play(x) == 2\n";
+        assert_eq!(problem(stateful), None);
     }
 
     #[test]
