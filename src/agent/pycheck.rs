@@ -33,7 +33,7 @@ pub fn test_file_problem(
             fixed.trim_end()
         ));
     }
-    if let Some(problem) = contradiction(content) {
+    if let Some(problem) = contradiction(content).or_else(|| unittest_asserts(content)) {
         return Some(problem);
     }
     let imports = imports(content);
@@ -289,6 +289,61 @@ pub fn test_start(name: &str, text: &str) -> Option<String> {
         "from {name} import {}\n\n\ndef test_{test}():\n    assert {call} == EXPECTED",
         names.join(", ")
     ))
+}
+
+/// `self.assertEqual(...)` in a test class that is not a
+/// `unittest.TestCase` (`class TestGame:`): pytest collects it, and every
+/// test fails with "object has no attribute 'assertEqual'".
+fn unittest_asserts(content: &str) -> Option<String> {
+    let plain_class = content.lines().find_map(|line| {
+        let rest = line.strip_prefix("class Test")?;
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = rest[name.len()..].trim_end();
+        matches!(after, ":" | "():" | "(object):").then(|| format!("Test{name}"))
+    })?;
+    let line = content
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with("self.assert"))?;
+    let example = line
+        .strip_prefix("self.assertEqual(")
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|arguments| {
+            let (a, b) = split_top_comma(arguments)?;
+            Some(format!(": write `assert {} == {}`", a.trim(), b.trim()))
+        })
+        .unwrap_or_else(|| ": write plain `assert` statements".into());
+    Some(format!(
+        "class {plain_class} is not a unittest.TestCase, so it has no `{}` (\"object has no \
+         attribute\"). Use pytest's plain asserts{example}",
+        line.split('(').next().unwrap_or(line)
+    ))
+}
+
+/// `a, b` split at its first comma outside brackets and quotes.
+fn split_top_comma(text: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                ',' if depth == 0 => return Some((&text[..at], &text[at + 1..])),
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// Two asserts of the same call with literal arguments that expect
@@ -558,6 +613,19 @@ mod tests {
         // Calls with arguments that are not literals may differ.
         let stateful = "from game import play\n\ndef test_play():\n    assert play(x) == 1\n    assert play(x) == 2\n";
         assert_eq!(problem(stateful), None);
+    }
+
+    #[test]
+    fn unittest_asserts_in_a_class_that_is_not_a_test_case() {
+        let qwen = "from game import Game\n\nclass TestGame:\n    def test_play(self):\n        game = Game()\n        self.assertEqual(game.play('rock', 'scissors'), 'P1')\n";
+        assert_eq!(
+            problem(qwen).unwrap(),
+            "class TestGame is not a unittest.TestCase, so it has no `self.assertEqual` (\"object \
+             has no attribute\"). Use pytest's plain asserts: write `assert game.play('rock', \
+             'scissors') == 'P1'`"
+        );
+        let case = qwen.replace("class TestGame:", "class TestGame(unittest.TestCase):");
+        assert_eq!(problem(&format!("import unittest\n{case}")), None);
     }
 
     #[test]
