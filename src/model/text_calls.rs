@@ -313,9 +313,15 @@ fn repair_closing(text: &str, close_at_fence: bool, close_at_end: bool) -> Strin
 /// call that is otherwise whole. Only for a reply the model ended itself: a
 /// reply the cap cut holds a file cut short.
 pub fn extract_unclosed(text: &str, known: &[&str]) -> Vec<ToolCall> {
+    closed_calls(text, known, true)
+}
+
+/// The calls of the first candidate of `text` that gives any, with what is
+/// open at its end closed (and, with `close_at_fence`, at a closing fence).
+fn closed_calls(text: &str, known: &[&str], close_at_fence: bool) -> Vec<ToolCall> {
     let mut calls = Vec::new();
     for chunk in candidates(text, known) {
-        for value in json_values(&repair_closing(&chunk, true, true)) {
+        for value in json_values(&repair_closing(&chunk, close_at_fence, true)) {
             collect(&value, known, &mut calls);
         }
         if !calls.is_empty() {
@@ -332,15 +338,7 @@ pub fn extract_unclosed(text: &str, known: &[&str]) -> Vec<ToolCall> {
 /// no file in it ends in at least [`MIN_REPEATED`] repeated lines: a file
 /// merely cut short is not written (the model is told to write less).
 pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usize)> {
-    let mut calls = Vec::new();
-    for chunk in candidates(text, known) {
-        for value in json_values(&repair_closing(&chunk, false, true)) {
-            collect(&value, known, &mut calls);
-        }
-        if !calls.is_empty() {
-            break;
-        }
-    }
+    let calls = closed_calls(text, known, false);
     let mut dropped = 0;
     let mut writes = Vec::new();
     for mut call in calls.into_iter().filter(|call| call.name == "write_file") {
