@@ -55,6 +55,43 @@ fn sent(test: &Test, text: &str) -> bool {
     })
 }
 
+/// A run of `script` on "Write an add function with pytest tests" that
+/// must end achieved, with its state equal to the replay of its log.
+fn add_with_tests(script: &str, rounds: &str) -> (Test, State) {
+    let test = Test::new().script(script).args([
+        "Write an add function with pytest tests",
+        "--max-rounds",
+        rounds,
+    ]);
+    test.run().assert_code(0);
+    let state = test.assert_replay_matches();
+    assert!(state.tree.is_achieved());
+    (test, state)
+}
+
+/// The calls the runner refused, as (tool, why).
+fn rejections(test: &Test) -> Vec<(String, String)> {
+    test.records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected { tool, error, .. } => Some((tool, error)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every call of the model's replies as the log holds them.
+fn replied_calls(test: &Test) -> Vec<runner::chat::ToolCall> {
+    test.records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ModelReplied { calls, .. } => Some(calls),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 #[test]
 fn competent() {
     for test in play("competent") {
@@ -392,15 +429,7 @@ fn num_ctx_is_capped_at_the_models_context_length() {
 
 #[test]
 fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
-    let test = Test::new().script("premature_check").args([
-        "Write an add function with pytest tests",
-        "--max-rounds",
-        "20",
-    ]);
-    let run = test.run();
-    run.assert_code(0);
-    let state = test.assert_replay_matches();
-    assert!(state.tree.is_achieved());
+    let (test, state) = add_with_tests("premature_check", "20");
     // The plan's `pytest test_calc.py` became a check that collects the tests.
     let subtasks: Vec<&str> = state.tree.tasks[0]
         .subtasks
@@ -423,32 +452,42 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
          EXPECTED"
     ));
     assert!(test.read("test_calc.py").contains("def test_add"));
-    // Both claims before the tests passed (after the failing run, and after
-    // the fix before running them again) were refused, and the model was
-    // told to run the check again.
-    let rejected: Vec<String> = test
-        .records()
+    // The claim after the failing run, with nothing changed since, was
+    // refused.
+    let rejected: Vec<String> = rejections(&test)
         .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CallRejected { tool, error, .. } => Some(format!("{tool}: {error}")),
-            _ => None,
-        })
+        .map(|(tool, error)| format!("{tool}: {error}"))
         .collect();
-    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert_eq!(rejected.len(), 2, "{rejected:?}");
     assert!(rejected[0].starts_with("write_file: not written: test_calc.py"));
-    for claim in &rejected[1..] {
-        assert!(
-            claim.starts_with(
-                "mark_subtask_complete: not accepted: this subtask is done when \
-             `python3 -m pytest -q` exits with code 0, and it has not since the last change"
-            ),
-            "{claim}"
-        );
-    }
+    assert!(
+        rejected[1].starts_with(
+            "mark_subtask_complete: not accepted: this subtask is done when `python3 -m pytest \
+             -q` exits with code 0, and it has not since the last change"
+        ),
+        "{}",
+        rejected[1]
+    );
+    // Told to run the check again after the fix, the model claimed the
+    // subtask done instead: that claim became the run of the check, and
+    // the log holds the run.
     assert!(sent(
         &test,
         r#"Now run the check again: answer with exactly {"name":"run_cmd","arguments":{"cmd":"python3 -m pytest -q"}}"#
     ));
+    let replied: Vec<String> = replied_calls(&test)
+        .into_iter()
+        .map(|call| call.name)
+        .collect();
+    assert_eq!(
+        replied[replied.len() - 4..],
+        [
+            "mark_subtask_complete",
+            "write_file",
+            "run_cmd",
+            "mark_subtask_complete"
+        ]
+    );
     let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();
     assert_eq!(codes, [Some(1), Some(0)]);
     assert!(test.read("calc.py").starts_with("# fixed"));
@@ -456,14 +495,7 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
 
 #[test]
 fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
-    let test = Test::new().script("repeating").args([
-        "Write an add function with pytest tests",
-        "--max-rounds",
-        "12",
-    ]);
-    test.run().assert_code(0);
-    let state = test.assert_replay_matches();
-    assert!(state.tree.is_achieved());
+    let (test, state) = add_with_tests("repeating", "12");
     // The cut reply became the write of the file up to where its block of
     // asserts began to repeat, the apostrophe that ended a string early
     // escaped, and the tests it holds pass.
@@ -486,13 +518,9 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
     assert_eq!(cut[0].name, "write_file");
     // The first one, whose test took `self` outside a class, was not
     // written: the model was told why in pytest's terms and in its own.
-    let rejected: Vec<String> = test
-        .records()
+    let rejected: Vec<String> = rejections(&test)
         .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CallRejected { error, .. } => Some(error),
-            _ => None,
-        })
+        .map(|(_, error)| error)
         .collect();
     assert_eq!(
         rejected,
@@ -511,4 +539,59 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
     assert!(!sent(&test, "Answer with exactly one of these tool calls"));
     let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();
     assert_eq!(codes, [Some(0)]);
+}
+
+#[test]
+fn a_model_fixing_its_tests_the_way_small_models_do_gets_them_to_pass() {
+    let (test, state) = add_with_tests("fixing", "14");
+    let rejected = rejections(&test);
+    // Tests taking their inputs as arguments were refused in pytest's
+    // words; giving the subtask up after nothing but that refusal was
+    // refused in turn, and the next write went through.
+    assert_eq!(rejected.len(), 2, "{rejected:?}");
+    assert_eq!(rejected[0].0, "write_file");
+    assert!(
+        rejected[0]
+            .1
+            .contains("takes a, b but nothing gives them: pytest looks for fixtures of those names and fails (\"fixture 'a' not found\")"),
+        "{}",
+        rejected[0].1
+    );
+    assert_eq!(rejected[1].0, "mark_subtask_complete");
+    assert!(
+        rejected[1]
+            .1
+            .starts_with("not accepted: do not give up yet: your write was refused, not tried: not written: in test_calc.py"),
+        "{}",
+        rejected[1].1
+    );
+    // The failing assert, written again alone as the whole file, replaced
+    // its line: the file kept its test, and the log holds the whole file.
+    let fixed = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n    assert add(2, 2) == 4\n";
+    assert_eq!(test.read("test_calc.py"), fixed);
+    let written: Vec<String> = replied_calls(&test)
+        .into_iter()
+        .filter(|call| call.name == "write_file")
+        .filter_map(|call| call.arguments["content"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(written.last().map(String::as_str), Some(fixed));
+    // The empty reply after the failure was nudged, and never sent back to
+    // the model: the requests after it hold the nudge, not the empty turn.
+    assert!(sent(&test, "You answered without calling a tool"));
+    let empty_turns = test
+        .server()
+        .round_requests()
+        .iter()
+        .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+        .filter(|m| {
+            m["role"] == "assistant"
+                && m["content"].as_str().is_some_and(|c| c.trim().is_empty())
+                && m["tool_calls"]
+                    .as_array()
+                    .is_none_or(|calls| calls.is_empty())
+        })
+        .count();
+    assert_eq!(empty_turns, 0);
+    let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();
+    assert_eq!(codes, [Some(1), Some(0)]);
 }

@@ -77,6 +77,13 @@ pub fn last(state: &State) -> Last {
     }
 }
 
+/// Whether a result of `tool` in the active subtask began with `start`.
+pub fn answered(state: &State, tool: &str, start: &str) -> bool {
+    current_exchanges(state).flatten().any(|m| {
+        m.role == Role::Tool && m.tool_name.as_deref() == Some(tool) && m.content.starts_with(start)
+    })
+}
+
 /// What one tool result of the active subtask came to.
 fn outcome(state: &State, message: &Message) -> Last {
     let text = message.content.as_str();
@@ -315,6 +322,31 @@ pub fn check_passed(state: &State, check: &str) -> bool {
                 .is_some_and(|ran| words(ran) == words(check))
             && lines.next() == Some("exit code 0")
     })
+}
+
+/// Whether `check` has not run in the active subtask since a file was last
+/// written there (or at all): its result for the files as they are now is
+/// not known.
+pub fn check_unknown(state: &State, check: &str) -> bool {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let results: Vec<&Message> = tool_results(state).collect();
+    for message in results.into_iter().rev() {
+        match message.tool_name.as_deref() {
+            Some("write_file") if message.content.starts_with("Wrote ") => return true,
+            Some("run_cmd")
+                if message
+                    .content
+                    .lines()
+                    .next()
+                    .and_then(|line| line.strip_prefix("$ "))
+                    .is_some_and(|ran| words(ran) == words(check)) =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The call that runs `command`, ready to copy.

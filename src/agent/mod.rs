@@ -10,7 +10,7 @@ mod pycheck;
 mod reconcile;
 mod reflect;
 
-use crate::chat::Usage;
+use crate::chat::{ToolCall, Usage};
 use crate::memory::Memory;
 use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options, text_calls};
 use crate::settings::Settings;
@@ -317,8 +317,10 @@ impl<'a> Agent<'a> {
         let calls: Vec<_> = calls
             .into_iter()
             .map(pycheck::repair_call)
+            .map(|call| self.merged_asserts(call))
             .map(tools::bounded)
             .collect();
+        let calls = self.checked_claims(calls);
         let acted = !calls.is_empty();
         self.record(
             Event::ModelReplied {
@@ -379,6 +381,79 @@ impl<'a> Agent<'a> {
             }
         }
         result
+    }
+
+    /// A `write_file` of a test file that holds only asserts, each of a
+    /// call one line of the file asserts already, as the whole file with
+    /// those lines changed (see [`pycheck::merge_asserts`]); any other call
+    /// as it is. Done before the reply is logged, so the log holds what is
+    /// written.
+    fn merged_asserts(&self, mut call: ToolCall) -> ToolCall {
+        let Some(path) = call.arguments["path"].as_str() else {
+            return call;
+        };
+        let Some(fragment) = call.arguments["content"].as_str() else {
+            return call;
+        };
+        if call.name != "write_file" || !nudge::is_python_test(path) || fragment.contains("def ") {
+            return call;
+        }
+        let merged = self
+            .tools
+            .contents(path)
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .and_then(|current| pycheck::merge_asserts(&current, fragment));
+        if let Some(merged) = merged {
+            tracing::warn!(
+                path,
+                "a reply wrote asserts alone; writing them into the test file"
+            );
+            call.arguments["content"] = serde_json::Value::String(merged);
+        }
+        call
+    }
+
+    /// The calls of a reply with each claim that a check subtask is done,
+    /// made while the check's result for the files as they are is not known
+    /// (it has not run since the last write), turned into the run of the
+    /// check: the subtask is done when the check passes, and that run is
+    /// what finds out. A small model claims "done" after a fix rather than
+    /// run the check, and refused, claims it again or says it in prose
+    /// (Qwen2.5-Coder 1.5B: "Mark the subtask complete with success=true."
+    /// four rounds in a row, until the run stopped). A claim after the
+    /// check failed, with nothing changed since, is refused as before.
+    /// Done before the reply is logged: the log and the conversation hold
+    /// the run of the check.
+    fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        let state = self.state();
+        let Some(check) = focus::check_command(state) else {
+            return calls;
+        };
+        let mut unknown = focus::check_unknown(state, &check);
+        calls
+            .into_iter()
+            .map(|call| match self.tools.parse(&call) {
+                Ok(tools::Call::Action(tools::Action::WriteFile { .. })) => {
+                    unknown = true;
+                    call
+                }
+                Ok(tools::Call::Action(tools::Action::RunCmd { cmd, .. }))
+                    if cmd.split_whitespace().eq(check.split_whitespace()) =>
+                {
+                    unknown = false;
+                    call
+                }
+                Ok(tools::Call::Complete { success: true, .. }) if unknown => {
+                    tracing::warn!(check, "a claim that the check subtask is done, made before the check ran on the files as they are: running the check");
+                    unknown = false;
+                    ToolCall {
+                        name: "run_cmd".into(),
+                        arguments: serde_json::json!({ "cmd": check }),
+                    }
+                }
+                _ => call,
+            })
+            .collect()
     }
 
     /// The prompt filled most of the context window: record it (the prompt

@@ -204,6 +204,17 @@ impl Agent<'_> {
                     focus::run_call(&check)
                 ))
             }
+            Call::Complete { success: false, .. }
+                if !focus::acted(self.state())
+                    && let focus::Last::Refused { why } = focus::last(self.state())
+                    && why.starts_with("not written:")
+                    && !focus::answered(self.state(), COMPLETE, GIVING_UP) =>
+            {
+                Err(format!(
+                    "{GIVING_UP} your write was refused, not tried: {why} Write the file again \
+                     with that changed; give the subtask up only if that fails."
+                ))
+            }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(mark) = cut_mark(content) =>
             {
@@ -346,7 +357,16 @@ fn only_stubs(source: &str) -> bool {
 }
 
 /// A file pytest collects: `test_*.py` or `*_test.py`.
-fn is_python_test(path: &str) -> bool {
+/// The start of the refusal of a subtask given up after nothing but a
+/// refused write: Qwen2.5-Coder 1.5B gave a test file up at once when told
+/// two of its asserts contradicted each other, and wrote the file in the
+/// next subtask with the mistake the refusal would have kept out.
+/// Refused once a subtask.
+const GIVING_UP: &str = "not accepted: do not give up yet:";
+
+const COMPLETE: &str = "mark_subtask_complete";
+
+pub(super) fn is_python_test(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
 }

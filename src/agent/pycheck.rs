@@ -33,7 +33,10 @@ pub fn test_file_problem(
             fixed.trim_end()
         ));
     }
-    if let Some(problem) = contradiction(content).or_else(|| unittest_asserts(content)) {
+    if let Some(problem) = contradiction(content)
+        .or_else(|| unittest_asserts(content))
+        .or_else(|| unprovided_arguments(content, module("conftest").as_deref()))
+    {
         return Some(problem);
     }
     let imports = imports(content);
@@ -135,6 +138,38 @@ pub fn repair_call(mut call: ToolCall) -> ToolCall {
         call.arguments["content"] = serde_json::Value::String(repaired);
     }
     call
+}
+
+/// `current`, a test file, with its asserts replaced by those of
+/// `fragment` that assert the same thing (`assert f(1) == 2` for
+/// `assert f(1) == 3`), when `fragment` is nothing but such asserts and
+/// each replaces exactly one line. Told which assert failed, Qwen2.5-Coder
+/// 1.5B wrote the corrected line alone as the whole test file; written so
+/// the file would lose its tests, refused it would be written whole again
+/// with the mistake kept. `None` when `fragment` is anything else.
+pub fn merge_asserts(current: &str, fragment: &str) -> Option<String> {
+    let asserted = |line: &str| -> Option<String> {
+        let (call, _) = line.trim().strip_prefix("assert ")?.rsplit_once(" == ")?;
+        Some(call.trim().to_string())
+    };
+    let mut lines: Vec<String> = current.split('\n').map(str::to_string).collect();
+    let mut replaced = false;
+    for new in fragment.lines().filter(|line| !line.trim().is_empty()) {
+        let call = asserted(new)?;
+        let mut same = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, old)| asserted(old).as_deref() == Some(call.as_str()));
+        let (at, old) = same.next()?;
+        if same.next().is_some() {
+            return None;
+        }
+        let indent = &old[..old.len() - old.trim_start().len()];
+        let line = format!("{indent}{}", new.trim());
+        replaced |= line != *old;
+        lines[at] = line;
+    }
+    replaced.then(|| lines.join("\n"))
 }
 
 /// `source` with the apostrophes inside words of its single-quoted strings
@@ -394,6 +429,96 @@ fn contradiction(content: &str) -> Option<String> {
     None
 }
 
+/// Fixtures pytest itself gives a test function by name.
+const PYTEST_FIXTURES: [&str; 16] = [
+    "cache",
+    "capfd",
+    "capfdbinary",
+    "caplog",
+    "capsys",
+    "capsysbinary",
+    "doctest_namespace",
+    "monkeypatch",
+    "pytestconfig",
+    "record_property",
+    "record_testsuite_property",
+    "record_xml_attribute",
+    "recwarn",
+    "request",
+    "tmp_path",
+    "tmpdir",
+];
+
+/// A top-level test function with parameters that nothing provides: no
+/// `@pytest.fixture` of that name here or in `conftest`, no
+/// `parametrize` on it, not one of pytest's own. pytest fails it with
+/// "fixture 'a' not found". Qwen2.5-Coder 1.5B wrote
+/// `def test_play(player1, player2)` for a `play(player1, player2)`.
+fn unprovided_arguments(content: &str, conftest: Option<&str>) -> Option<String> {
+    let lines: Vec<&str> = content.lines().collect();
+    let decorators = |at: usize| {
+        lines[..at]
+            .iter()
+            .rev()
+            .take_while(|line| line.starts_with('@'))
+            .copied()
+            .collect::<Vec<&str>>()
+    };
+    let fixtures: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| decorators(*at).iter().any(|d| d.contains("fixture")))
+        .filter_map(|(_, line)| line.strip_prefix("def ")?.split('(').next())
+        .map(str::trim)
+        .collect();
+    for (at, line) in lines.iter().enumerate() {
+        let Some((name, rest)) = line
+            .strip_prefix("def test")
+            .and_then(|_| line["def ".len()..].split_once('('))
+        else {
+            continue;
+        };
+        if decorators(at)
+            .iter()
+            .any(|d| d.contains("parametrize") || d.contains("fixture"))
+        {
+            continue;
+        }
+        let Some((parameters, _)) = rest.split_once(')') else {
+            continue;
+        };
+        let missing: Vec<&str> = parameters
+            .split(',')
+            .map(|p| p.split([':', '=']).next().unwrap_or("").trim())
+            .filter(|p| !p.is_empty() && !p.starts_with('*'))
+            .filter(|p| {
+                !fixtures.contains(p)
+                    && !PYTEST_FIXTURES.contains(p)
+                    && !conftest.is_some_and(|text| has_word(text, p))
+            })
+            .collect();
+        if missing.is_empty() || missing.contains(&"self") {
+            continue;
+        }
+        return Some(format!(
+            "`{}` takes {} but nothing gives {}: pytest looks for fixtures of {} and fails \
+             (\"fixture '{}' not found\"). A test takes no arguments: write `def {}():` and \
+             write the values into the calls in its body",
+            line.trim_end(),
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" },
+            if missing.len() == 1 {
+                "that name"
+            } else {
+                "those names"
+            },
+            missing[0],
+            name.trim()
+        ));
+    }
+    None
+}
+
 /// `def test_x(self...)`.
 fn takes_self(line: &str) -> bool {
     line.split_once('(').is_some_and(|(_, args)| {
@@ -524,11 +649,11 @@ mod tests {
             ),
             None
         );
-        assert_eq!(
+        assert!(
             problem(
-                "from game import play\n\ndef test_play(selfish):\n    assert play(1, 2) == 1\n"
-            ),
-            None
+                "import pytest\nfrom game import play\n\n@pytest.fixture\ndef selfish():\n    return 1\n\ndef test_play(selfish):\n    assert play(1, 2) == 1\n"
+            )
+            .is_none()
         );
     }
 
@@ -626,6 +751,75 @@ mod tests {
         );
         let case = qwen.replace("class TestGame:", "class TestGame(unittest.TestCase):");
         assert_eq!(problem(&format!("import unittest\n{case}")), None);
+    }
+
+    #[test]
+    fn test_arguments_that_no_fixture_gives() {
+        assert_eq!(
+            problem(
+                "from game import play\n\ndef test_play(player1, player2):\n    assert play(player1, player2) == player1\n"
+            )
+            .unwrap(),
+            "`def test_play(player1, player2):` takes player1, player2 but nothing gives them: \
+             pytest looks for fixtures of those names and fails (\"fixture 'player1' not \
+             found\"). A test takes no arguments: write `def test_play():` and write the values \
+             into the calls in its body"
+        );
+        // Given by a fixture, parametrize, pytest itself or conftest.py.
+        for fine in [
+            "import pytest\nfrom game import play\n\n@pytest.fixture\ndef move():\n    return 1\n\ndef test_play(move):\n    assert play(move, 2) == 1\n",
+            "import pytest\nfrom game import play\n\n@pytest.mark.parametrize(\"a\", [1])\ndef test_play(a):\n    assert play(a, 2) == a\n",
+            "from game import play\n\ndef test_play(tmp_path, capsys):\n    assert play(1, 2) == 1\n",
+            "from game import play\n\ndef test_play(board):\n    assert play(board, 2) == board\n",
+        ] {
+            let module = |name: &str| match name {
+                "game" => Some(GAME.to_string()),
+                "conftest" => {
+                    Some("import pytest\n\n@pytest.fixture\ndef board():\n    return 1\n".into())
+                }
+                _ => None,
+            };
+            assert_eq!(
+                test_file_problem(fine, module, &["game".to_string()]),
+                None,
+                "{fine}"
+            );
+        }
+        // Without conftest.py, `board` is given by nothing.
+        assert!(
+            problem("from game import play\n\ndef test_play(board):\n    assert play(board, 2) == board\n")
+                .unwrap()
+                .contains("fixture 'board' not found")
+        );
+    }
+
+    #[test]
+    fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
+        let current = "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'rock'\n    assert play('paper', 'rock') == 'rock'\n";
+        assert_eq!(
+            merge_asserts(current, "assert play('rock', 'paper') == 'paper'\n").unwrap(),
+            "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n    assert play('paper', 'rock') == 'rock'\n"
+        );
+        assert_eq!(
+            merge_asserts(
+                current,
+                "\nassert play('rock', 'paper') == 'paper'\n  assert play('paper', 'rock') == 'paper'"
+            )
+            .unwrap(),
+            "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n    assert play('paper', 'rock') == 'paper'\n"
+        );
+        // Anything else is not a fix of lines.
+        for fragment in [
+            "assert play('rock', 'rock') == 'tie'",
+            "from game import play\nassert play('rock', 'paper') == 'paper'",
+            "assert play('rock', 'paper') == 'rock'",
+            "",
+        ] {
+            assert_eq!(merge_asserts(current, fragment), None, "{fragment:?}");
+        }
+        // A call asserted twice: which line is meant is not plain.
+        let twice = "def test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 1\n";
+        assert_eq!(merge_asserts(twice, "assert f(1) == 2"), None);
     }
 
     #[test]
