@@ -1,6 +1,8 @@
 //! The evaluation script's check of one finished run (scripts/eval-real-model):
 //! the state the runner left in `state.json` must equal the replay of
-//! `history.jsonl` from nothing, with every line intact. Prints the verdict
+//! `history.jsonl` from nothing up to the state's `last_seq`, with every
+//! line intact; `behind` says how many events came after it (0 for a run
+//! that exited; more for one killed between checkpoints). Prints the verdict
 //! and the run's figures as one JSON object; exits 1 when the state is not
 //! valid.
 //!
@@ -53,13 +55,31 @@ fn main() -> ExitCode {
             None
         }
     };
-    if live.as_ref().is_some_and(|live| *live != replayed) {
-        problems.push("state.json differs from the replay of history.jsonl".into());
+    // A run killed between two checkpoints leaves state.json behind the
+    // log (the log is the truth; a load replays what comes after the
+    // checkpoint's last_seq): it must equal the replay up to its last_seq,
+    // and never be ahead of the log.
+    let mut behind = 0;
+    if let Some(live) = &live {
+        let last = records.len() as u64;
+        if live.last_seq > last {
+            problems.push(format!(
+                "state.json is ahead of history.jsonl (last_seq {} of {last})",
+                live.last_seq
+            ));
+        } else {
+            behind = last - live.last_seq;
+            let upto = State::replay(&records[..live.last_seq as usize]);
+            if *live != upto {
+                problems.push("state.json differs from the replay of history.jsonl".into());
+            }
+        }
     }
     let count = |f: &dyn Fn(&Event) -> bool| records.iter().filter(|r| f(&r.event)).count();
     let state = live.unwrap_or(replayed);
     let report = json!({
         "valid": problems.is_empty(),
+        "behind": behind,
         "problems": problems,
         "outcome": state.ended.as_ref().map(|e| e.outcome),
         "reason": state.ended.as_ref().map(|e| e.reason.clone()),
