@@ -32,7 +32,7 @@ fn ends_subtask(message: &Message) -> bool {
         && message.content.starts_with("Subtask marked")
 }
 
-const COMPLETE: &str = "mark_subtask_complete";
+pub(super) const COMPLETE: &str = "mark_subtask_complete";
 
 /// Whether a tool other than `note` ran in the active subtask: a call that
 /// was refused or blocked did nothing.
@@ -312,41 +312,37 @@ pub fn check_command(state: &State) -> Option<String> {
 /// Whether the last tool of the active subtask was `check`, run to exit
 /// code 0 (with nothing written after it).
 pub fn check_passed(state: &State, check: &str) -> bool {
-    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     last_result(state).is_some_and(|message| {
-        let mut lines = message.content.lines();
-        message.tool_name.as_deref() == Some("run_cmd")
-            && lines
-                .next()
-                .and_then(|line| line.strip_prefix("$ "))
-                .is_some_and(|ran| words(ran) == words(check))
-            && lines.next() == Some("exit code 0")
+        ran(message, check) && message.content.lines().nth(1) == Some("exit code 0")
     })
+}
+
+/// Whether `message` is the result of running `check` (its words, however
+/// spaced).
+fn ran(message: &Message, check: &str) -> bool {
+    message.tool_name.as_deref() == Some("run_cmd")
+        && message
+            .content
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("$ "))
+            .is_some_and(|ran| ran.split_whitespace().eq(check.split_whitespace()))
 }
 
 /// Whether `check` has not run in the active subtask since a file was last
 /// written there (or at all): its result for the files as they are now is
 /// not known.
 pub fn check_unknown(state: &State, check: &str) -> bool {
-    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let results: Vec<&Message> = tool_results(state).collect();
-    for message in results.into_iter().rev() {
-        match message.tool_name.as_deref() {
-            Some("write_file") if message.content.starts_with("Wrote ") => return true,
-            Some("run_cmd")
-                if message
-                    .content
-                    .lines()
-                    .next()
-                    .and_then(|line| line.strip_prefix("$ "))
-                    .is_some_and(|ran| words(ran) == words(check)) =>
-            {
-                return false;
-            }
-            _ => {}
-        }
-    }
-    true
+    results
+        .into_iter()
+        .rev()
+        .find_map(|message| {
+            let wrote = message.tool_name.as_deref() == Some("write_file")
+                && message.content.starts_with("Wrote ");
+            (wrote || ran(message, check)).then_some(wrote)
+        })
+        .unwrap_or(true)
 }
 
 /// The call that runs `command`, ready to copy.
@@ -396,7 +392,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
 /// ways to make them agree, the test's line spelled out. A small model told
 /// only the line rewrote the file with the same assert three times.
 fn returned_instead(source: &str, what: &str) -> Option<String> {
-    let (call, written) = source.trim().strip_prefix("assert ")?.rsplit_once(" == ")?;
+    let (call, written) = super::pycheck::assert_parts(source)?;
     let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {

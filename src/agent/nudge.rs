@@ -208,7 +208,7 @@ impl Agent<'_> {
                 if !focus::acted(self.state())
                     && let focus::Last::Refused { why } = focus::last(self.state())
                     && why.starts_with("not written:")
-                    && !focus::answered(self.state(), COMPLETE, GIVING_UP) =>
+                    && !focus::answered(self.state(), focus::COMPLETE, GIVING_UP) =>
             {
                 Err(format!(
                     "{GIVING_UP} your write was refused, not tried: {why} Write the file again \
@@ -356,7 +356,6 @@ fn only_stubs(source: &str) -> bool {
     functions > 0
 }
 
-/// A file pytest collects: `test_*.py` or `*_test.py`.
 /// The start of the refusal of a subtask given up after nothing but a
 /// refused write: Qwen2.5-Coder 1.5B gave a test file up at once when told
 /// two of its asserts contradicted each other, and wrote the file in the
@@ -364,8 +363,7 @@ fn only_stubs(source: &str) -> bool {
 /// Refused once a subtask.
 const GIVING_UP: &str = "not accepted: do not give up yet:";
 
-const COMPLETE: &str = "mark_subtask_complete";
-
+/// A file pytest collects: `test_*.py` or `*_test.py`.
 pub(super) fn is_python_test(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))

@@ -148,10 +148,7 @@ pub fn repair_call(mut call: ToolCall) -> ToolCall {
 /// the file would lose its tests, refused it would be written whole again
 /// with the mistake kept. `None` when `fragment` is anything else.
 pub fn merge_asserts(current: &str, fragment: &str) -> Option<String> {
-    let asserted = |line: &str| -> Option<String> {
-        let (call, _) = line.trim().strip_prefix("assert ")?.rsplit_once(" == ")?;
-        Some(call.trim().to_string())
-    };
+    let asserted = |line: &str| assert_parts(line).map(|(call, _)| call.trim().to_string());
     let mut lines: Vec<String> = current.split('\n').map(str::to_string).collect();
     let mut replaced = false;
     for new in fragment.lines().filter(|line| !line.trim().is_empty()) {
@@ -395,11 +392,7 @@ fn contradiction(content: &str) -> Option<String> {
     let unquoted = |text: &str| text.trim().trim_matches(['\'', '"']).replace("\\'", "'");
     let mut seen: Vec<(usize, &str, &str)> = Vec::new();
     for (number, line) in content.lines().enumerate() {
-        let Some((call, expected)) = line
-            .trim()
-            .strip_prefix("assert ")
-            .and_then(|rest| rest.rsplit_once(" == "))
-        else {
+        let Some((call, expected)) = assert_parts(line) else {
             continue;
         };
         let Some((_, arguments)) = call.split_once('(') else {
@@ -427,6 +420,12 @@ fn contradiction(content: &str) -> Option<String> {
         seen.push((number, call, expected));
     }
     None
+}
+
+/// `assert CALL == EXPECTED` (a line, indented or not) as CALL and
+/// EXPECTED.
+pub fn assert_parts(line: &str) -> Option<(&str, &str)> {
+    line.trim().strip_prefix("assert ")?.rsplit_once(" == ")
 }
 
 /// Fixtures pytest itself gives a test function by name.
@@ -473,8 +472,9 @@ fn unprovided_arguments(content: &str, conftest: Option<&str>) -> Option<String>
         .collect();
     for (at, line) in lines.iter().enumerate() {
         let Some((name, rest)) = line
-            .strip_prefix("def test")
-            .and_then(|_| line["def ".len()..].split_once('('))
+            .strip_prefix("def ")
+            .filter(|def| def.starts_with("test"))
+            .and_then(|def| def.split_once('('))
         else {
             continue;
         };
@@ -500,18 +500,16 @@ fn unprovided_arguments(content: &str, conftest: Option<&str>) -> Option<String>
         if missing.is_empty() || missing.contains(&"self") {
             continue;
         }
+        let (them, names) = match missing.len() {
+            1 => ("it", "that name"),
+            _ => ("them", "those names"),
+        };
         return Some(format!(
-            "`{}` takes {} but nothing gives {}: pytest looks for fixtures of {} and fails \
-             (\"fixture '{}' not found\"). A test takes no arguments: write `def {}():` and \
-             write the values into the calls in its body",
+            "`{}` takes {} but nothing gives {them}: pytest looks for fixtures of {names} and \
+             fails (\"fixture '{}' not found\"). A test takes no arguments: write `def {}():` \
+             and write the values into the calls in its body",
             line.trim_end(),
             missing.join(", "),
-            if missing.len() == 1 { "it" } else { "them" },
-            if missing.len() == 1 {
-                "that name"
-            } else {
-                "those names"
-            },
             missing[0],
             name.trim()
         ));
