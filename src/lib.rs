@@ -12,6 +12,7 @@ pub mod config;
 pub mod digest;
 pub mod guard;
 pub mod host;
+pub mod lang;
 pub mod logging;
 pub mod memory;
 pub mod model;

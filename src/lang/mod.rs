@@ -1,0 +1,88 @@
+//! What the runner knows of each programming language, behind one seam.
+//!
+//! The round never names a language: it asks [`Languages`] which language
+//! owns a path and then asks that language. Each language asks its own
+//! toolchain's parser (Python's `ast` through `python3`, `node --check`),
+//! never line heuristics. A language whose toolchain is missing knows
+//! nothing and accepts everything: the check the plan runs still judges.
+//!
+//! Rule for what goes here and what in the round: anything whose answer
+//! depends on the syntax or the tooling of one language is here; what the
+//! runner does with the answer (refuse a write, show a map, run a check) is
+//! in the round.
+
+use std::path::Path;
+
+/// A top-level definition of a source file, for the workspace map:
+/// `def add(a, b)`, `class Game(Base)`, `function play(a, b)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    /// What it is, in the language's own word (`def`, `class`, `function`).
+    pub kind: String,
+    pub name: String,
+    /// The signature as a person would read it: `add(a, b)`.
+    pub signature: String,
+    /// 1-based line of the definition.
+    pub line: u32,
+}
+
+/// A place a failed check points at: a file, a line, and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// Why a write is refused, and what to write instead: an answer for the
+/// model, recorded as a refusal (never a failure of the run).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// What is wrong, in the toolchain's words where it has them.
+    pub reason: String,
+    /// What to write instead, when the language knows.
+    pub instead: Option<String>,
+}
+
+/// What a language says of a write before it is logged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Review {
+    /// Write it as it is.
+    Accept,
+    /// Write this instead (it parses; the original did not): `why` says what
+    /// was mended, for the log.
+    Repair { content: String, why: String },
+    /// Do not write it.
+    Refuse(Refusal),
+}
+
+/// Read access to the workspace as a language needs it to review a write:
+/// the current text of another file, and the files there are.
+pub trait Workspace {
+    /// The text of a file of the workspace, `None` when there is none.
+    fn text(&self, path: &str) -> Option<String>;
+    /// The workspace's files, relative paths.
+    fn files(&self) -> Vec<String>;
+}
+
+/// Everything the runner knows of one language.
+pub trait Language: Send + Sync {
+    /// `python`, `javascript`.
+    fn name(&self) -> &'static str;
+    /// Whether a path is a source file of this language.
+    fn owns(&self, path: &str) -> bool;
+    /// Whether a path is a test file of this language.
+    fn is_test(&self, path: &str) -> bool;
+    /// The command that checks a workspace holding `files` (relative paths)
+    /// in this language: its tests when it has any, `None` when there is
+    /// nothing of this language to check.
+    fn check_command(&self, root: &Path, files: &[String]) -> Option<String>;
+    /// The top-level definitions of each of `files` (path and text), in the
+    /// same order; one toolchain run for all of them. Empty when the
+    /// toolchain is missing or a file does not parse.
+    fn definitions(&self, files: &[(String, String)]) -> Vec<Vec<Definition>>;
+    /// The review of writing `content` to `path`, before it is logged.
+    fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review;
+    /// Where a failed check's output points.
+    fn failures(&self, output: &str) -> Vec<Problem>;
+}
