@@ -197,6 +197,7 @@ fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
         model: cli.common.model.clone(),
         host,
         max_rounds: run.max_rounds,
+        max_cycles: run.max_cycles,
         history_keep: run.history_keep,
         temperature: run.temperature,
         num_ctx: run.num_ctx,
@@ -262,29 +263,28 @@ fn decide(store: &mut Store, goal: Option<String>, terminal: &Terminal) -> Resul
 /// last invocation recorded how it ended; one stopped (or killed) before
 /// that is resumed, to end it.
 fn finished(state: &State, terminal: &Terminal) -> Option<Plan> {
-    state.ended.as_ref()?;
-    if state.tree.is_achieved() {
+    let ending = state.ended.as_ref()?;
+    if !state.tree.is_finished() {
+        return None;
+    }
+    // Achieved is what the completion check found, not that every subtask
+    // was marked complete.
+    if ending.outcome == Outcome::Achieved {
         terminal.notice(&format!(
             "the goal {:?} is already achieved here",
             state.goal
         ));
         return Some(Plan::Done(Exit::Achieved));
     }
-    if state.tree.is_finished() {
-        let reasons: Vec<String> = state
-            .tree
-            .failures()
-            .into_iter()
-            .map(|(subtask, reason)| format!("{subtask:?}: {reason}"))
-            .collect();
-        terminal.notice(&format!(
-            "the goal {:?} ended without being achieved ({}); run `runner reset` to start it over",
-            state.goal,
-            reasons.join("; ")
-        ));
-        return Some(Plan::Done(Exit::Stopped));
+    if ending.outcome != Outcome::NotAchieved {
+        // Stopped or interrupted while checking: a resume checks again.
+        return None;
     }
-    None
+    terminal.notice(&format!(
+        "the goal {:?} ended without being achieved ({}); run `runner reset` to start it over",
+        state.goal, ending.reason
+    ));
+    Some(Plan::Done(Exit::Stopped))
 }
 
 async fn run_goal(

@@ -162,6 +162,9 @@ pub struct RunArgs {
     /// Rounds this invocation may spend (a resume gets a fresh budget)
     #[arg(long, default_value_t = 24, global = true)]
     pub max_rounds: u32,
+    /// Times what the completion check found missing becomes a new task
+    #[arg(long, default_value_t = 2, global = true)]
+    pub max_cycles: u32,
     /// Exchanges of the conversation the model sees each round (at most 8)
     #[arg(long, default_value_t = 5, global = true)]
     pub history_keep: usize,

@@ -22,6 +22,8 @@ pub struct Settings {
     /// The server's base URL, ending in `/`.
     pub host: String,
     pub max_rounds: u32,
+    /// Cycles of work on what the completion check found missing.
+    pub max_cycles: u32,
     /// Exchanges of the conversation shown to the model.
     pub history_keep: usize,
     pub temperature: f32,
@@ -65,6 +67,7 @@ impl Settings {
             model: "gpt-oss:20b".into(),
             host: "http://127.0.0.1:11434/".into(),
             max_rounds: 24,
+            max_cycles: 2,
             history_keep: 5,
             temperature: 0.2,
             num_ctx: 16384,

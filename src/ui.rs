@@ -236,6 +236,36 @@ impl Terminal {
                     s.bad.apply_to("!")
                 ));
             }
+            Event::Checked { checks } => {
+                for check in checks {
+                    let (mark, how) = match check.exit_code {
+                        Some(0) => (s.ok.apply_to("✓"), "passed".to_string()),
+                        Some(code) => (s.bad.apply_to("✗"), format!("failed (exit code {code})")),
+                        None => (s.bad.apply_to("✗"), "did not finish".to_string()),
+                    };
+                    self.line(&format!("  {mark} check `{}` {how}", check.command));
+                }
+            }
+            Event::Assessed { requirements, .. } => {
+                for requirement in requirements {
+                    let mark = match requirement.met {
+                        true => s.ok.apply_to("✓"),
+                        false => s.bad.apply_to("✗"),
+                    };
+                    self.line(&format!(
+                        "  {mark} {} {}",
+                        shorten(&requirement.requirement, 80),
+                        s.dim
+                            .apply_to(format!("({})", shorten(&requirement.evidence, 80)))
+                    ));
+                }
+            }
+            Event::CycleStarted { cycle, .. } => {
+                self.line(&format!(
+                    "plan, cycle {cycle}: what is missing\n{}",
+                    crate::agent::prompt::plan_lines(state)
+                ));
+            }
             Event::Reflected { lessons, .. } => {
                 if self.output.verbose {
                     for lesson in lessons {

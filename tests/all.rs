@@ -4,6 +4,7 @@ mod support;
 
 mod any_model;
 mod client;
+mod completion;
 mod core;
 mod crash;
 mod example;

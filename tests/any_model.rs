@@ -165,8 +165,8 @@ fn auto_falls_back_to_json_after_does_not_support_tools() {
         "{stderr}"
     );
     assert_eq!(
-        state.model_calls, 5,
-        "plan, three rounds, reflection: the refusal is no call"
+        state.model_calls, 6,
+        "plan, three rounds, the assessment, reflection: the refusal is no call"
     );
 }
 
@@ -303,7 +303,8 @@ fn llama_server_props_tell_auto_mode_and_the_context() {
         _ => None,
     });
     assert_eq!(started, Some(4096));
-    assert_eq!(state.model_calls, 5);
+    // The plan, three rounds, the completion check's assessment, reflection.
+    assert_eq!(state.model_calls, 6);
 }
 
 #[test]

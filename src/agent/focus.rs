@@ -304,7 +304,12 @@ pub fn after_work(state: &State, did: &str) -> Ending {
 /// command exits with code 0, not when the model says so.
 pub fn check_command(state: &State) -> Option<String> {
     let (_, subtask) = state.tree.active()?;
-    let rest = subtask.description.strip_prefix("Run `")?;
+    command_of(&subtask.description)
+}
+
+/// The command of a check subtask's description ("Run `CMD` ...").
+pub fn command_of(description: &str) -> Option<String> {
+    let rest = description.strip_prefix("Run `")?;
     let command = rest[..rest.find('`')?].trim();
     (!command.is_empty()).then(|| command.to_string())
 }

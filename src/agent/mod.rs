@@ -2,6 +2,7 @@
 //! a nudge when the model answered without a tool call.
 
 mod act;
+mod complete;
 pub mod decompose;
 mod focus;
 mod nudge;
@@ -150,7 +151,10 @@ impl<'a> Agent<'a> {
                 let missing = self.probe();
                 // 2. done?
                 if self.state().tree.is_finished() {
-                    return self.conclude().await;
+                    match self.conclude().await? {
+                        Some(ending) => return Ok(ending),
+                        None => continue,
+                    }
                 }
                 if self.state().run_rounds >= self.settings.max_rounds {
                     let reason = format!(
@@ -489,22 +493,6 @@ impl<'a> Agent<'a> {
             Durability::Lazy,
         )?;
         self.end(Outcome::ModelUnusable, error)
-    }
-
-    /// Every subtask has ended: achieved, or not with the reasons.
-    async fn conclude(&mut self) -> Result<Ending, StoreError> {
-        let failures = self.state().tree.failures();
-        if failures.is_empty() {
-            return self
-                .end_reflecting(Outcome::Achieved, "every subtask completed".into())
-                .await;
-        }
-        let reasons: Vec<String> = failures
-            .iter()
-            .map(|(subtask, reason)| format!("\"{subtask}\" failed: {reason}"))
-            .collect();
-        self.end_reflecting(Outcome::NotAchieved, reasons.join("; "))
-            .await
     }
 
     /// Ends after the reflection turn (unless `--no-reflection`).

@@ -11,7 +11,11 @@
 //! runner does with the answer (refuse a write, show a map, run a check) is
 //! in the round.
 
+pub mod tally;
+
 use std::path::Path;
+
+pub use tally::tally;
 
 /// A top-level definition of a source file, for the workspace map:
 /// `def add(a, b)`, `class Game(Base)`, `function play(a, b)`.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::tree::TaskPlan;
+use super::verdict::{CheckRun, Requirement};
 use crate::chat::{ToolCall, Usage};
 
 /// How an invocation of the runner ended.
@@ -216,6 +217,19 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// Every subtask had ended: the checks ran once more on the files as
+    /// they are. A check only reads, so one a crash interrupted runs again.
+    Checked { checks: Vec<CheckRun> },
+    /// The model's answer, requirement by requirement, whether the goal is
+    /// met, held to the checks (a requirement about tests is met only by
+    /// tests that ran and passed).
+    Assessed {
+        requirements: Vec<Requirement>,
+        usage: Usage,
+        retries: u32,
+    },
+    /// What is missing became a new task: cycle `cycle` of `--max-cycles`.
+    CycleStarted { cycle: u32, task: TaskPlan },
     /// A model call failed for good (after its retries).
     ModelFailed { error: String, retries: u32 },
     /// The invocation ended.
@@ -250,6 +264,9 @@ impl Event {
             Event::Nudged { .. } => "nudged",
             Event::ContextPressure { .. } => "context_pressure",
             Event::Reflected { .. } => "reflected",
+            Event::Checked { .. } => "checked",
+            Event::Assessed { .. } => "assessed",
+            Event::CycleStarted { .. } => "cycle_started",
             Event::ModelFailed { .. } => "model_failed",
             Event::RunEnded { .. } => "run_ended",
             Event::RolledBack { .. } => "rolled_back",

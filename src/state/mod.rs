@@ -6,6 +6,7 @@
 mod conversation;
 pub mod event;
 pub mod tree;
+pub mod verdict;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -19,6 +20,7 @@ pub use event::{
     ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, WriteIntent,
 };
 pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
+pub use verdict::{CheckRun, Requirement, Tally, Verdict};
 
 /// Commands kept for RECENT COMMANDS.
 const KEPT_COMMANDS: usize = 5;
@@ -125,6 +127,18 @@ pub struct State {
     pub pressure: u32,
     pub notes: Vec<String>,
     pub conversation: VecDeque<Vec<Message>>,
+    /// The checks of the last completion check.
+    #[serde(default)]
+    pub checks: Vec<CheckRun>,
+    /// The goal's requirements as the last completion check found them.
+    #[serde(default)]
+    pub requirements: Vec<Requirement>,
+    /// Cycles started in this invocation: tasks made of what was missing.
+    #[serde(default)]
+    pub cycles: u32,
+    /// The first task of the current cycle (0 before any cycle).
+    #[serde(default)]
+    pub cycle_start: usize,
 }
 
 impl State {
@@ -155,6 +169,7 @@ impl State {
                 // A resume gets fresh budgets: rounds, nudges, loop nudges.
                 self.nudges = 0;
                 self.loop_nudges = 0;
+                self.cycles = 0;
                 self.ended = None;
             }
             Event::Planned {
@@ -300,6 +315,37 @@ impl State {
                     Some(exchange) => exchange.push(message),
                     None => self.conversation.push_back(vec![message]),
                 }
+            }
+            Event::Checked { checks } => {
+                self.checks.clone_from(checks);
+                for check in checks {
+                    self.commands.push_back(CommandRun {
+                        command: check.command.clone(),
+                        exit_code: check.exit_code,
+                    });
+                    if self.commands.len() > KEPT_COMMANDS {
+                        self.commands.pop_front();
+                    }
+                }
+            }
+            Event::Assessed {
+                requirements,
+                usage,
+                retries,
+            } => {
+                self.requirements.clone_from(requirements);
+                self.model_calls += 1;
+                self.usage += *usage;
+                self.retries += retries;
+            }
+            Event::CycleStarted { cycle, task } => {
+                self.cycles = *cycle;
+                self.cycle_start = self.tree.tasks.len();
+                self.tree.push(task);
+                self.nudges = 0;
+                self.recent.clear();
+                self.blocked.clear();
+                self.blocked_in_a_row = 0;
             }
             Event::ModelFailed { retries, .. } => {
                 self.retries += retries;

@@ -134,6 +134,14 @@ impl Tree {
         Some(cursor)
     }
 
+    /// Adds a task after the others (a new cycle of work) and points the
+    /// cursor at it.
+    pub fn push(&mut self, plan: &TaskPlan) {
+        let Tree { tasks, .. } = Tree::from_plan(std::slice::from_ref(plan));
+        self.tasks.extend(tasks);
+        self.advance();
+    }
+
     /// The subtasks that failed, with their reasons.
     pub fn failures(&self) -> Vec<(String, String)> {
         self.tasks
@@ -242,6 +250,24 @@ mod tests {
             tree.failures(),
             vec![("write game.py".to_string(), "python missing".to_string())]
         );
+    }
+
+    #[test]
+    fn a_pushed_task_reopens_a_finished_tree_at_its_first_subtask() {
+        let mut tree = Tree::from_plan(&plan());
+        for _ in 0..3 {
+            tree.end_active(true, "done");
+        }
+        assert!(tree.is_finished());
+        tree.push(&TaskPlan {
+            description: "what is missing".into(),
+            subtasks: vec!["write mul".into()],
+        });
+        assert!(!tree.is_finished());
+        assert_eq!(tree.cursor.map(|c| (c.task, c.subtask)), Some((2, 0)));
+        assert_eq!(tree.tasks[0].status, Status::Completed);
+        tree.end_active(true, "written");
+        assert!(tree.is_achieved());
     }
 
     #[test]

@@ -231,6 +231,26 @@ fn detail(event: &Event) -> String {
             num_ctx,
         } => format!("the prompt filled {prompt_tokens} of {num_ctx} context tokens"),
         Event::Reflected { lessons, .. } => format!("{} lessons", lessons.len()),
+        Event::Checked { checks } => {
+            let each: Vec<String> = checks
+                .iter()
+                .map(|c| match c.exit_code {
+                    Some(code) => format!("`{}` exit code {code}", c.command),
+                    None => format!("`{}` did not finish", c.command),
+                })
+                .collect();
+            match each.is_empty() {
+                true => "no check command".into(),
+                false => each.join(", "),
+            }
+        }
+        Event::Assessed { requirements, .. } => {
+            let met = requirements.iter().filter(|r| r.met).count();
+            format!("{met} of {} requirements met", requirements.len())
+        }
+        Event::CycleStarted { cycle, task } => {
+            format!("cycle {cycle}: {}", shorten(&task.description, 100))
+        }
         Event::ModelFailed { error, retries } => {
             format!("{} (after {retries} retries)", shorten(error, 100))
         }

@@ -94,6 +94,32 @@ pub fn render_status(
         state.usage.completion_tokens,
         state.retries
     ));
+    for check in &state.checks {
+        let how = match check.exit_code {
+            Some(0) => paint.ok.apply_to("passed".to_string()),
+            Some(code) => paint.bad.apply_to(format!("failed (exit code {code})")),
+            None => paint.bad.apply_to("did not finish".to_string()),
+        };
+        let tests = check
+            .tests
+            .map(|t| format!(", {} tests passed, {} failed", t.passed, t.failed))
+            .unwrap_or_default();
+        out.push_str(&format!("Check: `{}` {how}{tests}\n", check.command));
+    }
+    if !state.requirements.is_empty() {
+        out.push_str("Requirements:\n");
+        for requirement in &state.requirements {
+            let mark = match requirement.met {
+                true => paint.ok.apply_to("✓"),
+                false => paint.bad.apply_to("✗"),
+            };
+            out.push_str(&format!(
+                "    {mark} {} {}\n",
+                requirement.requirement,
+                paint.dim.apply_to(format!("({})", requirement.evidence))
+            ));
+        }
+    }
     if !state.files.is_empty() {
         let files: Vec<&str> = state.files.keys().map(String::as_str).collect();
         out.push_str(&format!("Files written: {}\n", files.join(", ")));

@@ -30,6 +30,11 @@ pub struct Script {
     /// format asks for `worked`).
     #[serde(default = "default_reflection")]
     pub reflection: Value,
+    /// The answers to the completion check's assessment (the request whose
+    /// format asks for `requirements`): the first whose conditions hold for
+    /// the request; when none does, every requirement is met.
+    #[serde(default)]
+    pub assessments: Vec<Assessment>,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -58,6 +63,32 @@ fn default_bytes_per_token() -> u64 {
 }
 fn default_reflection() -> Value {
     json!({"worked": ["wrote the file, then ran it"], "failed": [], "next": ["run the code after writing it"]})
+}
+
+/// The assessment of a model that reads what it is shown: the goal is met
+/// when no check failed.
+fn default_assessment(text: &str) -> Value {
+    let checks = text.split("\nCHECKS:\n").nth(1).unwrap_or("");
+    let failed = checks
+        .lines()
+        .any(|line| line.starts_with("exit code ") && line != "exit code 0");
+    let evidence = match failed {
+        true => "a check failed",
+        false => "the checks passed",
+    };
+    json!({"requirements": [{"requirement": "what the goal asks for", "met": !failed,
+        "evidence": evidence, "about_tests": false}]})
+}
+
+/// One answer of the assessment, given when the request holds each of
+/// `has` and none of `lacks`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Assessment {
+    #[serde(default)]
+    pub has: Vec<String>,
+    #[serde(default)]
+    pub lacks: Vec<String>,
+    pub answer: Value,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -159,6 +190,24 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
         return (
             Reply {
                 content: script.reflection.to_string(),
+                ..Reply::default()
+            },
+            None,
+        );
+    }
+    if format["properties"].get("requirements").is_some() {
+        let text = request_text(request);
+        let answer = script
+            .assessments
+            .iter()
+            .find(|a| {
+                a.has.iter().all(|h| text.contains(h.as_str()))
+                    && !a.lacks.iter().any(|l| text.contains(l.as_str()))
+            })
+            .map_or_else(|| default_assessment(&text), |a| a.answer.clone());
+        return (
+            Reply {
+                content: answer.to_string(),
                 ..Reply::default()
             },
             None,

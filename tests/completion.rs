@@ -1,0 +1,83 @@
+//! "Goal achieved" is checked, never claimed: when every subtask has ended,
+//! the checks run again on the files as they are, the model assesses the
+//! goal requirement by requirement, and what is missing becomes a new
+//! cycle of work.
+
+use runner::state::Event;
+
+use crate::support::Test;
+
+#[allow(dead_code)]
+const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef average(numbers):\n    return sum(numbers) / (len(numbers) + 1)\n";
+#[allow(dead_code)]
+const TEST_CALC: &str = "from calc import add, average\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n";
+
+fn cycles(test: &Test) -> Vec<String> {
+    test.records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CycleStarted { task, .. } => Some(task.description),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_forgotten_requirement_becomes_a_cycle_that_adds_it() {
+    let test = Test::new()
+        .script("forgets_requirement")
+        .args(["Create a mathx package with add and mul and pytest tests"]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(cycles(&test).len(), 1);
+    assert!(cycles(&test)[0].contains("mul in the mathx package"));
+    assert!(
+        state.requirements.iter().all(|r| r.met),
+        "{:?}",
+        state.requirements
+    );
+    assert_eq!(state.requirements.len(), 3);
+    let package = test.read("mathx/__init__.py");
+    assert!(package.contains("def add") && package.contains("def mul"));
+    // The assessment was shown the files and the check's output.
+    let assessed = test
+        .server()
+        .requests()
+        .into_iter()
+        .filter(|r| r["format"]["properties"].get("requirements").is_some())
+        .collect::<Vec<_>>();
+    assert_eq!(assessed.len(), 2);
+    let shown = assessed[0]["messages"].to_string();
+    assert!(shown.contains("--- mathx/__init__.py ---"), "{shown}");
+    assert!(shown.contains("1 passed"), "{shown}");
+}
+
+#[test]
+fn a_requirement_about_tests_is_not_met_by_a_claim_when_no_test_ran() {
+    // The model says its tests pass, but there are none: the check it
+    // planned runs the program. The requirement is held unmet.
+    let test = Test::new().script("tests_claimed").args([
+        "Write fizzbuzz.py with a function fizzbuzz(n); add pytest tests for it",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let tests = state
+        .requirements
+        .iter()
+        .find(|r| r.about_tests)
+        .expect("a requirement about tests");
+    assert!(!tests.met, "{tests:?}");
+    assert_eq!(tests.evidence, "the last check ran no test that passed");
+    assert!(state.requirements.iter().any(|r| r.met && !r.about_tests));
+    let ended = state.ended.expect("ended");
+    assert!(
+        ended.reason.contains("pytest tests for fizzbuzz"),
+        "{}",
+        ended.reason
+    );
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}
