@@ -21,6 +21,12 @@ pub struct Memory {
     pub mistakes: Vec<Mistake>,
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The time of the first record of the log this memory follows, and
+    /// the last seq of it that it holds (see `store::project`).
+    #[serde(default)]
+    pub log: String,
+    #[serde(default)]
+    pub seq: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +86,7 @@ impl Memory {
         trim(&mut self.notes);
     }
 
+    /// No lesson, mistake or note (whatever log it follows).
     pub fn is_empty(&self) -> bool {
         self.lessons.is_empty() && self.mistakes.is_empty() && self.notes.is_empty()
     }

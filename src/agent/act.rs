@@ -1,12 +1,10 @@
 //! Step 5 of the round: each call of the model's reply is checked, then
 //! either refused, blocked as a loop, or announced, run and recorded.
 
-use serde_json::json;
-
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::guard;
-use crate::state::{ActionOutcome, Event, WriteIntent};
+use crate::state::{Event, WriteIntent};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Action, Call};
 
@@ -40,14 +38,11 @@ impl Agent<'_> {
                 .and_then(|parsed| self.accept(parsed)),
         };
         let event = match parsed {
-            Err(error) => {
-                self.memory.mistake(&call.name, &error);
-                Event::CallRejected {
-                    call: index,
-                    tool: call.name.clone(),
-                    error,
-                }
-            }
+            Err(error) => Event::CallRejected {
+                call: index,
+                tool: call.name.clone(),
+                error,
+            },
             Ok(Call::Note { text }) => Event::Noted { call: index, text },
             Ok(Call::Complete { success, reason }) => match self.state().tree.cursor {
                 Some(cursor) => Event::SubtaskEnded {
@@ -81,7 +76,7 @@ impl Agent<'_> {
                  call mark_subtask_complete.",
                 action.summary()
             );
-            let record = self.record(
+            self.record(
                 Event::ActionBlocked {
                     call: index,
                     tool: action.tool().to_string(),
@@ -91,20 +86,6 @@ impl Agent<'_> {
                 },
                 Durability::Lazy,
             )?;
-            self.store.record_loop(json!({
-                "signature": signature,
-                "tool": action.tool(),
-                "args": self.call_arguments(index),
-                "pattern": pattern,
-                "round": self.state().rounds,
-                "seq": record.seq,
-                "time": record.ts,
-            }))?;
-            self.store.ledger("BLOCKED", &signature)?;
-            self.memory.mistake(
-                action.tool(),
-                &format!("blocked a loop: {}", action.summary()),
-            );
             return self.after_block(&signature);
         }
         let write = match &action {
@@ -138,8 +119,6 @@ impl Agent<'_> {
             durability,
         )?;
         let outcome = self.tools.execute(&action, &self.stop).await;
-        self.ledger(&action, &outcome)?;
-        self.remember_failure(action.tool(), &outcome);
         self.record(
             Event::ActionFinished {
                 action: started.seq,
@@ -183,50 +162,5 @@ impl Agent<'_> {
             )?;
         }
         Ok(())
-    }
-
-    /// Keeps a failed action in memory.json as a mistake for later runs.
-    pub(super) fn remember_failure(&mut self, tool: &str, outcome: &ActionOutcome) {
-        if !outcome.ok {
-            let error = outcome.error.as_deref().unwrap_or(outcome.result.as_str());
-            self.memory.mistake(tool, error);
-        }
-    }
-
-    /// The arguments of call `index` of the pending reply, long strings cut
-    /// as the conversation keeps them.
-    fn call_arguments(&self, index: usize) -> serde_json::Value {
-        self.state()
-            .conversation
-            .back()
-            .and_then(|exchange| exchange.first())
-            .and_then(|message| message.tool_calls.get(index))
-            .map(|call| call.arguments.clone())
-            .unwrap_or_default()
-    }
-
-    fn ledger(&mut self, action: &Action, outcome: &ActionOutcome) -> Result<(), StoreError> {
-        let (kind, text) = match action {
-            Action::RunCmd { cmd, .. } if outcome.command.is_some() => (
-                "CMD",
-                match outcome.exit_code {
-                    Some(code) => format!("{cmd} -> rc={code}"),
-                    None => format!("{cmd} -> killed"),
-                },
-            ),
-            _ if !outcome.ok => (
-                "ERROR",
-                format!(
-                    "{}: {}",
-                    action.summary(),
-                    outcome.error.as_deref().unwrap_or("failed")
-                ),
-            ),
-            Action::WriteFile { path, content, .. } => {
-                ("WRITE", format!("{path} ({} bytes)", content.len()))
-            }
-            _ => ("TRIED", action.summary()),
-        };
-        self.store.ledger(kind, &text)
     }
 }

@@ -12,7 +12,6 @@ mod reconcile;
 mod reflect;
 
 use crate::chat::{ToolCall, Usage};
-use crate::memory::Memory;
 use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options, text_calls};
 use crate::settings::Settings;
 use crate::state::{Ending, Event, Outcome, Record, State};
@@ -55,8 +54,7 @@ pub struct Agent<'a> {
     tools: &'a Toolbox,
     reporter: &'a mut dyn Reporter,
     stop: Stop,
-    /// Lessons of earlier runs, as loaded when this one began.
-    memory: Memory,
+    /// Lessons of earlier runs, as they stood when this one began.
     lessons: Option<String>,
     /// The context window asked of the server: `--num-ctx`, capped at the
     /// model's own.
@@ -80,8 +78,7 @@ impl<'a> Agent<'a> {
         reporter: &'a mut dyn Reporter,
         stop: Stop,
     ) -> Agent<'a> {
-        let memory = store.load_memory();
-        let lessons = memory.render();
+        let lessons = store.memory().render();
         Agent {
             settings,
             store,
@@ -89,7 +86,6 @@ impl<'a> Agent<'a> {
             tools,
             reporter,
             stop,
-            memory,
             lessons,
             num_ctx: settings.num_ctx,
         }
@@ -121,7 +117,6 @@ impl<'a> Agent<'a> {
         }
         if let Some(flight) = self.state().in_flight.clone() {
             let outcome = reconcile::outcome(&flight, self.tools, &self.stop).await;
-            self.remember_failure(&flight.call.name, &outcome);
             self.record(
                 Event::ActionFinished {
                     action: flight.action,
@@ -508,9 +503,6 @@ impl<'a> Agent<'a> {
     }
 
     fn end(&mut self, outcome: Outcome, reason: String) -> Result<Ending, StoreError> {
-        let notes = self.state().notes.clone();
-        self.memory.keep_notes(&notes);
-        self.store.save_memory(&self.memory)?;
         self.record(
             Event::RunEnded {
                 outcome,

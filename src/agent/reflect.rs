@@ -70,8 +70,6 @@ impl Agent<'_> {
             Some(Ok(reply)) => reply,
         };
         let lessons = lessons(&reply.content);
-        let goal = self.state().goal.clone();
-        self.memory.learn(&goal, &lessons);
         self.record(
             Event::Reflected {
                 lessons,

@@ -85,6 +85,9 @@ pub struct Ending {
 pub struct State {
     /// Seq of the last event applied.
     pub last_seq: u64,
+    /// The time of the log's first record: which log this state is of.
+    #[serde(default)]
+    pub log_started: String,
     pub goal: String,
     pub model: String,
     pub tree: Tree,
@@ -154,6 +157,9 @@ impl State {
     /// Applies one event. The only place the state changes.
     pub fn apply(&mut self, record: &Record) {
         self.last_seq = record.seq;
+        if record.seq == 1 {
+            self.log_started.clone_from(&record.ts);
+        }
         match &record.event {
             Event::RunStarted {
                 goal,

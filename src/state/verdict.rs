@@ -144,7 +144,11 @@ mod tests {
             Verdict::Missing(vec!["`python3 -m pytest -q` failed (exit code 1)".into()])
         );
         assert_eq!(
-            verdict(std::slice::from_ref(&pass), &[req("mul", false, false)], &[]),
+            verdict(
+                std::slice::from_ref(&pass),
+                &[req("mul", false, false)],
+                &[]
+            ),
             Verdict::Missing(vec!["mul (seen)".into()])
         );
         assert_eq!(

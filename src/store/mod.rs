@@ -21,6 +21,7 @@ mod lock;
 pub mod log;
 #[cfg(test)]
 mod power_loss;
+mod project;
 mod sidecar;
 #[cfg(test)]
 pub mod sim;
@@ -29,6 +30,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::memory::Memory;
 use crate::state::{Event, Record, State};
 pub use archive::archive_workspace;
 use archive::{archive_dir, archive_files};
@@ -159,6 +161,8 @@ pub struct Store {
     /// A write or sync failed: nothing more is done.
     halted: bool,
     checkpoints_since_sync: u32,
+    /// `memory.json` as the log has made it so far.
+    memory: Memory,
     stats: Stats,
     warnings: Vec<String>,
     _lock: Option<Lock>,
@@ -204,6 +208,7 @@ impl Store {
             dir_unsynced: true,
             halted: false,
             checkpoints_since_sync: 0,
+            memory: Memory::default(),
             stats: Stats::default(),
             warnings: loaded.warnings,
             _lock: Some(lock),
@@ -215,6 +220,8 @@ impl Store {
             // record written later at the same place.
             Checkpoint::Rejected => store.write_checkpoint(true)?,
         }
+        store.memory = store.load_memory();
+        store.catch_up()?;
         Ok(store)
     }
 
@@ -278,7 +285,10 @@ impl Store {
         if durability == Durability::Sync {
             self.sync_log()?;
         }
+        let effects = project::effects(&self.state, &record);
         self.state.apply(&record);
+        let log = self.state.log_started.clone();
+        self.project(&record, effects, &log, sidecar::Behind::ALL)?;
         Ok(record)
     }
 
@@ -341,8 +351,13 @@ impl Store {
     }
 
     /// Syncs the log and writes a durable checkpoint: call before exiting.
+    /// The memory is saved too, so the next open finds it up to date.
     pub fn close(&mut self) -> Result<(), StoreError> {
-        self.write_checkpoint(true)
+        self.write_checkpoint(true)?;
+        if self.memory.seq > 0 {
+            self.save_memory()?;
+        }
+        Ok(())
     }
 
     /// Temp file and rename; when `durable`: the log synced first (the

@@ -203,7 +203,7 @@ fn archiving_moves_the_run_and_keeps_the_lock() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = open(dir.path(), false).unwrap();
     store.append(started("old goal"), Durability::Sync).unwrap();
-    store.ledger("WRITE", "a.py").unwrap();
+    store.append(undone("a.py"), Durability::Lazy).unwrap();
     store.checkpoint().unwrap();
     let to = store.archive().unwrap().unwrap();
     assert!(to.join("history.jsonl").exists());
@@ -218,4 +218,101 @@ fn archiving_moves_the_run_and_keeps_the_lock() {
         open(dir.path(), false),
         Err(StoreError::Locked { .. })
     ));
+}
+
+fn undone(path: &str) -> Event {
+    Event::RolledBack {
+        path: path.into(),
+        point: 0,
+        from: None,
+        to: None,
+    }
+}
+
+fn rejected(error: &str) -> Event {
+    Event::CallRejected {
+        call: 0,
+        tool: "create_file".into(),
+        error: error.into(),
+    }
+}
+
+fn sidecars(dir: &Path) -> (String, String, String) {
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(".agent_context").join(name)).unwrap_or_default()
+    };
+    (read("ledger.log"), read("loops.json"), read("memory.json"))
+}
+
+#[test]
+fn the_files_beside_the_log_are_rebuilt_from_it_after_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(dir.path(), false).unwrap();
+    store.append(started("g"), Durability::Sync).unwrap();
+    store
+        .append(
+            rejected("there is no tool named create_file"),
+            Durability::Lazy,
+        )
+        .unwrap();
+    store
+        .append(
+            Event::Noted {
+                call: 0,
+                text: "use pytest".into(),
+            },
+            Durability::Lazy,
+        )
+        .unwrap();
+    store.append(undone("a.py"), Durability::Lazy).unwrap();
+    store.close().unwrap();
+    let whole = sidecars(dir.path());
+    assert!(
+        whole.0.contains("#4 UNDO    a.py -> record 0"),
+        "{}",
+        whole.0
+    );
+    assert!(
+        whole.2.contains("there is no tool named create_file"),
+        "{}",
+        whole.2
+    );
+    assert!(whole.2.contains("use pytest"), "{}", whole.2);
+    drop(store);
+    // A kill between the records and their projections: the files lag.
+    for name in ["ledger.log", "memory.json"] {
+        std::fs::remove_file(dir.path().join(".agent_context").join(name)).unwrap();
+    }
+    let store = open(dir.path(), false).unwrap();
+    assert_eq!(sidecars(dir.path()), whole);
+    assert_eq!(store.memory().mistakes[0].count, 1);
+    drop(store);
+    // Opening again adds nothing twice.
+    open(dir.path(), false).unwrap();
+    assert_eq!(sidecars(dir.path()), whole);
+}
+
+#[test]
+fn the_memory_outlives_an_archived_log_without_counting_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = open(dir.path(), false).unwrap();
+    store.append(started("old goal"), Durability::Sync).unwrap();
+    store
+        .append(rejected("no such tool"), Durability::Lazy)
+        .unwrap();
+    store.archive().unwrap();
+    store.append(started("new goal"), Durability::Sync).unwrap();
+    store
+        .append(rejected("no such tool"), Durability::Lazy)
+        .unwrap();
+    store.close().unwrap();
+    assert_eq!(store.memory().mistakes[0].count, 2);
+    drop(store);
+    let store = open(dir.path(), false).unwrap();
+    assert_eq!(
+        store.memory().mistakes[0].count,
+        2,
+        "nothing replayed twice"
+    );
+    assert_eq!(store.memory().seq, 2);
 }

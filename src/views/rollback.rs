@@ -217,7 +217,6 @@ fn apply(
         },
         Durability::Lazy,
     )?;
-    store.ledger("UNDO", &format!("{} -> record {point}", item.path))?;
     Ok(item.step.clone())
 }
 

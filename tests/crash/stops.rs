@@ -119,3 +119,31 @@ fn one_runner_per_workspace_and_a_killed_ones_lock_blocks_nothing() {
         .assert_code(0);
     invariants::check_finished(&test.workspace);
 }
+
+#[test]
+fn a_mistake_is_in_memory_json_when_the_run_is_killed_before_its_end() {
+    // The model calls a tool that does not exist (a mistake for later
+    // runs), then thinks for a minute: the runner is killed meanwhile.
+    let test = Test::new().script("mistake_then_slow");
+    let mut child = spawn(&test, &["Say hello"], &[]);
+    wait_until("the model thinks after its mistake", || {
+        test.server().round_requests().len() >= 2
+    });
+    child.kill().expect("kill -9");
+    assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+    let memory = std::fs::read_to_string(test.context().join("memory.json"))
+        .expect("memory.json is written with the mistake, not at the end of the run");
+    assert!(memory.contains("there is no tool named"), "{memory}");
+    // The resume keeps it, once.
+    test.run_with(&["resume", "--max-rounds", "10"])
+        .assert_code(0);
+    let memory: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(test.context().join("memory.json")).expect("memory.json"),
+    )
+    .expect("json");
+    let mistakes = memory["mistakes"].as_array().expect("mistakes");
+    assert_eq!(mistakes.len(), 1, "{memory}");
+    assert_eq!(mistakes[0]["count"], 1, "{memory}");
+    let ledger = std::fs::read_to_string(test.context().join("ledger.log")).expect("ledger");
+    assert!(ledger.contains("WRITE   hello.txt"), "{ledger}");
+}
