@@ -1,0 +1,335 @@
+"""The task suite of scripts/eval-real-model: goals a user gives a coding
+agent, half of them on an existing project. Each task has the files the
+workspace starts with, the files the goal does not ask to change (they must
+be byte for byte the same afterwards), and a judge that runs what was built.
+None depends on how the runner works: the same judges could judge aider.
+"""
+
+import ast
+import os
+import re
+import subprocess
+import textwrap
+from pathlib import Path
+
+
+def py(args, cwd, stdin="", timeout=20):
+    """python3 with `args` in `cwd`: (exit code or None on timeout, output)."""
+    try:
+        done = subprocess.run(
+            ["python3", *args], cwd=cwd, input=stdin, capture_output=True, text=True,
+            timeout=timeout, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+        return done.returncode, done.stdout + done.stderr
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"") + (e.stderr or b"")
+        return None, out.decode(errors="replace") if isinstance(out, bytes) else out
+
+
+def probe(work, code, timeout=20):
+    """Runs Python `code` in the workspace; (passed, what it printed)."""
+    rc, out = py(["-c", textwrap.dedent(code)], work, timeout=timeout)
+    return rc == 0, out.strip()[-300:]
+
+
+def pytest(work):
+    """(passed with at least one test, summary line)."""
+    code, out = py(["-m", "pytest", "-q", "-p", "no:cacheprovider"], work, timeout=180)
+    passed = re.search(r"(\d+) passed", out)
+    last = [line for line in out.strip().splitlines() if line.strip()][-1:] or ["no output"]
+    return code == 0 and bool(passed), last[0][:100]
+
+
+def sources(work):
+    return sorted(
+        p for p in work.rglob("*.py")
+        if ".agent_context" not in p.parts and "__pycache__" not in p.parts
+        and ".venv" not in p.parts
+    )
+
+
+def is_test(path):
+    return path.name.startswith("test_") or path.name.endswith("_test.py")
+
+
+def test_files(work):
+    return [p for p in sources(work) if is_test(p)]
+
+
+def test_functions(path):
+    try:
+        tree = ast.parse(path.read_text(errors="replace"))
+    except SyntaxError:
+        return 0
+    return sum(
+        1 for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test")
+    )
+
+
+CALC = """\
+def add(a, b):
+    return a + b
+
+
+def average(numbers):
+    return sum(numbers) / (len(numbers) + 1)
+"""
+
+TEST_CALC = """\
+from calc import add, average
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_average():
+    assert average([2, 4, 6]) == 4
+
+
+def test_average_of_one():
+    assert average([5]) == 5
+"""
+
+TEXTUTIL = """\
+def reverse(text):
+    \"\"\"The text backwards.\"\"\"
+    return text[::-1]
+
+
+def shout(text):
+    \"\"\"The text in capitals with an exclamation mark.\"\"\"
+    return text.upper() + "!"
+"""
+
+INVENTORY = """\
+class Inventory:
+    \"\"\"Items and how many of each are in stock.\"\"\"
+
+    def __init__(self):
+        self.items = {}
+
+    def add(self, name, count=1):
+        self.items[name] = self.items.get(name, 0) + count
+
+    def remove(self, name, count=1):
+        if self.items.get(name, 0) < count:
+            raise ValueError(f"not enough {name}")
+        self.items[name] -= count
+
+    def count(self, name):
+        return self.items.get(name, 0)
+"""
+
+GREET = """\
+import sys
+
+
+def greeting(name):
+    return f"Hello, {name}!"
+
+
+def main(argv):
+    name = argv[1] if len(argv) > 1 else "world"
+    print(greeting(name))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+HELLO_WORLD = 'print("Hello, World!")\n'
+
+
+def judge_calc_fix(work):
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    ok, out = probe(work, "from calc import add, average; assert add(2, 3) == 5; assert average([1, 2, 3]) == 2")
+    return ok, line if ok else f"calc.py broken: {out}"
+
+
+def judge_add_function(work):
+    ok, out = probe(work, """
+        from textutil import count_vowels, reverse, shout
+        assert count_vowels("Hello World") == 3, count_vowels("Hello World")
+        assert count_vowels("xyz") == 0
+        assert reverse("abc") == "cba" and shout("hi") == "HI!"
+    """)
+    return ok, "count_vowels works and the others still do" if ok else out
+
+
+BROKEN_INVENTORY = INVENTORY.replace(
+    "self.items[name] = self.items.get(name, 0) + count",
+    "self.items[name] = self.items.get(name, 0) - count",
+)
+
+
+def judge_add_tests(work):
+    tests = [t for t in test_files(work) if "inventory" in t.read_text(errors="replace")]
+    if not tests:
+        return False, "no test file of inventory.py"
+    if sum(test_functions(t) for t in tests) < 2:
+        return False, "fewer than 2 test functions"
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    # The tests must test: with add() broken they fail.
+    original = (work / "inventory.py").read_text()
+    try:
+        (work / "inventory.py").write_text(BROKEN_INVENTORY)
+        still, _ = pytest(work)
+    finally:
+        (work / "inventory.py").write_text(original)
+    if still:
+        return False, "the tests still pass with a broken add(): they test nothing"
+    return True, f"{line}; they fail on a broken add()"
+
+
+def judge_cli_flag(work):
+    code, out = py(["greet.py", "Ann"], work)
+    if code != 0 or out.strip() != "Hello, Ann!":
+        return False, f"`greet.py Ann` printed {out.strip()[:60]!r}"
+    code, out = py(["greet.py", "--shout", "Ann"], work)
+    if code != 0 or out.strip() != "HELLO, ANN!":
+        code2, out2 = py(["greet.py", "Ann", "--shout"], work)
+        if code2 != 0 or out2.strip() != "HELLO, ANN!":
+            return False, f"`greet.py --shout Ann` printed {out.strip()[:60]!r}"
+    return True, "both forms print what they should"
+
+
+def judge_package(work):
+    ok, out = probe(work, "from mathx import add, mul; assert add(2, 3) == 5; assert mul(2, 3) == 6")
+    if not ok:
+        return False, f"`from mathx import add, mul` fails: {out[-80:]}"
+    if not test_files(work):
+        return False, "no test file"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_fizzbuzz(work):
+    ok, out = probe(work, """
+        from fizzbuzz import fizzbuzz
+        want = {1: "1", 3: "Fizz", 5: "Buzz", 15: "FizzBuzz", 9: "Fizz", 10: "Buzz", 30: "FizzBuzz", 7: "7"}
+        for n, text in want.items():
+            assert str(fizzbuzz(n)) == text, (n, fizzbuzz(n))
+    """)
+    if not ok:
+        return False, f"fizzbuzz is wrong: {out[-80:]}"
+    if not test_files(work):
+        return False, "no test file"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_word_count(work):
+    (work.parent / "words.txt").write_text("the quick brown fox\njumps\n")
+    candidates = [p for p in sources(work) if not is_test(p)]
+    for path in candidates:
+        code, out = py([str(path.relative_to(work)), str(work.parent / "words.txt")], work)
+        if code == 0 and re.search(r"\b5\b", out):
+            return True, f"{path.relative_to(work)} prints 5"
+    return False, "no script prints 5 for a file of 5 words"
+
+
+def judge_hello(work):
+    for path in sources(work):
+        code, out = py([str(path.relative_to(work))], work)
+        if code == 0 and "hello" in out.lower():
+            return True, f"{path.relative_to(work)} prints {out.strip()[:40]!r}"
+    return False, "no .py file prints hello"
+
+
+# name: (goal, files at the start, files that must stay the same, judge)
+TASKS = {
+    "calc-fix": (
+        "The tests in test_calc.py fail. Fix the bug in calc.py so that they pass",
+        {"calc.py": CALC, "test_calc.py": TEST_CALC},
+        ["test_calc.py"],
+        judge_calc_fix,
+    ),
+    "add-function": (
+        "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+        {"textutil.py": TEXTUTIL},
+        [],
+        judge_add_function,
+    ),
+    "add-tests": (
+        "Add pytest tests for the Inventory class in inventory.py",
+        {"inventory.py": INVENTORY},
+        ["inventory.py"],
+        judge_add_tests,
+    ),
+    "cli-flag": (
+        "Change greet.py so that it takes an optional --shout flag that prints the greeting in capitals",
+        {"greet.py": GREET},
+        [],
+        judge_cli_flag,
+    ),
+    "existing-hello": (
+        "Write a hello world script",
+        {"hello_world.py": HELLO_WORLD},
+        [],
+        judge_hello,
+    ),
+    "package": (
+        "Create a mathx package with add and mul functions and pytest tests",
+        {},
+        [],
+        judge_package,
+    ),
+    "fizzbuzz": (
+        "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for multiples of 3, "
+        "'Buzz' for multiples of 5, 'FizzBuzz' for multiples of both and the number as a string "
+        "otherwise; add pytest tests for it",
+        {},
+        [],
+        judge_fizzbuzz,
+    ),
+    "word-count": (
+        "Write a script word_count.py that prints the number of words in the file given as its argument",
+        {},
+        [],
+        judge_word_count,
+    ),
+}
+
+# What an existing project loses when a goal that did not ask for it is done:
+# the names each file defined at the start must still be defined.
+def lost_definitions(work, start_files):
+    lost = []
+    for name, text in start_files.items():
+        if not name.endswith(".py"):
+            continue
+        path = work / name
+        if not path.exists():
+            lost.append(f"{name} is gone")
+            continue
+        try:
+            before = {n.name for n in ast.parse(text).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+            now = {n.name for n in ast.parse(path.read_text(errors="replace")).body
+                   if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        except SyntaxError:
+            lost.append(f"{name} no longer parses")
+            continue
+        for gone in sorted(before - now):
+            lost.append(f"{name} lost {gone}")
+    return lost
+
+
+def damage(work, task):
+    """Files of the project the goal did not ask to change that changed, and
+    definitions lost."""
+    _, files, frozen, _ = TASKS[task]
+    damaged = [f"{name} changed" for name in frozen
+               if not (work / name).exists() or (work / name).read_text(errors="replace") != files[name]]
+    return damaged + lost_definitions(work, files)
+
+
+def prepare(work, task):
+    for name, text in TASKS[task][1].items():
+        path = Path(work) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
