@@ -148,6 +148,7 @@ fn round(i: usize, started: u64) -> [(Event, Durability); 4] {
                 usage: Usage {
                     prompt_tokens: 3000,
                     completion_tokens: 300,
+                    ..Usage::default()
                 },
                 retries: 0,
                 done_reason: Some("stop".into()),

@@ -67,6 +67,7 @@ impl Scripted {
             usage: Usage {
                 prompt_tokens: 1000,
                 completion_tokens: 40,
+                ..Usage::default()
             },
             done_reason: Some("stop".into()),
             retries: 0,

@@ -97,6 +97,8 @@ fn main() -> ExitCode {
         "nudges": count(&|e| matches!(e, Event::Nudged { .. })),
         "calls_from_text": count(&|e| matches!(e, Event::ModelReplied { from_text: true, .. })),
         "prompt_tokens": state.usage.prompt_tokens,
+        "prompt_cached": state.usage.prompt_cached,
+        "prompt_cache_known": state.usage.prompt_cache_known,
         "completion_tokens": state.usage.completion_tokens,
         "retries": state.retries,
     });

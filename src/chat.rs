@@ -76,16 +76,50 @@ impl Message {
     }
 }
 
-/// Tokens a model call consumed.
+/// Tokens a model call consumed (or, summed, a run).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Tokens of the prompt sent (Ollama's `prompt_eval_count`, which counts
+    /// the whole prompt, cached or not; OpenAI's `usage.prompt_tokens`).
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
+    /// Of the prompt tokens of calls whose server said how many it served
+    /// from its prefix cache (llama-server's `timings.cache_n`, OpenAI's
+    /// `usage.prompt_tokens_details.cached_tokens`), those served from it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub prompt_cached: u64,
+    /// The prompt tokens of those calls: the cache share is
+    /// `prompt_cached / prompt_cache_known`. Ollama does not say, so its
+    /// calls count in neither.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub prompt_cache_known: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Usage {
+    /// The share of the prompt tokens the server took from its cache, over
+    /// the calls that said; `None` when none did.
+    pub fn cache_share(&self) -> Option<f64> {
+        (self.prompt_cache_known > 0)
+            .then(|| self.prompt_cached as f64 / self.prompt_cache_known as f64)
+    }
+
+    /// `· prompt cache 86%` for a summary line, when it is known.
+    pub fn cache_note(&self) -> String {
+        self.cache_share()
+            .map(|share| format!(" · prompt cache {:.0}%", share * 100.0))
+            .unwrap_or_default()
+    }
 }
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, other: Usage) {
         self.prompt_tokens += other.prompt_tokens;
         self.completion_tokens += other.completion_tokens;
+        self.prompt_cached += other.prompt_cached;
+        self.prompt_cache_known += other.prompt_cache_known;
     }
 }

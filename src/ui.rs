@@ -93,12 +93,13 @@ impl Terminal {
         eprintln!(
             "{}",
             s.dim.apply_to(format!(
-                "subtasks {done}/{total} · rounds {} · model calls {} · tokens {} prompt / {} completion · \
+                "subtasks {done}/{total} · rounds {} · model calls {} · tokens {} prompt / {} completion{} · \
                  {:.1} s · retries {} · fsyncs {}",
                 state.run_rounds,
                 state.model_calls,
                 state.usage.prompt_tokens,
                 state.usage.completion_tokens,
+                state.usage.cache_note(),
                 wall.as_secs_f64(),
                 state.retries,
                 stats.syncs,

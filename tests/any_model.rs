@@ -287,7 +287,7 @@ fn openai_auto_falls_back_after_does_not_support_tools() {
 
 #[test]
 fn llama_server_props_tell_auto_mode_and_the_context() {
-    let (test, state, _) = hello(
+    let (test, state, stderr) = hello(
         |script| {
             script.props = Some(serde_json::json!({
                 "chat_template_caps": { "supports_tool_calls": false, "supports_tools": false },
@@ -305,6 +305,22 @@ fn llama_server_props_tell_auto_mode_and_the_context() {
     assert_eq!(started, Some(4096));
     // The plan, three rounds, the completion check's assessment, reflection.
     assert_eq!(state.model_calls, 6);
+    // llama-server said how much of each prompt came from its cache: the
+    // run sums it, and the summary and status say it.
+    assert!(state.usage.prompt_cache_known > 0);
+    assert!(state.usage.prompt_cached > 0);
+    assert!(state.usage.prompt_cached < state.usage.prompt_cache_known);
+    let share = state.usage.cache_note();
+    assert!(stderr.contains(&share), "{share} in {stderr}");
+    let status = test.run_with(&["status"]);
+    assert!(status.stdout.contains(&share), "{}", status.stdout);
+}
+
+#[test]
+fn ollama_does_not_say_what_it_took_from_its_cache() {
+    let (_, state, stderr) = hello(same, &[]);
+    assert_eq!(state.usage.cache_share(), None);
+    assert!(!stderr.contains("prompt cache"), "{stderr}");
 }
 
 #[test]

@@ -29,6 +29,7 @@ fn planned() -> Event {
         usage: Usage {
             prompt_tokens: 10,
             completion_tokens: 5,
+            ..Usage::default()
         },
         retries: 1,
     }
@@ -75,6 +76,7 @@ fn events() -> Vec<Event> {
             usage: Usage {
                 prompt_tokens: 100,
                 completion_tokens: 20,
+                ..Usage::default()
             },
             retries: 0,
             done_reason: Some("stop".into()),
@@ -127,7 +129,8 @@ fn a_reply_is_worked_off_and_the_cursor_moves() {
         state.usage,
         Usage {
             prompt_tokens: 110,
-            completion_tokens: 25
+            completion_tokens: 25,
+            ..Usage::default()
         }
     );
     assert_eq!(state.retries, 1);

@@ -85,13 +85,14 @@ pub fn render_status(
     };
     out.push_str(&format!("Status: {status}\n"));
     out.push_str(&format!(
-        "Rounds: {} ({} {}) · model calls: {} · tokens: {} prompt / {} completion · retries: {}\n",
+        "Rounds: {} ({} {}) · model calls: {} · tokens: {} prompt / {} completion{} · retries: {}\n",
         state.rounds,
         state.runs,
         if state.runs == 1 { "run" } else { "runs" },
         state.model_calls,
         state.usage.prompt_tokens,
         state.usage.completion_tokens,
+        state.usage.cache_note(),
         state.retries
     ));
     for check in &state.checks {

@@ -64,11 +64,17 @@ pub(super) async fn chat_completions(
     let Ok(request) = serde_json::from_slice::<Value>(&body) else {
         return error(400, "invalid request body");
     };
-    shared
-        .requests
-        .lock()
-        .expect("requests")
-        .push(request.clone());
+    // What a server with a prefix cache (llama-server) kept of the last
+    // prompt: the bytes its messages share with this one's.
+    let kept = {
+        let mut requests = shared.requests.lock().expect("requests");
+        let last = requests.last().map(|r| r["messages"].to_string());
+        requests.push(request.clone());
+        let now = request["messages"].to_string();
+        last.map_or(0, |last| {
+            last.bytes().zip(now.bytes()).take_while(|(a, b)| a == b).count() as u64
+        })
+    };
     if !authorized(&shared, &headers) {
         return error(401, "Incorrect API key provided");
     }
@@ -95,7 +101,16 @@ pub(super) async fn chat_completions(
             error: message,
         }) => error(status, &message),
         Some(Fault::Drop | Fault::Cut | Fault::MidError { .. }) => broken_body(),
-        None => completion(model, &reply, prompt_tokens),
+        None => {
+            let mut answer = completion(model, &reply, prompt_tokens);
+            if script.props.is_some() {
+                // llama-server's own figures of the prompt: evaluated and cached.
+                let cache_n = (kept / script.bytes_per_token.max(1)).min(prompt_tokens);
+                answer["timings"] =
+                    json!({ "prompt_n": prompt_tokens - cache_n, "cache_n": cache_n });
+            }
+            axum::Json(answer).into_response()
+        }
     }
 }
 
@@ -128,7 +143,7 @@ fn as_ollama(request: &Value) -> Value {
     view
 }
 
-fn completion(model: &str, reply: &Reply, prompt_tokens: u64) -> Response {
+fn completion(model: &str, reply: &Reply, prompt_tokens: u64) -> Value {
     let calls: Vec<Value> = reply
         .tool_calls
         .iter()
@@ -155,7 +170,7 @@ fn completion(model: &str, reply: &Reply, prompt_tokens: u64) -> Response {
     };
     let completion_tokens =
         (reply.content.len() as u64 + json!(reply.tool_calls).to_string().len() as u64) / 4 + 1;
-    axum::Json(json!({
+    json!({
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": 1_795_000_000u64,
@@ -167,6 +182,5 @@ fn completion(model: &str, reply: &Reply, prompt_tokens: u64) -> Response {
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
         },
-    }))
-    .into_response()
+    })
 }

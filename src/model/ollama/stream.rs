@@ -57,9 +57,14 @@ impl Reply {
         }
         if chunk.done {
             self.reply.done_reason = chunk.done_reason;
+            // `prompt_eval_count` is the whole prompt, cached prefix or not
+            // (Ollama's runner counts the prompt's inputs before it loads
+            // the cache slot), so it is what the `num_ctx` watch needs; how
+            // much came from the cache Ollama does not say.
             self.reply.usage = Usage {
                 prompt_tokens: chunk.prompt_eval_count.unwrap_or(0),
                 completion_tokens: chunk.eval_count.unwrap_or(0),
+                ..Usage::default()
             };
         }
         Ok(chunk.done)

@@ -104,7 +104,8 @@ fn a_stream_is_put_together_and_its_errors_surface() {
         reply.usage,
         Usage {
             prompt_tokens: 12,
-            completion_tokens: 3
+            completion_tokens: 3,
+            ..Usage::default()
         }
     );
 

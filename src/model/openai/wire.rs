@@ -116,6 +116,18 @@ struct Completion {
     choices: Vec<Choice>,
     #[serde(default)]
     usage: Option<WireUsage>,
+    /// llama-server's own figures: `prompt_n` tokens evaluated, `cache_n`
+    /// taken from the prefix cache.
+    #[serde(default)]
+    timings: Option<Timings>,
+}
+
+#[derive(Deserialize)]
+struct Timings {
+    #[serde(default)]
+    prompt_n: Option<u64>,
+    #[serde(default)]
+    cache_n: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -151,6 +163,14 @@ struct WireUsage {
     prompt_tokens: u64,
     #[serde(default)]
     completion_tokens: u64,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
+}
+
+#[derive(Deserialize)]
+struct PromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
 }
 
 /// The answer of a completion; `Err` says why it is not one.
@@ -170,10 +190,27 @@ pub fn reply(body: &str) -> Result<ChatReply, String> {
             arguments: decoded(call.function.arguments),
         })
         .collect();
-    let usage = completion.usage.map_or(Usage::default(), |u| Usage {
-        prompt_tokens: u.prompt_tokens,
-        completion_tokens: u.completion_tokens,
-    });
+    let mut usage = Usage::default();
+    let mut cached = None;
+    if let Some(u) = completion.usage {
+        usage.prompt_tokens = u.prompt_tokens;
+        usage.completion_tokens = u.completion_tokens;
+        cached = u.prompt_tokens_details.and_then(|d| d.cached_tokens);
+    }
+    // llama-server's timings say it best: what it evaluated and what it
+    // took from the cache.
+    if let Some(Timings {
+        prompt_n: Some(evaluated),
+        cache_n: Some(cache_n),
+    }) = completion.timings
+    {
+        cached = Some(cache_n);
+        usage.prompt_tokens = usage.prompt_tokens.max(evaluated + cache_n);
+    }
+    if let Some(cached) = cached {
+        usage.prompt_cached = cached.min(usage.prompt_tokens);
+        usage.prompt_cache_known = usage.prompt_tokens;
+    }
     Ok(ChatReply {
         content: choice.message.content.unwrap_or_default(),
         tool_calls,
@@ -301,11 +338,41 @@ mod tests {
             reply.usage,
             Usage {
                 prompt_tokens: 120,
-                completion_tokens: 30
+                completion_tokens: 30,
+                ..Usage::default()
             }
         );
+        assert_eq!(reply.usage.cache_share(), None, "the server did not say");
         assert!(super::reply(r#"{"choices": []}"#).is_err());
         assert!(super::reply("<html>").is_err());
+    }
+
+    #[test]
+    fn the_prefix_cache_is_read_where_the_server_tells() {
+        let choice = r#""choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]"#;
+        // llama-server: its timings, evaluated and from the cache.
+        let llama = format!(
+            r#"{{{choice},"usage":{{"prompt_tokens":1000,"completion_tokens":5}},
+            "timings":{{"prompt_n":140,"cache_n":860,"predicted_n":5}}}}"#
+        );
+        let usage = reply(&llama).unwrap().usage;
+        assert_eq!((usage.prompt_cached, usage.prompt_cache_known), (860, 1000));
+        assert_eq!(usage.cache_note(), " · prompt cache 86%");
+        // OpenAI's and vLLM's field.
+        let openai = format!(
+            r#"{{{choice},"usage":{{"prompt_tokens":200,"completion_tokens":5,
+            "prompt_tokens_details":{{"cached_tokens":50}}}}}}"#
+        );
+        let usage = reply(&openai).unwrap().usage;
+        assert_eq!((usage.prompt_cached, usage.prompt_cache_known), (50, 200));
+        // Summed over calls, a call that did not say does not count.
+        let mut run = usage;
+        run += Usage {
+            prompt_tokens: 300,
+            completion_tokens: 1,
+            ..Usage::default()
+        };
+        assert_eq!(run.cache_share(), Some(0.25));
     }
 
     #[test]
