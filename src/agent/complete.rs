@@ -32,22 +32,31 @@ const ASKS: usize = 2;
 const MAX_CYCLE_SUBTASKS: usize = 6;
 /// A requirement or its evidence is cut to this in a subtask's text.
 const MAX_LINE: usize = 200;
+/// Requirements asked for at most, each string at most this long, and the
+/// answer's tokens at most: a small model asked for JSON without bounds
+/// writes until the token cap, minutes on a workstation's CPU.
+const MAX_REQUIREMENTS: usize = 8;
+const MAX_TEXT: usize = 160;
+const MAX_ANSWER_TOKENS: u32 = 600;
 
 const SYSTEM: &str = "You check whether a coding agent's work meets the user's goal. You trust \
 only the files and the output of the checks, never what the agent said it did.";
 
 fn schema() -> Value {
+    let text = json!({ "type": "string", "maxLength": MAX_TEXT });
     json!({
         "type": "object",
         "properties": {
             "requirements": {
                 "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_REQUIREMENTS,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "requirement": { "type": "string" },
+                        "requirement": text,
                         "met": { "type": "boolean" },
-                        "evidence": { "type": "string" },
+                        "evidence": text,
                         "about_tests": { "type": "boolean" }
                     },
                     "required": ["requirement", "met", "evidence", "about_tests"]
@@ -161,11 +170,13 @@ impl Agent<'_> {
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut error = String::new();
         for _ in 0..ASKS {
+            let mut options = self.options();
+            options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
             let request = ChatRequest {
                 messages: messages.clone(),
                 tools: Vec::new(),
                 format: Some(schema()),
-                options: self.options(),
+                options,
             };
             let reply = match self.ask(&request).await {
                 None => {
@@ -192,6 +203,7 @@ impl Agent<'_> {
                     return Ok(Some(requirements));
                 }
                 Err(why) => {
+                    tracing::warn!(%why, answer = %reply.content, "an unusable assessment");
                     messages.push(Message::assistant(reply.content, Vec::new()));
                     messages.push(Message::user(format!(
                         "That answer cannot be used: {why}. Answer again with JSON only."
@@ -265,7 +277,7 @@ fn assessment_prompt(goal: &str, files: &[(String, String)], checks: &[CheckRun]
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
          function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
          show it is met, the evidence (quote the line), and whether it is about tests (it asks \
-         for tests, or for tests to pass). Answer with JSON: {\"requirements\": \
+         for tests, or for tests to pass). At most 8 requirements, a short line each. Answer with JSON: {\"requirements\": \
          [{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
          false}]}",
     );

@@ -16,7 +16,7 @@ pub fn current_exchanges(state: &State) -> impl Iterator<Item = &Vec<Message>> {
     state.conversation.iter().skip(subtask_start(state))
 }
 
-fn subtask_start(state: &State) -> usize {
+pub(super) fn subtask_start(state: &State) -> usize {
     state
         .conversation
         .iter()

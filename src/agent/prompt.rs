@@ -220,11 +220,14 @@ pub fn request_with_files(
 ) -> ChatRequest {
     let mut messages = vec![Message::system(system_prompt(settings))];
     let current: Vec<&Vec<Message>> = focus::current_exchanges(state).collect();
-    let keep = (settings.history_keep >> state.pressure)
-        .max(1)
-        .min(current.len());
+    let keep = (settings.history_keep >> state.pressure).max(1);
+    // Numbered from the subtask's start, which stays put when the state has
+    // dropped its first exchanges.
+    let listed = state.first_exchange() + focus::subtask_start(state) as u64;
+    let shown = first_shown(state.subtask_exchange, state.exchanges, keep as u64);
+    let skip = shown.saturating_sub(listed) as usize;
     let result_max = RESULT_MAX >> state.pressure;
-    for exchange in &current[current.len() - keep..] {
+    for exchange in current.iter().skip(skip) {
         messages.extend(
             exchange
                 .iter()
@@ -245,6 +248,20 @@ pub fn request_with_files(
             num_predict: Some(settings.num_predict),
         },
     }
+}
+
+/// The number of the first exchange sent, of the active subtask's exchanges
+/// `first..end`: all of them while they are at most `keep`; past that, the
+/// window moves in steps of half of `keep`, so what is sent before the last
+/// exchange (the prefix the server keeps in its cache) stays the same for
+/// several rounds instead of changing every round, and never more than
+/// `keep` exchanges are sent.
+fn first_shown(first: u64, end: u64, keep: u64) -> u64 {
+    if end - first <= keep {
+        return first;
+    }
+    let step = keep.div_ceil(2).max(1);
+    first + (end - first - keep).div_ceil(step) * step
 }
 
 /// Each correction of this round and each nudge of this subtask raises the
@@ -320,8 +337,53 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_reply_is_not_sent_again_but_the_nudge_after_it_is() {
+    fn the_window_of_exchanges_moves_in_steps_so_the_prefix_is_kept() {
+        let mut starts = Vec::new();
+        for end in 0..=20u64 {
+            let first = first_shown(0, end, 5);
+            assert!(end - first <= 5, "at most keep exchanges are sent");
+            starts.push(first);
+        }
+        // All five while they fit, then steps of three.
+        assert_eq!(&starts[..6], &[0, 0, 0, 0, 0, 0]);
+        assert_eq!(&starts[6..12], &[3, 3, 3, 6, 6, 6]);
+        let moves = starts.windows(2).filter(|w| w[0] != w[1]).count();
+        assert_eq!(
+            moves, 5,
+            "the prefix changes once every three rounds, not every round"
+        );
+        // A new subtask starts its own window.
+        assert_eq!(first_shown(17, 19, 5), 17);
+    }
+
+    #[test]
+    fn a_long_subtask_is_sent_in_a_window_that_keeps_its_start_for_rounds() {
+        let settings = Settings::new("/nowhere".into());
         let mut state = State::default();
+        let mut prefixes = Vec::new();
+        for n in 0..12 {
+            // What begin_exchange does: count, keep at most eight.
+            state.exchanges += 1;
+            state
+                .conversation
+                .push_back(vec![Message::assistant(format!("reply {n}"), vec![])]);
+            while state.conversation.len() > crate::state::KEPT_EXCHANGES {
+                state.conversation.pop_front();
+            }
+            let sent = request(&state, &settings, 8192, None).messages;
+            assert!(sent.len() - 2 <= settings.history_keep);
+            prefixes.push(sent[1].content.clone());
+        }
+        let changes = prefixes.windows(2).filter(|w| w[0] != w[1]).count();
+        assert!(changes <= 3, "{prefixes:?}");
+    }
+
+    #[test]
+    fn an_empty_reply_is_not_sent_again_but_the_nudge_after_it_is() {
+        let mut state = State {
+            exchanges: 2,
+            ..State::default()
+        };
         state.conversation.push_back(vec![
             Message::assistant("", vec![]),
             Message::user("You answered without calling a tool"),

@@ -130,6 +130,13 @@ pub struct State {
     pub pressure: u32,
     pub notes: Vec<String>,
     pub conversation: VecDeque<Vec<Message>>,
+    /// Exchanges ever begun: the one at `conversation[i]` is number
+    /// `exchanges - conversation.len() + i`, however many were dropped.
+    #[serde(default)]
+    pub exchanges: u64,
+    /// The number of the first exchange of the active subtask.
+    #[serde(default)]
+    pub subtask_exchange: u64,
     /// The checks of the last completion check.
     #[serde(default)]
     pub checks: Vec<CheckRun>,
@@ -213,11 +220,7 @@ impl State {
                 });
                 self.reply_calls = calls.len();
                 self.reply_rejected = 0;
-                self.conversation
-                    .push_back(vec![Message::assistant(content.clone(), shortened(calls))]);
-                while self.conversation.len() > KEPT_EXCHANGES {
-                    self.conversation.pop_front();
-                }
+                self.begin_exchange(vec![Message::assistant(content.clone(), shortened(calls))]);
             }
             Event::ActionStarted {
                 call,
@@ -294,6 +297,7 @@ impl State {
                     self.take_call(*call);
                 }
                 self.tree.end_active(*success, reason);
+                self.subtask_exchange = self.exchanges;
                 self.nudges = 0;
                 self.recent.clear();
                 self.blocked.clear();
@@ -319,7 +323,7 @@ impl State {
                 let message = Message::user(message.clone());
                 match self.conversation.back_mut() {
                     Some(exchange) => exchange.push(message),
-                    None => self.conversation.push_back(vec![message]),
+                    None => self.begin_exchange(vec![message]),
                 }
             }
             Event::Checked { checks } => {
@@ -348,6 +352,7 @@ impl State {
                 self.cycles = *cycle;
                 self.cycle_start = self.tree.tasks.len();
                 self.tree.push(task);
+                self.subtask_exchange = self.exchanges;
                 self.nudges = 0;
                 self.recent.clear();
                 self.blocked.clear();
@@ -451,6 +456,22 @@ impl State {
         self.blocked.clear();
     }
 
+    /// A new exchange of the conversation; the oldest beyond what is kept
+    /// is dropped.
+    fn begin_exchange(&mut self, exchange: Vec<Message>) {
+        self.exchanges += 1;
+        self.conversation.push_back(exchange);
+        while self.conversation.len() > KEPT_EXCHANGES {
+            self.conversation.pop_front();
+        }
+    }
+
+    /// The number of the first exchange `conversation` still holds.
+    pub fn first_exchange(&self) -> u64 {
+        self.exchanges
+            .saturating_sub(self.conversation.len() as u64)
+    }
+
     fn push_error(&mut self, error: String) {
         self.errors.push_back(error);
         if self.errors.len() > KEPT_ERRORS {
@@ -463,7 +484,7 @@ impl State {
         let message = Message::tool(tool, head_and_tail(content, KEPT_RESULT));
         match self.conversation.back_mut() {
             Some(exchange) => exchange.push(message),
-            None => self.conversation.push_back(vec![message]),
+            None => self.begin_exchange(vec![message]),
         }
     }
 }

@@ -72,7 +72,10 @@ pub(super) async fn chat_completions(
         requests.push(request.clone());
         let now = request["messages"].to_string();
         last.map_or(0, |last| {
-            last.bytes().zip(now.bytes()).take_while(|(a, b)| a == b).count() as u64
+            last.bytes()
+                .zip(now.bytes())
+                .take_while(|(a, b)| a == b)
+                .count() as u64
         })
     };
     if !authorized(&shared, &headers) {
