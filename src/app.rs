@@ -179,9 +179,19 @@ fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
     }
     let mut tools = ToolConfig {
         sandbox: !run.no_sandbox,
+        allow_net: run.allow_net,
         allow_inline_python: run.allow_inline_python,
         ..ToolConfig::default()
     };
+    for path in &run.allow_read {
+        let found = std::fs::canonicalize(path).map_err(|e| {
+            AppError::Usage(format!(
+                "--allow-read {}: {e}; give a folder or file that exists",
+                path.display()
+            ))
+        })?;
+        tools.allow_read.push(found);
+    }
     for program in &run.allow {
         if program.contains('/') || program.trim().is_empty() {
             return Err(AppError::Usage(format!(

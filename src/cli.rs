@@ -207,9 +207,17 @@ pub struct RunArgs {
     /// Keep the valid records of a damaged history.jsonl and move the rest aside
     #[arg(long, global = true)]
     pub salvage: bool,
-    /// Run commands without the OS sandbox (Landlock): they can then write anywhere you can
+    /// Run commands without the OS sandbox (Landlock): they can then read and write anywhere you
+    /// can, and reach the network
     #[arg(long, global = true)]
     pub no_sandbox: bool,
+    /// Let commands read this folder or file too (repeatable); they read only the workspace, the
+    /// system and the allowed programs' installations otherwise
+    #[arg(long = "allow-read", value_name = "PATH", global = true)]
+    pub allow_read: Vec<std::path::PathBuf>,
+    /// Let commands reach the network (`pip install` needs it); they have none otherwise
+    #[arg(long, global = true)]
+    pub allow_net: bool,
     /// Let run_cmd run `python -c CODE`
     #[arg(long, global = true)]
     pub allow_inline_python: bool,

@@ -13,6 +13,8 @@ use crate::support::{FakeOllama, Test, fake_ollama};
 
 #[cfg(target_os = "linux")]
 mod processes;
+#[cfg(target_os = "linux")]
+mod reach;
 
 const CANARY: &str = "CANARY: nobody may change this file\n";
 const SECRETS: [(&str, &str); 5] = [

@@ -13,7 +13,7 @@ use tokio::process::Command;
 use super::ToolConfig;
 use super::output::HeadTail;
 use super::process::{ChildLimits, Group, WATCH_INTERVAL};
-use super::{env, policy};
+use super::{env, network, policy};
 use crate::state::ActionOutcome;
 use crate::stop::Stop;
 
@@ -34,7 +34,7 @@ const KILL_GRACE: Duration = Duration::from_secs(2);
 const IO_DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Finds `program` on the `PATH` the child will get.
-fn find_on_path(program: &str, env: &[(String, String)]) -> Option<PathBuf> {
+pub(super) fn find_on_path(program: &str, env: &[(String, String)]) -> Option<PathBuf> {
     let path = env
         .iter()
         .find(|(name, _)| name == "PATH")
@@ -65,18 +65,35 @@ enum Ending {
     TooManyProcesses,
 }
 
+/// Where a command runs and what else it may reach.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    /// The workspace, its working directory.
+    pub root: &'a Path,
+    /// Its own temp folder.
+    pub tmp: Option<&'a Path>,
+    /// What it may read besides (system, installations, `--allow-read`).
+    pub reads: &'a [PathBuf],
+}
+
 pub async fn run(
-    root: &Path,
+    place: &Place<'_>,
     cmd: &str,
     timeout: Duration,
     config: &ToolConfig,
-    tmp: Option<&Path>,
     stop: &Stop,
 ) -> ActionOutcome {
+    let (root, tmp) = (place.root, place.tmp);
     let words = match policy::check(cmd, root, config) {
         Ok(words) => words,
         Err(e) => return ActionOutcome::refused(e),
     };
+    if config.sandbox
+        && !config.allow_net
+        && let Some(why) = network::needs_network(&words)
+    {
+        return ActionOutcome::refused(why);
+    }
     let env = env::child_env(tmp);
     let Some(program) = find_on_path(&words[0], &env) else {
         return ActionOutcome::refused(format!("{} is not installed or not on PATH", words[0]));
@@ -91,7 +108,7 @@ pub async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    if let Err(e) = confine(&mut command, root, tmp, config) {
+    if let Err(e) = confine(&mut command, place, config) {
         return ActionOutcome::refused(e);
     }
     let mut child = match command.spawn() {
@@ -235,23 +252,23 @@ fn signal_of(_: std::process::ExitStatus) -> Option<i32> {
 
 /// Limits, and the sandbox when it is on, applied by the child to itself
 /// before exec; its own process group.
-fn confine(
-    command: &mut Command,
-    root: &Path,
-    tmp: Option<&Path>,
-    config: &ToolConfig,
-) -> Result<(), String> {
+fn confine(command: &mut Command, place: &Place, config: &ToolConfig) -> Result<(), String> {
     #[cfg(unix)]
     {
         let limits = ChildLimits::new(&config.limits);
         #[cfg(target_os = "linux")]
         let sandbox = if config.sandbox && super::sandbox::landlock_abi().is_some() {
-            Some(super::sandbox::Confinement::prepare(root, tmp)?)
+            let reach = super::sandbox::Reach {
+                tmp: place.tmp,
+                reads: place.reads,
+                network: config.allow_net,
+            };
+            Some(super::sandbox::Confinement::prepare(place.root, reach)?)
         } else {
             None
         };
         #[cfg(not(target_os = "linux"))]
-        let _ = (root, tmp);
+        let _ = place;
         command.process_group(0);
         // SAFETY: the closure runs in the forked child before exec and makes
         // only system calls (setrlimit, prctl, unshare, mount, landlock); the
@@ -268,7 +285,7 @@ fn confine(
         }
     }
     #[cfg(not(unix))]
-    let _ = (command, root, tmp, config);
+    let _ = (command, place, config);
     Ok(())
 }
 async fn drain(stream: Option<impl AsyncRead + Unpin>) -> HeadTail {

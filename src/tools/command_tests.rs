@@ -157,3 +157,61 @@ async fn a_command_leaves_nothing_behind_in_its_group() {
         "the child still runs: {stat}"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_sandbox_keeps_reads_and_the_network_inside() {
+    if super::super::sandbox::landlock_abi().is_none() {
+        eprintln!("no Landlock on this kernel: reads and the network are not confined here");
+        return;
+    }
+    let secret = tempfile::tempdir().unwrap();
+    let shared = tempfile::tempdir().unwrap();
+    std::fs::write(secret.path().join("key"), "SECRET").unwrap();
+    std::fs::write(shared.path().join("data"), "SHARED").unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let script = format!(
+        "import socket\n\
+         def attempt(fn):\n\
+         \x20   try:\n\
+         \x20       return fn()\n\
+         \x20   except OSError as e:\n\
+         \x20       return type(e).__name__\n\
+         print('secret', attempt(lambda: open({:?}).read()))\n\
+         print('shared', attempt(lambda: open({:?}).read()))\n\
+         print('tcp', attempt(lambda: socket.create_connection(('127.0.0.1', {}), timeout=5) and 'CONNECTED'))\n",
+        secret.path().join("key").to_str().unwrap(),
+        shared.path().join("data").to_str().unwrap(),
+        listener.local_addr().unwrap().port()
+    );
+    let config = ToolConfig {
+        allow_read: vec![shared.path().to_path_buf()],
+        ..ToolConfig::default()
+    };
+    let (_dir, tools) = toolbox(config);
+    let out = run_py(&tools, &script, 30).await;
+    assert!(
+        out.result.contains("secret PermissionError"),
+        "{}",
+        out.result
+    );
+    assert!(out.result.contains("shared SHARED"), "{}", out.result);
+    assert!(!out.result.contains("tcp CONNECTED"), "{}", out.result);
+    assert!(
+        listener.accept().is_err(),
+        "the command reached the listener"
+    );
+
+    let (_dir, tools) = toolbox(ToolConfig {
+        allow_net: true,
+        ..ToolConfig::default()
+    });
+    let out = run_py(&tools, &script, 30).await;
+    assert!(out.result.contains("tcp CONNECTED"), "{}", out.result);
+    assert!(
+        out.result.contains("secret PermissionError"),
+        "{}",
+        out.result
+    );
+}

@@ -13,10 +13,15 @@ mod confined;
 mod confined;
 mod env;
 mod files;
+#[cfg(target_os = "linux")]
+mod namespace;
+mod network;
 mod output;
 pub mod paths;
 mod policy;
 pub mod process;
+#[cfg(unix)]
+mod readable;
 #[cfg(target_os = "linux")]
 mod sandbox;
 
@@ -51,6 +56,11 @@ pub struct ToolConfig {
     pub allow_inline_python: bool,
     /// Confine commands with the OS sandbox where available.
     pub sandbox: bool,
+    /// Paths commands may read besides the workspace, the system and the
+    /// allowed programs' installations (`--allow-read`).
+    pub allow_read: Vec<PathBuf>,
+    /// Let commands reach the network (`--allow-net`).
+    pub allow_net: bool,
     /// Timeout of a command when the model gives none.
     pub default_timeout: Duration,
     /// Bytes of a command's output the model is shown (head and tail).
@@ -65,6 +75,8 @@ impl Default for ToolConfig {
             allowed: DEFAULT_ALLOWED.iter().map(|s| s.to_string()).collect(),
             allow_inline_python: false,
             sandbox: true,
+            allow_read: Vec::new(),
+            allow_net: false,
             default_timeout: Duration::from_secs(120),
             output_limit: 8 * 1024,
             limits: Limits::default(),
@@ -151,6 +163,9 @@ pub struct Toolbox {
     /// The commands' own temp folder (their TMPDIR, writable in the
     /// sandbox), removed when the last clone of the toolbox goes.
     tmp: Option<Arc<tempfile::TempDir>>,
+    /// What commands may read besides the workspace and the temp folder,
+    /// found at the first command and kept for the run.
+    reads: Arc<tokio::sync::OnceCell<Vec<PathBuf>>>,
 }
 
 impl Toolbox {
@@ -164,6 +179,7 @@ impl Toolbox {
             root: root.to_path_buf(),
             config,
             tmp,
+            reads: Arc::default(),
         }
     }
 
@@ -194,9 +210,40 @@ impl Toolbox {
             } => files::write_file(&self.root, path, content, *create_dirs),
             Action::RunCmd { cmd, timeout } => {
                 let tmp = self.tmp.as_deref().map(tempfile::TempDir::path);
-                command::run(&self.root, cmd, *timeout, &self.config, tmp, stop).await
+                let reads = self.reads().await;
+                let place = command::Place {
+                    root: &self.root,
+                    tmp,
+                    reads,
+                };
+                command::run(&place, cmd, *timeout, &self.config, stop).await
             }
         }
+    }
+
+    /// What confined commands may read besides the workspace and the temp
+    /// folder: the system, the allowed programs' installations (asked once
+    /// per run) and `--allow-read`. Empty without the sandbox.
+    async fn reads(&self) -> &[PathBuf] {
+        self.reads
+            .get_or_init(|| async {
+                if !self.config.sandbox {
+                    return Vec::new();
+                }
+                #[cfg(unix)]
+                {
+                    let env = env::child_env(self.tmp.as_deref().map(tempfile::TempDir::path));
+                    let mut reads = readable::system();
+                    reads.extend(
+                        readable::installations(&self.config.allowed, &env, &self.root).await,
+                    );
+                    reads.extend(self.config.allow_read.iter().cloned());
+                    reads
+                }
+                #[cfg(not(unix))]
+                Vec::new()
+            })
+            .await
     }
 
     /// SHA-256 of a workspace file now, `None` when it does not exist or
@@ -238,7 +285,7 @@ pub fn sandbox_notice(config: &ToolConfig, root: &Path) -> Option<String> {
     }
     #[cfg(target_os = "linux")]
     {
-        sandbox::notice(root)
+        sandbox::notice(root, config.allow_net)
     }
     #[cfg(not(target_os = "linux"))]
     let _ = root;
@@ -248,6 +295,20 @@ pub fn sandbox_notice(config: &ToolConfig, root: &Path) -> Option<String> {
          stand between them and your files"
             .into(),
     )
+}
+
+/// What the OS sandbox does for commands, in a few words (for `doctor`,
+/// when [`sandbox_notice`] has nothing to say).
+pub fn sandbox_summary(config: &ToolConfig, root: &Path) -> String {
+    #[cfg(target_os = "linux")]
+    {
+        sandbox::summary(root, config.allow_net)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (config, root);
+        "there is no OS sandbox for commands on this system".into()
+    }
 }
 
 /// The schemas of the tools, as data for the model client.

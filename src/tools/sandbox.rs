@@ -1,40 +1,56 @@
-//! The OS sandbox of `run_cmd` children on Linux, as codex-rs confines its
-//! commands: Landlock lets them write only inside the workspace, their own
-//! temp folder and a few devices; `.git` and `.agent_context` are mounted
-//! read-only over themselves in a private mount namespace (Landlock cannot
-//! take back inside a folder what it grants on the folder), and Landlock
-//! then forbids any further mount. Reading and executing stay allowed.
+//! The OS sandbox of `run_cmd` children on Linux. Landlock lets them read
+//! only the workspace, their temp folder, the system's directories and the
+//! installations of the allowed programs (see `readable`), and write only
+//! inside the workspace, the temp folder and a few devices; namespaces make
+//! `.git` and `.agent_context` read-only and cut the network (see
+//! `namespace`), or, where the kernel has no network namespaces, Landlock
+//! refuses TCP. Whatever a child starts inherits all of it.
 //!
 //! Everything is prepared in the runner; the child only makes the system
 //! calls between fork and exec, where nothing may allocate.
 
-use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
 
 use landlock::{
-    ABI, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr,
-    Scope, path_beneath_rules,
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 
-use super::paths::OFF_LIMITS;
+use super::namespace::Namespace;
 
 /// The newest Landlock ABI this code knows; older kernels get what they
 /// support of it (best effort), a kernel without Landlock gets nothing.
 const TARGET_ABI: ABI = ABI::V9;
-/// Devices a program may write to wherever it runs.
-const DEVICES: [&str; 6] = [
+/// The first Landlock ABI that confines TCP.
+const NET_ABI: i32 = 4;
+/// Devices a program may read and write wherever it runs.
+const DEVICES: [&str; 7] = [
     "/dev/null",
     "/dev/zero",
     "/dev/full",
     "/dev/tty",
     "/dev/random",
     "/dev/urandom",
+    "/dev/pts",
 ];
 /// Shared memory: Python's multiprocessing makes its semaphores there.
 const SHARED_MEMORY: &str = "/dev/shm";
+/// Capabilities a command started as root loses: with them it could read
+/// around Landlock (a raw disk, kernel memory, a file handle), trace the
+/// runner or undo its namespaces.
+const DROPPED_CAPABILITIES: [libc::c_int; 10] = [
+    2,  // CAP_DAC_READ_SEARCH
+    12, // CAP_NET_ADMIN
+    13, // CAP_NET_RAW
+    16, // CAP_SYS_MODULE
+    17, // CAP_SYS_RAWIO
+    19, // CAP_SYS_PTRACE
+    21, // CAP_SYS_ADMIN
+    27, // CAP_MKNOD
+    38, // CAP_PERFMON
+    39, // CAP_BPF
+];
 
 /// The Landlock ABI of the running kernel, `None` when it has none.
 pub fn landlock_abi() -> Option<i32> {
@@ -50,22 +66,93 @@ pub fn landlock_abi() -> Option<i32> {
     (abi > 0).then_some(abi as i32)
 }
 
-/// A line for the user when commands will not be confined, `None` when
-/// they will be.
-pub fn notice(root: &Path) -> Option<String> {
-    match landlock_abi() {
-        None => Some(
-            "sandbox: this kernel has no Landlock (Linux 5.13+ with landlock in the `lsm=` boot list), \
-             so commands run unconfined; only run_cmd's checks stand between them and your files"
-                .into(),
-        ),
-        Some(_) if !Namespace::prepare(root).is_some_and(|n| n.works()) => Some(
-            "sandbox: Landlock is on, but user namespaces are unavailable, so .git and \
-             .agent_context are not read-only for commands"
-                .into(),
-        ),
-        Some(_) => None,
+/// What keeps a command off the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetworkCut {
+    /// `--allow-net`: nothing does.
+    Allowed,
+    /// A network namespace of its own: no socket leaves it.
+    Namespace,
+    /// Landlock refuses TCP connects and binds; UDP (DNS) still goes out.
+    LandlockTcp,
+    /// Nothing the kernel offers.
+    Nothing,
+}
+
+impl NetworkCut {
+    /// How this kernel keeps commands in `root` off the network.
+    pub fn of(root: &Path, allow_net: bool) -> NetworkCut {
+        if allow_net {
+            NetworkCut::Allowed
+        } else if Namespace::prepare(root, true).is_some_and(|n| n.works()) {
+            NetworkCut::Namespace
+        } else if landlock_abi().is_some_and(|abi| abi >= NET_ABI) {
+            NetworkCut::LandlockTcp
+        } else {
+            NetworkCut::Nothing
+        }
     }
+}
+
+/// What the sandbox does for commands in `root`, in a few words for
+/// `doctor`.
+pub fn summary(root: &Path, allow_net: bool) -> String {
+    let network = match NetworkCut::of(root, allow_net) {
+        NetworkCut::Allowed => "the network is allowed (--allow-net)",
+        NetworkCut::Namespace => "no network (a network namespace of their own)",
+        NetworkCut::LandlockTcp => "no TCP (Landlock); UDP and DNS are not cut",
+        NetworkCut::Nothing => "the network is not cut",
+    };
+    format!(
+        "Landlock confines commands: they read only the workspace, the system and the allowed programs' \
+         installations, and write only the workspace (.git and .agent_context read-only); {network}"
+    )
+}
+
+/// A line for the user when commands will not be confined as asked,
+/// `None` when they will be.
+pub fn notice(root: &Path, allow_net: bool) -> Option<String> {
+    let Some(abi) = landlock_abi() else {
+        return Some(
+            "sandbox: this kernel has no Landlock (Linux 5.13+ with landlock in the `lsm=` boot list), \
+             so commands run unconfined: they can read your files and reach the network; only \
+             run_cmd's checks stand between them and your files"
+                .into(),
+        );
+    };
+    let mut gaps = Vec::new();
+    if !Namespace::prepare(root, false).is_some_and(|n| n.works()) {
+        gaps.push("user namespaces are unavailable, so .git and .agent_context are not read-only for commands");
+    }
+    match NetworkCut::of(root, allow_net) {
+        NetworkCut::LandlockTcp => gaps.push(
+            "network namespaces are unavailable, so only TCP is cut: commands can still send UDP and DNS",
+        ),
+        NetworkCut::Nothing => gaps.push(
+            "this kernel has neither network namespaces nor Landlock TCP rules, so commands can reach the network",
+        ),
+        NetworkCut::Allowed | NetworkCut::Namespace => {}
+    }
+    if abi < 2 {
+        gaps.push("Landlock is older than ABI 2, so files can be renamed across folders");
+    }
+    (!gaps.is_empty()).then(|| {
+        format!(
+            "sandbox: {}; run `runner doctor` for details",
+            gaps.join("; ")
+        )
+    })
+}
+
+/// What a command may reach besides its workspace.
+#[derive(Debug, Clone, Copy)]
+pub struct Reach<'a> {
+    /// Its own temp folder, read and written.
+    pub tmp: Option<&'a Path>,
+    /// Paths it may read (system, installations, `--allow-read`).
+    pub reads: &'a [PathBuf],
+    /// `--allow-net`.
+    pub network: bool,
 }
 
 /// What a child does to confine itself, prepared by the runner.
@@ -75,24 +162,20 @@ pub struct Confinement {
     namespace: Option<Namespace>,
 }
 
-#[derive(Debug)]
-struct Namespace {
-    /// `uid_map` and `gid_map` lines when a user namespace is needed (the
-    /// runner is not root).
-    user: Option<(CString, CString)>,
-    /// Paths mounted read-only over themselves, with the flags to keep.
-    binds: Vec<(CString, libc::c_ulong)>,
-}
-
 impl Confinement {
-    /// The confinement of a command in `root`, writing also in `tmp`.
-    pub fn prepare(root: &Path, tmp: Option<&Path>) -> Result<Confinement, String> {
-        let ruleset = ruleset(root, tmp).map_err(|e| {
+    /// The confinement of a command in `root`.
+    pub fn prepare(root: &Path, reach: Reach) -> Result<Confinement, String> {
+        let cut = NetworkCut::of(root, reach.network);
+        let namespace = Namespace::prepare(root, cut == NetworkCut::Namespace)
+            .filter(Namespace::works)
+            .or_else(|| Namespace::prepare(root, false).filter(Namespace::works));
+        let tcp_by_landlock =
+            cut != NetworkCut::Allowed && !namespace.as_ref().is_some_and(Namespace::cuts_network);
+        let ruleset = ruleset(root, reach, tcp_by_landlock).map_err(|e| {
             format!(
                 "cannot set up the sandbox (Landlock: {e}); run with --no-sandbox to go without"
             )
         })?;
-        let namespace = Namespace::prepare(root).filter(Namespace::works);
         Ok(Confinement { ruleset, namespace })
     }
 
@@ -106,9 +189,21 @@ impl Confinement {
             // SAFETY: the caller is a forked child; see Namespace::enter.
             unsafe { namespace.enter()? };
         }
-        if let Some(ruleset) = &self.ruleset {
-            // SAFETY: prctl and landlock_restrict_self take plain integers.
-            unsafe {
+        // SAFETY: geteuid, prctl and landlock_restrict_self take plain
+        // integers.
+        unsafe {
+            if libc::geteuid() == 0 {
+                for capability in DROPPED_CAPABILITIES {
+                    let dropped = libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0);
+                    // EINVAL: a capability this kernel does not know.
+                    if dropped < 0
+                        && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+            }
+            if let Some(ruleset) = &self.ruleset {
                 check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) as libc::c_long)?;
                 check(libc::syscall(
                     libc::SYS_landlock_restrict_self,
@@ -121,7 +216,7 @@ impl Confinement {
     }
 }
 
-fn check(result: libc::c_long) -> std::io::Result<()> {
+pub(super) fn check(result: libc::c_long) -> std::io::Result<()> {
     if result < 0 {
         Err(std::io::Error::last_os_error())
     } else {
@@ -129,13 +224,21 @@ fn check(result: libc::c_long) -> std::io::Result<()> {
     }
 }
 
-/// The Landlock rules: write rights beneath the workspace, the temp folder
-/// and shared memory, file write rights on the devices. `None` when the
-/// kernel has no Landlock.
-fn ruleset(root: &Path, tmp: Option<&Path>) -> Result<Option<OwnedFd>, landlock::RulesetError> {
-    let write = AccessFs::from_write(TARGET_ABI);
+/// The Landlock rules: every right beneath the workspace, the temp folder
+/// and shared memory (but making devices), read and write on a few
+/// devices, read on `reach.reads`; TCP refused when `tcp` is true. `None`
+/// when the kernel has no Landlock.
+fn ruleset(
+    root: &Path,
+    reach: Reach,
+    tcp: bool,
+) -> Result<Option<OwnedFd>, landlock::RulesetError> {
+    let all = AccessFs::from_all(TARGET_ABI);
+    let read = AccessFs::from_read(TARGET_ABI);
+    // A device made in the workspace would read around every rule here.
+    let own = all & !(AccessFs::MakeChar | AccessFs::MakeBlock);
     let mut dirs = vec![root.to_path_buf()];
-    dirs.extend(tmp.map(Path::to_path_buf));
+    dirs.extend(reach.tmp.map(Path::to_path_buf));
     if Path::new(SHARED_MEMORY).is_dir() {
         dirs.push(SHARED_MEMORY.into());
     }
@@ -143,141 +246,17 @@ fn ruleset(root: &Path, tmp: Option<&Path>) -> Result<Option<OwnedFd>, landlock:
         .into_iter()
         .filter(|d| Path::new(d).exists())
         .collect();
-    let created = Ruleset::default()
+    let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(write)?
+        .handle_access(all)?;
+    if tcp {
+        ruleset = ruleset.handle_access(AccessNet::from_all(TARGET_ABI))?;
+    }
+    let created = ruleset
         .scope(Scope::from_all(TARGET_ABI))?
         .create()?
-        .add_rules(path_beneath_rules(&dirs, write))?
-        .add_rules(path_beneath_rules(&devices, write))?;
+        .add_rules(path_beneath_rules(&dirs, own))?
+        .add_rules(path_beneath_rules(&devices, own))?
+        .add_rules(path_beneath_rules(reach.reads, read))?;
     Ok(created.into())
-}
-
-impl Namespace {
-    fn prepare(root: &Path) -> Option<Namespace> {
-        let cstring = |text: String| CString::new(text).ok();
-        // SAFETY: geteuid and getegid cannot fail.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let user = if uid == 0 {
-            None
-        } else {
-            Some((
-                cstring(format!("{uid} {uid} 1\n"))?,
-                cstring(format!("{gid} {gid} 1\n"))?,
-            ))
-        };
-        let mut binds = Vec::new();
-        for name in OFF_LIMITS {
-            let path = root.join(name);
-            if path
-                .symlink_metadata()
-                .is_ok_and(|m| !m.file_type().is_symlink())
-            {
-                let flags = rustix::fs::statvfs(&path).ok()?.f_flag;
-                let keep = flags.bits()
-                    & (libc::MS_NOSUID
-                        | libc::MS_NODEV
-                        | libc::MS_NOEXEC
-                        | libc::MS_NOATIME
-                        | libc::MS_NODIRATIME
-                        | libc::MS_RELATIME);
-                binds.push((CString::new(path.as_os_str().as_bytes()).ok()?, keep));
-            }
-        }
-        Some(Namespace { user, binds })
-    }
-
-    /// A private mount namespace with the binds read-only.
-    ///
-    /// # Safety
-    /// Only in a freshly forked child: it changes the namespaces of the
-    /// calling process.
-    unsafe fn enter(&self) -> std::io::Result<()> {
-        // SAFETY: plain system calls on NUL-terminated strings that live as
-        // long as `self`.
-        unsafe {
-            let flags = if self.user.is_some() {
-                libc::CLONE_NEWUSER | libc::CLONE_NEWNS
-            } else {
-                libc::CLONE_NEWNS
-            };
-            check(libc::unshare(flags) as libc::c_long)?;
-            if let Some((uid_map, gid_map)) = &self.user {
-                write_proc(c"/proc/self/setgroups", c"deny")?;
-                write_proc(c"/proc/self/uid_map", uid_map)?;
-                write_proc(c"/proc/self/gid_map", gid_map)?;
-            }
-            // Nothing done here may reach the runner's mount namespace.
-            check(libc::mount(
-                std::ptr::null(),
-                c"/".as_ptr(),
-                std::ptr::null(),
-                libc::MS_REC | libc::MS_SLAVE,
-                std::ptr::null(),
-            ) as libc::c_long)?;
-            for (path, keep) in &self.binds {
-                check(libc::mount(
-                    path.as_ptr(),
-                    path.as_ptr(),
-                    std::ptr::null(),
-                    libc::MS_BIND | libc::MS_REC,
-                    std::ptr::null(),
-                ) as libc::c_long)?;
-                check(libc::mount(
-                    std::ptr::null(),
-                    path.as_ptr(),
-                    std::ptr::null(),
-                    libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | keep,
-                    std::ptr::null(),
-                ) as libc::c_long)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Writes `text` to a file of /proc, with system calls only.
-///
-/// # Safety
-/// Both are valid NUL-terminated strings.
-unsafe fn write_proc(path: &std::ffi::CStr, text: &std::ffi::CStr) -> std::io::Result<()> {
-    // SAFETY: see above.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        check(fd as libc::c_long)?;
-        let bytes = text.to_bytes();
-        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
-        libc::close(fd);
-        check(written as libc::c_long)
-    }
-}
-
-impl Namespace {
-    /// Whether a child can set up these binds (user namespaces may be off,
-    /// or denied by AppArmor; a file system may refuse the remount): tried
-    /// once per process, in a forked child that exits at once.
-    fn works(&self) -> bool {
-        static WORKS: OnceLock<bool> = OnceLock::new();
-        *WORKS.get_or_init(|| {
-            // SAFETY: the child makes only the system calls of
-            // Namespace::enter and exits; the parent waits for it.
-            unsafe {
-                let pid = libc::fork();
-                if pid == 0 {
-                    let code = if self.enter().is_ok() { 0 } else { 1 };
-                    libc::_exit(code);
-                }
-                if pid < 0 {
-                    return false;
-                }
-                let mut status = 0;
-                while libc::waitpid(pid, &mut status, 0) < 0 {
-                    if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                        return false;
-                    }
-                }
-                libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
-            }
-        })
-    }
 }

@@ -319,7 +319,7 @@ fn sandbox_check(settings: &Settings) -> Check {
         return check(
             Level::Warn,
             "sandbox",
-            "off (--no-sandbox): commands run unconfined",
+            "off (--no-sandbox): commands run unconfined: they can read your files and reach the network",
             Exit::Usage,
         );
     }
@@ -327,7 +327,7 @@ fn sandbox_check(settings: &Settings) -> Check {
         None => check(
             Level::Ok,
             "sandbox",
-            "Landlock confines commands to the workspace; .git and .agent_context are read-only for them",
+            crate::tools::sandbox_summary(&settings.tools, &settings.workspace),
             Exit::Usage,
         ),
         Some(notice) => check(
