@@ -107,12 +107,16 @@ impl Agent<'_> {
             );
             return self.after_block(&signature);
         }
+        // A write and an edit that applies announce the file's hashes before
+        // and after, so diff, rollback and crash reconciliation cover both.
         let write = match &action {
-            Action::WriteFile { path, content, .. } => Some(WriteIntent {
-                path: path.clone(),
-                before: self.tools.hash_of(path),
-                after: tools::sha256_hex(content.as_bytes()),
-            }),
+            Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
+                self.tools.content_after(&action).map(|after| WriteIntent {
+                    path: path.clone(),
+                    before: self.tools.hash_of(path),
+                    after: tools::sha256_hex(after.as_bytes()),
+                })
+            }
             _ => None,
         };
         // Keep what a write is about to replace: `runner rollback` restores it.
@@ -225,6 +229,7 @@ impl Agent<'_> {
             Action::WriteFile { path, content, .. } => {
                 ("WRITE", format!("{path} ({} bytes)", content.len()))
             }
+            Action::EditFile { .. } => ("WRITE", action.summary()),
             _ => ("TRIED", action.summary()),
         };
         self.store.ledger(kind, &text)
