@@ -6,7 +6,7 @@ use serde_json::json;
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::guard;
-use crate::state::{ActionOutcome, Event, WriteIntent};
+use crate::state::{ActionOutcome, Event, LoopPattern, WriteIntent};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Action, Call};
 
@@ -32,6 +32,8 @@ impl Agent<'_> {
         } else {
             None
         };
+        // A refusal that is not the model's doing is not counted as a loop.
+        let counted = refusal.is_none();
         let parsed = match refusal {
             Some(error) => Err(error),
             None => self
@@ -41,11 +43,24 @@ impl Agent<'_> {
         };
         let event = match parsed {
             Err(error) => {
+                let signature = counted.then(|| refusal_signature(&call.name, &error));
+                if let Some(signature) = &signature
+                    && self.state().refused.contains(signature)
+                {
+                    let message = format!(
+                        "Blocked: this {} call was refused the same way before, with no file \
+                         changed in between; asking again will not change the answer. The \
+                         refusal was: {error} Do what it asks, or something different.",
+                        call.name
+                    );
+                    return self.block(index, &call.name, signature.clone(), message);
+                }
                 self.memory.mistake(&call.name, &error);
                 Event::CallRejected {
                     call: index,
                     tool: call.name.clone(),
                     error,
+                    signature,
                 }
             }
             Ok(Call::Note { text }) => Event::Noted { call: index, text },
@@ -61,6 +76,7 @@ impl Agent<'_> {
                     call: index,
                     tool: call.name.clone(),
                     error: "there is no active subtask left".into(),
+                    signature: None,
                 },
             },
             Ok(Call::Action(action)) => return self.act(index, action).await,
@@ -74,38 +90,17 @@ impl Agent<'_> {
     async fn act(&mut self, index: usize, action: Action) -> Result<(), StoreError> {
         let signature = action.signature();
         let recent: Vec<_> = self.state().recent.iter().collect();
-        if let Some(pattern) = guard::check(&recent, &signature) {
+        if guard::check(&recent, &signature).is_some() {
             let message = format!(
                 "Blocked: {} repeats what you already did with no file changed in between, so it \
                  was not run. Do something different: change the code, run another command, or \
                  call mark_subtask_complete.",
                 action.summary()
             );
-            let record = self.record(
-                Event::ActionBlocked {
-                    call: index,
-                    tool: action.tool().to_string(),
-                    signature: signature.clone(),
-                    pattern,
-                    message,
-                },
-                Durability::Lazy,
-            )?;
-            self.store.record_loop(json!({
-                "signature": signature,
-                "tool": action.tool(),
-                "args": self.call_arguments(index),
-                "pattern": pattern,
-                "round": self.state().rounds,
-                "seq": record.seq,
-                "time": record.ts,
-            }))?;
-            self.store.ledger("BLOCKED", &signature)?;
-            self.memory.mistake(
-                action.tool(),
-                &format!("blocked a loop: {}", action.summary()),
-            );
-            return self.after_block(&signature);
+            let summary = action.summary();
+            self.memory
+                .mistake(action.tool(), &format!("blocked a loop: {summary}"));
+            return self.block(index, action.tool(), signature, message);
         }
         // A write and an edit that applies announce the file's hashes before
         // and after, so diff, rollback and crash reconciliation cover both.
@@ -152,6 +147,40 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         Ok(())
+    }
+
+    /// Records call `index` as blocked (the log, loops.json, the ledger),
+    /// then what follows a block.
+    fn block(
+        &mut self,
+        index: usize,
+        tool: &str,
+        signature: String,
+        message: String,
+    ) -> Result<(), StoreError> {
+        let recent: Vec<_> = self.state().recent.iter().collect();
+        let pattern = guard::check(&recent, &signature).unwrap_or(LoopPattern::Repeat);
+        let record = self.record(
+            Event::ActionBlocked {
+                call: index,
+                tool: tool.to_string(),
+                signature: signature.clone(),
+                pattern,
+                message,
+            },
+            Durability::Lazy,
+        )?;
+        self.store.record_loop(json!({
+            "signature": signature,
+            "tool": tool,
+            "args": self.call_arguments(index),
+            "pattern": pattern,
+            "round": self.state().rounds,
+            "seq": record.seq,
+            "time": record.ts,
+        }))?;
+        self.store.ledger("BLOCKED", &signature)?;
+        self.after_block(&signature)
     }
 
     /// After a blocked call: a loop nudge (limited per run), and the subtask
@@ -234,4 +263,10 @@ impl Agent<'_> {
         };
         self.store.ledger(kind, &text)
     }
+}
+
+/// The signature of a refusal: the tool and the error, so that the same
+/// refusal is the same whatever free text (a reason) came with the call.
+fn refusal_signature(tool: &str, error: &str) -> String {
+    guard::signature(tool, &json!({ "refused": error }))
 }

@@ -186,6 +186,11 @@ pub enum Event {
         call: usize,
         tool: String,
         error: String,
+        /// The refusal's signature (tool and error) when a repeat of it is
+        /// to count as a loop; `None` for refusals that are not the model's
+        /// doing (a call past the per-reply limit, a subtask that ended).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
     },
     /// The model kept a note.
     Noted { call: usize, text: String },

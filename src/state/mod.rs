@@ -104,6 +104,10 @@ pub struct State {
     pub recent: VecDeque<RecentAction>,
     /// Signatures blocked since the last write that changed a file.
     pub blocked: Vec<String>,
+    /// Signatures of calls refused since the last write that changed a
+    /// file: the same refusal again is blocked as a loop.
+    #[serde(default)]
+    pub refused: VecDeque<String>,
     /// Calls blocked one after the other, with nothing run in between.
     pub blocked_in_a_row: u32,
     pub files: BTreeMap<String, FileRecord>,
@@ -249,8 +253,19 @@ impl State {
                 self.push_error(format!("blocked a loop: {signature}"));
                 self.tell(tool, message);
             }
-            Event::CallRejected { call, tool, error } => {
+            Event::CallRejected {
+                call,
+                tool,
+                error,
+                signature,
+            } => {
                 self.take_call(*call);
+                if let Some(signature) = signature {
+                    self.refused.push_back(signature.clone());
+                    while self.refused.len() > LOOP_WINDOW {
+                        self.refused.pop_front();
+                    }
+                }
                 self.reply_rejected += 1;
                 self.push_error(error.clone());
                 self.tell(tool, error);
@@ -276,6 +291,7 @@ impl State {
                 self.nudges = 0;
                 self.recent.clear();
                 self.blocked.clear();
+                self.refused.clear();
                 self.blocked_in_a_row = 0;
                 if call.is_some() {
                     let next = match self.tree.active() {
@@ -366,6 +382,7 @@ impl State {
             if write.changed() {
                 self.recent.clear();
                 self.blocked.clear();
+                self.refused.clear();
             }
         }
         if let Some(error) = &outcome.error {
@@ -397,6 +414,7 @@ impl State {
         self.missing.retain(|missing| missing != path);
         self.recent.clear();
         self.blocked.clear();
+        self.refused.clear();
     }
 
     fn push_error(&mut self, error: String) {

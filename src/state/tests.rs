@@ -334,6 +334,7 @@ fn every_event_survives_serialization() {
         call: 0,
         tool: "x".into(),
         error: "e".into(),
+        signature: Some("x {\"refused\":\"e\"}".into()),
     });
     all.push(Event::Noted {
         call: 0,
