@@ -6,13 +6,15 @@ use serde_json::json;
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::guard;
-use crate::state::{ActionOutcome, Event, LoopPattern, WriteIntent};
+use crate::state::{ActionOutcome, Event, LoopPattern, SeenFile, WriteIntent};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Action, Call};
 
 /// Blocked actions in a row, with nothing run in between, after which the
 /// subtask is given up as stuck instead of spending every round.
 const STUCK_AFTER: u32 = 6;
+/// Bytes of a file shown by the refusal of a blind write (head and tail).
+const SHOWN_BYTES: usize = 6 * 1024;
 
 impl Agent<'_> {
     /// Handles call `index` of the pending reply.
@@ -61,6 +63,7 @@ impl Agent<'_> {
                     tool: call.name.clone(),
                     error,
                     signature,
+                    seen: None,
                 }
             }
             Ok(Call::Note { text }) => Event::Noted { call: index, text },
@@ -77,9 +80,23 @@ impl Agent<'_> {
                     tool: call.name.clone(),
                     error: "there is no active subtask left".into(),
                     signature: None,
+                    seen: None,
                 },
             },
-            Ok(Call::Action(action)) => return self.act(index, action).await,
+            Ok(Call::Action(action)) => match self.unseen(&action) {
+                Some((error, seen)) => {
+                    self.memory
+                        .mistake(&call.name, "a write over a file it had not read");
+                    Event::CallRejected {
+                        call: index,
+                        tool: call.name.clone(),
+                        error,
+                        signature: None,
+                        seen: Some(Box::new(seen)),
+                    }
+                }
+                None => return self.act(index, action).await,
+            },
         };
         self.record(event, Durability::Lazy)?;
         Ok(())
@@ -147,6 +164,37 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         Ok(())
+    }
+
+    /// Nothing is replaced unseen: a `write_file` over an existing file
+    /// whose current content the model has not been shown in this run is
+    /// refused once, with that content (head and tail when large), which
+    /// counts as shown. `edit_file` is not refused: it only applies to a
+    /// passage the model quoted from the file, and changes nothing else.
+    fn unseen(&self, action: &Action) -> Option<(String, SeenFile)> {
+        let Action::WriteFile { path, .. } = action else {
+            return None;
+        };
+        let now = self.tools.hash_of(path)?;
+        let shown = self.tools.shown_path(path)?;
+        if self.state().seen.get(&shown) == Some(&now) {
+            return None;
+        }
+        // A file that is not text is not shown; its write goes ahead.
+        let excerpt = self.tools.excerpt(path, SHOWN_BYTES)?;
+        let error = format!(
+            "not written: {shown} already exists and you have not seen its current content in \
+             this run, so writing it whole could lose code the goal does not ask to change. Here \
+             it is. Keep what must stay: change a part with edit_file, or write the whole file \
+             again with everything it needs.\n--- {shown} ---\n{excerpt}"
+        );
+        Some((
+            error,
+            SeenFile {
+                path: shown,
+                sha256: now,
+            },
+        ))
     }
 
     /// Records call `index` as blocked (the log, loops.json, the ledger),

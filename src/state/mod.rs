@@ -16,7 +16,8 @@ use crate::guard::LOOP_WINDOW;
 pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, head_and_tail};
 use conversation::{KEPT_RESULT, shortened};
 pub use event::{
-    ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, WriteIntent,
+    ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, SeenFile,
+    WriteIntent,
 };
 pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
 
@@ -111,6 +112,11 @@ pub struct State {
     /// Calls blocked one after the other, with nothing run in between.
     pub blocked_in_a_row: u32,
     pub files: BTreeMap<String, FileRecord>,
+    /// Files whose content the model was shown in this run, with the
+    /// SHA-256 of that content: a read, a refusal that showed it, or what it
+    /// wrote. A write over any other existing content is refused once.
+    #[serde(default)]
+    pub seen: BTreeMap<String, String>,
     /// Files the runner wrote that the last probe found missing.
     pub missing: Vec<String>,
     pub commands: VecDeque<CommandRun>,
@@ -258,8 +264,10 @@ impl State {
                 tool,
                 error,
                 signature,
+                seen,
             } => {
                 self.take_call(*call);
+                self.saw(seen.as_deref());
                 if let Some(signature) = signature {
                     self.refused.push_back(signature.clone());
                     while self.refused.len() > LOOP_WINDOW {
@@ -267,7 +275,11 @@ impl State {
                     }
                 }
                 self.reply_rejected += 1;
-                self.push_error(error.clone());
+                // A refusal that shows a file is listed by its first line.
+                match seen {
+                    Some(_) => self.push_error(error.lines().next().unwrap_or_default().into()),
+                    None => self.push_error(error.clone()),
+                }
                 self.tell(tool, error);
             }
             Event::Noted { call, text } => {
@@ -366,7 +378,9 @@ impl State {
                 self.commands.pop_front();
             }
         }
+        self.saw(outcome.seen.as_deref());
         if let Some(write) = &outcome.write {
+            self.seen.insert(write.path.clone(), write.after.clone());
             let created = match self.files.get(&write.path) {
                 Some(file) => file.created,
                 None => write.before.is_none(),
@@ -394,6 +408,8 @@ impl State {
     /// content put back, or no longer for a file it removed. Files changed,
     /// so what the guard saw before is no loop.
     fn rolled_back(&mut self, path: &str, to: Option<&str>) {
+        // Put back behind the model's back: it has not seen this content.
+        self.seen.remove(path);
         match to {
             Some(sha256) => {
                 // A file absent from `files` that a rollback brings back was
@@ -415,6 +431,12 @@ impl State {
         self.recent.clear();
         self.blocked.clear();
         self.refused.clear();
+    }
+
+    fn saw(&mut self, seen: Option<&SeenFile>) {
+        if let Some(seen) = seen {
+            self.seen.insert(seen.path.clone(), seen.sha256.clone());
+        }
     }
 
     fn push_error(&mut self, error: String) {

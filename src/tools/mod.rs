@@ -258,6 +258,12 @@ impl Toolbox {
         files::excerpt(&self.root, path, max)
     }
 
+    /// The path of a workspace file as the tools name it, `None` when it
+    /// is refused.
+    pub fn shown_path(&self, path: &str) -> Option<String> {
+        files::shown_path(&self.root, path)
+    }
+
     /// Whether a file the runner wrote still exists.
     pub fn exists(&self, path: &str) -> bool {
         files::exists(&self.root, path)
