@@ -9,6 +9,7 @@ mod core;
 mod crash;
 mod example;
 mod personalities;
+mod project;
 mod real_model;
 mod security;
 mod views;

@@ -63,6 +63,8 @@ fn assert_json_mode(test: &Test) {
                 "list_dir",
                 "read_file",
                 "write_file",
+                "edit_file",
+                "search",
                 "run_cmd",
                 "mark_subtask_complete",
                 "note"

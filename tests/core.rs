@@ -95,6 +95,8 @@ fn the_model_is_sent_the_context_block_tools_and_options() {
             "list_dir",
             "read_file",
             "write_file",
+            "edit_file",
+            "search",
             "run_cmd",
             "mark_subtask_complete",
             "note"

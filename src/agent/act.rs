@@ -1,16 +1,20 @@
 //! Step 5 of the round: each call of the model's reply is checked, then
 //! either refused, blocked as a loop, or announced, run and recorded.
 
+use serde_json::json;
+
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::guard;
-use crate::state::{Event, WriteIntent};
+use crate::state::{Event, LoopPattern, SeenFile, WriteIntent};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Action, Call};
 
 /// Blocked actions in a row, with nothing run in between, after which the
 /// subtask is given up as stuck instead of spending every round.
 const STUCK_AFTER: u32 = 6;
+/// Bytes of a file shown by the refusal of a blind write (head and tail).
+const SHOWN_BYTES: usize = 6 * 1024;
 
 impl Agent<'_> {
     /// Handles call `index` of the pending reply.
@@ -30,6 +34,8 @@ impl Agent<'_> {
         } else {
             None
         };
+        // A refusal that is not the model's doing is not counted as a loop.
+        let counted = refusal.is_none();
         let parsed = match refusal {
             Some(error) => Err(error),
             None => self
@@ -38,11 +44,27 @@ impl Agent<'_> {
                 .and_then(|parsed| self.accept(parsed)),
         };
         let event = match parsed {
-            Err(error) => Event::CallRejected {
-                call: index,
-                tool: call.name.clone(),
-                error,
-            },
+            Err(error) => {
+                let signature = counted.then(|| refusal_signature(&call.name, &error));
+                if let Some(signature) = &signature
+                    && self.state().refused.contains(signature)
+                {
+                    let message = format!(
+                        "Blocked: this {} call was refused the same way before, with no file \
+                         changed in between; asking again will not change the answer. The \
+                         refusal was: {error} Do what it asks, or something different.",
+                        call.name
+                    );
+                    return self.block(index, &call.name, signature.clone(), message);
+                }
+                Event::CallRejected {
+                    call: index,
+                    tool: call.name.clone(),
+                    error,
+                    signature,
+                    seen: None,
+                }
+            }
             Ok(Call::Note { text }) => Event::Noted { call: index, text },
             Ok(Call::Complete { success, reason }) => match self.state().tree.cursor {
                 Some(cursor) => Event::SubtaskEnded {
@@ -56,9 +78,20 @@ impl Agent<'_> {
                     call: index,
                     tool: call.name.clone(),
                     error: "there is no active subtask left".into(),
+                    signature: None,
+                    seen: None,
                 },
             },
-            Ok(Call::Action(action)) => return self.act(index, action).await,
+            Ok(Call::Action(action)) => match self.unseen(&action) {
+                Some((error, seen)) => Event::CallRejected {
+                    call: index,
+                    tool: call.name.clone(),
+                    error,
+                    signature: None,
+                    seen: Some(Box::new(seen)),
+                },
+                None => return self.act(index, action).await,
+            },
         };
         self.record(event, Durability::Lazy)?;
         Ok(())
@@ -69,31 +102,25 @@ impl Agent<'_> {
     async fn act(&mut self, index: usize, action: Action) -> Result<(), StoreError> {
         let signature = action.signature();
         let recent: Vec<_> = self.state().recent.iter().collect();
-        if let Some(pattern) = guard::check(&recent, &signature) {
+        if guard::check(&recent, &signature).is_some() {
             let message = format!(
                 "Blocked: {} repeats what you already did with no file changed in between, so it \
                  was not run. Do something different: change the code, run another command, or \
                  call mark_subtask_complete.",
                 action.summary()
             );
-            self.record(
-                Event::ActionBlocked {
-                    call: index,
-                    tool: action.tool().to_string(),
-                    signature: signature.clone(),
-                    pattern,
-                    message,
-                },
-                Durability::Lazy,
-            )?;
-            return self.after_block(&signature);
+            return self.block(index, action.tool(), signature, message);
         }
+        // A write and an edit that applies announce the file's hashes before
+        // and after, so diff, rollback and crash reconciliation cover both.
         let write = match &action {
-            Action::WriteFile { path, content, .. } => Some(WriteIntent {
-                path: path.clone(),
-                before: self.tools.hash_of(path),
-                after: tools::sha256_hex(content.as_bytes()),
-            }),
+            Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
+                self.tools.content_after(&action).map(|after| WriteIntent {
+                    path: path.clone(),
+                    before: self.tools.hash_of(path),
+                    after: tools::sha256_hex(after.as_bytes()),
+                })
+            }
             _ => None,
         };
         // Keep what a write is about to replace: `runner rollback` restores it.
@@ -127,6 +154,63 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         Ok(())
+    }
+
+    /// Nothing is replaced unseen: a `write_file` over an existing file
+    /// whose current content the model has not been shown in this run is
+    /// refused once, with that content (head and tail when large), which
+    /// counts as shown. `edit_file` is not refused: it only applies to a
+    /// passage the model quoted from the file, and changes nothing else.
+    fn unseen(&self, action: &Action) -> Option<(String, SeenFile)> {
+        let Action::WriteFile { path, .. } = action else {
+            return None;
+        };
+        let now = self.tools.hash_of(path)?;
+        let shown = self.tools.shown_path(path)?;
+        if self.state().seen.get(&shown) == Some(&now) {
+            return None;
+        }
+        // A file that is not text is not shown; its write goes ahead.
+        let excerpt = self.tools.excerpt(path, SHOWN_BYTES)?;
+        let error = format!(
+            "not written: {shown} already exists and you have not seen its current content in \
+             this run, so writing it whole could lose code the goal does not ask to change. Here \
+             it is. Keep what must stay: change a part with edit_file, or write the whole file \
+             again with everything it needs.\n--- {shown} ---\n{excerpt}"
+        );
+        Some((
+            error,
+            SeenFile {
+                path: shown,
+                sha256: now,
+            },
+        ))
+    }
+
+    /// Records call `index` as blocked,
+    /// then what follows a block.
+    fn block(
+        &mut self,
+        index: usize,
+        tool: &str,
+        signature: String,
+        message: String,
+    ) -> Result<(), StoreError> {
+        let recent: Vec<_> = self.state().recent.iter().collect();
+        let pattern = guard::check(&recent, &signature).unwrap_or(LoopPattern::Repeat);
+        // loops.json, ledger.log and memory.json follow from the record
+        // (store::project).
+        self.record(
+            Event::ActionBlocked {
+                call: index,
+                tool: tool.to_string(),
+                signature: signature.clone(),
+                pattern,
+                message,
+            },
+            Durability::Lazy,
+        )?;
+        self.after_block(&signature)
     }
 
     /// After a blocked call: a loop nudge (limited per run), and the subtask
@@ -163,4 +247,10 @@ impl Agent<'_> {
         }
         Ok(())
     }
+}
+
+/// The signature of a refusal: the tool and the error, so that the same
+/// refusal is the same whatever free text (a reason) came with the call.
+fn refusal_signature(tool: &str, error: &str) -> String {
+    guard::signature(tool, &json!({ "refused": error }))
 }

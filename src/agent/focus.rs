@@ -132,7 +132,14 @@ fn outcome(state: &State, message: &Message) -> Last {
                 did: format!("wrote {path}"),
             }
         }
-        Some("read_file" | "list_dir") if !text.starts_with("Error:") => Last::Worked {
+        Some("edit_file") if text.starts_with("Edited ") => Last::Worked {
+            did: first
+                .split(':')
+                .next()
+                .unwrap_or("edited a file")
+                .to_lowercase(),
+        },
+        Some("read_file" | "list_dir" | "search") if !text.starts_with("Error:") => Last::Worked {
             did: format!("looked at {}", first.chars().take(60).collect::<String>()),
         },
         _ => Last::Refused { why: first },
@@ -343,8 +350,11 @@ pub fn check_unknown(state: &State, check: &str) -> bool {
         .into_iter()
         .rev()
         .find_map(|message| {
-            let wrote = message.tool_name.as_deref() == Some("write_file")
-                && message.content.starts_with("Wrote ");
+            let wrote = match message.tool_name.as_deref() {
+                Some("write_file") => message.content.starts_with("Wrote "),
+                Some("edit_file") => message.content.starts_with("Edited "),
+                _ => false,
+            };
             (wrote || ran(message, check)).then_some(wrote)
         })
         .unwrap_or(true)

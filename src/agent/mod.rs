@@ -432,7 +432,9 @@ impl<'a> Agent<'a> {
         calls
             .into_iter()
             .map(|call| match self.tools.parse(&call) {
-                Ok(tools::Call::Action(tools::Action::WriteFile { .. })) => {
+                Ok(tools::Call::Action(
+                    tools::Action::WriteFile { .. } | tools::Action::EditFile { .. },
+                )) => {
                     unknown = true;
                     call
                 }

@@ -33,7 +33,7 @@ const FILE_MIN: usize = 256;
 pub fn system_prompt(settings: &Settings) -> String {
     format!(
         "You are runner, a coding agent working in a folder on the user's machine (the workspace). \
-You act only by calling tools: list_dir, read_file, write_file, run_cmd, mark_subtask_complete, note.\n\
+You act only by calling tools: list_dir, read_file, write_file, edit_file, search, run_cmd, mark_subtask_complete, note.\n\
 Each reply is exactly one tool call: {{\"name\": \"TOOL\", \"arguments\": {{...}}}}\n\
 Rules:\n\
 - Work on the ACTIVE SUBTASK shown in the latest message, one tool call at a time.\n\

@@ -11,7 +11,7 @@ pub const UNKNOWN: &str = "interrupted, outcome unknown";
 
 /// The result to record for an interrupted action:
 /// - `list_dir`, `read_file`: run again (they change nothing);
-/// - `write_file`: the file holds the intended content → it was done; the
+/// - `write_file` and `edit_file`: the file holds the intended content → it was done; the
 ///   file is as it was before → write it now; anything else → a conflict the
 ///   model is told about;
 /// - `run_cmd`: its outcome is unknown; the model is told, nothing is re-run.
@@ -22,24 +22,25 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
     };
     match &action {
         _ if action.is_read_only() => tools.execute(&action, stop).await,
-        Action::WriteFile { path, content, .. } => {
+        Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
             workspace::remove_stale_temps(tools.root(), path);
             let Some(intent) = &flight.write else {
                 return unknown(flight, None);
             };
             let now = tools.hash_of(path);
             if now.as_deref() == Some(intent.after.as_str()) {
+                let bytes = tools.contents(path).map_or(0, |bytes| bytes.len() as u64);
                 ActionOutcome {
                     ok: true,
                     result: format!(
-                        "Wrote {} bytes to {path} (the write finished before the runner stopped)",
-                        content.len()
+                        "Wrote {bytes} bytes to {path} (the {} finished before the runner stopped)",
+                        action.tool()
                     ),
                     write: Some(FileChange {
                         path: intent.path.clone(),
                         before: intent.before.clone(),
                         after: intent.after.clone(),
-                        bytes: content.len() as u64,
+                        bytes,
                     }),
                     ..ActionOutcome::default()
                 }
@@ -47,8 +48,9 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
                 tools.execute(&action, stop).await
             } else {
                 let error = format!(
-                    "write_file {path} was interrupted when the runner stopped, and the file has \
-                     changed since; read it before writing it again"
+                    "{} {path} was interrupted when the runner stopped, and the file has \
+                     changed since; read it before writing it again",
+                    action.tool()
                 );
                 ActionOutcome {
                     interrupted: true,
@@ -159,6 +161,40 @@ mod tests {
             "someone else's\n",
             "a conflict overwrites nothing"
         );
+    }
+
+    #[tokio::test]
+    async fn an_interrupted_edit_is_reconciled_by_its_hashes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("calc.py");
+        let edit = |before: &str| {
+            flight(
+                "edit_file",
+                json!({"path": "calc.py", "old": "- 1", "new": "+ 0"}),
+                Some(WriteIntent {
+                    path: "calc.py".into(),
+                    before: Some(sha256_hex(before.as_bytes())),
+                    after: sha256_hex(b"x = 2 + 0\n"),
+                }),
+            )
+        };
+        std::fs::write(&file, "x = 2 - 1\n").unwrap();
+        let redone = reconcile(dir.path(), &edit("x = 2 - 1\n")).await;
+        assert!(redone.ok, "{}", redone.result);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 2 + 0\n");
+        assert!(redone.write.unwrap().changed());
+
+        let done = reconcile(dir.path(), &edit("x = 2 - 1\n")).await;
+        assert!(
+            done.ok && done.result.contains("finished before"),
+            "{}",
+            done.result
+        );
+
+        std::fs::write(&file, "x = 5 - 1\n").unwrap();
+        let conflict = reconcile(dir.path(), &edit("x = 2 - 1\n")).await;
+        assert!(!conflict.ok && conflict.result.contains("changed since"));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 5 - 1\n");
     }
 
     #[tokio::test]

@@ -67,6 +67,15 @@ impl FileChange {
 
 /// What a `write_file` is about to do, recorded before it does it, so that a
 /// crash in between can be reconciled.
+/// A file's content as the model was shown it whole (a `read_file`, or the
+/// refusal of a write over a file it had not seen): a write over that
+/// content is not blind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeenFile {
+    pub path: String,
+    pub sha256: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriteIntent {
     pub path: String,
@@ -107,6 +116,9 @@ pub struct ActionOutcome {
     /// result (recorded on resume). Running it again is no loop.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+    /// The file whose whole content the result showed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Box<SeenFile>>,
 }
 
 impl ActionOutcome {
@@ -187,6 +199,15 @@ pub enum Event {
         call: usize,
         tool: String,
         error: String,
+        /// The refusal's signature (tool and error) when a repeat of it is
+        /// to count as a loop; `None` for refusals that are not the model's
+        /// doing (a call past the per-reply limit, a subtask that ended).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
+        /// The file whose content the refusal showed (a write over a file
+        /// the model had not seen).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seen: Option<Box<SeenFile>>,
     },
     /// The model kept a note.
     Noted { call: usize, text: String },

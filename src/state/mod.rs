@@ -17,7 +17,8 @@ use crate::guard::LOOP_WINDOW;
 pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, head_and_tail};
 use conversation::{KEPT_RESULT, shortened};
 pub use event::{
-    ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, WriteIntent,
+    ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, SeenFile,
+    WriteIntent,
 };
 pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
 pub use verdict::{CheckRun, Requirement, Tally, Verdict};
@@ -109,9 +110,18 @@ pub struct State {
     pub recent: VecDeque<RecentAction>,
     /// Signatures blocked since the last write that changed a file.
     pub blocked: Vec<String>,
+    /// Signatures of calls refused since the last write that changed a
+    /// file: the same refusal again is blocked as a loop.
+    #[serde(default)]
+    pub refused: VecDeque<String>,
     /// Calls blocked one after the other, with nothing run in between.
     pub blocked_in_a_row: u32,
     pub files: BTreeMap<String, FileRecord>,
+    /// Files whose content the model was shown in this run, with the
+    /// SHA-256 of that content: a read, a refusal that showed it, or what it
+    /// wrote. A write over any other existing content is refused once.
+    #[serde(default)]
+    pub seen: BTreeMap<String, String>,
     /// Files the runner wrote that the last probe found missing.
     pub missing: Vec<String>,
     pub commands: VecDeque<CommandRun>,
@@ -273,10 +283,27 @@ impl State {
                 self.push_error(format!("blocked a loop: {signature}"));
                 self.tell(tool, message);
             }
-            Event::CallRejected { call, tool, error } => {
+            Event::CallRejected {
+                call,
+                tool,
+                error,
+                signature,
+                seen,
+            } => {
                 self.take_call(*call);
+                self.saw(seen.as_deref());
+                if let Some(signature) = signature {
+                    self.refused.push_back(signature.clone());
+                    while self.refused.len() > LOOP_WINDOW {
+                        self.refused.pop_front();
+                    }
+                }
                 self.reply_rejected += 1;
-                self.push_error(error.clone());
+                // A refusal that shows a file is listed by its first line.
+                match seen {
+                    Some(_) => self.push_error(error.lines().next().unwrap_or_default().into()),
+                    None => self.push_error(error.clone()),
+                }
                 self.tell(tool, error);
             }
             Event::Noted { call, text } => {
@@ -301,6 +328,7 @@ impl State {
                 self.nudges = 0;
                 self.recent.clear();
                 self.blocked.clear();
+                self.refused.clear();
                 self.blocked_in_a_row = 0;
                 if call.is_some() {
                     let next = match self.tree.active() {
@@ -407,7 +435,9 @@ impl State {
                 self.commands.pop_front();
             }
         }
+        self.saw(outcome.seen.as_deref());
         if let Some(write) = &outcome.write {
+            self.seen.insert(write.path.clone(), write.after.clone());
             let created = match self.files.get(&write.path) {
                 Some(file) => file.created,
                 None => write.before.is_none(),
@@ -423,6 +453,7 @@ impl State {
             if write.changed() {
                 self.recent.clear();
                 self.blocked.clear();
+                self.refused.clear();
             }
         }
         if let Some(error) = &outcome.error {
@@ -434,6 +465,8 @@ impl State {
     /// content put back, or no longer for a file it removed. Files changed,
     /// so what the guard saw before is no loop.
     fn rolled_back(&mut self, path: &str, to: Option<&str>) {
+        // Put back behind the model's back: it has not seen this content.
+        self.seen.remove(path);
         match to {
             Some(sha256) => {
                 // A file absent from `files` that a rollback brings back was
@@ -454,6 +487,13 @@ impl State {
         self.missing.retain(|missing| missing != path);
         self.recent.clear();
         self.blocked.clear();
+        self.refused.clear();
+    }
+
+    fn saw(&mut self, seen: Option<&SeenFile>) {
+        if let Some(seen) = seen {
+            self.seen.insert(seen.path.clone(), seen.sha256.clone());
+        }
     }
 
     /// A new exchange of the conversation; the oldest beyond what is kept

@@ -337,6 +337,11 @@ fn every_event_survives_serialization() {
         call: 0,
         tool: "x".into(),
         error: "e".into(),
+        signature: Some("x {\"refused\":\"e\"}".into()),
+        seen: Some(Box::new(SeenFile {
+            path: "a.py".into(),
+            sha256: "ab".into(),
+        })),
     });
     all.push(Event::Noted {
         call: 0,

@@ -112,9 +112,16 @@ pub fn effects(before: &State, record: &Record) -> Vec<Effect> {
                 },
             ]
         }
-        Event::CallRejected { tool, error, .. } => vec![Effect::Mistake {
+        Event::CallRejected {
+            tool, error, seen, ..
+        } => vec![Effect::Mistake {
             tool: tool.clone(),
-            error: error.clone(),
+            // The refusal of a blind write shows the file: the mistake is
+            // the blindness, not the file's content.
+            error: match seen {
+                Some(_) => "a write over a file it had not read".into(),
+                None => error.clone(),
+            },
         }],
         Event::Reflected { lessons, .. } => vec![Effect::Lessons {
             goal: before.goal.clone(),
@@ -298,6 +305,8 @@ mod tests {
                 call: 0,
                 tool: "create_file".into(),
                 error: "there is no tool named create_file".into(),
+                signature: None,
+                seen: None,
             },
         );
         assert!(matches!(

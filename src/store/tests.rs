@@ -234,6 +234,8 @@ fn rejected(error: &str) -> Event {
         call: 0,
         tool: "create_file".into(),
         error: error.into(),
+        signature: None,
+        seen: None,
     }
 }
 

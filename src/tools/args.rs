@@ -55,6 +55,15 @@ pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, String> {
                 create_dirs: a.boolean("create_dirs")?.unwrap_or(true),
             })
         }
+        "edit_file" => Call::Action(Action::EditFile {
+            path: a.string("path")?,
+            old: a.string("old")?,
+            new: a.string_or("new", "")?,
+        }),
+        "search" => Call::Action(Action::Search {
+            pattern: a.string("pattern")?,
+            path: a.string_or("path", ".")?,
+        }),
         "run_cmd" => Call::Action(Action::RunCmd {
             cmd: a
                 .string("cmd")
@@ -232,7 +241,10 @@ mod tests {
         assert!(missing.contains("`content` is missing"), "{missing}");
         assert!(missing.contains("create_dirs"), "{missing}");
         let unknown = parse_call("delete_everything", json!({})).unwrap_err();
-        assert!(unknown.contains("write_file, run_cmd"), "{unknown}");
+        assert!(
+            unknown.contains("write_file, edit_file, search, run_cmd"),
+            "{unknown}"
+        );
         let typed = parse_call(
             "mark_subtask_complete",
             json!({"success": [1], "reason": "r"}),

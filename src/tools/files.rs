@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::confined::{Kind, resolve};
 use super::paths::{self, PathError};
-use crate::state::{ActionOutcome, FileChange};
+use crate::state::{ActionOutcome, FileChange, SeenFile};
 
 /// Entries `list_dir` shows; a model rarely needs more and a huge folder
 /// would fill the prompt.
@@ -91,8 +91,15 @@ pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
             ..ActionOutcome::default()
         };
     }
+    let whole = size == bytes.len() as u64;
+    let seen = whole.then(|| {
+        Box::new(SeenFile {
+            path: target.shown().to_string(),
+            sha256: sha256_hex(&bytes),
+        })
+    });
     let mut text = String::from_utf8_lossy(&bytes).into_owned();
-    if size > bytes.len() as u64 {
+    if !whole {
         text.push_str(&format!(
             "\n[truncated: showed the first {} of {size} bytes; pass a larger max_bytes to see more]",
             bytes.len()
@@ -104,8 +111,17 @@ pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
     ActionOutcome {
         ok: true,
         result: text,
+        seen,
         ..ActionOutcome::default()
     }
+}
+
+/// The path of a workspace file as the tools name it (`./a.py` is
+/// `a.py`), `None` when it is refused.
+pub fn shown_path(root: &Path, given: &str) -> Option<String> {
+    resolve(root, given, false)
+        .ok()
+        .map(|target| target.shown().to_string())
 }
 
 /// The bytes of a workspace file now, `None` when it does not exist or
@@ -215,11 +231,16 @@ pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) ->
         Ok(_) => {}
         Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
     }
+    let mut old = None;
     let before = match target.open_file() {
         Ok(mut file) => {
             let mut bytes = Vec::new();
             match file.read_to_end(&mut bytes) {
-                Ok(_) => Some(sha256_hex(&bytes)),
+                Ok(_) => {
+                    let hash = sha256_hex(&bytes);
+                    old = Some(bytes);
+                    Some(hash)
+                }
                 Err(e) => {
                     return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
                 }
@@ -239,7 +260,11 @@ pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) ->
             content.len()
         )
     } else {
-        format!("Wrote {} bytes to {shown}", content.len())
+        let removed = old
+            .as_deref()
+            .map(|old| removed(&shown, old, content))
+            .unwrap_or_default();
+        format!("Wrote {} bytes to {shown}{removed}", content.len())
     };
     ActionOutcome {
         ok: true,
@@ -252,6 +277,42 @@ pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) ->
         }),
         ..ActionOutcome::default()
     }
+}
+
+/// What a write took out of the previous content, for the model to see
+/// what it lost: `; it removed N lines ...`, or nothing when no line went.
+fn removed(path: &str, old: &[u8], new: &str) -> String {
+    let old = String::from_utf8_lossy(old);
+    let diff = similar::TextDiff::from_lines(old.as_ref(), new);
+    let gone: Vec<&str> = diff
+        .iter_all_changes()
+        .filter(|change| change.tag() == similar::ChangeTag::Delete)
+        .map(|change| change.value())
+        .collect();
+    if gone.is_empty() {
+        return String::new();
+    }
+    let definitions = removed_definitions(path, &old, new);
+    let named = if definitions.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", and these definitions are gone: {}",
+            definitions.join(", ")
+        )
+    };
+    format!(
+        "; it removed {} line(s) of the previous content (first: {:?}){named}",
+        gone.len(),
+        gone[0].trim_end()
+    )
+}
+
+/// The definitions (functions, classes) of `old` that `new` no longer has.
+/// Empty until a `crate::lang::Language` registry exists in this branch:
+/// this is where `Language::definitions` of both versions plugs in.
+fn removed_definitions(_path: &str, _old: &str, _new: &str) -> Vec<String> {
+    Vec::new()
 }
 
 /// An I/O error without the path fs-err adds (the model knows the path).
@@ -315,6 +376,32 @@ mod tests {
         );
         assert_eq!(list_dir(&root, "pkg").result, "pkg:\nhello.py (12 bytes)");
         assert!(!read_file(&root, "nope.py", 10).ok);
+    }
+
+    #[test]
+    fn a_write_says_what_it_removed_and_a_whole_read_is_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("calc.py"), "def add():\n    pass\nx = 1\n").unwrap();
+        let read = read_file(&root, "./calc.py", 1000);
+        let seen = read.seen.unwrap();
+        assert_eq!(seen.path, "calc.py");
+        assert_eq!(seen.sha256, sha256_hex(b"def add():\n    pass\nx = 1\n"));
+        assert_eq!(
+            read_file(&root, "calc.py", 5).seen,
+            None,
+            "a cut read is not seen"
+        );
+        let wrote = write_file(&root, "calc.py", "x = 1\n", false);
+        assert!(
+            wrote
+                .result
+                .ends_with("removed 2 line(s) of the previous content (first: \"def add():\")"),
+            "{}",
+            wrote.result
+        );
+        let more = write_file(&root, "calc.py", "x = 1\ny = 2\n", false);
+        assert_eq!(more.result, "Wrote 12 bytes to calc.py");
     }
 
     #[test]

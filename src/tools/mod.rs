@@ -11,6 +11,7 @@ mod confined;
 #[cfg(not(unix))]
 #[path = "confined_portable.rs"]
 mod confined;
+mod edit;
 mod env;
 mod files;
 #[cfg(target_os = "linux")]
@@ -24,6 +25,7 @@ pub mod process;
 mod readable;
 #[cfg(target_os = "linux")]
 mod sandbox;
+mod search;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -109,6 +111,15 @@ pub enum Action {
         content: String,
         create_dirs: bool,
     },
+    EditFile {
+        path: String,
+        old: String,
+        new: String,
+    },
+    Search {
+        pattern: String,
+        path: String,
+    },
     RunCmd {
         cmd: String,
         timeout: Duration,
@@ -121,6 +132,8 @@ impl Action {
             Action::ListDir { .. } => "list_dir",
             Action::ReadFile { .. } => "read_file",
             Action::WriteFile { .. } => "write_file",
+            Action::EditFile { .. } => "edit_file",
+            Action::Search { .. } => "search",
             Action::RunCmd { .. } => "run_cmd",
         }
     }
@@ -133,6 +146,12 @@ impl Action {
             Action::WriteFile { path, content, .. } => {
                 format!("write_file {path} ({} bytes)", content.len())
             }
+            Action::EditFile { path, old, new } => format!(
+                "edit_file {path} ({} lines -> {} lines)",
+                old.lines().count(),
+                new.lines().count()
+            ),
+            Action::Search { pattern, path } => format!("search {pattern:?} in {path}"),
             Action::RunCmd { cmd, .. } => format!("run_cmd {cmd}"),
         }
     }
@@ -144,6 +163,10 @@ impl Action {
             Action::ListDir { path } => json!({ "path": path }),
             Action::ReadFile { path, max_bytes } => json!({ "path": path, "max_bytes": max_bytes }),
             Action::WriteFile { path, content, .. } => json!({ "path": path, "content": content }),
+            Action::EditFile { path, old, new } => {
+                json!({ "path": path, "old": old, "new": new })
+            }
+            Action::Search { pattern, path } => json!({ "pattern": pattern, "path": path }),
             Action::RunCmd { cmd, .. } => json!({ "cmd": cmd }),
         };
         guard::signature(self.tool(), &args)
@@ -151,7 +174,10 @@ impl Action {
 
     /// Changes nothing: safe to run again after a crash.
     pub fn is_read_only(&self) -> bool {
-        matches!(self, Action::ListDir { .. } | Action::ReadFile { .. })
+        matches!(
+            self,
+            Action::ListDir { .. } | Action::ReadFile { .. } | Action::Search { .. }
+        )
     }
 }
 
@@ -208,6 +234,8 @@ impl Toolbox {
                 content,
                 create_dirs,
             } => files::write_file(&self.root, path, content, *create_dirs),
+            Action::EditFile { path, old, new } => edit::edit_file(&self.root, path, old, new),
+            Action::Search { pattern, path } => search::search(&self.root, pattern, path),
             Action::RunCmd { cmd, timeout } => {
                 let tmp = self.tmp.as_deref().map(tempfile::TempDir::path);
                 let reads = self.reads().await;
@@ -246,6 +274,20 @@ impl Toolbox {
             .await
     }
 
+    /// The content a file would have after `action` when it writes one:
+    /// the whole content of a `write_file`, the edited text of an
+    /// `edit_file` that applies; `None` otherwise.
+    pub fn content_after(&self, action: &Action) -> Option<String> {
+        match action {
+            Action::WriteFile { content, .. } => Some(content.clone()),
+            Action::EditFile { path, old, new } => {
+                let text = String::from_utf8(self.contents(path)?).ok()?;
+                edit::apply(&text, old, new, path).ok()
+            }
+            _ => None,
+        }
+    }
+
     /// SHA-256 of a workspace file now, `None` when it does not exist or
     /// cannot be read (used to reconcile an interrupted write).
     pub fn hash_of(&self, path: &str) -> Option<String> {
@@ -261,6 +303,12 @@ impl Toolbox {
     /// when it is longer, read without loading the rest.
     pub fn excerpt(&self, path: &str, max: usize) -> Option<String> {
         files::excerpt(&self.root, path, max)
+    }
+
+    /// The path of a workspace file as the tools name it, `None` when it
+    /// is refused.
+    pub fn shown_path(&self, path: &str) -> Option<String> {
+        files::shown_path(&self.root, path)
     }
 
     /// Whether a file the runner wrote still exists.
@@ -349,6 +397,29 @@ fn build_specs() -> Vec<ToolSpec> {
                     "create_dirs": { "type": "boolean", "description": "create missing parent folders (default true)" }
                 }),
                 &["path", "content"],
+            ),
+        },
+        ToolSpec {
+            name: "edit_file",
+            description: "Change part of an existing file: replace the one passage `old` (quoted exactly as read_file shows it, a few lines) with `new`. The rest of the file stays as it is.",
+            parameters: object(
+                json!({
+                    "path": string("file relative to the workspace"),
+                    "old": string("the lines to replace, exactly as they are in the file; they must occur once"),
+                    "new": string("the lines to put in their place")
+                }),
+                &["path", "old", "new"],
+            ),
+        },
+        ToolSpec {
+            name: "search",
+            description: "Find the lines of the workspace's files that match a regular expression; answers `path:line: text`.",
+            parameters: object(
+                json!({
+                    "pattern": string("a regular expression, e.g. \"def average\""),
+                    "path": string("folder or file to search in (default \".\", the whole workspace)")
+                }),
+                &["pattern"],
             ),
         },
         ToolSpec {

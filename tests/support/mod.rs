@@ -8,6 +8,7 @@ pub mod fake_ollama;
 pub mod fake_openai;
 pub mod invariants;
 pub mod personality;
+pub mod project;
 pub mod script;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,246 @@
+//! `edit_file`: replaces one occurrence of a passage the model quotes.
+//!
+//! The passage is looked for exactly first; when it is not there, line by
+//! line with each line's leading and trailing whitespace ignored (a model
+//! often quotes code with its indentation changed). Zero or several matches
+//! are refused with the lines nearest to what was quoted, numbered, so the
+//! model can quote again.
+
+use super::files;
+use crate::state::ActionOutcome;
+
+/// Lines of the file shown around the nearest match of a refused edit.
+const NEAREST_LINES: usize = 6;
+
+/// Why an edit cannot be applied to a text: the message for the model.
+pub type EditRefusal = String;
+
+/// The text after replacing the one occurrence of `old` with `new`.
+pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, EditRefusal> {
+    if old.is_empty() {
+        return Err(format!(
+            "edit_file {path}: `old` is empty; quote the lines to replace exactly as they are in \
+             the file (read_file shows them), or use write_file for a new file"
+        ));
+    }
+    let exact: Vec<usize> = text.match_indices(old).map(|(at, _)| at).collect();
+    match exact.as_slice() {
+        [at] => return Ok(format!("{}{new}{}", &text[..*at], &text[at + old.len()..])),
+        [] => {}
+        several => {
+            let lines: Vec<usize> = several.iter().map(|at| line_of(text, *at)).collect();
+            return Err(several_matches(text, path, &lines));
+        }
+    }
+    let spans = tolerant_matches(text, old);
+    match spans.as_slice() {
+        [(start, end)] => Ok(format!("{}{new}{}", &text[..*start], &text[*end..])),
+        [] => Err(no_match(text, old, path)),
+        several => {
+            let lines: Vec<usize> = several.iter().map(|(at, _)| line_of(text, *at)).collect();
+            Err(several_matches(text, path, &lines))
+        }
+    }
+}
+
+/// Runs `edit_file` on a workspace file: read, edit, write (as
+/// `write_file` writes, so the result carries the same `FileChange`).
+pub fn edit_file(root: &std::path::Path, given: &str, old: &str, new: &str) -> ActionOutcome {
+    let bytes = match files::read(root, given) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            return ActionOutcome::refused(format!(
+                "edit_file {given}: no such file; create it with write_file"
+            ));
+        }
+        Err(e) => return ActionOutcome::refused(e),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return ActionOutcome::refused(format!(
+            "edit_file {given}: the file is not UTF-8 text; it is not edited"
+        ));
+    };
+    let edited = match apply(&text, old, new, given) {
+        Ok(edited) => edited,
+        Err(refusal) => return ActionOutcome::refused(refusal),
+    };
+    let mut outcome = files::write_file(root, given, &edited, false);
+    if outcome.ok {
+        let removed = old.lines().count();
+        let added = new.lines().count();
+        outcome.result = match &outcome.write {
+            Some(change) if change.changed() => format!(
+                "Edited {}: replaced {removed} line(s) with {added} line(s); the file now has {} \
+                 bytes",
+                change.path, change.bytes
+            ),
+            _ => format!("{given}: `new` equals `old`; nothing changed"),
+        };
+    }
+    outcome
+}
+
+/// 1-based line number of byte `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at].matches('\n').count() + 1
+}
+
+/// Byte spans of `text` whose lines equal the lines of `old` once each
+/// line is trimmed; a span covers whole lines, its final newline excluded
+/// when `old` has none.
+fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
+    let wanted: Vec<&str> = old.lines().map(str::trim).collect();
+    if wanted.iter().all(|line| line.is_empty()) {
+        return Vec::new();
+    }
+    // (start, end without newline, end with newline) of every line.
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n').len();
+        lines.push((start, start + bare, start + line.len()));
+        start += line.len();
+    }
+    let mut spans = Vec::new();
+    for first in 0..lines.len() {
+        let Some(window) = lines.get(first..first + wanted.len()) else {
+            break;
+        };
+        let same = window
+            .iter()
+            .zip(&wanted)
+            .all(|((s, e, _), want)| text[*s..*e].trim() == *want);
+        if let (true, Some(last)) = (same, window.last()) {
+            let end = if old.ends_with('\n') { last.2 } else { last.1 };
+            spans.push((window[0].0, end));
+        }
+    }
+    spans
+}
+
+fn several_matches(text: &str, path: &str, lines: &[usize]) -> EditRefusal {
+    let shown: Vec<String> = lines
+        .iter()
+        .map(|line| numbered(text, *line, *line))
+        .collect();
+    format!(
+        "edit_file {path}: `old` occurs {} times (lines {}); nothing was changed. Quote more \
+         lines around the one you mean so that it occurs once:\n{}",
+        lines.len(),
+        lines
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        shown.join("\n---\n")
+    )
+}
+
+fn no_match(text: &str, old: &str, path: &str) -> EditRefusal {
+    let first = old
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default();
+    let nearest = nearest_line(text, first);
+    let around = match nearest {
+        Some(line) => format!(
+            "The nearest lines of {path}:\n{}",
+            numbered(
+                text,
+                line.saturating_sub(NEAREST_LINES / 2).max(1),
+                line + NEAREST_LINES / 2
+            )
+        ),
+        None => format!("{path} is empty."),
+    };
+    format!(
+        "edit_file {path}: `old` was not found, not even with whitespace ignored; nothing was \
+         changed. Read the file and quote the lines exactly. {around}"
+    )
+}
+
+/// The 1-based line of `text` most like `wanted`: most words in common,
+/// the first on a tie; `None` for an empty text.
+fn nearest_line(text: &str, wanted: &str) -> Option<usize> {
+    let words: Vec<&str> = wanted
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .collect();
+    text.lines()
+        .enumerate()
+        .map(|(index, line)| {
+            let score = words
+                .iter()
+                .filter(|word| !word.is_empty() && line.contains(**word))
+                .count();
+            (score, usize::MAX - index)
+        })
+        .max()
+        .map(|(_, reversed)| usize::MAX - reversed + 1)
+}
+
+/// Lines `from..=to` (1-based) of `text` as `N: line`.
+fn numbered(text: &str, from: usize, to: usize) -> String {
+    text.lines()
+        .enumerate()
+        .skip(from - 1)
+        .take(to + 1 - from)
+        .map(|(index, line)| format!("{}: {line}", index + 1))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef average(xs):\n    return sum(xs) / (len(xs) - 1)\n";
+
+    #[test]
+    fn one_exact_occurrence_is_replaced_and_nothing_else() {
+        let edited = apply(CALC, "(len(xs) - 1)", "len(xs)", "calc.py").unwrap();
+        assert_eq!(edited, CALC.replace("(len(xs) - 1)", "len(xs)"));
+        assert!(edited.contains("def add(a, b):\n    return a + b\n"));
+    }
+
+    #[test]
+    fn indentation_quoted_wrong_still_matches_one_passage() {
+        let old = "def average(xs):\nreturn sum(xs) / (len(xs) - 1)";
+        let new = "def average(xs):\n    return sum(xs) / len(xs)";
+        let edited = apply(CALC, old, new, "calc.py").unwrap();
+        assert!(edited.ends_with("def average(xs):\n    return sum(xs) / len(xs)\n"));
+        assert!(edited.starts_with("def add(a, b):\n"));
+    }
+
+    #[test]
+    fn zero_matches_show_the_nearest_lines_numbered() {
+        let error = apply(CALC, "def averge(xs, ys):", "x", "calc.py").unwrap_err();
+        assert!(error.contains("was not found"), "{error}");
+        assert!(error.contains("5: def average(xs):"), "{error}");
+    }
+
+    #[test]
+    fn several_matches_are_refused_with_their_lines() {
+        let text = "x = 1\ny = 2\nx = 1\n";
+        let error = apply(text, "x = 1", "x = 3", "a.py").unwrap_err();
+        assert!(error.contains("occurs 2 times (lines 1, 3)"), "{error}");
+        let tolerant = apply("  a\nb\n a \n", "a", "c", "a.py");
+        assert!(tolerant.unwrap_err().contains("occurs 2 times"));
+    }
+
+    #[test]
+    fn an_edit_of_a_workspace_file_is_a_file_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("calc.py"), CALC).unwrap();
+        let outcome = edit_file(&root, "calc.py", "(len(xs) - 1)", "len(xs)");
+        assert!(outcome.ok, "{}", outcome.result);
+        let change = outcome.write.unwrap();
+        assert_eq!(change.before, Some(files::sha256_hex(CALC.as_bytes())));
+        let now = std::fs::read_to_string(root.join("calc.py")).unwrap();
+        assert_eq!(change.after, files::sha256_hex(now.as_bytes()));
+        assert!(now.contains("/ len(xs)"));
+        let missing = edit_file(&root, "nope.py", "a", "b");
+        assert!(!missing.ok && missing.result.contains("write_file"));
+    }
+}

@@ -1,0 +1,148 @@
+//! Runs on a workspace that already holds a project (issue 19): files are
+//! never replaced unseen, edits and searches work on them, refusals end.
+
+use runner::state::Event;
+use serde_json::Value;
+
+use crate::support::Test;
+use crate::support::project::{CALC, HELLO, TEST_CALC};
+
+/// A folder that already holds hello_world.py, and a model that only ever
+/// claims the subtask is done: before, 72 refused claims, 48 nudges and every
+/// round spent. The same refusal again is a blocked loop, so the subtask is
+/// given up as stuck and the run ends, not achieved, with a clear reason.
+#[test]
+fn repeated_refused_claims_end_within_the_nudge_budget() {
+    let test = Test::new()
+        .project(&[("hello_world.py", HELLO)])
+        .script("refused_claims")
+        .args(["Write a hello world script"]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let records = test.records();
+    let claims = records
+        .iter()
+        .filter(|r| {
+            matches!(&r.event, Event::CallRejected { tool, .. } | Event::ActionBlocked { tool, .. }
+                if tool == "mark_subtask_complete")
+        })
+        .count();
+    assert!(claims < 24, "{claims} refused claims");
+    // Refused once per subtask; the repeats are blocked (the calls left
+    // in a reply after its subtask ended are not the model's loop).
+    let counted = records
+        .iter()
+        .filter(|r| {
+            matches!(
+                &r.event,
+                Event::CallRejected {
+                    signature: Some(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert!(
+        counted <= 2,
+        "one refusal per subtask, then blocks: {counted}"
+    );
+    assert!(state.loop_nudges <= 5, "{}", state.loop_nudges);
+    assert!(state.rounds < 24, "rounds {}", state.rounds);
+    let stuck = records.iter().any(|r| {
+        matches!(&r.event, Event::SubtaskEnded { success: false, reason, .. }
+            if reason.contains("stuck in a loop"))
+    });
+    assert!(stuck, "{}", run.stderr);
+    let loops: Value =
+        serde_json::from_str(&std::fs::read_to_string(test.context().join("loops.json")).unwrap())
+            .unwrap();
+    assert_eq!(loops[0]["tool"], "mark_subtask_complete");
+    assert_eq!(test.read("hello_world.py"), HELLO, "nothing was written");
+}
+
+/// A model that rewrites calc.py without reading it: refused once with the
+/// file shown (add included), then its whole write keeps add.
+#[test]
+fn a_blind_rewrite_is_refused_with_the_file_shown_then_done_right() {
+    let test = Test::new()
+        .calc_project()
+        .script("blind_rewrite")
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    let records = test.records();
+    let refusals: Vec<&String> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected {
+                error,
+                seen: Some(seen),
+                ..
+            } if seen.path == "calc.py" => Some(error),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refusals.len(), 1, "{}", run.stderr);
+    assert!(refusals[0].contains("def add(a, b):"), "{}", refusals[0]);
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(xs) - 1)", "len(xs)"),
+        "add is kept"
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.seen.get("calc.py"),
+        Some(&runner::tools::sha256_hex(test.read("calc.py").as_bytes()))
+    );
+}
+
+/// edit_file with zero matches, then two, then one: each refusal shows
+/// lines, the one match changes only that passage, and `diff` and
+/// `rollback` cover the edit like a write.
+#[test]
+fn edits_with_zero_two_and_one_matches_then_diff_and_rollback() {
+    let test = Test::new()
+        .calc_project()
+        .script("editing")
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    let results: Vec<String> = test
+        .records()
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::ActionFinished { outcome, .. } => Some(outcome.result.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 3, "{results:#?}\n{}", run.stderr);
+    assert!(results[0].contains("was not found"), "{}", results[0]);
+    assert!(
+        results[0].contains("6:     return sum(xs) / (len(xs) - 1)"),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1].contains("occurs 2 times (lines 2, 6)"),
+        "{}",
+        results[1]
+    );
+    assert!(results[2].starts_with("Edited calc.py"), "{}", results[2]);
+    let fixed = CALC.replace("(len(xs) - 1)", "len(xs)");
+    assert_eq!(test.read("calc.py"), fixed);
+    test.assert_replay_matches();
+
+    let diff = test.run_with(&["diff"]);
+    assert!(
+        diff.stdout.contains("-    return sum(xs) / (len(xs) - 1)"),
+        "{}",
+        diff.stdout
+    );
+    assert!(
+        diff.stdout.contains("+    return sum(xs) / len(xs)"),
+        "{}",
+        diff.stdout
+    );
+    test.run_with(&["rollback", "--to", "0"]).assert_code(0);
+    assert_eq!(test.read("calc.py"), CALC, "the edit is undone");
+}
