@@ -379,7 +379,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
         .unwrap_or_default();
     let expected = source
-        .and_then(|text| returned_instead(text, what))
+        .and_then(|text| returned_instead(path, text, what))
         .unwrap_or_default();
     format!(
         "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
@@ -391,8 +391,10 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
 /// `assert ACTUAL == EXPECTED`, in `what`) shows what CALL returned: both
 /// ways to make them agree, the test's line spelled out. A small model told
 /// only the line rewrote the file with the same assert three times.
-fn returned_instead(source: &str, what: &str) -> Option<String> {
-    let (call, written) = super::pycheck::assert_parts(source)?;
+fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
+    let (call, written) = crate::lang::Languages::default()
+        .for_path(path)?
+        .assertion(source)?;
     let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {

@@ -11,7 +11,16 @@
 //! runner does with the answer (refuse a write, show a map, run a check) is
 //! in the round.
 
+mod javascript;
+mod python;
+mod registry;
+mod toolchain;
+
 use std::path::Path;
+
+pub use javascript::JavaScript;
+pub use python::Python;
+pub use registry::Languages;
 
 /// A top-level definition of a source file, for the workspace map:
 /// `def add(a, b)`, `class Game(Base)`, `function play(a, b)`.
@@ -63,6 +72,8 @@ pub trait Workspace {
     fn text(&self, path: &str) -> Option<String>;
     /// The workspace's files, relative paths.
     fn files(&self) -> Vec<String>;
+    /// The files this run wrote, relative paths.
+    fn written(&self) -> Vec<String>;
 }
 
 /// Everything the runner knows of one language.
@@ -85,4 +96,9 @@ pub trait Language: Send + Sync {
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review;
     /// Where a failed check's output points.
     fn failures(&self, output: &str) -> Vec<Problem>;
+    /// A line that asserts `ACTUAL == EXPECTED` as the source of both
+    /// sides, read by the language's parser; `None` for any other line.
+    fn assertion(&self, _line: &str) -> Option<(String, String)> {
+        None
+    }
 }

@@ -11,7 +11,7 @@ mod confined;
 #[cfg(not(unix))]
 #[path = "confined_portable.rs"]
 mod confined;
-mod env;
+pub(crate) mod env;
 mod files;
 mod output;
 pub mod paths;
@@ -62,7 +62,7 @@ pub struct ToolConfig {
 impl Default for ToolConfig {
     fn default() -> Self {
         ToolConfig {
-            allowed: DEFAULT_ALLOWED.iter().map(|s| s.to_string()).collect(),
+            allowed: command::default_allowed(),
             allow_inline_python: false,
             sandbox: true,
             default_timeout: Duration::from_secs(120),
