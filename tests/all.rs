@@ -7,6 +7,7 @@ mod client;
 mod core;
 mod crash;
 mod example;
+mod languages;
 mod personalities;
 mod real_model;
 mod security;

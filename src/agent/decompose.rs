@@ -15,6 +15,7 @@
 use serde_json::{Value, json};
 
 use crate::chat::{Message, Usage};
+use crate::lang::Languages;
 use crate::model::{ChatRequest, Failure, Model, Options};
 use crate::state::{Event, TaskPlan};
 
@@ -154,11 +155,10 @@ pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
 }
 
 /// The files shape as one task: a subtask per file, then the check. Put
-/// right on the way: `my-game.py` becomes `my_game.py` (a module with a
-/// hyphen cannot be imported by its tests); with test files planned the
-/// check is `python3 -m pytest -q` (small models give `pytest game.py`,
-/// which collects nothing); without them a pytest check becomes a run of the
-/// program, and a missing check too.
+/// right on the way by the files' languages (see [`Languages::plan_check`]
+/// and [`crate::lang::Language::plan_path`]): `my-game.py` becomes
+/// `my_game.py` (a module with a hyphen cannot be imported by its tests);
+/// the check is the one that runs the planned tests.
 fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
     if items.len() > MAX_FILES {
         return Err(format!(
@@ -166,6 +166,7 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
             items.len()
         ));
     }
+    let languages = Languages::default();
     let mut files: Vec<(String, String)> = Vec::new();
     let mut check = check.trim().trim_matches('`').trim().to_string();
     for (i, item) in items.iter().enumerate() {
@@ -187,7 +188,9 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
                 i + 1
             ));
         }
-        let path = importable(path);
+        let path = languages
+            .for_path(path)
+            .map_or(path.to_string(), |l| l.plan_path(path));
         if path != given {
             check = check.replace(given, &path);
         }
@@ -203,26 +206,20 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
             files.push((path, purpose));
         }
     }
-    let is_test = |path: &str| {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        name.starts_with("test_") || name.ends_with("_test.py")
-    };
+    let is_test = |path: &str| languages.is_test(path);
+    let is_program = |path: &str| languages.for_path(path).is_some() && !is_test(path);
     let program = files
         .iter()
         .rev()
         .map(|(path, _)| path)
-        .find(|path| path.ends_with(".py") && !is_test(path));
-    if files.iter().any(|(path, _)| is_test(path)) {
-        check = "python3 -m pytest -q".into();
-    } else if check.is_empty() || check.contains("pytest") {
-        check = program.map(|p| format!("python3 {p}")).unwrap_or_default();
-    }
+        .find(|path| is_program(path));
+    let paths: Vec<String> = files.iter().map(|(path, _)| path.clone()).collect();
+    let check = languages.plan_check(&paths, &check);
     if files.is_empty() && check.is_empty() {
         return Err("it names no file to write and no command to run".into());
     }
     // What a small model leaves out unless told: the import of the module
     // under test, test functions, and the code itself (it writes `pass`).
-    let module = program.map(|p| p.trim_end_matches(".py").replace('/', "."));
     let tested = files.iter().any(|(path, _)| is_test(path));
     let mut subtasks: Vec<String> = files
         .iter()
@@ -231,12 +228,11 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
                 true => format!("Write {path}"),
                 false => format!("Write {path}: {}", purpose.trim_end_matches('.')),
             };
-            match &module {
-                Some(module) if is_test(path) => line.push_str(&format!(
-                    ". It imports from {module} (`from {module} import ...`) and has 3 to 5 \
-                     short test_ functions, each calling it and asserting what it returns"
-                )),
-                _ if path.ends_with(".py") && !is_test(path) => {
+            match (program, languages.for_path(path)) {
+                (Some(program), Some(language)) if is_test(path) => {
+                    line.push_str(&language.test_file_hint(program))
+                }
+                _ if is_program(path) => {
                     line.push_str(". Complete working code, no placeholders");
                     // A game that draws its moves at random inside the
                     // function its tests call cannot be tested (Qwen2.5-
@@ -274,19 +270,6 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
         description,
         subtasks,
     }])
-}
-
-/// A Python file name its tests can import: hyphens and spaces in the stem
-/// become underscores.
-fn importable(path: &str) -> String {
-    let Some(stem) = path.strip_suffix(".py") else {
-        return path.to_string();
-    };
-    let (dir, name) = match stem.rsplit_once('/') {
-        Some((dir, name)) => (format!("{dir}/"), name),
-        None => (String::new(), stem),
-    };
-    format!("{dir}{}.py", name.replace('-', "_"))
 }
 
 fn parse_task(n: usize, task: &Value) -> Result<TaskPlan, String> {

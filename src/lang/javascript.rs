@@ -140,6 +140,22 @@ impl Language for JavaScript {
         })
     }
 
+    fn run_command(&self, path: &str) -> String {
+        format!("node {path}")
+    }
+
+    fn runs_tests(&self, command: &str) -> bool {
+        command.split_whitespace().any(|word| word == "--test") || command.starts_with("npm test")
+    }
+
+    fn test_file_hint(&self, program: &str) -> String {
+        format!(
+            ". It requires ./{program} (`const {{ ... }} = require('./{program}')`) and has 3 to \
+             5 short tests (`test('...', () => ...)` from node:test), each calling it and \
+             asserting what it returns with node:assert"
+        )
+    }
+
     /// `node --test`'s failures: the `not ok` test, the error under it and
     /// the `location: 'file:line:col'` it gives.
     fn failures(&self, output: &str) -> Vec<Problem> {

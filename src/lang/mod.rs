@@ -96,6 +96,18 @@ pub trait Language: Send + Sync {
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review;
     /// Where a failed check's output points.
     fn failures(&self, output: &str) -> Vec<Problem>;
+    /// `path` as its tests can name it (Python cannot import a module with
+    /// a hyphen); the same path when nothing needs changing.
+    fn plan_path(&self, path: &str) -> String {
+        path.to_string()
+    }
+    /// The command that runs program `path`.
+    fn run_command(&self, path: &str) -> String;
+    /// Whether `command` runs this language's tests.
+    fn runs_tests(&self, command: &str) -> bool;
+    /// What a planned test file of program `path` must hold, said to a
+    /// small model that leaves it out unless told: `. It imports ...`.
+    fn test_file_hint(&self, program: &str) -> String;
     /// A line that asserts `ACTUAL == EXPECTED` as the source of both
     /// sides, read by the language's parser; `None` for any other line.
     fn assertion(&self, _line: &str) -> Option<(String, String)> {

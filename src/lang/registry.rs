@@ -45,6 +45,26 @@ impl Languages {
     }
 }
 
+/// The check of a plan that writes `files` (the plan's own `check` as
+/// given): with test files planned, the command that runs them (small
+/// models give `pytest game.py`, which collects nothing); without them, a
+/// test run or no check becomes a run of the last program planned.
+impl Languages {
+    pub fn plan_check(&self, files: &[String], check: &str) -> String {
+        if let Some(tests) = self.check_command(Path::new("."), files) {
+            return tests;
+        }
+        if !check.is_empty() && !self.all().any(|l| l.runs_tests(check)) {
+            return check.to_string();
+        }
+        files
+            .iter()
+            .rev()
+            .find_map(|f| Some(self.for_path(f)?.run_command(f)))
+            .unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +100,25 @@ mod tests {
             Some("node --test".into())
         );
         assert_eq!(languages.check_command(root, &files(&["game.py"])), None);
+    }
+
+    #[test]
+    fn a_plan_is_checked_by_its_tests_else_by_running_its_program() {
+        let languages = Languages::default();
+        let files = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            languages.plan_check(&files(&["add.js", "add.test.js"]), "npm test"),
+            "node --test"
+        );
+        assert_eq!(
+            languages.plan_check(&files(&["add.js"]), "node --test"),
+            "node add.js"
+        );
+        assert_eq!(
+            languages.plan_check(&files(&["hi.py"]), ""),
+            "python3 hi.py"
+        );
+        assert_eq!(languages.plan_check(&files(&["hi.py"]), "make"), "make");
+        assert_eq!(languages.plan_check(&files(&["notes.md"]), ""), "");
     }
 }

@@ -174,6 +174,34 @@ impl Language for Python {
         }]
     }
 
+    /// Hyphens and spaces in the stem become underscores.
+    fn plan_path(&self, path: &str) -> String {
+        let Some(stem) = path.strip_suffix(".py") else {
+            return path.to_string();
+        };
+        let (dir, name) = match stem.rsplit_once('/') {
+            Some((dir, name)) => (format!("{dir}/"), name),
+            None => (String::new(), stem),
+        };
+        format!("{dir}{}.py", name.replace(['-', ' '], "_"))
+    }
+
+    fn run_command(&self, path: &str) -> String {
+        format!("python3 {path}")
+    }
+
+    fn runs_tests(&self, command: &str) -> bool {
+        command.contains("pytest")
+    }
+
+    fn test_file_hint(&self, program: &str) -> String {
+        let module = program.trim_end_matches(".py").replace('/', ".");
+        format!(
+            ". It imports from {module} (`from {module} import ...`) and has 3 to 5 short test_ \
+             functions, each calling it and asserting what it returns"
+        )
+    }
+
     fn assertion(&self, line: &str) -> Option<(String, String)> {
         let answer = facts::ask(&[("line.py", line.trim())], None)?;
         let facts = answer.files.into_iter().next()?;
