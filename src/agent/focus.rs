@@ -6,6 +6,7 @@
 //! file, and copied the words of its rules ("what you did") as its answer.
 
 use crate::chat::{Message, Role};
+use crate::lang::Languages;
 use crate::model::text_calls;
 use crate::state::State;
 
@@ -159,28 +160,27 @@ fn last_failure(state: &State) -> Option<Last> {
     })
 }
 
-/// The line of a failing program's output that says what went wrong:
-/// pytest's `E   ...` (the one naming an error first), or the last
-/// `...Error: ...` / `error: ...` line.
+/// The line of a failing program's output that says what went wrong: what
+/// a language's reading of its failed check says (pytest's `E   ...`,
+/// `node --test`'s error), or the last `...Error: ...` / `error: ...` line.
 fn error_line(output: &str) -> Option<String> {
     let lines: Vec<&str> = output.lines().map(str::trim).collect();
-    let pytest: Vec<&str> = lines
-        .iter()
-        .filter(|line| line.starts_with("E ") && line.len() > 2)
-        .map(|line| line[1..].trim())
-        .collect();
-    let names_error = |line: &&str| line.contains("Error") || line.contains("Exception");
-    let found = pytest
-        .iter()
-        .copied()
-        .find(names_error)
-        .or_else(|| pytest.first().copied())
+    let found = Languages::default()
+        .all()
+        .find_map(|language| language.failures(output).into_iter().next())
+        .map(|problem| problem.message)
         .or_else(|| {
-            lines.iter().rev().copied().find(|line| {
-                let head = line.split(':').next().unwrap_or("");
-                line.contains(':')
-                    && (head.ends_with("Error") || head.ends_with("Exception") || head == "error")
-            })
+            lines
+                .iter()
+                .rev()
+                .find(|line| {
+                    let head = line.split(':').next().unwrap_or("");
+                    line.contains(':')
+                        && (head.ends_with("Error")
+                            || head.ends_with("Exception")
+                            || head == "error")
+                })
+                .map(|line| line.to_string())
         })?;
     Some(found.chars().take(200).collect())
 }
@@ -356,12 +356,8 @@ pub fn run_call(command: &str) -> String {
 /// call returned and the line that expects it.
 pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> String {
     let Some(file) = file else {
-        if what.contains("pytest") && what.contains("exit code 5") {
-            // pytest's "no tests ran": the test file is missing or has no
-            // test in it.
-            return "pytest found no test: write the test file (test_NAME.py) with test_ \
-                    functions that import the code and assert what it returns."
-                .into();
+        if let Some(hint) = Languages::default().all().find_map(|l| l.no_tests(what)) {
+            return hint;
         }
         return "Fix the cause: answer with write_file and the whole corrected content of the \
                 file that is wrong."
@@ -392,9 +388,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
 /// ways to make them agree, the test's line spelled out. A small model told
 /// only the line rewrote the file with the same assert three times.
 fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
-    let (call, written) = crate::lang::Languages::default()
-        .for_path(path)?
-        .assertion(source)?;
+    let (call, written) = Languages::default().for_path(path)?.assertion(source)?;
     let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {

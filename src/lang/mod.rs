@@ -108,6 +108,11 @@ pub trait Language: Send + Sync {
     /// What a planned test file of program `path` must hold, said to a
     /// small model that leaves it out unless told: `. It imports ...`.
     fn test_file_hint(&self, program: &str) -> String;
+    /// What to do when a failed check (`what`: "`command` exit code N...")
+    /// says this language's test runner found no test; `None` otherwise.
+    fn no_tests(&self, _what: &str) -> Option<String> {
+        None
+    }
     /// A line that asserts `ACTUAL == EXPECTED` as the source of both
     /// sides, read by the language's parser; `None` for any other line.
     fn assertion(&self, _line: &str) -> Option<(String, String)> {

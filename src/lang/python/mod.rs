@@ -151,7 +151,7 @@ impl Language for Python {
     fn failures(&self, output: &str) -> Vec<Problem> {
         let errors: Vec<&str> = output
             .lines()
-            .filter_map(|l| l.strip_prefix("E "))
+            .filter_map(|l| l.trim_start().strip_prefix("E "))
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
@@ -200,6 +200,16 @@ impl Language for Python {
             ". It imports from {module} (`from {module} import ...`) and has 3 to 5 short test_ \
              functions, each calling it and asserting what it returns"
         )
+    }
+
+    /// pytest's exit code 5, "no tests ran": the test file is missing or
+    /// has no test in it.
+    fn no_tests(&self, what: &str) -> Option<String> {
+        (self.runs_tests(what) && what.contains("exit code 5")).then(|| {
+            "pytest found no test: write the test file (test_NAME.py) with test_ functions that \
+             import the code and assert what it returns."
+                .to_string()
+        })
     }
 
     fn assertion(&self, line: &str) -> Option<(String, String)> {
