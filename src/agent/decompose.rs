@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use crate::chat::{Message, Usage};
 use crate::lang::Languages;
 use crate::model::{ChatRequest, Failure, Model, Options};
-use crate::state::{Event, TaskPlan};
+use crate::state::{Event, SubtaskKind, TaskPlan};
 
 /// Corrections sent back before falling back to the goal as the only task.
 const CORRECTIONS: usize = 2;
@@ -108,6 +108,7 @@ pub async fn plan(model: &dyn Model, goal: &str, options: Options) -> Result<Eve
     }
     Ok(Event::Planned {
         tasks: vec![TaskPlan {
+            kinds: Vec::new(),
             description: goal.to_string(),
             subtasks: vec![goal.to_string()],
         }],
@@ -257,7 +258,12 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
         1 => format!("Write {}", names[0]),
         n => format!("Write {} and {}", names[..n - 1].join(", "), names[n - 1]),
     };
+    let mut kinds: Vec<SubtaskKind> = files
+        .iter()
+        .map(|(path, _)| SubtaskKind::Write { path: path.clone() })
+        .collect();
     if !check.is_empty() {
+        kinds.push(SubtaskKind::Check { cmd: check.clone() });
         subtasks.push(format!(
             "Run `{check}` and make it succeed (fix the files if it fails)"
         ));
@@ -267,6 +273,7 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
         };
     }
     Ok(vec![TaskPlan {
+        kinds,
         description,
         subtasks,
     }])
@@ -294,6 +301,7 @@ fn parse_task(n: usize, task: &Value) -> Result<TaskPlan, String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(TaskPlan {
+        kinds: Vec::new(),
         description,
         subtasks,
     })
@@ -319,6 +327,7 @@ mod tests {
     #[test]
     fn both_shapes_and_a_fence_are_accepted() {
         let want = vec![TaskPlan {
+            kinds: Vec::new(),
             description: "Create hello.py".into(),
             subtasks: vec!["write hello.py".into(), "run it".into()],
         }];
@@ -335,6 +344,14 @@ mod tests {
         assert_eq!(
             parse(plan),
             Ok(vec![TaskPlan {
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "hello.py".into()
+                    },
+                    SubtaskKind::Check {
+                        cmd: "python3 hello.py".into()
+                    },
+                ],
                 description: "Write hello.py, then run `python3 hello.py`".into(),
                 subtasks: vec![
                     "Write hello.py: Print hello. Complete working code, no placeholders".into(),

@@ -8,7 +8,7 @@
 use crate::chat::{Message, Role};
 use crate::lang::Languages;
 use crate::model::text_calls;
-use crate::state::State;
+use crate::state::{State, SubtaskKind};
 
 /// The exchanges of the active subtask: those after the last one in which a
 /// subtask was marked ended. What came before belongs to work that is done;
@@ -299,14 +299,14 @@ pub fn after_work(state: &State, did: &str) -> Ending {
     }
 }
 
-/// The command of a check subtask, one that reads "Run `CMD` ..." (the
-/// decomposition ends every plan with one): the subtask is done when that
-/// command exits with code 0, not when the model says so.
+/// The command of a check subtask, as the planner set it (a plan of files
+/// ends with one): the subtask is done when that command exits with code
+/// 0, not when the model says so.
 pub fn check_command(state: &State) -> Option<String> {
-    let (_, subtask) = state.tree.active()?;
-    let rest = subtask.description.strip_prefix("Run `")?;
-    let command = rest[..rest.find('`')?].trim();
-    (!command.is_empty()).then(|| command.to_string())
+    match &state.tree.active()?.1.kind {
+        SubtaskKind::Check { cmd } => Some(cmd.clone()),
+        _ => None,
+    }
 }
 
 /// Whether the last tool of the active subtask was `check`, run to exit
@@ -418,6 +418,14 @@ mod tests {
     fn state(exchanges: Vec<Vec<Message>>) -> State {
         let mut state = State {
             tree: Tree::from_plan(&[TaskPlan {
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "a.py".into(),
+                    },
+                    SubtaskKind::Check {
+                        cmd: "python3 -m pytest -q".into(),
+                    },
+                ],
                 description: "t".into(),
                 subtasks: vec!["Write a.py".into(), "Run `python3 -m pytest -q`".into()],
             }]),

@@ -18,7 +18,7 @@ use conversation::{KEPT_RESULT, shortened};
 pub use event::{
     ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, WriteIntent,
 };
-pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
+pub use tree::{Cursor, Status, Subtask, SubtaskKind, Task, TaskPlan, Tree};
 
 /// Commands kept for RECENT COMMANDS.
 const KEPT_COMMANDS: usize = 5;
