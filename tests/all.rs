@@ -8,6 +8,7 @@ mod completion;
 mod core;
 mod crash;
 mod example;
+mod languages;
 mod personalities;
 mod project;
 mod real_model;

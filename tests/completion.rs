@@ -3,13 +3,11 @@
 //! goal requirement by requirement, and what is missing becomes a new
 //! cycle of work.
 
-use runner::state::Event;
+use runner::state::{Event, Outcome};
 
 use crate::support::Test;
 
-#[allow(dead_code)]
 const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef average(numbers):\n    return sum(numbers) / (len(numbers) + 1)\n";
-#[allow(dead_code)]
 const TEST_CALC: &str = "from calc import add, average\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n";
 
 fn cycles(test: &Test) -> Vec<String> {
@@ -20,6 +18,67 @@ fn cycles(test: &Test) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+#[test]
+fn a_model_that_claims_done_while_the_tests_fail_gets_a_new_cycle_not_goal_achieved() {
+    let test = Test::new()
+        .script("claims_done")
+        .file("calc.py", CALC)
+        .file("test_calc.py", TEST_CALC)
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    let state = test.assert_replay_matches();
+    // The claims ended the plan's subtasks, the project's tests ran and
+    // failed, and what failed became a cycle; there the model fixed it.
+    let first_check = test
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::Checked { checks } => Some(checks),
+            _ => None,
+        })
+        .expect("a completion check");
+    assert_eq!(first_check.len(), 1, "{first_check:?}");
+    assert_eq!(first_check[0].command, "python3 -m pytest -q");
+    assert_ne!(first_check[0].exit_code, Some(0));
+    assert_eq!(
+        cycles(&test),
+        vec![
+            "Cycle 1: what is still missing: what the goal asks for; `python3 -m pytest -q` passes"
+                .to_string()
+        ]
+    );
+    run.assert_code(0);
+    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    assert_eq!(
+        state.checks[0].tests.map(|t| (t.passed, t.failed)),
+        Some((2, 0))
+    );
+    assert!(test.read("calc.py").contains("def add"), "add was kept");
+}
+
+#[test]
+fn claims_alone_never_end_in_goal_achieved() {
+    // No cycle left: the claims and the failing tests end the run, exit 1,
+    // with what is missing.
+    let test = Test::new()
+        .script("claims_done")
+        .file("calc.py", CALC)
+        .file("test_calc.py", TEST_CALC)
+        .args(["Fix the bug in calc.py", "--max-cycles", "0"]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let ended = state.ended.expect("ended");
+    assert_eq!(ended.outcome, Outcome::NotAchieved, "{}", run.stderr);
+    assert!(
+        ended.reason.contains("`python3 -m pytest -q` failed"),
+        "{}",
+        ended.reason
+    );
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    assert_eq!(test.read("calc.py"), CALC, "nothing was changed");
 }
 
 #[test]

@@ -12,12 +12,12 @@
 
 use serde_json::{Value, json};
 
-use super::{Agent, focus, prompt};
+use super::{Agent, prompt};
 use crate::chat::{Message, ToolCall};
-use crate::lang;
+use crate::lang::{self, Languages};
 use crate::model::ChatRequest;
 use crate::state::verdict::{self, CheckRun, Requirement, Verdict};
-use crate::state::{Ending, Event, Outcome, Status, TaskPlan, Tree};
+use crate::state::{Ending, Event, Outcome, Status, SubtaskKind, TaskPlan, Tree};
 use crate::store::{Durability, StoreError};
 use crate::tools::Call;
 
@@ -103,7 +103,7 @@ impl Agent<'_> {
                     .await
                     .map(Some)
             }
-            Verdict::Missing(missing) if self.state().cycles < self.settings.max_cycles => {
+            Verdict::Missing(missing) if self.another_cycle() => {
                 let cycle = self.state().cycles + 1;
                 let task = cycle_task(cycle, &checks, &requirements, &failed);
                 self.reporter.notice(&format!(
@@ -123,10 +123,28 @@ impl Agent<'_> {
         }
     }
 
-    /// The commands that check the work: each check of the plan (a subtask
-    /// "Run `CMD`"), once each, in order.
+    /// Whether what is missing gets another cycle: not past `--max-cycles`,
+    /// and not after a cycle that changed no file (it cannot have fixed
+    /// anything, and another would do the same).
+    fn another_cycle(&self) -> bool {
+        let state = self.state();
+        state.cycles < self.settings.max_cycles && (state.cycles == 0 || state.cycle_writes > 0)
+    }
+
+    /// The commands that check the work: each check of the plan, then the
+    /// check of the workspace as it is now (the project's own tests, by
+    /// the language they are in), once each. A plan without a check, or
+    /// one whose check does not run the tests the workspace now holds, is
+    /// checked all the same.
     fn check_commands(&self) -> Vec<String> {
-        plan_checks(&self.state().tree)
+        let mut commands = plan_checks(&self.state().tree);
+        let files = workspace_files(self.tools.root());
+        if let Some(command) = Languages::default().check_command(self.tools.root(), &files)
+            && !commands.iter().any(|known| same_command(known, &command))
+        {
+            commands.push(command);
+        }
+        commands
     }
 
     /// Runs one check as the model's `run_cmd` would (the same whitelist,
@@ -238,15 +256,42 @@ impl Agent<'_> {
 pub(super) fn plan_checks(tree: &Tree) -> Vec<String> {
     let mut commands: Vec<String> = Vec::new();
     for subtask in tree.tasks.iter().flat_map(|task| &task.subtasks) {
-        if let Some(command) = focus::command_of(&subtask.description)
-            && !commands
-                .iter()
-                .any(|known| known.split_whitespace().eq(command.split_whitespace()))
+        if let SubtaskKind::Check { cmd } = &subtask.kind
+            && !commands.iter().any(|known| same_command(known, cmd))
         {
-            commands.push(command);
+            commands.push(cmd.clone());
         }
     }
     commands
+}
+
+/// The same words, however spaced.
+fn same_command(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+}
+
+/// Files of the workspace a check is chosen by: at most this many.
+const MAX_LISTED: usize = 5_000;
+
+/// The workspace's files, relative, without the runner's folder, `.git`
+/// and virtual environments; bounded.
+fn workspace_files(root: &std::path::Path) -> Vec<String> {
+    walkdir::WalkDir::new(root)
+        .max_depth(6)
+        .into_iter()
+        .filter_entry(|entry| {
+            let name = entry.file_name().to_string_lossy();
+            entry.depth() == 0
+                || !(name.starts_with('.') || name == "node_modules" || name == "__pycache__")
+        })
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| {
+            let relative = entry.path().strip_prefix(root).ok()?;
+            Some(relative.to_string_lossy().into_owned())
+        })
+        .take(MAX_LISTED)
+        .collect()
 }
 
 fn refused(command: &str, why: &str) -> CheckRun {
@@ -359,6 +404,7 @@ fn cycle_task(
         .chain(again)
         .take(MAX_CYCLE_SUBTASKS - checks.len().min(MAX_CYCLE_SUBTASKS - 1))
         .collect();
+    let mut kinds = vec![SubtaskKind::Free; subtasks.len()];
     for check in checks {
         if unmet.is_empty() && check.passed() {
             continue;
@@ -367,9 +413,13 @@ fn cycle_task(
             "Run `{}` and make it succeed (fix the files if it fails)",
             check.command
         ));
+        kinds.push(SubtaskKind::Check {
+            cmd: check.command.clone(),
+        });
     }
     if subtasks.is_empty() {
         subtasks.push("Make the goal true: the assessment found no requirement met".into());
+        kinds.push(SubtaskKind::Free);
     }
     let what: Vec<String> = unmet.iter().map(|r| cut(&r.requirement)).collect();
     let failed: Vec<String> = checks
@@ -386,6 +436,7 @@ fn cycle_task(
                 .join("; ")
         ),
         subtasks,
+        kinds,
     }
 }
 
@@ -493,6 +544,7 @@ mod tests {
 
     #[test]
     fn the_plan_checks_are_its_run_subtasks_once_each() {
+        let check = |cmd: &str| SubtaskKind::Check { cmd: cmd.into() };
         let tree = Tree::from_plan(&[
             TaskPlan {
                 description: "write".into(),
@@ -500,10 +552,12 @@ mod tests {
                     "Write calc.py".into(),
                     "Run `python3 -m pytest -q` and make it succeed".into(),
                 ],
+                kinds: vec![SubtaskKind::Free, check("python3 -m pytest -q")],
             },
             TaskPlan {
                 description: "again".into(),
-                subtasks: vec!["Run `python3  -m pytest -q` again".into()],
+                subtasks: vec!["Run the tests again".into()],
+                kinds: vec![check("python3  -m pytest -q")],
             },
         ]);
         assert_eq!(plan_checks(&tree), vec!["python3 -m pytest -q".to_string()]);

@@ -15,8 +15,9 @@
 use serde_json::{Value, json};
 
 use crate::chat::{Message, Usage};
+use crate::lang::Languages;
 use crate::model::{ChatRequest, Failure, Model, Options};
-use crate::state::{Event, TaskPlan};
+use crate::state::{Event, SubtaskKind, TaskPlan};
 
 /// Corrections sent back before falling back to the goal as the only task.
 const CORRECTIONS: usize = 2;
@@ -107,6 +108,7 @@ pub async fn plan(model: &dyn Model, goal: &str, options: Options) -> Result<Eve
     }
     Ok(Event::Planned {
         tasks: vec![TaskPlan {
+            kinds: Vec::new(),
             description: goal.to_string(),
             subtasks: vec![goal.to_string()],
         }],
@@ -154,11 +156,10 @@ pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
 }
 
 /// The files shape as one task: a subtask per file, then the check. Put
-/// right on the way: `my-game.py` becomes `my_game.py` (a module with a
-/// hyphen cannot be imported by its tests); with test files planned the
-/// check is `python3 -m pytest -q` (small models give `pytest game.py`,
-/// which collects nothing); without them a pytest check becomes a run of the
-/// program, and a missing check too.
+/// right on the way by the files' languages (see [`Languages::plan_check`]
+/// and [`crate::lang::Language::plan_path`]): `my-game.py` becomes
+/// `my_game.py` (a module with a hyphen cannot be imported by its tests);
+/// the check is the one that runs the planned tests.
 fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
     if items.len() > MAX_FILES {
         return Err(format!(
@@ -166,6 +167,7 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
             items.len()
         ));
     }
+    let languages = Languages::default();
     let mut files: Vec<(String, String)> = Vec::new();
     let mut check = check.trim().trim_matches('`').trim().to_string();
     for (i, item) in items.iter().enumerate() {
@@ -187,7 +189,9 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
                 i + 1
             ));
         }
-        let path = importable(path);
+        let path = languages
+            .for_path(path)
+            .map_or(path.to_string(), |l| l.plan_path(path));
         if path != given {
             check = check.replace(given, &path);
         }
@@ -203,26 +207,20 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
             files.push((path, purpose));
         }
     }
-    let is_test = |path: &str| {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        name.starts_with("test_") || name.ends_with("_test.py")
-    };
+    let is_test = |path: &str| languages.is_test(path);
+    let is_program = |path: &str| languages.for_path(path).is_some() && !is_test(path);
     let program = files
         .iter()
         .rev()
         .map(|(path, _)| path)
-        .find(|path| path.ends_with(".py") && !is_test(path));
-    if files.iter().any(|(path, _)| is_test(path)) {
-        check = "python3 -m pytest -q".into();
-    } else if check.is_empty() || check.contains("pytest") {
-        check = program.map(|p| format!("python3 {p}")).unwrap_or_default();
-    }
+        .find(|path| is_program(path));
+    let paths: Vec<String> = files.iter().map(|(path, _)| path.clone()).collect();
+    let check = languages.plan_check(&paths, &check);
     if files.is_empty() && check.is_empty() {
         return Err("it names no file to write and no command to run".into());
     }
     // What a small model leaves out unless told: the import of the module
     // under test, test functions, and the code itself (it writes `pass`).
-    let module = program.map(|p| p.trim_end_matches(".py").replace('/', "."));
     let tested = files.iter().any(|(path, _)| is_test(path));
     let mut subtasks: Vec<String> = files
         .iter()
@@ -231,12 +229,11 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
                 true => format!("Write {path}"),
                 false => format!("Write {path}: {}", purpose.trim_end_matches('.')),
             };
-            match &module {
-                Some(module) if is_test(path) => line.push_str(&format!(
-                    ". It imports from {module} (`from {module} import ...`) and has 3 to 5 \
-                     short test_ functions, each calling it and asserting what it returns"
-                )),
-                _ if path.ends_with(".py") && !is_test(path) => {
+            match (program, languages.for_path(path)) {
+                (Some(program), Some(language)) if is_test(path) => {
+                    line.push_str(&language.test_file_hint(program))
+                }
+                _ if is_program(path) => {
                     line.push_str(". Complete working code, no placeholders");
                     // A game that draws its moves at random inside the
                     // function its tests call cannot be tested (Qwen2.5-
@@ -261,7 +258,12 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
         1 => format!("Write {}", names[0]),
         n => format!("Write {} and {}", names[..n - 1].join(", "), names[n - 1]),
     };
+    let mut kinds: Vec<SubtaskKind> = files
+        .iter()
+        .map(|(path, _)| SubtaskKind::Write { path: path.clone() })
+        .collect();
     if !check.is_empty() {
+        kinds.push(SubtaskKind::Check { cmd: check.clone() });
         subtasks.push(format!(
             "Run `{check}` and make it succeed (fix the files if it fails)"
         ));
@@ -271,22 +273,10 @@ fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
         };
     }
     Ok(vec![TaskPlan {
+        kinds,
         description,
         subtasks,
     }])
-}
-
-/// A Python file name its tests can import: hyphens and spaces in the stem
-/// become underscores.
-fn importable(path: &str) -> String {
-    let Some(stem) = path.strip_suffix(".py") else {
-        return path.to_string();
-    };
-    let (dir, name) = match stem.rsplit_once('/') {
-        Some((dir, name)) => (format!("{dir}/"), name),
-        None => (String::new(), stem),
-    };
-    format!("{dir}{}.py", name.replace('-', "_"))
 }
 
 fn parse_task(n: usize, task: &Value) -> Result<TaskPlan, String> {
@@ -311,6 +301,7 @@ fn parse_task(n: usize, task: &Value) -> Result<TaskPlan, String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(TaskPlan {
+        kinds: Vec::new(),
         description,
         subtasks,
     })
@@ -336,6 +327,7 @@ mod tests {
     #[test]
     fn both_shapes_and_a_fence_are_accepted() {
         let want = vec![TaskPlan {
+            kinds: Vec::new(),
             description: "Create hello.py".into(),
             subtasks: vec!["write hello.py".into(), "run it".into()],
         }];
@@ -352,6 +344,14 @@ mod tests {
         assert_eq!(
             parse(plan),
             Ok(vec![TaskPlan {
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "hello.py".into()
+                    },
+                    SubtaskKind::Check {
+                        cmd: "python3 hello.py".into()
+                    },
+                ],
                 description: "Write hello.py, then run `python3 hello.py`".into(),
                 subtasks: vec![
                     "Write hello.py: Print hello. Complete working code, no placeholders".into(),

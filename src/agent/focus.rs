@@ -6,8 +6,9 @@
 //! file, and copied the words of its rules ("what you did") as its answer.
 
 use crate::chat::{Message, Role};
+use crate::lang::Languages;
 use crate::model::text_calls;
-use crate::state::State;
+use crate::state::{State, SubtaskKind};
 
 /// The exchanges of the active subtask: those after the last one in which a
 /// subtask was marked ended. What came before belongs to work that is done;
@@ -166,28 +167,27 @@ fn last_failure(state: &State) -> Option<Last> {
     })
 }
 
-/// The line of a failing program's output that says what went wrong:
-/// pytest's `E   ...` (the one naming an error first), or the last
-/// `...Error: ...` / `error: ...` line.
+/// The line of a failing program's output that says what went wrong: what
+/// a language's reading of its failed check says (pytest's `E   ...`,
+/// `node --test`'s error), or the last `...Error: ...` / `error: ...` line.
 fn error_line(output: &str) -> Option<String> {
     let lines: Vec<&str> = output.lines().map(str::trim).collect();
-    let pytest: Vec<&str> = lines
-        .iter()
-        .filter(|line| line.starts_with("E ") && line.len() > 2)
-        .map(|line| line[1..].trim())
-        .collect();
-    let names_error = |line: &&str| line.contains("Error") || line.contains("Exception");
-    let found = pytest
-        .iter()
-        .copied()
-        .find(names_error)
-        .or_else(|| pytest.first().copied())
+    let found = Languages::default()
+        .all()
+        .find_map(|language| language.failures(output).into_iter().next())
+        .map(|problem| problem.message)
         .or_else(|| {
-            lines.iter().rev().copied().find(|line| {
-                let head = line.split(':').next().unwrap_or("");
-                line.contains(':')
-                    && (head.ends_with("Error") || head.ends_with("Exception") || head == "error")
-            })
+            lines
+                .iter()
+                .rev()
+                .find(|line| {
+                    let head = line.split(':').next().unwrap_or("");
+                    line.contains(':')
+                        && (head.ends_with("Error")
+                            || head.ends_with("Exception")
+                            || head == "error")
+                })
+                .map(|line| line.to_string())
         })?;
     Some(found.chars().take(200).collect())
 }
@@ -306,19 +306,14 @@ pub fn after_work(state: &State, did: &str) -> Ending {
     }
 }
 
-/// The command of a check subtask, one that reads "Run `CMD` ..." (the
-/// decomposition ends every plan with one): the subtask is done when that
-/// command exits with code 0, not when the model says so.
+/// The command of a check subtask, as the planner set it (a plan of files
+/// ends with one): the subtask is done when that command exits with code
+/// 0, not when the model says so.
 pub fn check_command(state: &State) -> Option<String> {
-    let (_, subtask) = state.tree.active()?;
-    command_of(&subtask.description)
-}
-
-/// The command of a check subtask's description ("Run `CMD` ...").
-pub fn command_of(description: &str) -> Option<String> {
-    let rest = description.strip_prefix("Run `")?;
-    let command = rest[..rest.find('`')?].trim();
-    (!command.is_empty()).then(|| command.to_string())
+    match &state.tree.active()?.1.kind {
+        SubtaskKind::Check { cmd } => Some(cmd.clone()),
+        _ => None,
+    }
 }
 
 /// Whether the last tool of the active subtask was `check`, run to exit
@@ -371,12 +366,8 @@ pub fn run_call(command: &str) -> String {
 /// call returned and the line that expects it.
 pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> String {
     let Some(file) = file else {
-        if what.contains("pytest") && what.contains("exit code 5") {
-            // pytest's "no tests ran": the test file is missing or has no
-            // test in it.
-            return "pytest found no test: write the test file (test_NAME.py) with test_ \
-                    functions that import the code and assert what it returns."
-                .into();
+        if let Some(hint) = Languages::default().all().find_map(|l| l.no_tests(what)) {
+            return hint;
         }
         return "Fix the cause: answer with write_file and the whole corrected content of the \
                 file that is wrong."
@@ -394,7 +385,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
         .unwrap_or_default();
     let expected = source
-        .and_then(|text| returned_instead(text, what))
+        .and_then(|text| returned_instead(path, text, what))
         .unwrap_or_default();
     format!(
         "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
@@ -406,8 +397,8 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
 /// `assert ACTUAL == EXPECTED`, in `what`) shows what CALL returned: both
 /// ways to make them agree, the test's line spelled out. A small model told
 /// only the line rewrote the file with the same assert three times.
-fn returned_instead(source: &str, what: &str) -> Option<String> {
-    let (call, written) = super::pycheck::assert_parts(source)?;
+fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
+    let (call, written) = Languages::default().for_path(path)?.assertion(source)?;
     let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {
@@ -437,6 +428,14 @@ mod tests {
     fn state(exchanges: Vec<Vec<Message>>) -> State {
         let mut state = State {
             tree: Tree::from_plan(&[TaskPlan {
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "a.py".into(),
+                    },
+                    SubtaskKind::Check {
+                        cmd: "python3 -m pytest -q".into(),
+                    },
+                ],
                 description: "t".into(),
                 subtasks: vec!["Write a.py".into(), "Run `python3 -m pytest -q`".into()],
             }]),

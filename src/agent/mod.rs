@@ -7,9 +7,9 @@ pub mod decompose;
 mod focus;
 mod nudge;
 pub mod prompt;
-mod pycheck;
 mod reconcile;
 mod reflect;
+mod review;
 
 use crate::chat::{ToolCall, Usage};
 use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options, text_calls};
@@ -59,6 +59,8 @@ pub struct Agent<'a> {
     /// The context window asked of the server: `--num-ctx`, capped at the
     /// model's own.
     num_ctx: u64,
+    /// The languages, and the reviews of the pending reply's writes.
+    reviews: review::Reviews,
 }
 
 /// What a conversation turn led to.
@@ -88,6 +90,7 @@ impl<'a> Agent<'a> {
             stop,
             lessons,
             num_ctx: settings.num_ctx,
+            reviews: review::Reviews::default(),
         }
     }
 
@@ -313,12 +316,8 @@ impl<'a> Agent<'a> {
             .is_empty()
             .then(|| self.broken_call(&content, done_reason.as_deref()))
             .flatten();
-        let calls: Vec<_> = calls
-            .into_iter()
-            .map(pycheck::repair_call)
-            .map(|call| self.merged_asserts(call))
-            .map(tools::bounded)
-            .collect();
+        let calls: Vec<_> = calls.into_iter().map(tools::bounded).collect();
+        let calls = self.review_writes(calls);
         let calls = self.checked_claims(calls);
         let acted = !calls.is_empty();
         self.record(
@@ -380,36 +379,6 @@ impl<'a> Agent<'a> {
             }
         }
         result
-    }
-
-    /// A `write_file` of a test file that holds only asserts, each of a
-    /// call one line of the file asserts already, as the whole file with
-    /// those lines changed (see [`pycheck::merge_asserts`]); any other call
-    /// as it is. Done before the reply is logged, so the log holds what is
-    /// written.
-    fn merged_asserts(&self, mut call: ToolCall) -> ToolCall {
-        let Some(path) = call.arguments["path"].as_str() else {
-            return call;
-        };
-        let Some(fragment) = call.arguments["content"].as_str() else {
-            return call;
-        };
-        if call.name != "write_file" || !nudge::is_python_test(path) || fragment.contains("def ") {
-            return call;
-        }
-        let merged = self
-            .tools
-            .contents(path)
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .and_then(|current| pycheck::merge_asserts(&current, fragment));
-        if let Some(merged) = merged {
-            tracing::warn!(
-                path,
-                "a reply wrote asserts alone; writing them into the test file"
-            );
-            call.arguments["content"] = serde_json::Value::String(merged);
-        }
-        call
     }
 
     /// The calls of a reply with each claim that a check subtask is done,

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use super::{Agent, MAX_CORRECTIONS, focus, pycheck};
+use super::{Agent, MAX_CORRECTIONS, focus};
+use crate::lang::Refusal;
 use crate::model::{ToolSpec, text_calls};
 use crate::state::{Ending, Event, NudgeKind, Outcome};
 use crate::store::{Durability, StoreError};
@@ -183,8 +184,7 @@ impl Agent<'_> {
     /// anything was done for it (small models copy the call that ends a
     /// subtask from their prompt), or a file written with the mark of a
     /// shortened call or result (copied from the history, it would cut the
-    /// file), Python that cannot be read (a string its own quote ends), or a
-    /// test file that cannot test (see [`pycheck`]).
+    /// file), or a write its language refused (see [`crate::lang`]).
     pub(super) fn accept(&self, call: Call) -> Result<Call, String> {
         match &call {
             Call::Complete { success: true, .. } if !focus::acted(self.state()) => Err(
@@ -225,38 +225,9 @@ impl Agent<'_> {
                 ))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
-                if is_python_test(path) && !content.contains("def test") =>
+                if let Some(refusal) = self.refusal(path, content) =>
             {
-                Err(self.no_test(path, content))
-            }
-            Call::Action(tools::Action::WriteFile { path, content, .. })
-                if path.ends_with(".py")
-                    && let Some(problem) = pycheck::unclosed_string(content) =>
-            {
-                Err(format!(
-                    "not written: Python cannot read {path}: {problem}. Give the whole file \
-                     with that line fixed."
-                ))
-            }
-            Call::Action(tools::Action::WriteFile { path, content, .. })
-                if is_python_test(path)
-                    && let Some(problem) = self.test_file_problem(content) =>
-            {
-                Err(format!(
-                    "not written: in {path}, {problem}. Give the whole file with that changed."
-                ))
-            }
-            Call::Action(tools::Action::WriteFile { path, content, .. })
-                if path.ends_with(".py") && only_stubs(content) =>
-            {
-                Err(format!(
-                    "not written: every function in {path} is a placeholder (its body is only \
-                     `pass`, `...` or a comment). Write the code that does the work{}.",
-                    match is_python_test(path) {
-                        true => ": call the functions under test and assert what they return",
-                        false => "",
-                    }
-                ))
+                Err(self.refused_write(path, content, refusal))
             }
             _ => Ok(call),
         }
@@ -264,96 +235,36 @@ impl Agent<'_> {
 }
 
 impl Agent<'_> {
-    /// Why a test file without a test is not written, with the start of
-    /// one that imports what the run's module defines: a small model shown
+    /// A write its language refused, told to the model: what is wrong, and
+    /// what to write instead when the language knows. A test file that is
+    /// a copy of a file the run wrote is said to be one: a small model shown
     /// a module's content writes it again as its test file (Qwen2.5-Coder
     /// 1.5B did, twice in a row, then gave the subtask up).
-    fn no_test(&self, path: &str, content: &str) -> String {
+    fn refused_write(&self, path: &str, content: &str, refusal: Refusal) -> String {
         let copy = self
-            .state()
-            .files
-            .keys()
-            .filter(|other| other.as_str() != path)
-            .find(|other| {
-                self.tools
-                    .contents(other)
-                    .is_some_and(|old| String::from_utf8_lossy(&old).trim() == content.trim())
+            .reviews
+            .languages
+            .is_test(path)
+            .then(|| {
+                self.state()
+                    .files
+                    .keys()
+                    .filter(|other| other.as_str() != path)
+                    .find(|other| {
+                        self.tools.contents(other).is_some_and(|old| {
+                            String::from_utf8_lossy(&old).trim() == content.trim()
+                        })
+                    })
             })
+            .flatten()
             .map(|other| format!(" It is the content of {other}, not tests of it."))
             .unwrap_or_default();
-        let start = self
-            .modules()
-            .iter()
-            .find_map(|name| {
-                let text = String::from_utf8(self.tools.contents(&module_path(name))?).ok()?;
-                pycheck::test_start(name, &text)
-            })
+        let instead = refusal
+            .instead
             .map(|start| format!(" Begin it so:\n{start}"))
             .unwrap_or_default();
-        format!(
-            "not written: {path} is a test file but defines no test, so pytest would find nothing \
-             in it.{copy} Write functions named test_... that import what they test and assert \
-             what it returns.{start}"
-        )
+        format!("not written: {}{copy}{instead}", refusal.reason)
     }
-
-    /// The names of the Python modules (not tests) the run wrote at the top
-    /// of the workspace.
-    fn modules(&self) -> Vec<String> {
-        self.state()
-            .files
-            .keys()
-            .filter(|path| !path.contains('/') && !is_python_test(path))
-            .filter_map(|path| path.strip_suffix(".py"))
-            .map(str::to_string)
-            .collect()
-    }
-
-    /// What keeps a Python test file from testing anything (see
-    /// [`pycheck`]), read against the modules of the workspace.
-    fn test_file_problem(&self, content: &str) -> Option<String> {
-        let modules = self.modules();
-        let module = |name: &str| String::from_utf8(self.tools.contents(&module_path(name))?).ok();
-        pycheck::test_file_problem(content, module, &modules)
-    }
-}
-
-/// The file of Python module `name`: `a.b` → `a/b.py`.
-fn module_path(name: &str) -> String {
-    format!("{}.py", name.replace('.', "/"))
-}
-
-/// Whether Python source defines functions and every one of them is a
-/// placeholder: a body of `pass`, `...`, a docstring or comments only.
-/// Small models write such skeletons and call the subtask done.
-fn only_stubs(source: &str) -> bool {
-    let lines: Vec<&str> = source.lines().collect();
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    let mut functions = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let code = line.trim_start();
-        if !(code.starts_with("def ") || code.starts_with("async def ")) {
-            continue;
-        }
-        functions += 1;
-        let depth = indent(line);
-        let mut body = lines[i + 1..]
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .take_while(|l| indent(l) > depth)
-            .map(|l| l.trim())
-            .filter(|text| !text.starts_with('#'));
-        let placeholder = |text: &str| {
-            matches!(text, "pass" | "...")
-                || text.starts_with("\"\"\"")
-                || text.starts_with("'''")
-                || text.starts_with("raise NotImplementedError")
-        };
-        if !body.all(placeholder) {
-            return false;
-        }
-    }
-    functions > 0
 }
 
 /// The start of the refusal of a subtask given up after nothing but a
@@ -362,12 +273,6 @@ fn only_stubs(source: &str) -> bool {
 /// next subtask with the mistake the refusal would have kept out.
 /// Refused once a subtask.
 const GIVING_UP: &str = "not accepted: do not give up yet:";
-
-/// A file pytest collects: `test_*.py` or `*_test.py`.
-pub(super) fn is_python_test(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
-}
 
 /// The marks the state leaves in shortened text: "… [1234 bytes in all]"
 /// (a long argument) and "[... 1234 bytes cut ...]" (a long result).
@@ -433,33 +338,6 @@ mod tests {
             let call: Value = serde_json::from_str(&call_form(spec)).unwrap();
             assert_eq!(call["name"], spec.name);
         }
-    }
-
-    #[test]
-    fn placeholders_are_told_from_code() {
-        let skeleton = "class Game:\n    def play(self, a, b):\n        # the logic here\n        pass\n\n    def winner(self):\n        \"\"\"Who won.\"\"\"\n        ...\n";
-        assert!(only_stubs(skeleton));
-        let tests = "from g import Game\n\nclass TestGame:\n    def test_play(self):\n        # Test play\n        pass\n";
-        assert!(only_stubs(tests));
-        let one_real = format!("{skeleton}\ndef main():\n    print(Game().play(1, 2))\n");
-        assert!(!only_stubs(&one_real));
-        assert!(
-            !only_stubs("print('hello')\n"),
-            "no function: nothing to judge"
-        );
-        assert!(!only_stubs("def f():\n    return 1\n"));
-        assert!(!only_stubs(
-            "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n"
-        ));
-    }
-
-    #[test]
-    fn test_files_are_named_as_pytest_collects_them() {
-        assert!(is_python_test("test_game.py"));
-        assert!(is_python_test("tests/game_test.py"));
-        assert!(!is_python_test("game.py"));
-        assert!(!is_python_test("test_data.json"));
-        assert!(!is_python_test("tests/contest.py"));
     }
 
     #[test]

@@ -11,10 +11,17 @@
 //! runner does with the answer (refuse a write, show a map, run a check) is
 //! in the round.
 
+mod javascript;
+mod python;
+mod registry;
 pub mod tally;
+mod toolchain;
 
 use std::path::Path;
 
+pub use javascript::JavaScript;
+pub use python::Python;
+pub use registry::Languages;
 pub use tally::tally;
 
 /// A top-level definition of a source file, for the workspace map:
@@ -67,6 +74,8 @@ pub trait Workspace {
     fn text(&self, path: &str) -> Option<String>;
     /// The workspace's files, relative paths.
     fn files(&self) -> Vec<String>;
+    /// The files this run wrote, relative paths.
+    fn written(&self) -> Vec<String>;
 }
 
 /// Everything the runner knows of one language.
@@ -89,4 +98,26 @@ pub trait Language: Send + Sync {
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review;
     /// Where a failed check's output points.
     fn failures(&self, output: &str) -> Vec<Problem>;
+    /// `path` as its tests can name it (Python cannot import a module with
+    /// a hyphen); the same path when nothing needs changing.
+    fn plan_path(&self, path: &str) -> String {
+        path.to_string()
+    }
+    /// The command that runs program `path`.
+    fn run_command(&self, path: &str) -> String;
+    /// Whether `command` runs this language's tests.
+    fn runs_tests(&self, command: &str) -> bool;
+    /// What a planned test file of program `path` must hold, said to a
+    /// small model that leaves it out unless told: `. It imports ...`.
+    fn test_file_hint(&self, program: &str) -> String;
+    /// What to do when a failed check (`what`: "`command` exit code N...")
+    /// says this language's test runner found no test; `None` otherwise.
+    fn no_tests(&self, _what: &str) -> Option<String> {
+        None
+    }
+    /// A line that asserts `ACTUAL == EXPECTED` as the source of both
+    /// sides, read by the language's parser; `None` for any other line.
+    fn assertion(&self, _line: &str) -> Option<(String, String)> {
+        None
+    }
 }

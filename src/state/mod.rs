@@ -20,7 +20,7 @@ pub use event::{
     ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, SeenFile,
     WriteIntent,
 };
-pub use tree::{Cursor, Status, Subtask, Task, TaskPlan, Tree};
+pub use tree::{Cursor, Status, Subtask, SubtaskKind, Task, TaskPlan, Tree};
 pub use verdict::{CheckRun, Requirement, Tally, Verdict};
 
 /// Commands kept for RECENT COMMANDS.
@@ -159,6 +159,9 @@ pub struct State {
     /// The first task of the current cycle (0 before any cycle).
     #[serde(default)]
     pub cycle_start: usize,
+    /// Writes that changed a file since the current cycle started.
+    #[serde(default)]
+    pub cycle_writes: u32,
 }
 
 impl State {
@@ -379,6 +382,7 @@ impl State {
             Event::CycleStarted { cycle, task } => {
                 self.cycles = *cycle;
                 self.cycle_start = self.tree.tasks.len();
+                self.cycle_writes = 0;
                 self.tree.push(task);
                 self.subtask_exchange = self.exchanges;
                 self.nudges = 0;
@@ -451,6 +455,7 @@ impl State {
             );
             self.missing.retain(|path| path != &write.path);
             if write.changed() {
+                self.cycle_writes += 1;
                 self.recent.clear();
                 self.blocked.clear();
                 self.refused.clear();

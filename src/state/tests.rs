@@ -21,6 +21,7 @@ fn call(name: &str, arguments: serde_json::Value) -> ToolCall {
 fn planned() -> Event {
     Event::Planned {
         tasks: vec![TaskPlan {
+            kinds: Vec::new(),
             description: "hello".into(),
             subtasks: vec!["write hello.py".into(), "run it".into()],
         }],

@@ -25,6 +25,31 @@ impl Status {
 pub struct TaskPlan {
     pub description: String,
     pub subtasks: Vec<String>,
+    /// What kind of step each subtask is, in the same order, when the
+    /// planner knows (a plan of files); missing ones are free.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<SubtaskKind>,
+}
+
+/// What kind of step a subtask is, set by the planner: the round reads
+/// this, never the description's prose.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SubtaskKind {
+    /// Write this file.
+    Write { path: String },
+    /// Make this command exit with code 0: the subtask is done when it
+    /// does, not when the model says so.
+    Check { cmd: String },
+    /// Anything else, in the description's words.
+    #[default]
+    Free,
+}
+
+impl SubtaskKind {
+    pub fn is_free(&self) -> bool {
+        *self == SubtaskKind::Free
+    }
 }
 
 /// One concrete step that needs a tool.
@@ -35,6 +60,9 @@ pub struct Subtask {
     /// Why it was marked complete or failed, in the model's words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// What kind of step it is (see [`SubtaskKind`]).
+    #[serde(default, skip_serializing_if = "SubtaskKind::is_free")]
+    pub kind: SubtaskKind,
 }
 
 /// A high-level objective of the goal.
@@ -71,10 +99,12 @@ impl Tree {
                 subtasks: task
                     .subtasks
                     .iter()
-                    .map(|description| Subtask {
+                    .enumerate()
+                    .map(|(at, description)| Subtask {
                         description: description.clone(),
                         status: Status::Pending,
                         reason: None,
+                        kind: task.kinds.get(at).cloned().unwrap_or_default(),
                     })
                     .collect(),
             })
@@ -188,10 +218,12 @@ mod tests {
     fn plan() -> Vec<TaskPlan> {
         vec![
             TaskPlan {
+                kinds: Vec::new(),
                 description: "game".into(),
                 subtasks: vec!["write game.py".into(), "run game.py".into()],
             },
             TaskPlan {
+                kinds: Vec::new(),
                 description: "tests".into(),
                 subtasks: vec!["write test_game.py".into()],
             },
@@ -262,6 +294,7 @@ mod tests {
         tree.push(&TaskPlan {
             description: "what is missing".into(),
             subtasks: vec!["write mul".into()],
+            kinds: Vec::new(),
         });
         assert!(!tree.is_finished());
         assert_eq!(tree.cursor.map(|c| (c.task, c.subtask)), Some((2, 0)));

@@ -19,6 +19,23 @@ use crate::stop::Stop;
 
 /// Programs allowed by default: what a Python project needs to run and test.
 pub const DEFAULT_ALLOWED: [&str; 6] = ["python", "python3", "pytest", "ruff", "pip", "pip3"];
+/// Programs allowed by default when they are installed: what a JavaScript
+/// project needs (`node --test` checks it).
+pub const ALLOWED_WHEN_INSTALLED: [&str; 1] = ["node"];
+
+/// The programs allowed by default on this machine.
+pub fn default_allowed() -> Vec<String> {
+    DEFAULT_ALLOWED
+        .iter()
+        .copied()
+        .chain(
+            ALLOWED_WHEN_INSTALLED
+                .into_iter()
+                .filter(|p| env::on_path(p)),
+        )
+        .map(str::to_string)
+        .collect()
+}
 #[cfg(unix)]
 const TERM: i32 = libc::SIGTERM;
 #[cfg(unix)]

@@ -35,6 +35,12 @@ pub fn child_env(tmp: Option<&std::path::Path>) -> Vec<(String, String)> {
     env
 }
 
+/// Whether `program` is a file in a folder of the runner's `PATH`.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

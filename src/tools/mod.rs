@@ -12,7 +12,7 @@ mod confined;
 #[path = "confined_portable.rs"]
 mod confined;
 mod edit;
-mod env;
+pub(crate) mod env;
 mod files;
 #[cfg(target_os = "linux")]
 mod namespace;
@@ -74,7 +74,7 @@ pub struct ToolConfig {
 impl Default for ToolConfig {
     fn default() -> Self {
         ToolConfig {
-            allowed: DEFAULT_ALLOWED.iter().map(|s| s.to_string()).collect(),
+            allowed: command::default_allowed(),
             allow_inline_python: false,
             sandbox: true,
             allow_read: Vec::new(),

@@ -53,6 +53,7 @@ pub async fn doctor(settings: &Settings) -> Exit {
     let mut checks = model_checks(settings).await;
     checks.push(workspace_check(&settings.workspace));
     checks.extend(python_checks().await);
+    checks.push(node_check().await);
     checks.push(sandbox_check(settings));
     for check in &checks {
         println!("{}", render(check, &paint));
@@ -291,6 +292,24 @@ async fn python_checks() -> Vec<Check> {
         ),
     };
     vec![check(Level::Ok, "python3", python, Exit::Usage), pytest]
+}
+
+/// node: allowed to the model's commands, and JavaScript checked, when installed.
+async fn node_check() -> Check {
+    match probe("node", &["--version"]).await {
+        Some(version) => check(
+            Level::Ok,
+            "node",
+            format!("{version}: allowed in commands; JavaScript is checked with `node --test`"),
+            Exit::Usage,
+        ),
+        None => check(
+            Level::Skip,
+            "node",
+            "not installed: JavaScript goals need it (e.g. `apt-get install nodejs`)",
+            Exit::Usage,
+        ),
+    }
 }
 
 /// The first line a program prints when it succeeds; `None` when it cannot

@@ -1,0 +1,115 @@
+//! The review of the reply's writes, before the reply is logged: the
+//! language of each written file (see [`crate::lang`]) accepts it, mends it
+//! (the log then holds what is written) or refuses it with what to write
+//! instead. One review per write: the refusal found here is what the call
+//! gets when it is handled.
+
+use std::collections::HashMap;
+
+use super::Agent;
+use crate::chat::ToolCall;
+use crate::lang::{Languages, Refusal, Review, Workspace};
+use crate::tools::Toolbox;
+
+/// The reviews of the pending reply's writes: path and content to the
+/// refusal, `None` when accepted.
+#[derive(Default)]
+pub(super) struct Reviews {
+    pub languages: Languages,
+    done: HashMap<(String, String), Option<Refusal>>,
+}
+
+/// The workspace as the review reads it: the files at its top and those
+/// the run wrote.
+struct Seen<'a> {
+    tools: &'a Toolbox,
+    written: Vec<String>,
+}
+
+impl Workspace for Seen<'_> {
+    fn text(&self, path: &str) -> Option<String> {
+        String::from_utf8(self.tools.contents(path)?).ok()
+    }
+
+    fn files(&self) -> Vec<String> {
+        let mut files: Vec<String> = std::fs::read_dir(self.tools.root())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| !name.starts_with('.'))
+            .chain(self.written.iter().cloned())
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
+    fn written(&self) -> Vec<String> {
+        self.written.clone()
+    }
+}
+
+/// The path and content of a `write_file` call.
+fn write_of(call: &ToolCall) -> Option<(String, String)> {
+    if call.name != "write_file" {
+        return None;
+    }
+    let path = call.arguments["path"].as_str()?;
+    let content = call.arguments["content"].as_str()?;
+    Some((path.to_string(), content.to_string()))
+}
+
+impl Agent<'_> {
+    /// The reply's calls with each write reviewed: mended where its
+    /// language mends it, its refusal kept for when it is handled.
+    pub(super) fn review_writes(&mut self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        self.reviews.done.clear();
+        calls
+            .into_iter()
+            .map(|mut call| {
+                let Some((path, content)) = write_of(&call) else {
+                    return call;
+                };
+                let refusal = match self.review(&path, &content) {
+                    Review::Accept => None,
+                    Review::Repair { content, why } => {
+                        tracing::warn!(path, why, "mended a write before it is logged");
+                        call.arguments["content"] = serde_json::Value::String(content);
+                        None
+                    }
+                    Review::Refuse(refusal) => Some(refusal),
+                };
+                if let Some((path, content)) = write_of(&call) {
+                    self.reviews.done.insert((path, content), refusal);
+                }
+                call
+            })
+            .collect()
+    }
+
+    /// Why writing `content` to `path` is refused: the review of the reply
+    /// when it had one, else (a reply handled after a resume) a review now.
+    pub(super) fn refusal(&self, path: &str, content: &str) -> Option<Refusal> {
+        let key = (path.to_string(), content.to_string());
+        match self.reviews.done.get(&key) {
+            Some(refusal) => refusal.clone(),
+            None => match self.review(path, content) {
+                Review::Refuse(refusal) => Some(refusal),
+                _ => None,
+            },
+        }
+    }
+
+    fn review(&self, path: &str, content: &str) -> Review {
+        let Some(language) = self.reviews.languages.for_path(path) else {
+            return Review::Accept;
+        };
+        let workspace = Seen {
+            tools: self.tools,
+            written: self.state().files.keys().cloned().collect(),
+        };
+        language.review(path, content, &workspace)
+    }
+}

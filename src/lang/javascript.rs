@@ -1,0 +1,210 @@
+//! JavaScript, known through node: `js/facts.js` (embedded) compiles each
+//! file with node's `vm`, as node would load it, and lists its top-level
+//! declarations; `node --test` checks a workspace. Without `node`,
+//! JavaScript knows nothing and accepts.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::{Definition, Language, Problem, Refusal, Review, Workspace, toolchain};
+
+/// The script, run as `node -e`: one start for all the files asked about.
+const SCRIPT: &str = include_str!("js/facts.js");
+
+pub struct JavaScript;
+
+#[derive(Debug, Default, Deserialize)]
+struct Facts {
+    error: Option<SyntaxError>,
+    defs: Vec<Def>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SyntaxError {
+    /// 0 when node does not say.
+    line: u32,
+    message: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Def {
+    kind: String,
+    name: String,
+    signature: String,
+    line: u32,
+}
+
+/// Asks node about `files` (path and text); `None` when node is missing
+/// or fails.
+fn ask(files: &[(&str, &str)]) -> Option<Vec<Facts>> {
+    let files: Vec<serde_json::Value> = files
+        .iter()
+        .map(|(path, text)| serde_json::json!({ "path": path, "text": text }))
+        .collect();
+    let request = serde_json::json!({ "files": files }).to_string();
+    let args = ["--experimental-vm-modules", "--no-warnings", "-e", SCRIPT];
+    let output = toolchain::run("node", &args, None, &request)?;
+    if !output.success {
+        tracing::warn!(stderr = %output.stderr, "node could not read the files; judging nothing");
+        return None;
+    }
+    serde_json::from_str(&output.stdout)
+        .map_err(|error| tracing::warn!(%error, "node's facts did not read"))
+        .ok()
+}
+
+impl Language for JavaScript {
+    fn name(&self) -> &'static str {
+        "javascript"
+    }
+
+    fn owns(&self, path: &str) -> bool {
+        [".js", ".mjs", ".cjs"]
+            .iter()
+            .any(|ext| path.ends_with(ext))
+    }
+
+    /// What `node --test` runs by default: `*.test.js`, `*-test.js`,
+    /// `*_test.js`, `test-*.js`, and any file under a `test` folder.
+    fn is_test(&self, path: &str) -> bool {
+        if !self.owns(path) {
+            return false;
+        }
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        path.split('/').rev().skip(1).any(|dir| dir == "test")
+            || stem == "test"
+            || stem.starts_with("test-")
+            || [".test", "-test", "_test"]
+                .iter()
+                .any(|s| stem.ends_with(s))
+    }
+
+    fn check_command(&self, _root: &Path, files: &[String]) -> Option<String> {
+        files
+            .iter()
+            .any(|f| self.is_test(f))
+            .then(|| "node --test".to_string())
+    }
+
+    fn definitions(&self, files: &[(String, String)]) -> Vec<Vec<Definition>> {
+        let batch: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let mut all: Vec<Vec<Definition>> = ask(&batch)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| {
+                f.defs
+                    .into_iter()
+                    .map(|d| Definition {
+                        kind: d.kind,
+                        name: d.name,
+                        signature: d.signature,
+                        line: d.line,
+                    })
+                    .collect()
+            })
+            .collect();
+        all.resize(files.len(), Vec::new());
+        all
+    }
+
+    /// A file node cannot compile is refused with node's own words.
+    fn review(&self, path: &str, content: &str, _workspace: &dyn Workspace) -> Review {
+        if !self.owns(path) {
+            return Review::Accept;
+        }
+        let Some(error) = ask(&[(path, content)])
+            .and_then(|facts| facts.into_iter().next())
+            .and_then(|facts| facts.error)
+        else {
+            return Review::Accept;
+        };
+        let place = match error.line {
+            0 => String::new(),
+            n => format!(
+                " at line {n} (`{}`)",
+                content.lines().nth(n as usize - 1).unwrap_or("").trim()
+            ),
+        };
+        Review::Refuse(Refusal {
+            reason: format!(
+                "node cannot read {path}{place}: SyntaxError: {}. Give the whole file with that \
+                 fixed.",
+                error.message
+            ),
+            instead: None,
+        })
+    }
+
+    fn run_command(&self, path: &str) -> String {
+        format!("node {path}")
+    }
+
+    fn runs_tests(&self, command: &str) -> bool {
+        command.split_whitespace().any(|word| word == "--test") || command.starts_with("npm test")
+    }
+
+    fn test_file_hint(&self, program: &str) -> String {
+        format!(
+            ". It requires ./{program} (`const {{ ... }} = require('./{program}')`) and has 3 to \
+             5 short tests (`test('...', () => ...)` from node:test), each calling it and \
+             asserting what it returns with node:assert"
+        )
+    }
+
+    /// `node --test`'s failures: the `not ok` test, the error under it and
+    /// the `location: 'file:line:col'` it gives.
+    fn failures(&self, output: &str) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let lines: Vec<&str> = output.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            let Some(name) = line.trim().strip_prefix("not ok ") else {
+                continue;
+            };
+            let block: Vec<&str> = lines[at + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .take_while(|l| !l.starts_with("ok ") && !l.starts_with("not ok "))
+                .collect();
+            let mut message = name.trim().to_string();
+            let mut place = None;
+            for (i, l) in block.iter().enumerate() {
+                if let Some(error) = l.strip_prefix("error: ") {
+                    let error = error.trim_matches(['\'', '"', '|', '-', ' ']);
+                    // A block scalar (`error: |-`): the text is on the next lines.
+                    let text = match error.is_empty() {
+                        true => block[i + 1..].iter().find(|l| !l.is_empty()).copied(),
+                        false => Some(error),
+                    };
+                    message = text.unwrap_or(&message).to_string();
+                }
+                if let Some(location) = l.strip_prefix("location: ") {
+                    place = location_of(location.trim_matches('\''));
+                }
+            }
+            let (path, line) = place.unwrap_or_default();
+            problems.push(Problem {
+                path,
+                line,
+                message,
+            });
+        }
+        problems
+    }
+}
+
+/// `/w/a.test.js:3:5` as the file's name and its line.
+fn location_of(location: &str) -> Option<(String, Option<u32>)> {
+    let mut parts = location.rsplitn(3, ':');
+    let _column = parts.next()?;
+    let line = parts.next()?.parse().ok();
+    let path = parts.next()?;
+    Some((path.rsplit('/').next().unwrap_or(path).to_string(), line))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,195 @@
+"""Facts about Python files, from Python's own parser, for the runner.
+
+stdin:  {"files": [{"path": str, "text": str}], "current": str | null}
+stdout: {"files": [facts of each file, in order],
+         "repaired": {"text", "facts"} | null, "merged": {"text", "facts"} | null}
+
+"repaired" is the first file with the apostrophes inside words of its
+single-quoted strings escaped ('It's' -> 'It\\'s'), when it does not
+parse and that makes it parse. "merged" is "current" with its asserts
+replaced by those of the first file, when the first file is nothing but
+asserts each of a call "current" asserts on exactly one line, and the
+result parses. Nothing here decides what the runner does with a fact.
+"""
+import ast
+import json
+import re
+import sys
+
+LITERALS = (ast.Constant,)
+WORD_QUOTE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
+
+
+def parse(text):
+    try:
+        return ast.parse(text), None
+    except SyntaxError as error:
+        return None, {"line": error.lineno or 0, "message": error.msg}
+    except (ValueError, RecursionError) as error:
+        return None, {"line": 0, "message": str(error)}
+
+
+def segment(text, node):
+    return ast.get_source_segment(text, node) or ""
+
+
+def literal(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, LITERALS)
+
+
+def signature(text, node):
+    return "%s(%s)" % (node.name, ast.unparse(node.args))
+
+
+def decorated(node, word):
+    return any(word in ast.unparse(d) for d in node.decorator_list)
+
+
+def placeholder(statement):
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return statement.value.value is Ellipsis or isinstance(statement.value.value, str)
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        return "NotImplementedError" in ast.unparse(statement.exc)
+    return False
+
+
+def test_function(text, node, owner):
+    return {
+        "name": node.name,
+        "line": node.lineno,
+        "args": [a.arg for a in node.args.posonlyargs + node.args.args],
+        "class": owner,
+        "given": decorated(node, "parametrize") or decorated(node, "fixture"),
+    }
+
+
+def facts(text):
+    tree, error = parse(text)
+    out = {"error": error, "defs": [], "imports": [], "tests": [], "fixtures": [],
+           "asserts": [], "calls": [], "functions": 0, "stubs": 0,
+           "unittest_calls": [], "only_asserts": False, "bound": []}
+    if tree is None:
+        return out
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    out["functions"] = len(functions)
+    out["stubs"] = sum(all(placeholder(s) for s in f.body) for f in functions)
+    out["only_asserts"] = bool(tree.body) and all(isinstance(s, ast.Assert) for s in tree.body)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out["defs"].append({"kind": "def", "name": node.name, "line": node.lineno,
+                                "signature": signature(text, node), "bases": []})
+            if decorated(node, "fixture"):
+                out["fixtures"].append(node.name)
+            if node.name.startswith("test"):
+                out["tests"].append(test_function(text, node, None))
+        elif isinstance(node, ast.ClassDef):
+            bases = [ast.unparse(b) for b in node.bases]
+            out["defs"].append({"kind": "class", "name": node.name, "line": node.lineno,
+                                "signature": "%s(%s)" % (node.name, ", ".join(bases)),
+                                "bases": bases})
+            plain = all(b == "object" for b in bases)
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("test"):
+                    out["tests"].append(test_function(text, item, node.name))
+            if plain and node.name.startswith("Test"):
+                for call in ast.walk(node):
+                    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                            and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+                            and call.func.attr.startswith("assert")):
+                        out["unittest_calls"].append({
+                            "class": node.name, "line": call.lineno,
+                            "method": "self." + call.func.attr,
+                            "args": [segment(text, a) for a in call.args]})
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                out["imports"].append({"module": alias.name, "names": None})
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out["imports"].append({"module": node.module, "names": [a.name for a in node.names]})
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            out["calls"].append(node.func.id)
+        if (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)
+                and len(node.test.ops) == 1 and isinstance(node.test.ops[0], ast.Eq)):
+            left, right = node.test.left, node.test.comparators[0]
+            pure = (isinstance(left, ast.Call) and all(literal(a) for a in left.args)
+                    and not left.keywords and "random" not in segment(text, left))
+            out["asserts"].append({
+                "line": node.lineno, "end": node.end_lineno,
+                "call": segment(text, left), "expected": segment(text, right),
+                "pure": pure, "literal": literal(right),
+                "value": repr(ast.literal_eval(right)) if literal(right) else None})
+    for node in tree.body:
+        targets = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out["bound"].append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out["bound"] += [(a.asname or a.name).split(".")[0] for a in node.names]
+        elif isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for target in targets:
+            out["bound"] += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    out["calls"] = sorted(set(out["calls"]))
+    return out
+
+
+def repair_apostrophes(text):
+    lines = text.split("\n")
+    for _ in range(len(lines)):
+        tree, error = parse("\n".join(lines))
+        if tree is not None:
+            return "\n".join(lines)
+        at = error["line"] - 1
+        if not error["message"].startswith("unterminated string") or not 0 <= at < len(lines):
+            return None
+        if "'''" in lines[at] or '"""' in lines[at]:
+            return None
+        escaped = WORD_QUOTE.sub("\\\\'", lines[at])
+        if escaped == lines[at]:
+            return None
+        lines[at] = escaped
+    return None
+
+
+def merge_asserts(current, fragment, fragment_facts):
+    if not fragment_facts["only_asserts"]:
+        return None
+    old = facts(current)
+    lines = current.split("\n")
+    replaced = False
+    for new in fragment_facts["asserts"]:
+        same = [a for a in old["asserts"] if a["call"] == new["call"]]
+        if len(same) != 1 or same[0]["line"] != same[0]["end"] or new["line"] != new["end"]:
+            return None
+        at = same[0]["line"] - 1
+        indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+        line = indent + fragment.split("\n")[new["line"] - 1].strip()
+        replaced |= line != lines[at]
+        lines[at] = line
+    if len(fragment_facts["asserts"]) != len(ast.parse(fragment).body):
+        return None
+    merged = "\n".join(lines)
+    return merged if replaced and parse(merged)[0] is not None else None
+
+
+def main():
+    request = json.load(sys.stdin)
+    files = request.get("files", [])
+    all_facts = [facts(f["text"]) for f in files]
+    repaired = merged = None
+    if files and all_facts[0]["error"] is not None:
+        repaired = repair_apostrophes(files[0]["text"])
+    current = request.get("current")
+    if files and current is not None and all_facts[0]["error"] is None:
+        merged = merge_asserts(current, files[0]["text"], all_facts[0])
+    json.dump({"files": all_facts,
+               "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
+               "merged": merged and {"text": merged, "facts": facts(merged)}}, sys.stdout)
+
+
+main()

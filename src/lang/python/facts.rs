@@ -1,0 +1,139 @@
+//! The facts `facts.py` (Python's `ast`) returns of Python files.
+
+use serde::Deserialize;
+
+use crate::lang::toolchain;
+
+/// The script, run as `python3 -c`: one start for all the files of a review.
+const SCRIPT: &str = include_str!("facts.py");
+
+/// What the parser found in one file.
+#[derive(Debug, Default, Deserialize)]
+pub struct Facts {
+    /// CPython's `SyntaxError`, when the file does not parse.
+    pub error: Option<SyntaxError>,
+    /// Top-level functions and classes.
+    pub defs: Vec<Def>,
+    pub imports: Vec<Import>,
+    /// Test functions pytest collects: top-level `test*` and methods
+    /// `test*` of classes.
+    pub tests: Vec<Test>,
+    /// Top-level functions decorated as fixtures.
+    pub fixtures: Vec<String>,
+    /// `assert LEFT == RIGHT`, anywhere.
+    pub asserts: Vec<Assert>,
+    /// Names called as plain names (`f(...)`, not `m.f(...)`).
+    pub calls: Vec<String>,
+    /// Functions at any depth, and how many of them are placeholders.
+    pub functions: usize,
+    pub stubs: usize,
+    /// `self.assert...(...)` in a `Test*` class with no base.
+    pub unittest_calls: Vec<UnittestCall>,
+    /// Every name the top level binds: definitions, imports, assignments.
+    pub bound: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SyntaxError {
+    pub line: u32,
+    pub message: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Def {
+    /// `def` or `class`.
+    pub kind: String,
+    pub name: String,
+    pub line: u32,
+    pub signature: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Import {
+    pub module: String,
+    /// The names of `from module import a, b`; `None` for `import module`.
+    pub names: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Test {
+    pub name: String,
+    pub line: u32,
+    pub args: Vec<String>,
+    /// The class it is a method of.
+    pub class: Option<String>,
+    /// Decorated with `parametrize` or `fixture`: its arguments are given.
+    pub given: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Assert {
+    pub line: u32,
+    /// The source of the left side and of the right side.
+    pub call: String,
+    pub expected: String,
+    /// The left side is a call whose arguments are all literals.
+    pub pure: bool,
+    /// The right side is a literal; `value` is its Python `repr`.
+    pub literal: bool,
+    pub value: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UnittestCall {
+    pub class: String,
+    pub method: String,
+    pub args: Vec<String>,
+}
+
+/// A text the script mended, and its facts.
+#[derive(Debug, Deserialize)]
+pub struct Mended {
+    pub text: String,
+    pub facts: Facts,
+}
+
+/// The script's answer.
+#[derive(Debug, Default, Deserialize)]
+pub struct Answer {
+    pub files: Vec<Facts>,
+    /// The first file with its apostrophes escaped, when that makes it parse.
+    pub repaired: Option<Mended>,
+    /// `current` with its asserts replaced by the first file's, when the
+    /// first file is only such asserts and the result parses.
+    pub merged: Option<Mended>,
+}
+
+impl Facts {
+    /// The names the file defines at its top level.
+    pub fn names(&self) -> Vec<String> {
+        self.defs.iter().map(|d| d.name.clone()).collect()
+    }
+
+    pub fn defines(&self, name: &str) -> bool {
+        self.defs.iter().any(|d| d.name == name)
+    }
+
+    pub fn calls(&self, name: &str) -> bool {
+        self.calls.iter().any(|c| c == name)
+    }
+}
+
+/// Asks Python's parser about `files` (path and text); `current` is the
+/// text the first file replaces, for merging asserts. `None` when `python3`
+/// is missing or fails.
+pub fn ask(files: &[(&str, &str)], current: Option<&str>) -> Option<Answer> {
+    let files: Vec<serde_json::Value> = files
+        .iter()
+        .map(|(path, text)| serde_json::json!({ "path": path, "text": text }))
+        .collect();
+    let request = serde_json::json!({ "files": files, "current": current }).to_string();
+    let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;
+    if !output.success {
+        tracing::warn!(stderr = %output.stderr, "python3 could not read the files; judging nothing");
+        return None;
+    }
+    serde_json::from_str(&output.stdout)
+        .map_err(|error| tracing::warn!(%error, "python3's facts did not read"))
+        .ok()
+}

@@ -1,0 +1,221 @@
+//! Python, known through Python's own parser: `facts.py` (embedded, run
+//! with `python3 -I`) returns what `ast` finds, and the review decides
+//! from those facts. Without `python3`, Python knows nothing and accepts.
+
+mod facts;
+mod review;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use super::{Definition, Language, Problem, Refusal, Review, Workspace};
+use facts::Facts;
+use review::{Module, Write};
+
+/// The most modules of the workspace one review reads, and the largest.
+const MAX_MODULES: usize = 40;
+const MAX_MODULE_BYTES: usize = 200_000;
+
+pub struct Python;
+
+impl Language for Python {
+    fn name(&self) -> &'static str {
+        "python"
+    }
+
+    fn owns(&self, path: &str) -> bool {
+        path.ends_with(".py")
+    }
+
+    /// A file pytest collects: `test_*.py` or `*_test.py`.
+    fn is_test(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
+    }
+
+    fn check_command(&self, _root: &Path, files: &[String]) -> Option<String> {
+        files
+            .iter()
+            .any(|f| self.is_test(f))
+            .then(|| "python3 -m pytest -q".to_string())
+    }
+
+    fn definitions(&self, files: &[(String, String)]) -> Vec<Vec<Definition>> {
+        let batch: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let Some(answer) = facts::ask(&batch, None) else {
+            return vec![Vec::new(); files.len()];
+        };
+        let mut all: Vec<Vec<Definition>> = answer
+            .files
+            .into_iter()
+            .map(|f| {
+                f.defs
+                    .into_iter()
+                    .map(|d| Definition {
+                        kind: d.kind,
+                        name: d.name,
+                        signature: d.signature,
+                        line: d.line,
+                    })
+                    .collect()
+            })
+            .collect();
+        all.resize(files.len(), Vec::new());
+        all
+    }
+
+    fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review {
+        if !self.owns(path) {
+            return Review::Accept;
+        }
+        let is_test = self.is_test(path);
+        // The workspace's modules at the top of the folder (what a test
+        // imports), and conftest.py: one python3 start reads them all.
+        let mut others: Vec<(String, String)> = workspace
+            .files()
+            .into_iter()
+            .filter(|p| p != path && !p.contains('/') && self.owns(p) && !self.is_test(p))
+            .filter_map(|p| {
+                let text = workspace.text(&p)?;
+                (text.len() <= MAX_MODULE_BYTES).then_some((p, text))
+            })
+            .take(MAX_MODULES)
+            .collect();
+        others.sort();
+        others.dedup();
+        let current = is_test.then(|| workspace.text(path)).flatten();
+        let mut batch: Vec<(&str, &str)> = vec![(path, content)];
+        batch.extend(others.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+        let Some(answer) = facts::ask(&batch, current.as_deref()) else {
+            return Review::Accept;
+        };
+        let mut files = answer.files.into_iter();
+        let original = files.next().unwrap_or_default();
+        let facts: Vec<Facts> = files.collect();
+        let modules: Vec<Module> = others
+            .iter()
+            .zip(&facts)
+            .map(|((p, _), facts)| Module {
+                name: p.trim_end_matches(".py"),
+                facts,
+            })
+            .collect();
+        let written: Vec<String> = workspace
+            .written()
+            .into_iter()
+            .filter(|p| !p.contains('/') && self.owns(p) && !self.is_test(p))
+            .map(|p| p.trim_end_matches(".py").to_string())
+            .collect();
+        let conftest = modules
+            .iter()
+            .find(|m| m.name == "conftest")
+            .map(|m| m.facts);
+        let (text, facts, why) = match (&answer.merged, &answer.repaired) {
+            (Some(m), _) => (
+                m.text.as_str(),
+                &m.facts,
+                "asserts written alone replace the asserts of the same call in the test file",
+            ),
+            (None, Some(r)) => (
+                r.text.as_str(),
+                &r.facts,
+                "escaped apostrophes that ended strings early",
+            ),
+            (None, None) => (content, &original, ""),
+        };
+        let write = Write {
+            path,
+            content: text,
+            facts,
+            is_test,
+            modules: &modules,
+            written: &written,
+            conftest,
+        };
+        match review::problem(&write) {
+            Some((reason, instead)) => Review::Refuse(Refusal { reason, instead }),
+            None if text != content => Review::Repair {
+                content: text.to_string(),
+                why: why.to_string(),
+            },
+            None => Review::Accept,
+        }
+    }
+
+    /// pytest's `E   ...` lines (the one naming an error first) at the place
+    /// its summary gives (`test_a.py:2: NameError`).
+    fn failures(&self, output: &str) -> Vec<Problem> {
+        let errors: Vec<&str> = output
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("E "))
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let message = errors
+            .iter()
+            .find(|l| l.contains("Error") || l.contains("Exception"))
+            .or(errors.first());
+        let Some(message) = message else {
+            return Vec::new();
+        };
+        let place = output.lines().rev().find_map(|l| {
+            let (path, rest) = l.split_once(".py:")?;
+            let line: u32 = rest.split(':').next()?.parse().ok()?;
+            Some((format!("{path}.py"), line))
+        });
+        vec![Problem {
+            path: place.as_ref().map(|(p, _)| p.clone()).unwrap_or_default(),
+            line: place.map(|(_, l)| l),
+            message: message.to_string(),
+        }]
+    }
+
+    /// Hyphens and spaces in the stem become underscores.
+    fn plan_path(&self, path: &str) -> String {
+        let Some(stem) = path.strip_suffix(".py") else {
+            return path.to_string();
+        };
+        let (dir, name) = match stem.rsplit_once('/') {
+            Some((dir, name)) => (format!("{dir}/"), name),
+            None => (String::new(), stem),
+        };
+        format!("{dir}{}.py", name.replace(['-', ' '], "_"))
+    }
+
+    fn run_command(&self, path: &str) -> String {
+        format!("python3 {path}")
+    }
+
+    fn runs_tests(&self, command: &str) -> bool {
+        command.contains("pytest")
+    }
+
+    fn test_file_hint(&self, program: &str) -> String {
+        let module = program.trim_end_matches(".py").replace('/', ".");
+        format!(
+            ". It imports from {module} (`from {module} import ...`) and has 3 to 5 short test_ \
+             functions, each calling it and asserting what it returns"
+        )
+    }
+
+    /// pytest's exit code 5, "no tests ran": the test file is missing or
+    /// has no test in it.
+    fn no_tests(&self, what: &str) -> Option<String> {
+        (self.runs_tests(what) && what.contains("exit code 5")).then(|| {
+            "pytest found no test: write the test file (test_NAME.py) with test_ functions that \
+             import the code and assert what it returns."
+                .to_string()
+        })
+    }
+
+    fn assertion(&self, line: &str) -> Option<(String, String)> {
+        let answer = facts::ask(&[("line.py", line.trim())], None)?;
+        let facts = answer.files.into_iter().next()?;
+        let assert = facts.asserts.into_iter().next()?;
+        Some((assert.call, assert.expected))
+    }
+}

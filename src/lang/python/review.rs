@@ -1,0 +1,304 @@
+//! The review of a Python write, decided from the parser's facts (see
+//! `facts.py`): mistakes that make every test of a file fail before it
+//! tests anything, told in the model's own terms. A small model does not
+//! understand pytest's words for them ("fixture 'self' not found", "cannot
+//! import name", "'module' object is not callable"): Qwen2.5-Coder 1.5B
+//! wrote the same file again four times after one. Told what to change, it
+//! changes it.
+
+use super::facts::{Facts, Test};
+
+/// Fixtures pytest itself gives a test function by name.
+const PYTEST_FIXTURES: [&str; 16] = [
+    "cache",
+    "capfd",
+    "capfdbinary",
+    "caplog",
+    "capsys",
+    "capsysbinary",
+    "doctest_namespace",
+    "monkeypatch",
+    "pytestconfig",
+    "record_property",
+    "record_testsuite_property",
+    "record_xml_attribute",
+    "recwarn",
+    "request",
+    "tmp_path",
+    "tmpdir",
+];
+
+/// A module of the workspace as the review reads it: its name (`game`)
+/// and facts.
+pub struct Module<'a> {
+    pub name: &'a str,
+    pub facts: &'a Facts,
+}
+
+/// What a review reads: the write and the workspace's modules.
+pub struct Write<'a> {
+    pub path: &'a str,
+    pub content: &'a str,
+    pub facts: &'a Facts,
+    pub is_test: bool,
+    /// The modules the file may import (`game` for `game.py`).
+    pub modules: &'a [Module<'a>],
+    /// The names of the modules this run wrote: a test calling what they
+    /// define must import it.
+    pub written: &'a [String],
+    pub conftest: Option<&'a Facts>,
+}
+
+/// Why the write should not happen, with what to write instead when known.
+pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
+    let path = write.path;
+    if let Some(error) = &write.facts.error {
+        let hint = match error.message.starts_with("unterminated string") {
+            true => {
+                " (a ' inside a string in '...' ends it: write such a string in the other \
+                 quotes, \"It's\" or 'say \"hi\"')"
+            }
+            false => "",
+        };
+        return Some((
+            format!(
+                "Python cannot read {path}: line {} (`{}`): {}{hint}. Give the whole file with \
+                 that line fixed.",
+                error.line,
+                line(write.content, error.line),
+                error.message
+            ),
+            None,
+        ));
+    }
+    if write.is_test && write.facts.tests.is_empty() {
+        return Some((
+            format!(
+                "{path} is a test file but defines no test, so pytest would find nothing in it. \
+                 Write functions named test_... that import what they test and assert what it \
+                 returns."
+            ),
+            write
+                .modules
+                .iter()
+                .filter(|m| write.written.iter().any(|w| w == m.name))
+                .find_map(|m| test_start(m.name, m.facts)),
+        ));
+    }
+    if write.is_test
+        && let Some(problem) = test_problem(write)
+    {
+        return Some((
+            format!("in {path}, {problem}. Give the whole file with that changed."),
+            None,
+        ));
+    }
+    let facts = write.facts;
+    if facts.functions > 0 && facts.stubs == facts.functions {
+        return Some((
+            format!(
+                "every function in {path} is a placeholder (its body is only `pass`, `...` or a \
+                 comment). Write the code that does the work{}.",
+                match write.is_test {
+                    true => ": call the functions under test and assert what they return",
+                    false => "",
+                }
+            ),
+            None,
+        ));
+    }
+    None
+}
+
+/// The first lines of a test file for module `name`: the import of what it
+/// defines and one test to fill in. `None` when it defines nothing.
+pub fn test_start(name: &str, module: &Facts) -> Option<String> {
+    let first = module.defs.first()?;
+    let call = match first.kind.as_str() {
+        "class" => format!("{}()", first.name),
+        _ => format!("{}(ARGUMENTS)", first.name),
+    };
+    Some(format!(
+        "from {name} import {}\n\n\ndef test_{}():\n    assert {call} == EXPECTED",
+        module.names().join(", "),
+        first.name.to_lowercase()
+    ))
+}
+
+/// What keeps a test file from testing anything.
+fn test_problem(write: &Write) -> Option<String> {
+    let facts = write.facts;
+    if let Some(test) = facts
+        .tests
+        .iter()
+        .find(|t| t.class.is_none() && t.args.first().is_some_and(|a| a == "self"))
+    {
+        let line = line(write.content, test.line);
+        let fixed = line.replacen("(self, ", "(", 1).replacen("(self)", "()", 1);
+        return Some(format!(
+            "`{}` is not inside a class, so pytest has no `self` to give it (\"fixture 'self' \
+             not found\"): write `{}`",
+            line.trim(),
+            fixed.trim()
+        ));
+    }
+    contradiction(facts)
+        .or_else(|| unittest_asserts(facts))
+        .or_else(|| unprovided_arguments(write))
+        .or_else(|| missing_imports(write))
+        .or_else(|| unimported_calls(write))
+}
+
+/// Two asserts of the same call with literal arguments that expect
+/// different literal results: one of them fails whatever the code does.
+/// Qwen2.5-Coder 1.5B writes a block of asserts, then the block again with
+/// the results changed, and cannot find which line to drop.
+fn contradiction(facts: &Facts) -> Option<String> {
+    let pure: Vec<_> = facts
+        .asserts
+        .iter()
+        .filter(|a| a.pure && a.literal)
+        .collect();
+    for (at, later) in pure.iter().enumerate() {
+        if let Some(before) = pure[..at]
+            .iter()
+            .find(|b| b.call == later.call && b.value != later.value)
+        {
+            return Some(format!(
+                "line {} and line {} both assert `{}`, expecting {} and {}: it returns one \
+                 thing, so one of them fails whatever the code does. Keep the right one and \
+                 drop the other",
+                before.line, later.line, later.call, before.expected, later.expected
+            ));
+        }
+    }
+    None
+}
+
+/// `self.assertEqual(...)` in a test class that is not a
+/// `unittest.TestCase`: every test fails with "object has no attribute".
+fn unittest_asserts(facts: &Facts) -> Option<String> {
+    let call = facts.unittest_calls.first()?;
+    let example = match (call.method.as_str(), call.args.as_slice()) {
+        ("self.assertEqual", [a, b]) => format!(": write `assert {a} == {b}`"),
+        _ => ": write plain `assert` statements".into(),
+    };
+    Some(format!(
+        "class {} is not a unittest.TestCase, so it has no `{}` (\"object has no attribute\"). \
+         Use pytest's plain asserts{example}",
+        call.class, call.method
+    ))
+}
+
+/// A top-level test function with parameters that nothing provides (no
+/// fixture of that name here or in conftest.py, no `parametrize`, not one
+/// of pytest's own): "fixture 'a' not found". Qwen2.5-Coder 1.5B wrote
+/// `def test_play(player1, player2)` for a `play(player1, player2)`.
+fn unprovided_arguments(write: &Write) -> Option<String> {
+    let given = |name: &str| {
+        write.facts.fixtures.iter().any(|f| f == name)
+            || PYTEST_FIXTURES.contains(&name)
+            || write
+                .conftest
+                .is_some_and(|c| c.fixtures.iter().any(|f| f == name))
+    };
+    let missing =
+        |test: &Test| -> Vec<String> { test.args.iter().filter(|a| !given(a)).cloned().collect() };
+    let (test, missing) = write
+        .facts
+        .tests
+        .iter()
+        .filter(|t| t.class.is_none() && !t.given)
+        .map(|t| (t, missing(t)))
+        .find(|(_, missing)| !missing.is_empty() && !missing.iter().any(|m| m == "self"))?;
+    let (them, names) = match missing.len() {
+        1 => ("it", "that name"),
+        _ => ("them", "those names"),
+    };
+    Some(format!(
+        "`{}` takes {} but nothing gives {them}: pytest looks for fixtures of {names} and fails \
+         (\"fixture '{}' not found\"). A test takes no arguments: write `def {}():` and write the \
+         values into the calls in its body",
+        line(write.content, test.line).trim(),
+        missing.join(", "),
+        missing[0],
+        test.name
+    ))
+}
+
+/// `from game import x` where game.py binds no `x`: "cannot import name".
+fn missing_imports(write: &Write) -> Option<String> {
+    write.facts.imports.iter().find_map(|import| {
+        let names = import.names.as_ref()?;
+        let module = write.modules.iter().find(|m| m.name == import.module)?;
+        let missing: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|n| *n != "*" && !module.facts.bound.iter().any(|b| b == n))
+            .collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let defined = module.facts.names();
+        Some(format!(
+            "{}.py has no {}: it defines {}. Import what it defines: `from {} import {}`",
+            module.name,
+            missing.join(", "),
+            match defined.is_empty() {
+                true => "no function".to_string(),
+                false => defined.join(", "),
+            },
+            module.name,
+            defined.join(", ")
+        ))
+    })
+}
+
+/// A module of the run called as a function (`import rps` then `rps(...)`),
+/// or its functions called without an import.
+fn unimported_calls(write: &Write) -> Option<String> {
+    let facts = write.facts;
+    for module in write.modules {
+        if !write.written.iter().any(|w| w == module.name) {
+            continue;
+        }
+        let name = module.name;
+        let functions = module.facts.names();
+        let plain = facts
+            .imports
+            .iter()
+            .any(|i| i.module == name && i.names.is_none());
+        let from = facts
+            .imports
+            .iter()
+            .any(|i| i.module == name && i.names.is_some());
+        if plain && module.facts.defines(name) && facts.calls(name) {
+            return Some(format!(
+                "`import {name}` gives the module {name}, so `{name}(...)` calls a module (\"'module' \
+                 object is not callable\"): write `from {name} import {}`",
+                functions.join(", ")
+            ));
+        }
+        if !plain
+            && !from
+            && let Some(first) = functions
+                .iter()
+                .find(|f| facts.calls(f) && !facts.bound.contains(f))
+        {
+            return Some(format!(
+                "it calls {first} but does not import it from {name}.py: begin it with `from \
+                 {name} import {}`",
+                functions.join(", ")
+            ));
+        }
+    }
+    None
+}
+
+/// Line `number` (1-based) of `text`, without its end.
+fn line(text: &str, number: u32) -> &str {
+    text.lines()
+        .nth((number as usize).saturating_sub(1))
+        .unwrap_or("")
+        .trim_end()
+}

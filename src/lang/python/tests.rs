@@ -1,0 +1,330 @@
+//! The review of Python writes, each check on the mistake a small model
+//! made and on the code that is fine. They run `python3` (the project's CI
+//! has it); without it a language knows nothing, which one test pins.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+const GAME: &str = "import random\n\ndef play(a, b):\n    return a\n\nclass Game:\n    pass\n";
+
+/// A workspace of files, all written by the run.
+pub struct Files(pub BTreeMap<String, String>);
+
+impl Workspace for Files {
+    fn text(&self, path: &str) -> Option<String> {
+        self.0.get(path).cloned()
+    }
+    fn files(&self) -> Vec<String> {
+        self.0.keys().cloned().collect()
+    }
+    fn written(&self) -> Vec<String> {
+        self.files()
+    }
+}
+
+fn files(pairs: &[(&str, &str)]) -> Files {
+    Files(
+        pairs
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect(),
+    )
+}
+
+fn review_in(workspace: &Files, path: &str, content: &str) -> Review {
+    Python.review(path, content, workspace)
+}
+
+/// Why a test file next to game.py is refused; `None` when it is not.
+fn problem(test: &str) -> Option<String> {
+    match review_in(&files(&[("game.py", GAME)]), "test_game.py", test) {
+        Review::Refuse(refusal) => Some(refusal.reason),
+        _ => None,
+    }
+}
+
+fn refused(reason: &str) -> String {
+    format!("in test_game.py, {reason}. Give the whole file with that changed.")
+}
+
+#[test]
+fn a_test_function_that_takes_self_outside_a_class() {
+    assert_eq!(
+        problem("from game import play\n\ndef test_play(self):\n    assert play(1, 2) == 1\n"),
+        Some(refused(
+            "`def test_play(self):` is not inside a class, so pytest has no `self` to give it \
+             (\"fixture 'self' not found\"): write `def test_play():`"
+        ))
+    );
+    // A method of a class, and a fixture whose name only starts with self.
+    assert_eq!(
+        problem(
+            "from game import play\n\nclass TestPlay:\n    def test_play(self):\n        assert play(1, 2) == 1\n"
+        ),
+        None
+    );
+    assert_eq!(
+        problem(
+            "import pytest\nfrom game import play\n\n@pytest.fixture\ndef selfish():\n    return 1\n\ndef test_play(selfish):\n    assert play(1, 2) == 1\n"
+        ),
+        None
+    );
+}
+
+#[test]
+fn an_import_of_a_name_the_module_does_not_have() {
+    assert_eq!(
+        problem(
+            "from game import play_game\n\ndef test_play():\n    assert play_game(1, 2) == 1\n"
+        ),
+        Some(refused(
+            "game.py has no play_game: it defines play, Game. Import what it defines: `from \
+             game import play, Game`"
+        ))
+    );
+    // What the module binds (an import of its own too), and modules the
+    // workspace does not hold.
+    assert_eq!(
+        problem(
+            "from game import play, random\nfrom math import tau\n\ndef test_play():\n    assert play(1, 2) == 1\n"
+        ),
+        None
+    );
+    // A word in a comment of the module does not define it.
+    let commented = "# play_game is gone\ndef play(a, b):\n    return a\n";
+    let workspace = files(&[("game.py", commented)]);
+    assert!(matches!(
+        review_in(
+            &workspace,
+            "test_game.py",
+            "from game import play_game\n\ndef test_a():\n    assert play_game(1) == 1\n"
+        ),
+        Review::Refuse(_)
+    ));
+}
+
+#[test]
+fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
+    let qwen = "def t():\n    assert p('rock') == 'It's a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don't'  # done\n";
+    assert_eq!(
+        review_in(&files(&[]), "tie.py", qwen),
+        Review::Repair {
+            content: "def t():\n    assert p('rock') == 'It\\'s a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don\\'t'  # done\n".into(),
+            why: "escaped apostrophes that ended strings early".into()
+        }
+    );
+    // Not mended where the repair does not make the file parse: refused
+    // with CPython's own words.
+    let Review::Refuse(refusal) = review_in(&files(&[]), "a.py", "x = 1\ny = 'open\n") else {
+        panic!("a file Python cannot read is refused");
+    };
+    assert!(
+        refusal.reason.starts_with(
+            "Python cannot read a.py: line 2 (`y = 'open`): unterminated string literal"
+        ),
+        "{}",
+        refusal.reason
+    );
+    let refuse = |text: &str| matches!(review_in(&files(&[]), "a.py", text), Review::Refuse(_));
+    assert!(refuse("x = 'a' + 'it's\n"));
+    // Readable files are accepted as they are.
+    for fine in [
+        "x = \"It's\"  # it's fine\n",
+        "doc = \"\"\"It's\nmany 'lines\n\"\"\"\n",
+        "s = 'a' \\\n    'b'\n",
+        "print(\"hello\")\n",
+    ] {
+        assert_eq!(
+            review_in(&files(&[]), "a.py", fine),
+            Review::Accept,
+            "{fine}"
+        );
+    }
+}
+
+#[test]
+fn a_test_file_without_a_test_gets_the_start_of_one() {
+    let Review::Refuse(refusal) = review_in(&files(&[("game.py", GAME)]), "test_game.py", GAME)
+    else {
+        panic!("a test file with no test is refused");
+    };
+    assert!(
+        refusal
+            .reason
+            .starts_with("test_game.py is a test file but defines no test")
+    );
+    assert_eq!(
+        refusal.instead.as_deref(),
+        Some(
+            "from game import play, Game\n\n\ndef test_play():\n    assert play(ARGUMENTS) == EXPECTED"
+        )
+    );
+}
+
+#[test]
+fn two_asserts_of_one_call_that_expect_different_results() {
+    let qwen = "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'P2'\n    assert play('rock', 'rock') == \"tie\"\n    assert play('rock', 'rock') == 'tie'\n    assert play('rock', 'paper') == 'P1'\n";
+    assert_eq!(
+        problem(qwen),
+        Some(refused(
+            "line 4 and line 7 both assert `play('rock', 'paper')`, expecting 'P2' and 'P1': it \
+             returns one thing, so one of them fails whatever the code does. Keep the right one \
+             and drop the other"
+        ))
+    );
+    // Calls with arguments that are not literals may differ; an `==`
+    // inside a string is not where the assert splits.
+    assert_eq!(
+        problem(
+            "from game import play\n\ndef test_play():\n    assert play(x) == 1\n    assert play(x) == 2\n"
+        ),
+        None
+    );
+    assert_eq!(
+        problem(
+            "from game import play\n\ndef test_play():\n    assert play('a == b') == 1\n    assert play('a') == 2\n"
+        ),
+        None
+    );
+}
+
+#[test]
+fn unittest_asserts_in_a_class_that_is_not_a_test_case() {
+    let qwen = "from game import Game\n\nclass TestGame:\n    def test_play(self):\n        game = Game()\n        self.assertEqual(game.play('rock', 'scissors'), 'P1')\n";
+    assert_eq!(
+        problem(qwen),
+        Some(refused(
+            "class TestGame is not a unittest.TestCase, so it has no `self.assertEqual` (\"object \
+             has no attribute\"). Use pytest's plain asserts: write `assert game.play('rock', \
+             'scissors') == 'P1'`"
+        ))
+    );
+    let case = qwen.replace("class TestGame:", "class TestGame(unittest.TestCase):");
+    assert_eq!(problem(&format!("import unittest\n{case}")), None);
+}
+
+#[test]
+fn test_arguments_that_no_fixture_gives() {
+    assert_eq!(
+        problem(
+            "from game import play\n\ndef test_play(player1, player2):\n    assert play(player1, player2) == player1\n"
+        ),
+        Some(refused(
+            "`def test_play(player1, player2):` takes player1, player2 but nothing gives them: \
+             pytest looks for fixtures of those names and fails (\"fixture 'player1' not \
+             found\"). A test takes no arguments: write `def test_play():` and write the values \
+             into the calls in its body"
+        ))
+    );
+    let conftest = "import pytest\n\n@pytest.fixture\ndef board():\n    return 1\n";
+    for fine in [
+        "import pytest\nfrom game import play\n\n@pytest.fixture\ndef move():\n    return 1\n\ndef test_play(move):\n    assert play(move, 2) == 1\n",
+        "import pytest\nfrom game import play\n\n@pytest.mark.parametrize(\"a\", [1])\ndef test_play(a):\n    assert play(a, 2) == a\n",
+        "from game import play\n\ndef test_play(tmp_path, capsys):\n    assert play(1, 2) == 1\n",
+        "from game import play\n\ndef test_play(board):\n    assert play(board, 2) == board\n",
+    ] {
+        let workspace = files(&[("game.py", GAME), ("conftest.py", conftest)]);
+        assert_eq!(
+            review_in(&workspace, "test_game.py", fine),
+            Review::Accept,
+            "{fine}"
+        );
+    }
+    // Without conftest.py, `board` is given by nothing.
+    assert!(
+        problem(
+            "from game import play\n\ndef test_play(board):\n    assert play(board, 2) == board\n"
+        )
+        .is_some_and(|p| p.contains("fixture 'board' not found"))
+    );
+}
+
+#[test]
+fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
+    let current = "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'rock'\n    assert play('paper', 'rock') == 'rock'\n";
+    let workspace = files(&[("game.py", GAME), ("test_game.py", current)]);
+    let merged = |fragment: &str| match review_in(&workspace, "test_game.py", fragment) {
+        Review::Repair { content, .. } => Some(content),
+        _ => None,
+    };
+    assert_eq!(
+        merged("assert play('rock', 'paper') == 'paper'\n").as_deref(),
+        Some(
+            "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n    assert play('paper', 'rock') == 'rock'\n"
+        )
+    );
+    // Anything else is not a fix of lines.
+    for fragment in [
+        "assert play('rock', 'rock') == 'tie'",
+        "from game import play\nassert play('rock', 'paper') == 'paper'",
+        "assert play('rock', 'paper') == 'rock'",
+    ] {
+        assert_eq!(merged(fragment), None, "{fragment:?}");
+    }
+}
+
+#[test]
+fn a_module_called_as_a_function_or_not_imported() {
+    let workspace = files(&[("rps.py", "def rps(a, b):\n    return a\n")]);
+    let Review::Refuse(refusal) = review_in(
+        &workspace,
+        "test_rps.py",
+        "import rps\n\ndef test_rps():\n    assert rps('rock', 'rock') == 'rock'\n",
+    ) else {
+        panic!("a module called is refused");
+    };
+    assert!(refusal.reason.contains("`import rps` gives the module rps"));
+    let fine = "import rps\n\ndef test_rps():\n    assert rps.rps('rock', 'rock') == 'rock'\n";
+    assert_eq!(review_in(&workspace, "test_rps.py", fine), Review::Accept);
+    assert_eq!(
+        problem("def test_play():\n    assert play(1, 2) == 1\n"),
+        Some(refused(
+            "it calls play but does not import it from game.py: begin it with `from game import \
+             play, Game`"
+        ))
+    );
+}
+
+#[test]
+fn placeholders_are_told_from_code() {
+    let skeleton = "class Game:\n    def play(self, a, b):\n        # the logic here\n        pass\n\n    def winner(self):\n        \"\"\"Who won.\"\"\"\n        ...\n";
+    let stub = |text: &str| matches!(review_in(&files(&[]), "g.py", text), Review::Refuse(r) if r.reason.contains("placeholder"));
+    assert!(stub(skeleton));
+    assert!(!stub(&format!(
+        "{skeleton}\ndef main():\n    print(Game().play(1, 2))\n"
+    )));
+    assert!(!stub("print('hello')\n"));
+    assert!(!stub("def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n"));
+}
+
+#[test]
+fn definitions_and_failures_come_from_the_parser_and_pytest() {
+    let defs = Python.definitions(&[
+        ("game.py".into(), "import os\n\nclass Game(Base):\n    def inner(self): pass\n\nasync def play(a, b=2, *rest):\n    pass\n".into()),
+        ("broken.py".into(), "def (\n".into()),
+    ]);
+    let names: Vec<(&str, &str)> = defs[0]
+        .iter()
+        .map(|d| (d.kind.as_str(), d.signature.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [("class", "Game(Base)"), ("def", "play(a, b=2, *rest)")]
+    );
+    assert!(defs[1].is_empty());
+    let pytest = "F\n    def test_a():\n>       assert f(1) == 2\nE       NameError: name 'f' is not defined\n\ntest_a.py:2: NameError\n1 failed in 0.02s";
+    assert_eq!(
+        Python.failures(pytest),
+        [Problem {
+            path: "test_a.py".into(),
+            line: Some(2),
+            message: "NameError: name 'f' is not defined".into()
+        }]
+    );
+    assert_eq!(
+        Python.assertion("    assert f('a == b') == 'x'"),
+        Some(("f('a == b')".into(), "'x'".into()))
+    );
+    assert_eq!(Python.assertion("x = 1"), None);
+}

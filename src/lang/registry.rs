@@ -1,0 +1,124 @@
+//! The languages the runner knows, and which one owns a path.
+
+use std::path::Path;
+
+use super::{JavaScript, Language, Python};
+
+/// Every language, in the order a workspace's check is looked for.
+pub struct Languages {
+    all: Vec<Box<dyn Language>>,
+}
+
+impl Default for Languages {
+    fn default() -> Self {
+        Languages {
+            all: vec![Box::new(Python), Box::new(JavaScript)],
+        }
+    }
+}
+
+impl Languages {
+    pub fn all(&self) -> impl Iterator<Item = &dyn Language> {
+        self.all.iter().map(|l| l.as_ref())
+    }
+
+    /// The language whose source `path` is.
+    pub fn for_path(&self, path: &str) -> Option<&dyn Language> {
+        self.all().find(|l| l.owns(path))
+    }
+
+    /// Whether `path` is a test file of any language.
+    pub fn is_test(&self, path: &str) -> bool {
+        self.for_path(path).is_some_and(|l| l.is_test(path))
+    }
+
+    /// The command that checks a workspace holding `files`: that of the
+    /// language most of its test files are in, else of the first language
+    /// with something to check.
+    pub fn check_command(&self, root: &Path, files: &[String]) -> Option<String> {
+        let tests = |l: &dyn Language| files.iter().filter(|f| l.is_test(f)).count();
+        let mut languages: Vec<&dyn Language> = self.all().collect();
+        languages.sort_by_key(|l| std::cmp::Reverse(tests(*l)));
+        languages
+            .into_iter()
+            .find_map(|l| l.check_command(root, files))
+    }
+}
+
+/// The check of a plan that writes `files` (the plan's own `check` as
+/// given): with test files planned, the command that runs them (small
+/// models give `pytest game.py`, which collects nothing); without them, a
+/// test run or no check becomes a run of the last program planned.
+impl Languages {
+    pub fn plan_check(&self, files: &[String], check: &str) -> String {
+        if let Some(tests) = self.check_command(Path::new("."), files) {
+            return tests;
+        }
+        if !check.is_empty() && !self.all().any(|l| l.runs_tests(check)) {
+            return check.to_string();
+        }
+        files
+            .iter()
+            .rev()
+            .find_map(|f| Some(self.for_path(f)?.run_command(f)))
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_belongs_to_the_language_of_its_kind() {
+        let languages = Languages::default();
+        assert_eq!(
+            languages.for_path("a/game.py").map(|l| l.name()),
+            Some("python")
+        );
+        assert_eq!(
+            languages.for_path("game.js").map(|l| l.name()),
+            Some("javascript")
+        );
+        assert!(languages.for_path("notes.txt").is_none());
+        assert!(languages.is_test("test_game.py"));
+        assert!(languages.is_test("test/game.js"));
+        assert!(!languages.is_test("game.js"));
+    }
+
+    #[test]
+    fn the_check_is_that_of_the_language_the_tests_are_in() {
+        let languages = Languages::default();
+        let root = Path::new(".");
+        let files = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            languages.check_command(root, &files(&["game.py", "test_game.py"])),
+            Some("python3 -m pytest -q".into())
+        );
+        assert_eq!(
+            languages.check_command(root, &files(&["setup.py", "game.js", "game.test.js"])),
+            Some("node --test".into())
+        );
+        assert_eq!(languages.check_command(root, &files(&["game.py"])), None);
+    }
+
+    #[test]
+    fn a_plan_is_checked_by_its_tests_else_by_running_its_program() {
+        let languages = Languages::default();
+        let files = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            languages.plan_check(&files(&["add.js", "add.test.js"]), "npm test"),
+            "node --test"
+        );
+        assert_eq!(
+            languages.plan_check(&files(&["add.js"]), "node --test"),
+            "node add.js"
+        );
+        assert_eq!(
+            languages.plan_check(&files(&["hi.py"]), ""),
+            "python3 hi.py"
+        );
+        assert_eq!(languages.plan_check(&files(&["hi.py"]), "make"), "make");
+        assert_eq!(languages.plan_check(&files(&["notes.md"]), ""), "");
+    }
+}
