@@ -180,6 +180,9 @@ fn started(goal: &str) -> Event {
         model: "bench".into(),
         max_rounds: u32::MAX,
         num_ctx: 16384,
+        host: None,
+        api: None,
+        tool_mode: None,
     }
 }
 

@@ -10,15 +10,11 @@ use console::Style;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::agent::Reporter;
+use crate::paint::use_color;
 use crate::settings::Output;
 use crate::state::{Ending, Event, NudgeKind, Outcome, Record, State};
 use crate::store::Stats;
-use crate::views::shorten;
-
-/// Colours only on a terminal, never with NO_COLOR.
-pub fn use_color(stream_is_tty: bool) -> bool {
-    stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
+use crate::text::shorten;
 
 pub struct Terminal {
     output: Output,
@@ -65,13 +61,13 @@ impl Terminal {
 
     fn line(&self, text: &str) {
         if !self.output.quiet {
-            eprintln!("{text}");
+            crate::errln!("{text}");
         }
     }
 
     /// A notice the user should see even with -q.
     pub fn notice(&self, text: &str) {
-        eprintln!("{} {text}", self.styles.bold.apply_to("runner:"));
+        crate::errln!("{} {text}", self.styles.bold.apply_to("runner:"));
     }
 
     /// The final summary: status, rounds, calls, tokens, time, retries.
@@ -89,8 +85,8 @@ impl Terminal {
             Outcome::ModelUnusable => s.bad.apply_to(format!("Stopped: {}.", ending.reason)),
         };
         let (done, total) = state.tree.progress();
-        eprintln!("{headline}");
-        eprintln!(
+        crate::errln!("{headline}");
+        crate::errln!(
             "{}",
             s.dim.apply_to(format!(
                 "subtasks {done}/{total} · rounds {} · model calls {} · tokens {} prompt / {} completion · \

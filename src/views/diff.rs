@@ -8,7 +8,7 @@ use similar::TextDiff;
 
 use super::timeline::Timeline;
 use super::{Paint, read_records};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::store::Paths;
 use crate::store::blobs::{self, sha256_hex};
 use crate::tools::workspace as files;
@@ -21,10 +21,10 @@ pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
     let store_paths = Paths::new(workspace);
     let (records, warning) = read_records(&store_paths.history())?;
     if let Some(warning) = warning {
-        eprintln!("runner: {warning}");
+        crate::paint::warning(&warning);
     }
     if records.is_empty() {
-        println!("No run in {}: nothing to compare.", workspace.display());
+        crate::outln!("No run in {}: nothing to compare.", workspace.display());
         return Ok(Exit::Achieved);
     }
     let wanted = |path: &str| {
@@ -48,20 +48,20 @@ pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
             Some(sha256) => match blobs::read(&store_paths, sha256) {
                 Ok(Some(bytes)) => Some(bytes),
                 _ => {
-                    println!("{path}: changed, but its content before the run was not kept");
+                    crate::outln!("{path}: changed, but its content before the run was not kept");
                     shown += 1;
                     continue;
                 }
             },
         };
-        print!(
+        crate::out!(
             "{}",
             render_diff(&path, before.as_deref(), now.as_deref(), &paint)
         );
         shown += 1;
     }
     if shown == 0 {
-        println!("The run changed no files (or they are back as they were).");
+        crate::outln!("The run changed no files (or they are back as they were).");
     }
     Ok(Exit::Achieved)
 }
