@@ -16,6 +16,10 @@ use crate::state::{Ending, Event, NudgeKind, Outcome, Record, State};
 use crate::store::Stats;
 use crate::text::shorten;
 
+/// Lines of a command's output `-v` shows: enough for a test summary or
+/// the top of a traceback; the whole output is in the log.
+const OUTPUT_HEAD: usize = 8;
+
 pub struct Terminal {
     output: Output,
     tty: bool,
@@ -135,15 +139,25 @@ impl Terminal {
                 }
             }
             Event::ModelReplied { content, calls, .. } => {
-                if calls.is_empty() || self.output.verbose {
-                    let first = content
-                        .lines()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("(empty reply)");
+                let first = content.lines().find(|l| !l.trim().is_empty());
+                let said = match (first, calls.is_empty()) {
+                    (Some(first), _) => Some(shorten(first, 100)),
+                    (None, true) => Some("(empty reply)".to_string()),
+                    (None, false) => None,
+                };
+                if let Some(said) = said.filter(|_| calls.is_empty() || self.output.verbose) {
                     self.line(&format!(
                         "  {} {}",
                         s.dim.apply_to("model:"),
-                        s.dim.apply_to(shorten(first, 100))
+                        s.dim.apply_to(said)
+                    ));
+                }
+                if self.output.verbose && !calls.is_empty() {
+                    let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+                    self.line(&format!(
+                        "  {} {}",
+                        s.dim.apply_to("model calls:"),
+                        names.join(", ")
                     ));
                 }
             }
@@ -173,6 +187,11 @@ impl Terminal {
                     shorten(&summary, 100),
                     s.dim.apply_to(detail)
                 ));
+                if self.output.verbose && outcome.command.is_some() {
+                    for line in outcome.result.lines().take(OUTPUT_HEAD) {
+                        self.line(&format!("      {}", s.dim.apply_to(shorten(line, 120))));
+                    }
+                }
             }
             Event::ActionBlocked {
                 signature, pattern, ..

@@ -19,6 +19,13 @@ const CONTEXT_LINES: usize = 3;
 /// Prints the diff of the files the runner wrote (of `only`, when given).
 pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
     let store_paths = Paths::new(workspace);
+    if let Some(outside) = only.iter().find(|path| !inside(workspace, path)) {
+        return Err(AppError::Usage(format!(
+            "{outside} is outside the workspace {}: `runner diff` shows the files the run \
+             wrote there; give paths relative to it",
+            workspace.display()
+        )));
+    }
     let (records, warning) = read_records(&store_paths.history())?;
     if let Some(warning) = warning {
         crate::paint::warning(&warning);
@@ -64,6 +71,26 @@ pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
         crate::outln!("The run changed no files (or they are back as they were).");
     }
     Ok(Exit::Achieved)
+}
+
+/// Whether `path` (relative to the workspace, or absolute) names a place in it.
+fn inside(workspace: &Path, path: &str) -> bool {
+    let path = Path::new(path);
+    if path.is_absolute() {
+        return path.starts_with(workspace);
+    }
+    let mut depth: i32 = 0;
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// A unified diff of one file; `None` is a file that does not exist.

@@ -77,6 +77,14 @@ pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, A
         }
         Point::To(seq) => seq,
         Point::Last(0) => return Err(AppError::Usage("--last takes 1 or more".into())),
+        Point::Last(n) if n > timeline.writes.len() => {
+            let made = timeline.writes.len();
+            return Err(AppError::Usage(format!(
+                "the run made {made} write{}, fewer than --last {n} asks to undo; nothing was \
+                 changed. Give --last {made} (or --to 0) to undo every write of the run",
+                if made == 1 { "" } else { "s" }
+            )));
+        }
         Point::Last(n) => timeline.before_last_writes(n),
     };
     let planned: Vec<Planned> = timeline
