@@ -139,14 +139,10 @@ fn detail(event: &Event) -> String {
             model,
             max_rounds,
             num_ctx,
-            host,
             ..
         } => format!(
-            "{:?} · model {model}{} · up to {max_rounds} rounds · num_ctx {num_ctx}",
-            shorten(goal, 80),
-            host.as_deref()
-                .map(|h| format!(" at {h}"))
-                .unwrap_or_default()
+            "{:?} · model {model} · up to {max_rounds} rounds · num_ctx {num_ctx}",
+            shorten(goal, 80)
         ),
         Event::Planned {
             tasks, fallback, ..
