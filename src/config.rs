@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Source, Sources};
 
@@ -113,6 +113,19 @@ fn unquoted_goal(args: &[OsString], e: &clap::Error) -> Option<ConfigError> {
         return None;
     }
     let command = Cli::command();
+    let words = words(args);
+    if words.len() < 2 || command.find_subcommand(&words[0]).is_some() {
+        return None;
+    }
+    Some(ConfigError::Usage(format!(
+        "the goal must be one argument: put it in quotes, e.g. `runner {}`",
+        shell_words::quote(&words.join(" "))
+    )))
+}
+
+/// The words of the command line that are neither options nor their values.
+fn words(args: &[OsString]) -> Vec<String> {
+    let command = Cli::command();
     let takes_value = |word: &str| {
         command.get_arguments().any(|a| {
             a.get_action().takes_values()
@@ -132,13 +145,42 @@ fn unquoted_goal(args: &[OsString], e: &clap::Error) -> Option<ConfigError> {
             words.push(word.into_owned());
         }
     }
-    if words.len() < 2 || command.find_subcommand(&words[0]).is_some() {
+    words
+}
+
+/// The commands whose help shows the options of a run: they use them.
+const RUNNERS: &[&str] = &["resume", "doctor"];
+
+/// `runner status --help`: the help of a command that does not run the
+/// model, without the ~20 options of a run (they are global only so that
+/// `runner -C dir --max-rounds 3 resume` parses in any order).
+pub fn command_help(args: &[OsString]) -> Option<String> {
+    if !args.iter().any(|a| a == "--help" || a == "-h") {
         return None;
     }
-    Some(ConfigError::Usage(format!(
-        "the goal must be one argument: put it in quotes, e.g. `runner {}`",
-        shell_words::quote(&words.join(" "))
-    )))
+    let words = words(args);
+    let name = words.first()?;
+    if RUNNERS.contains(&name.as_str()) {
+        return None;
+    }
+    // The command's own options (status has its own --json) stay shown.
+    let own: Vec<String> = Cli::command()
+        .find_subcommand(name)?
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let mut command = Cli::command();
+    command.build();
+    let run_options: Vec<String> = crate::cli::RunArgs::augment_args(clap::Command::new("run"))
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .chain(["model".to_string(), "host".to_string()])
+        .collect();
+    let mut sub = command.find_subcommand(name)?.clone();
+    for id in run_options.iter().filter(|id| !own.contains(id)) {
+        sub = sub.mut_arg(id, |a| a.hide(true));
+    }
+    Some(sub.render_help().to_string())
 }
 
 /// Where the model, the host, the API and the tool mode came from; `extra`

@@ -6,7 +6,12 @@ use runner::{app, paint};
 
 fn main() -> ExitCode {
     quiet_panics();
-    let cli = match config::parse(std::env::args_os().collect()) {
+    let args: Vec<_> = std::env::args_os().collect();
+    if let Some(help) = config::command_help(&args) {
+        runner::out!("{help}");
+        return ExitCode::SUCCESS;
+    }
+    let cli = match config::parse(args) {
         Ok(cli) => cli,
         Err(ConfigError::Cli(e)) => {
             // Help and version go to stdout: a closed pipe there is no error.

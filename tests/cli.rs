@@ -407,3 +407,28 @@ fn verbose_shows_the_calls_and_a_commands_output() {
     assert!(r.stderr.contains("model calls:"), "{}", r.stderr);
     assert!(!r.stderr.contains("(empty reply)"), "{}", r.stderr);
 }
+
+#[test]
+fn a_commands_help_shows_its_own_options_only() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["status", "history", "diff", "rollback", "reset", "loops"] {
+        let r = run(bare(dir.path(), dir.path()).args([command, "--help"]));
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert!(
+            r.stdout.contains(&format!("runner {command}")),
+            "{}",
+            r.stdout
+        );
+        for run_option in ["--max-rounds", "--temperature", "--tool-mode", "--model"] {
+            assert!(!r.stdout.contains(run_option), "{command}: {}", r.stdout);
+        }
+    }
+    let r = run(bare(dir.path(), dir.path()).args(["status", "--help"]));
+    assert!(r.stdout.contains("--json"), "{}", r.stdout);
+    let r = run(bare(dir.path(), dir.path()).args(["resume", "--help"]));
+    assert!(
+        r.stdout.contains("--max-rounds"),
+        "resume runs: {}",
+        r.stdout
+    );
+}
