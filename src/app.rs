@@ -211,7 +211,7 @@ async fn run_goal(
     // The client is built once before anything is written: a host it cannot
     // use leaves no trace in the workspace.
     client(&settings)?;
-    crate::lost_log::check(&settings.workspace, settings.salvage)?;
+    crate::views::lost_log::check(&settings.workspace, settings.salvage)?;
     let mut store = Store::open(
         &settings.workspace,
         Box::new(RealDisk::new(failpoint)),

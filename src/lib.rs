@@ -18,7 +18,6 @@ pub mod guard;
 pub mod host;
 pub mod lang;
 pub mod logging;
-pub mod lost_log;
 pub mod memory;
 pub mod model;
 pub mod paint;

@@ -117,6 +117,8 @@ fn an_emptied_log_beside_a_valid_state_is_refused_and_nothing_is_overwritten() {
         4,
         &["the log was emptied or cut", "--salvage", "runner reset"],
     );
+    let status = test.run_with(&["status"]);
+    assert_fails(&status.into(), 4, &["the log was emptied or cut"]);
     assert_eq!(
         std::fs::read(test.context().join("state.json")).unwrap(),
         state
@@ -309,6 +311,11 @@ fn verbose_shows_the_calls_and_a_commands_output() {
     let r = test.run_with(&[GOAL, "-v"]);
     assert!(r.stderr.contains("model calls:"), "{}", r.stderr);
     assert!(!r.stderr.contains("(empty reply)"), "{}", r.stderr);
+    let head = r
+        .stderr
+        .lines()
+        .any(|l| l.starts_with("      ") && l.contains("passed"));
+    assert!(head, "the head of pytest's output: {}", r.stderr);
 }
 
 #[test]

@@ -11,6 +11,7 @@ pub mod diff;
 pub mod doctor;
 pub mod history;
 pub mod loops;
+pub mod lost_log;
 pub mod rollback;
 pub mod status;
 pub mod timeline;

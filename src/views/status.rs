@@ -9,6 +9,8 @@ use crate::state::{Outcome, State, Status};
 use crate::store::Store;
 
 pub fn status(workspace: &Path, json: bool) -> Result<Exit, AppError> {
+    // A run whose log was emptied would show as an empty crashed run.
+    super::lost_log::check(workspace, false)?;
     let Some((state, warnings)) = Store::read(workspace)? else {
         if json {
             crate::outln!("null");

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
+use super::read_records;
 use crate::error::AppError;
 use crate::store::{Paths, checkpoint};
-use crate::views::read_records;
 
 /// Refuses when a valid checkpoint is ahead of the log's last valid record.
 /// `--salvage` is the user's word to go on with what the log holds.
