@@ -198,12 +198,19 @@ impl Settings {
             let Some(theirs) = theirs.filter(|t| !t.is_empty() && t != mine) else {
                 return;
             };
-            if given == Source::Flag {
-                notices.push(format!(
+            match given {
+                Source::Flag => notices.push(format!(
                     "resuming with {flag} {mine}; the run started with {theirs}"
-                ));
-            } else {
-                *mine = theirs;
+                )),
+                Source::Env(_) | Source::File => {
+                    notices.push(format!(
+                        "resuming with the run's {theirs}, not {mine} from {}; pass {flag} {mine} \
+                         to change it",
+                        given.describe(flag)
+                    ));
+                    *mine = theirs;
+                }
+                Source::Default => *mine = theirs,
             }
         };
         one(

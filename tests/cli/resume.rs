@@ -102,3 +102,21 @@ fn the_run_records_how_it_reached_the_model() {
     );
     assert_eq!(server.api, Some(runner::model::Api::Ollama));
 }
+
+#[test]
+fn an_environment_that_names_another_model_is_not_followed_but_said() {
+    let (test, _) = stopped_run();
+    let model = test.server().model().to_string();
+    let before = test.server().requests().len();
+    let resumed = run(bare(&test.workspace, &test.home)
+        .env("OLLAMA_MODEL", "other:1b")
+        .arg("resume"));
+    assert!(
+        resumed.stderr.contains(&format!(
+            "resuming with the run's {model}, not other:1b from OLLAMA_MODEL; pass --model other:1b"
+        )),
+        "{}",
+        resumed.stderr
+    );
+    assert_went_on(&test, before, "runner resume", &resumed);
+}
