@@ -181,6 +181,9 @@ fn started(goal: &str) -> Event {
         model: "bench".into(),
         max_rounds: u32::MAX,
         num_ctx: 16384,
+        host: None,
+        api: None,
+        tool_mode: None,
     }
 }
 

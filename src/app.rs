@@ -3,63 +3,23 @@
 //! and report.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::agent::Agent;
-use crate::cli::{Cli, Command};
-use crate::host;
+use crate::cli::{Cli, Command, Sources};
 use crate::model::ollama::OllamaClient;
 use crate::model::openai::OpenAiClient;
 use crate::model::tool_mode::ToolModel;
-use crate::model::{Api, ClientConfig, Model, ModelError, RetryPolicy};
+use crate::model::{Api, ClientConfig, Model, ModelError};
 use crate::settings::{Output, Settings};
 use crate::state::{Outcome, State};
 use crate::stop::{self, Stop};
 use crate::store::{self, Failpoint, OpenOptions, RealDisk, Store, StoreError};
-use crate::tools::{ToolConfig, Toolbox};
+use crate::tools::Toolbox;
 use crate::ui::Terminal;
 use crate::views::{self, history::HistoryOptions, rollback::Point};
 
-/// The exit codes of DESIGN.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Exit {
-    Achieved = 0,
-    Stopped = 1,
-    Usage = 2,
-    Model = 3,
-    Store = 4,
-    Interrupted = 130,
-}
-
-impl From<Outcome> for Exit {
-    fn from(outcome: Outcome) -> Exit {
-        match outcome {
-            Outcome::Achieved => Exit::Achieved,
-            Outcome::NotAchieved | Outcome::Stopped => Exit::Stopped,
-            Outcome::Interrupted => Exit::Interrupted,
-            Outcome::ModelUnusable => Exit::Model,
-        }
-    }
-}
-
-/// A failure before or around the run, with its exit code.
-#[derive(Debug, thiserror::Error)]
-pub enum AppError {
-    #[error("{0}")]
-    Usage(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl AppError {
-    fn exit(&self) -> Exit {
-        match self {
-            AppError::Usage(_) => Exit::Usage,
-            AppError::Store(_) => Exit::Store,
-        }
-    }
-}
+pub use crate::error::{AppError, Exit};
 
 pub async fn run(cli: Cli) -> Exit {
     let output = Output {
@@ -67,11 +27,15 @@ pub async fn run(cli: Cli) -> Exit {
         verbose: cli.common.verbose,
         json: cli.run.json,
     };
+    crate::paint::choose(cli.common.color);
+    for warning in &cli.warnings {
+        crate::paint::warning(warning);
+    }
     let terminal = Terminal::new(output);
     match dispatch(cli, terminal).await {
         Ok(exit) => exit,
         Err(error) => {
-            Terminal::new(output).notice(&error.to_string());
+            crate::paint::error(&error.to_string());
             error.exit()
         }
     }
@@ -82,7 +46,9 @@ async fn dispatch(cli: Cli, terminal: Terminal) -> Result<Exit, AppError> {
         views::completions::print(*shell);
         return Ok(Exit::Achieved);
     }
-    let workspace = workspace(cli.common.dir.as_deref())?;
+    let for_a_goal =
+        cli.command.is_none() && cli.goal.as_ref().is_some_and(|g| !g.trim().is_empty());
+    let workspace = workspace(cli.common.dir.as_deref(), for_a_goal)?;
     match &cli.command {
         Some(Command::Status { json }) => views::status(&workspace, *json),
         Some(Command::Reset { list: true }) => views::archives::list(&workspace),
@@ -106,9 +72,9 @@ async fn dispatch(cli: Cli, terminal: Terminal) -> Result<Exit, AppError> {
             views::history::history(&workspace, options).await
         }
         Some(Command::Loops { json }) => views::loops::loops(&workspace, *json),
-        Some(Command::Doctor) => {
-            let settings = settings(&cli, workspace)?;
-            Ok(views::doctor::doctor(&settings).await)
+        Some(Command::Doctor { json }) => {
+            let settings = Settings::from_cli(&cli, workspace)?;
+            Ok(views::doctor::doctor(&settings, *json).await)
         }
         Some(Command::Rollback { to, last, dry_run }) => {
             let point = match (to, last) {
@@ -121,8 +87,8 @@ async fn dispatch(cli: Cli, terminal: Terminal) -> Result<Exit, AppError> {
         Some(Command::Diff { paths }) => views::diff::diff(&workspace, paths),
         Some(Command::Completions { .. }) => Ok(Exit::Achieved),
         Some(Command::Resume) => {
-            let settings = settings(&cli, workspace)?;
-            run_goal(settings, None, terminal).await
+            let settings = Settings::from_cli(&cli, workspace)?;
+            run_goal(settings, &cli.sources, None, terminal).await
         }
         None => {
             let Some(goal) = cli.goal.clone().filter(|g| !g.trim().is_empty()) else {
@@ -132,109 +98,40 @@ async fn dispatch(cli: Cli, terminal: Terminal) -> Result<Exit, AppError> {
                         .into(),
                 ));
             };
-            let settings = settings(&cli, workspace)?;
-            run_goal(settings, Some(goal), terminal).await
+            let settings = Settings::from_cli(&cli, workspace)?;
+            run_goal(settings, &cli.sources, Some(goal), terminal).await
         }
     }
 }
 
-fn workspace(dir: Option<&Path>) -> Result<PathBuf, AppError> {
+/// The workspace of `-C` (or here), canonical. A goal may name a folder that
+/// does not exist yet (`runner -C game "…"`): it is created.
+fn workspace(dir: Option<&Path>, for_a_goal: bool) -> Result<PathBuf, AppError> {
     let dir = dir.unwrap_or(Path::new("."));
+    if dir.is_file() {
+        return Err(AppError::Usage(format!(
+            "-C {} is a file, not a folder: give the folder to work in",
+            dir.display()
+        )));
+    }
+    if for_a_goal && !dir.exists() {
+        fs_err::create_dir_all(dir).map_err(|e| {
+            AppError::Usage(format!(
+                "cannot create the workspace {}: {}; create it yourself or pass another with -C",
+                dir.display(),
+                e.kind()
+            ))
+        })?;
+    }
     dir.canonicalize()
         .ok()
         .filter(|path| path.is_dir())
         .ok_or_else(|| {
             AppError::Usage(format!(
-                "the workspace {} is not a folder: create it or pass another with -C",
+                "the workspace {} does not exist: create it or pass another with -C",
                 dir.display()
             ))
         })
-}
-
-fn settings(cli: &Cli, workspace: PathBuf) -> Result<Settings, AppError> {
-    let run = &cli.run;
-    let host = host::parse(&cli.common.host).map_err(|e| AppError::Usage(e.to_string()))?;
-    if run.history_keep > crate::state::KEPT_EXCHANGES {
-        return Err(AppError::Usage(format!(
-            "--history-keep {} is more than the {} exchanges the state keeps; give at most {}",
-            run.history_keep,
-            crate::state::KEPT_EXCHANGES,
-            crate::state::KEPT_EXCHANGES
-        )));
-    }
-    if !(0.0..=2.0).contains(&run.temperature) {
-        return Err(AppError::Usage(
-            "--temperature must be between 0 and 2".into(),
-        ));
-    }
-    if run.num_ctx < 2048 {
-        return Err(AppError::Usage(
-            "--num-ctx must be at least 2048 tokens: the tools and the context block alone need about 1500".into(),
-        ));
-    }
-    if run.max_rounds == 0 || run.model_timeout == 0 {
-        return Err(AppError::Usage(
-            "--max-rounds and --model-timeout must be at least 1".into(),
-        ));
-    }
-    let mut tools = ToolConfig {
-        sandbox: !run.no_sandbox,
-        allow_net: run.allow_net,
-        allow_inline_python: run.allow_inline_python,
-        ..ToolConfig::default()
-    };
-    for path in &run.allow_read {
-        let found = std::fs::canonicalize(path).map_err(|e| {
-            AppError::Usage(format!(
-                "--allow-read {}: {e}; give a folder or file that exists",
-                path.display()
-            ))
-        })?;
-        tools.allow_read.push(found);
-    }
-    for program in &run.allow {
-        if program.contains('/') || program.trim().is_empty() {
-            return Err(AppError::Usage(format!(
-                "--allow takes a program name such as `node`, not {program:?}"
-            )));
-        }
-        if !tools.allowed.contains(program) {
-            tools.allowed.push(program.clone());
-        }
-    }
-    Ok(Settings {
-        workspace,
-        model: cli.common.model.clone(),
-        host,
-        max_rounds: run.max_rounds,
-        max_cycles: run.max_cycles,
-        history_keep: run.history_keep,
-        temperature: run.temperature,
-        num_ctx: run.num_ctx,
-        num_predict: run.num_predict,
-        model_timeout: Duration::from_secs(run.model_timeout),
-        retry: RetryPolicy {
-            retries: run.retries,
-            base: Duration::from_millis(run.retry_delay_ms),
-        },
-        max_nudges: run.max_nudges,
-        max_loop_nudges: run.loop_nudges,
-        loop_message: run
-            .loop_message
-            .clone()
-            .unwrap_or_else(|| crate::settings::DEFAULT_LOOP_MESSAGE.into()),
-        reflection: !run.no_reflection,
-        tools,
-        output: Output {
-            quiet: cli.common.quiet,
-            verbose: cli.common.verbose,
-            json: run.json,
-        },
-        salvage: run.salvage,
-        tool_mode: run.tool_mode,
-        api: run.api,
-        api_key: run.api_key.clone(),
-    })
 }
 
 /// What to do with the run found in the workspace.
@@ -298,7 +195,8 @@ fn finished(state: &State, terminal: &Terminal) -> Option<Plan> {
 }
 
 async fn run_goal(
-    settings: Settings,
+    mut settings: Settings,
+    sources: &Sources,
     goal: Option<String>,
     mut terminal: Terminal,
 ) -> Result<Exit, AppError> {
@@ -309,26 +207,36 @@ async fn run_goal(
     let failpoint = std::env::var("RUNNER_FAILPOINT")
         .ok()
         .and_then(|s| Failpoint::parse(&s));
+    // The client is built once before anything is written: a host it cannot
+    // use leaves no trace in the workspace.
+    client(&settings)?;
+    crate::views::lost_log::check(&settings.workspace, settings.salvage)?;
     let mut store = Store::open(
         &settings.workspace,
         Box::new(RealDisk::new(failpoint)),
         OpenOptions {
             salvage: settings.salvage,
         },
-    )?;
+    )
+    .map_err(unwritable)?;
     for warning in store.take_warnings() {
-        terminal.notice(&warning);
+        crate::paint::warning(&warning);
     }
     let goal = match decide(&mut store, goal, &terminal)? {
         Plan::Done(exit) => return Ok(exit),
         Plan::Run(goal) => goal,
     };
+    if store.state().goal == goal {
+        for notice in settings.reuse(store.state(), sources) {
+            terminal.notice(&notice);
+        }
+    }
     let _log = crate::logging::init(&store.paths().dir, settings.output.verbose);
-    let model = client(&settings).map_err(|e| AppError::Usage(e.to_string()))?;
+    let model = client(&settings)?;
     // Orphans of commands come back to the runner, which kills and reaps them.
     crate::tools::become_subreaper();
     if let Some(notice) = crate::tools::sandbox_notice(&settings.tools, &settings.workspace) {
-        terminal.notice(&notice);
+        crate::paint::warning(&notice);
     }
     let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
     let ending = Agent::new(&settings, &mut store, &model, &tools, &mut terminal, stop)
@@ -341,6 +249,12 @@ async fn run_goal(
             "to go on: {}",
             resume_command(&settings.workspace)
         ));
+    } else if ending.outcome != Outcome::Achieved && !store.state().tree.is_finished() {
+        // The reason says `runner resume`, which works only from the workspace.
+        let command = resume_command(&settings.workspace);
+        if command != "runner resume" {
+            terminal.notice(&format!("to go on: {command}"));
+        }
     }
     Ok(Exit::from(ending.outcome))
 }
@@ -357,8 +271,26 @@ fn resume_command(workspace: &Path) -> String {
     )
 }
 
+/// A workspace the runner may not write to is a permission to fix, not a
+/// disk to free.
+fn unwritable(error: StoreError) -> AppError {
+    match &error {
+        StoreError::Io { path, source }
+            if source.kind() == std::io::ErrorKind::PermissionDenied =>
+        {
+            AppError::State(format!(
+                "cannot write {}: permission denied. Run the runner in a folder you can write \
+                 to, or give yourself the right (chmod u+w)",
+                path.display()
+            ))
+        }
+        _ => AppError::Store(error),
+    }
+}
+
 /// The client of `--api`, asking for tool calls as `--tool-mode` says.
-fn client(settings: &Settings) -> Result<ToolModel, ModelError> {
+fn client(settings: &Settings) -> Result<ToolModel, AppError> {
+    let model = |e: ModelError| AppError::Model(e.to_string());
     let config = ClientConfig {
         base_url: settings.host.clone(),
         model: settings.model.clone(),
@@ -366,8 +298,10 @@ fn client(settings: &Settings) -> Result<ToolModel, ModelError> {
         timeout: settings.model_timeout,
     };
     let client: Box<dyn Model> = match settings.api {
-        Api::Ollama => Box::new(OllamaClient::new(config)?),
-        Api::OpenAi => Box::new(OpenAiClient::new(config, settings.api_key.clone())?),
+        Api::Ollama => Box::new(OllamaClient::new(config).map_err(model)?),
+        Api::OpenAi => {
+            Box::new(OpenAiClient::new(config, settings.api_key.clone()).map_err(model)?)
+        }
     };
     Ok(ToolModel::new(client, settings.tool_mode, &settings.model))
 }
@@ -378,10 +312,12 @@ fn watch_signals() -> Stop {
     let (sender, stop) = stop::channel();
     tokio::spawn(async move {
         wait_for_signal().await;
-        eprintln!("runner: stopping at the next safe point; press Ctrl-C again to quit at once");
+        crate::paint::warning(
+            "stopping at the next safe point; press Ctrl-C again to quit at once",
+        );
         sender.request();
         wait_for_signal().await;
-        eprintln!("runner: quitting now; `runner resume` goes on from the log");
+        crate::paint::warning("quitting now; `runner resume` goes on from the log");
         std::process::exit(Exit::Interrupted as i32);
     });
     stop

@@ -9,6 +9,7 @@ use clap_complete::Shell;
 use crate::model::Api;
 use crate::model::openai::ApiKey;
 use crate::model::tool_mode::ToolMode;
+use crate::paint::ColorChoice;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -59,6 +60,45 @@ pub struct Cli {
     pub common: Common,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Where the settings that name the model and its server came from.
+    #[arg(skip)]
+    pub sources: Sources,
+    /// What the command line could not honour but went on without
+    /// (a broken runner.toml for a command that only reads).
+    #[arg(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// Where a setting came from, for messages that name it and for `resume`,
+/// where only a flag overrides what the run recorded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Source {
+    #[default]
+    Default,
+    Flag,
+    Env(&'static str),
+    File,
+}
+
+impl Source {
+    /// The setting `flag` as the user gave it, in words.
+    pub fn describe(self, flag: &str) -> String {
+        match self {
+            Source::Default => format!("the default {flag}"),
+            Source::Flag => flag.to_string(),
+            Source::Env(name) => name.to_string(),
+            Source::File => format!("`{}` in {}", &flag[2..], crate::config::FILE),
+        }
+    }
+}
+
+/// The sources of the settings `resume` may reuse from the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sources {
+    pub model: Source,
+    pub host: Source,
+    pub api: Source,
+    pub tool_mode: Source,
 }
 
 #[derive(Debug, Subcommand)]
@@ -96,7 +136,11 @@ pub enum Command {
         json: bool,
     },
     /// Check that the runner can work here: Ollama, the model, the workspace, python3, the sandbox
-    Doctor,
+    Doctor {
+        /// Print the checks as JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// Put the files the runner wrote back as they were at a record of the log
     #[command(
         group(ArgGroup::new("point").required(true).args(["to", "last"])),
@@ -151,9 +195,12 @@ pub struct Common {
     /// Print only the summary and errors
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Print every round and model reply
+    /// Print every round, model reply, tool call and the head of a command's output
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Colour the output: auto (on a terminal, unless NO_COLOR is set), always, never
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
 }
 
 /// Options of a run (fresh or resumed).

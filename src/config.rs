@@ -7,9 +7,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches};
 
-use crate::cli::Cli;
+use crate::cli::{Cli, Source, Sources};
 
 /// The file's name, in the workspace.
 pub const FILE: &str = "runner.toml";
@@ -20,36 +20,202 @@ pub enum ConfigError {
     Cli(#[from] clap::Error),
     #[error("{path}: {why}. Fix the file, or move it away to run without it")]
     File { path: PathBuf, why: String },
+    #[error("{0}")]
+    Usage(String),
 }
+
+/// The commands that only read: a broken `runner.toml` must not keep a
+/// person from looking at a run or diagnosing the setup.
+const READERS: &[&str] = &[
+    "status",
+    "history",
+    "loops",
+    "doctor",
+    "diff",
+    "completions",
+];
 
 /// Parses the command line, filled in from `runner.toml` where the command
 /// line and the environment said nothing.
 pub fn parse(args: Vec<OsString>) -> Result<Cli, ConfigError> {
-    let matches = Cli::command().try_get_matches_from(&args)?;
+    let matches = match Cli::command().try_get_matches_from(&args) {
+        Ok(matches) => matches,
+        Err(e) => return Err(unquoted_goal(&args, &e).unwrap_or(ConfigError::Cli(e))),
+    };
+    goal_and_command(&matches)?;
     let workspace = matches
         .get_one::<PathBuf>("dir")
         .cloned()
         .unwrap_or_else(|| PathBuf::from("."));
     let path = workspace.join(FILE);
-    let Some(extra) = from_file(&path, &matches)? else {
-        return Ok(Cli::from_arg_matches(&matches)?);
+    let reader = matches
+        .subcommand_name()
+        .is_some_and(|name| READERS.contains(&name));
+    let extra = match from_file(&path, &matches) {
+        Ok(extra) => extra,
+        Err(e) if reader => {
+            let mut cli = Cli::from_arg_matches(&matches)?;
+            cli.sources = sources(&matches, &[]);
+            cli.warnings
+                .push(format!("{e}; this command went on without it"));
+            return Ok(cli);
+        }
+        Err(e) => return Err(e),
     };
-    let mut args = args;
-    args.extend(extra);
+    let Some(extra) = extra else {
+        let mut cli = Cli::from_arg_matches(&matches)?;
+        cli.sources = sources(&matches, &[]);
+        return Ok(cli);
+    };
+    let mut all = args;
+    all.extend(extra.iter().cloned());
     let matches = Cli::command()
-        .try_get_matches_from(&args)
+        .try_get_matches_from(&all)
         .map_err(|e| ConfigError::File {
             path: path.clone(),
-            why: e.kind().to_string(),
+            why: first_line(&e),
         })?;
-    Ok(Cli::from_arg_matches(&matches)?)
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.sources = sources(&matches, &extra);
+    Ok(cli)
+}
+
+/// clap's own message, without its `error: ` and its usage lines.
+fn first_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let line = text.lines().next().unwrap_or("");
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+/// `runner "Fix it" reset` or `runner show status`: a goal followed by a
+/// command word would run the command and drop the goal.
+fn goal_and_command(matches: &ArgMatches) -> Result<(), ConfigError> {
+    let (Some(goal), Some(command)) =
+        (matches.get_one::<String>("goal"), matches.subcommand_name())
+    else {
+        return Ok(());
+    };
+    Err(ConfigError::Usage(format!(
+        "both a goal ({goal:?}) and the command `{command}` were given: run either \
+         `runner {command}`, or the goal alone, in quotes: `runner {}`",
+        shell_words::quote(&format!("{goal} {command}"))
+    )))
+}
+
+/// `runner write a hello world script`: clap sees a goal and an unknown
+/// command; the user meant one goal of several words.
+fn unquoted_goal(args: &[OsString], e: &clap::Error) -> Option<ConfigError> {
+    use clap::error::ErrorKind;
+    if !matches!(
+        e.kind(),
+        ErrorKind::InvalidSubcommand | ErrorKind::UnknownArgument
+    ) {
+        return None;
+    }
+    let command = Cli::command();
+    let words = words(args);
+    if words.len() < 2 || command.find_subcommand(&words[0]).is_some() {
+        return None;
+    }
+    Some(ConfigError::Usage(format!(
+        "the goal must be one argument: put it in quotes, e.g. `runner {}`",
+        shell_words::quote(&words.join(" "))
+    )))
+}
+
+/// The words of the command line that are neither options nor their values.
+fn words(args: &[OsString]) -> Vec<String> {
+    let command = Cli::command();
+    let takes_value = |word: &str| {
+        command.get_arguments().any(|a| {
+            a.get_action().takes_values()
+                && (a.get_long().is_some_and(|l| word == format!("--{l}"))
+                    || a.get_short().is_some_and(|c| word == format!("-{c}")))
+        })
+    };
+    let mut words = Vec::new();
+    let mut skip = false;
+    for arg in args.iter().skip(1) {
+        let word = arg.to_string_lossy();
+        if skip {
+            skip = false;
+        } else if word.starts_with('-') {
+            skip = !word.contains('=') && takes_value(&word);
+        } else {
+            words.push(word.into_owned());
+        }
+    }
+    words
+}
+
+/// The commands whose help shows the options of a run: they use them.
+const RUNNERS: &[&str] = &["resume", "doctor"];
+
+/// `runner status --help`: the help of a command that does not run the
+/// model, without the ~20 options of a run (they are global only so that
+/// `runner -C dir --max-rounds 3 resume` parses in any order).
+pub fn command_help(args: &[OsString]) -> Option<String> {
+    if !args.iter().any(|a| a == "--help" || a == "-h") {
+        return None;
+    }
+    let words = words(args);
+    let name = words.first()?;
+    if RUNNERS.contains(&name.as_str()) {
+        return None;
+    }
+    // The command's own options (status has its own --json) stay shown.
+    let own: Vec<String> = Cli::command()
+        .find_subcommand(name)?
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let mut command = Cli::command();
+    command.build();
+    let run_options: Vec<String> = crate::cli::RunArgs::augment_args(clap::Command::new("run"))
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .chain(["model".to_string(), "host".to_string()])
+        .collect();
+    let mut sub = command.find_subcommand(name)?.clone();
+    for id in run_options.iter().filter(|id| !own.contains(id)) {
+        sub = sub.mut_arg(id, |a| a.hide(true));
+    }
+    Some(sub.render_help().to_string())
+}
+
+/// Where the model, the host, the API and the tool mode came from; `extra`
+/// are the arguments `runner.toml` added.
+fn sources(matches: &ArgMatches, extra: &[OsString]) -> Sources {
+    let of = |id: &str, long: &str, env: &'static str| {
+        let from_file = extra.iter().any(|a| a == format!("--{long}").as_str());
+        match matches.value_source(id) {
+            _ if from_file => Source::File,
+            Some(ValueSource::CommandLine) => Source::Flag,
+            Some(ValueSource::EnvVariable) => Source::Env(env),
+            _ => Source::Default,
+        }
+    };
+    Sources {
+        model: of("model", "model", "OLLAMA_MODEL"),
+        host: of("host", "host", "OLLAMA_HOST"),
+        api: of("api", "api", ""),
+        tool_mode: of("tool_mode", "tool-mode", ""),
+    }
 }
 
 /// The arguments the file adds, `None` when there is no file.
 fn from_file(path: &Path, matches: &ArgMatches) -> Result<Option<Vec<OsString>>, ConfigError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // No file, or -C names no folder (the app says so).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
         Err(e) => {
             return Err(ConfigError::File {
                 path: path.to_path_buf(),
@@ -61,9 +227,15 @@ fn from_file(path: &Path, matches: &ArgMatches) -> Result<Option<Vec<OsString>>,
         path: path.to_path_buf(),
         why,
     };
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| error(e.message().to_string()))?;
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let line = e
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+        match line {
+            Some(line) => error(format!("line {line}: {}", e.message().trim())),
+            None => error(e.message().trim().to_string()),
+        }
+    })?;
     let command = Cli::command();
     let mut extra = Vec::new();
     for (key, value) in table {

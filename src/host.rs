@@ -44,6 +44,14 @@ pub fn parse(given: &str) -> Result<String, HostError> {
         ));
     }
     let (host, port) = split_host_port(authority).map_err(|why| error(&why))?;
+    if let Some(bad) = host
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || ".-_:[]%".contains(*c)))
+    {
+        return Err(error(&format!(
+            "a host name cannot hold {bad:?}; it is a name or an address, such as localhost"
+        )));
+    }
     let host = match host.as_str() {
         "" | "0.0.0.0" => "127.0.0.1".to_string(),
         "::" | "[::]" => "[::1]".to_string(),
@@ -114,7 +122,15 @@ mod tests {
 
     #[test]
     fn bad_hosts_are_refused_with_what_to_do() {
-        for bad in ["ftp://h", "h:99999", "h:port", "http://u:p@h", "[::1"] {
+        for bad in [
+            "ftp://h",
+            "h:99999",
+            "h:port",
+            "http://u:p@h",
+            "[::1",
+            "not a url",
+            "http://a b:1",
+        ] {
             let err = parse(bad).unwrap_err().to_string();
             assert!(err.contains("OLLAMA_HOST"), "{err}");
         }

@@ -4,18 +4,23 @@
 // Nothing that input, disk or network can make fail may panic; tests may.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+#[macro_use]
+pub mod text;
+
 pub mod agent;
 pub mod app;
 pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod digest;
+pub mod error;
 pub mod guard;
 pub mod host;
 pub mod lang;
 pub mod logging;
 pub mod memory;
 pub mod model;
+pub mod paint;
 pub mod settings;
 pub mod state;
 pub mod stop;

@@ -10,15 +10,15 @@ use console::Style;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::agent::Reporter;
+use crate::paint::use_color;
 use crate::settings::Output;
 use crate::state::{Ending, Event, NudgeKind, Outcome, Record, State};
 use crate::store::Stats;
-use crate::views::shorten;
+use crate::text::shorten;
 
-/// Colours only on a terminal, never with NO_COLOR.
-pub fn use_color(stream_is_tty: bool) -> bool {
-    stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
+/// Lines of a command's output `-v` shows: enough for a test summary or
+/// the top of a traceback; the whole output is in the log.
+const OUTPUT_HEAD: usize = 8;
 
 pub struct Terminal {
     output: Output,
@@ -65,13 +65,13 @@ impl Terminal {
 
     fn line(&self, text: &str) {
         if !self.output.quiet {
-            eprintln!("{text}");
+            crate::errln!("{text}");
         }
     }
 
     /// A notice the user should see even with -q.
     pub fn notice(&self, text: &str) {
-        eprintln!("{} {text}", self.styles.bold.apply_to("runner:"));
+        crate::errln!("{} {text}", self.styles.bold.apply_to("runner:"));
     }
 
     /// The final summary: status, rounds, calls, tokens, time, retries.
@@ -89,8 +89,8 @@ impl Terminal {
             Outcome::ModelUnusable => s.bad.apply_to(format!("Stopped: {}.", ending.reason)),
         };
         let (done, total) = state.tree.progress();
-        eprintln!("{headline}");
-        eprintln!(
+        crate::errln!("{headline}");
+        crate::errln!(
             "{}",
             s.dim.apply_to(format!(
                 "subtasks {done}/{total} · rounds {} · model calls {} · tokens {} prompt / {} completion{} · \
@@ -140,15 +140,25 @@ impl Terminal {
                 }
             }
             Event::ModelReplied { content, calls, .. } => {
-                if calls.is_empty() || self.output.verbose {
-                    let first = content
-                        .lines()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("(empty reply)");
+                let first = content.lines().find(|l| !l.trim().is_empty());
+                let said = match (first, calls.is_empty()) {
+                    (Some(first), _) => Some(shorten(first, 100)),
+                    (None, true) => Some("(empty reply)".to_string()),
+                    (None, false) => None,
+                };
+                if let Some(said) = said.filter(|_| calls.is_empty() || self.output.verbose) {
                     self.line(&format!(
                         "  {} {}",
                         s.dim.apply_to("model:"),
-                        s.dim.apply_to(shorten(first, 100))
+                        s.dim.apply_to(said)
+                    ));
+                }
+                if self.output.verbose && !calls.is_empty() {
+                    let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+                    self.line(&format!(
+                        "  {} {}",
+                        s.dim.apply_to("model calls:"),
+                        names.join(", ")
                     ));
                 }
             }
@@ -178,6 +188,11 @@ impl Terminal {
                     shorten(&summary, 100),
                     s.dim.apply_to(detail)
                 ));
+                if self.output.verbose && outcome.command.is_some() {
+                    for line in outcome.result.lines().take(OUTPUT_HEAD) {
+                        self.line(&format!("      {}", s.dim.apply_to(shorten(line, 120))));
+                    }
+                }
             }
             Event::ActionBlocked {
                 signature, pattern, ..

@@ -3,6 +3,7 @@
 mod support;
 
 mod any_model;
+mod cli;
 mod client;
 mod completion;
 mod core;

@@ -132,10 +132,7 @@ fn status_reads_a_crashed_run_and_a_locked_one() {
         "{}",
         status.stdout
     );
-    let resume = format!(
-        "Resume with: runner -C {} resume --model fake-coder:1b",
-        test.workspace.display()
-    );
+    let resume = format!("Resume with: runner -C {} resume", test.workspace.display());
     assert!(status.stdout.contains(&resume), "{}", status.stdout);
     assert_eq!(
         std::fs::read(&history).unwrap(),

@@ -105,6 +105,9 @@ impl<'a> Agent<'a> {
                 model: self.settings.model.clone(),
                 max_rounds: self.settings.max_rounds,
                 num_ctx: self.num_ctx,
+                host: Some(self.settings.host.clone()),
+                api: Some(self.settings.api),
+                tool_mode: Some(self.settings.tool_mode),
             },
             Durability::Lazy,
         )?;

@@ -155,7 +155,8 @@ pub struct ClientConfig {
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Which HTTP API the model server speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Api {
     /// Ollama's own `/api/chat`: `num_ctx` is sent, capabilities are known.
     #[default]

@@ -10,7 +10,8 @@ use std::sync::Mutex;
 
 use super::{BoxFuture, ChatReply, ChatRequest, Failure, Model, ModelError, ModelInfo, json_mode};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ToolMode {
     /// Native when the model supports tools, JSON otherwise.
     #[default]

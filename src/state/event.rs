@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::tree::TaskPlan;
 use super::verdict::{CheckRun, Requirement};
 use crate::chat::{ToolCall, Usage};
+use crate::model::Api;
+use crate::model::tool_mode::ToolMode;
 
 /// How an invocation of the runner ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +148,15 @@ pub enum Event {
         /// The context window asked of the server (capped at the model's).
         #[serde(default)]
         num_ctx: u64,
+        /// The server's base URL, the API and the tool mode the run uses, so
+        /// that `runner resume` talks to the same model the same way (absent
+        /// in logs written before they were recorded).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        host: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        api: Option<Api>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_mode: Option<ToolMode>,
     },
     /// The goal was decomposed (or fell back to itself as the single task).
     Planned {

@@ -75,6 +75,15 @@ pub struct CommandRun {
     pub exit_code: Option<i32>,
 }
 
+/// How a run reaches its model: recorded when an invocation starts, reused by
+/// `runner resume`. `None` where an older log did not record it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Server {
+    pub host: Option<String>,
+    pub api: Option<crate::model::Api>,
+    pub tool_mode: Option<crate::model::tool_mode::ToolMode>,
+}
+
 /// How the last invocation ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ending {
@@ -91,6 +100,9 @@ pub struct State {
     pub log_started: String,
     pub goal: String,
     pub model: String,
+    /// How the last invocation reached the model.
+    #[serde(default)]
+    pub server: Server,
     pub tree: Tree,
     /// Set by `run_ended`, cleared by `run_started`.
     pub ended: Option<Ending>,
@@ -185,10 +197,18 @@ impl State {
                 goal,
                 model,
                 max_rounds,
+                host,
+                api,
+                tool_mode,
                 ..
             } => {
                 self.goal.clone_from(goal);
                 self.model.clone_from(model);
+                self.server = Server {
+                    host: host.clone(),
+                    api: *api,
+                    tool_mode: *tool_mode,
+                };
                 self.max_rounds = *max_rounds;
                 self.runs += 1;
                 self.run_rounds = 0;

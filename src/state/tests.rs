@@ -58,6 +58,9 @@ fn events() -> Vec<Event> {
             model: "m".into(),
             max_rounds: 24,
             num_ctx: 16384,
+            host: None,
+            api: None,
+            tool_mode: None,
         },
         planned(),
         Event::RoundStarted {
@@ -275,6 +278,9 @@ fn blocks_nudges_and_endings_are_counted_and_reset() {
         model: "m".into(),
         max_rounds: 5,
         num_ctx: 16384,
+        host: None,
+        api: None,
+        tool_mode: None,
     });
     events.push(Event::SubtaskEnded {
         call: None,

@@ -54,6 +54,9 @@ fn event() -> impl Strategy<Value = Event> {
             model: "m".into(),
             max_rounds,
             num_ctx: 16384,
+            host: None,
+            api: None,
+            tool_mode: None,
         }),
         (1u32..100).prop_map(|round| Event::RoundStarted {
             round,

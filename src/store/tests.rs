@@ -22,6 +22,9 @@ fn started(goal: &str) -> Event {
         model: "m".into(),
         max_rounds: 3,
         num_ctx: 16384,
+        host: None,
+        api: None,
+        tool_mode: None,
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::{Paint, outcome_word, read_records, shorten};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::state::State;
 use crate::store::{Paths, StoreError};
 
@@ -20,7 +20,7 @@ pub fn list(workspace: &Path) -> Result<Exit, AppError> {
         Err(source) => return Err(StoreError::Io { path: dir, source }.into()),
     };
     if names.is_empty() {
-        println!("No archived runs in {}.", workspace.display());
+        crate::outln!("No archived runs in {}.", workspace.display());
         return Ok(Exit::Achieved);
     }
     // The names are times (RFC 3339 with `-` for `:`), so they sort by time.
@@ -34,7 +34,7 @@ pub fn list(workspace: &Path) -> Result<Exit, AppError> {
             None if records.is_empty() => "empty",
             None => "unfinished",
         };
-        println!(
+        crate::outln!(
             "{}  {:<14} {:>5} records  {:?}",
             paint.bold.apply_to(&name),
             ending,
@@ -42,7 +42,7 @@ pub fn list(workspace: &Path) -> Result<Exit, AppError> {
             shorten(&state.goal, 80)
         );
     }
-    println!(
+    crate::outln!(
         "{}",
         paint.dim.apply_to(format!(
             "in {}; each folder holds that run's history.jsonl, state.json and logs",

@@ -6,6 +6,9 @@ use clap_complete::Shell;
 
 use crate::cli::Cli;
 
+/// Prints the script; a closed stdout (`| head`) ends it quietly.
 pub fn print(shell: Shell) {
-    clap_complete::generate(shell, &mut Cli::command(), "runner", &mut std::io::stdout());
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "runner", &mut script);
+    crate::out!("{}", String::from_utf8_lossy(&script));
 }

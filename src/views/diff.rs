@@ -8,7 +8,7 @@ use similar::TextDiff;
 
 use super::timeline::Timeline;
 use super::{Paint, read_records};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::store::Paths;
 use crate::store::blobs::{self, sha256_hex};
 use crate::tools::workspace as files;
@@ -19,12 +19,19 @@ const CONTEXT_LINES: usize = 3;
 /// Prints the diff of the files the runner wrote (of `only`, when given).
 pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
     let store_paths = Paths::new(workspace);
+    if let Some(outside) = only.iter().find(|path| !inside(workspace, path)) {
+        return Err(AppError::Usage(format!(
+            "{outside} is outside the workspace {}: `runner diff` shows the files the run \
+             wrote there; give paths relative to it",
+            workspace.display()
+        )));
+    }
     let (records, warning) = read_records(&store_paths.history())?;
     if let Some(warning) = warning {
-        eprintln!("runner: {warning}");
+        crate::paint::warning(&warning);
     }
     if records.is_empty() {
-        println!("No run in {}: nothing to compare.", workspace.display());
+        crate::outln!("No run in {}: nothing to compare.", workspace.display());
         return Ok(Exit::Achieved);
     }
     let wanted = |path: &str| {
@@ -48,22 +55,42 @@ pub fn diff(workspace: &Path, only: &[String]) -> Result<Exit, AppError> {
             Some(sha256) => match blobs::read(&store_paths, sha256) {
                 Ok(Some(bytes)) => Some(bytes),
                 _ => {
-                    println!("{path}: changed, but its content before the run was not kept");
+                    crate::outln!("{path}: changed, but its content before the run was not kept");
                     shown += 1;
                     continue;
                 }
             },
         };
-        print!(
+        crate::out!(
             "{}",
             render_diff(&path, before.as_deref(), now.as_deref(), &paint)
         );
         shown += 1;
     }
     if shown == 0 {
-        println!("The run changed no files (or they are back as they were).");
+        crate::outln!("The run changed no files (or they are back as they were).");
     }
     Ok(Exit::Achieved)
+}
+
+/// Whether `path` (relative to the workspace, or absolute) names a place in it.
+fn inside(workspace: &Path, path: &str) -> bool {
+    let path = Path::new(path);
+    if path.is_absolute() {
+        return path.starts_with(workspace);
+    }
+    let mut depth: i32 = 0;
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// A unified diff of one file; `None` is a file that does not exist.

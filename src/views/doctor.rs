@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{Paint, running_pid};
-use crate::app::Exit;
+use crate::error::Exit;
 use crate::model::ollama::OllamaClient;
 use crate::model::{ClientConfig, Model, ModelError, RetryPolicy};
 use crate::settings::Settings;
@@ -48,26 +48,49 @@ fn check(level: Level, name: &'static str, text: impl Into<String>, exit: Exit) 
     }
 }
 
-pub async fn doctor(settings: &Settings) -> Exit {
+pub async fn doctor(settings: &Settings, json: bool) -> Exit {
     let paint = Paint::stdout();
     let mut checks = model_checks(settings).await;
     checks.push(workspace_check(&settings.workspace));
     checks.extend(python_checks().await);
     checks.push(node_check().await);
     checks.push(sandbox_check(settings));
-    for check in &checks {
-        println!("{}", render(check, &paint));
+    let failed = checks.iter().find(|c| c.level == Level::Fail);
+    if json {
+        crate::outln!("{}", as_json(&checks, failed.is_none()));
+        return failed.map_or(Exit::Achieved, |f| f.exit);
     }
-    match checks.iter().find(|c| c.level == Level::Fail) {
+    for check in &checks {
+        crate::outln!("{}", render(check, &paint));
+    }
+    match failed {
         Some(failed) => {
-            println!("Not ready: fix what failed above, then run `runner doctor` again.");
+            crate::outln!("Not ready: fix what failed above, then run `runner doctor` again.");
             failed.exit
         }
         None => {
-            println!("Ready: the runner can work here.");
+            crate::outln!("Ready: the runner can work here.");
             Exit::Achieved
         }
     }
+}
+
+/// The checks as one JSON object: `{"ready": bool, "checks": [{"name",
+/// "level", "text"}]}`, for scripts.
+pub fn as_json(checks: &[Check], ready: bool) -> String {
+    let checks: Vec<serde_json::Value> = checks
+        .iter()
+        .map(|c| {
+            let level = match c.level {
+                Level::Ok => "ok",
+                Level::Warn => "warn",
+                Level::Fail => "fail",
+                Level::Skip => "skip",
+            };
+            serde_json::json!({"name": c.name, "level": level, "text": c.text})
+        })
+        .collect();
+    serde_json::json!({"ready": ready, "checks": checks}).to_string()
 }
 
 pub fn render(check: &Check, paint: &Paint) -> String {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{Paint, outcome_word, read_records, running_pid, shorten};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::state::{Event, NudgeKind, Record};
 use crate::store::{Paths, StoreError, log};
 
@@ -27,10 +27,10 @@ pub async fn history(workspace: &Path, options: HistoryOptions) -> Result<Exit, 
     let path = Paths::new(workspace).history();
     let (records, warning) = read_records(&path)?;
     if let Some(warning) = warning {
-        eprintln!("runner: {warning}");
+        crate::paint::warning(&warning);
     }
     if records.is_empty() && !options.follow {
-        eprintln!(
+        crate::errln!(
             "runner: no run in {}; start one with `runner \"GOAL\"`",
             workspace.display()
         );
@@ -71,7 +71,7 @@ async fn follow(
     let mut seen = last.map_or(0, |r| r.seq);
     let mut ended = last.is_some_and(|r| matches!(r.event, Event::RunEnded { .. }));
     if last.is_none() {
-        eprintln!("runner: waiting for a run to start here (Ctrl-C to stop)");
+        crate::errln!("runner: waiting for a run to start here (Ctrl-C to stop)");
     }
     loop {
         if ended && running_pid(workspace).is_none() {
@@ -139,6 +139,7 @@ fn detail(event: &Event) -> String {
             model,
             max_rounds,
             num_ctx,
+            ..
         } => format!(
             "{:?} · model {model} · up to {max_rounds} rounds · num_ctx {num_ctx}",
             shorten(goal, 80)

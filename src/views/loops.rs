@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Paint, shorten};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::guard::canonical_json;
 use crate::store::{Paths, StoreError};
 
@@ -22,14 +22,14 @@ pub fn loops(workspace: &Path, json: bool) -> Result<Exit, AppError> {
         Err(source) => return Err(StoreError::Io { path, source }.into()),
     };
     if json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&entries).unwrap_or_default()
         );
     } else if entries.is_empty() {
-        println!("No loops detected in {}.", workspace.display());
+        crate::outln!("No loops detected in {}.", workspace.display());
     } else {
-        print!("{}", render_loops(&entries, &Paint::stdout()));
+        crate::out!("{}", render_loops(&entries, &Paint::stdout()));
     }
     Ok(Exit::Achieved)
 }

@@ -11,14 +11,12 @@ pub mod diff;
 pub mod doctor;
 pub mod history;
 pub mod loops;
+pub mod lost_log;
 pub mod rollback;
 pub mod status;
 pub mod timeline;
 
-use std::io::IsTerminal;
 use std::path::Path;
-
-use console::Style;
 
 use crate::state::{Outcome, Record};
 use crate::store::{Paths, StoreError, log};
@@ -88,45 +86,5 @@ pub fn outcome_word(outcome: Outcome) -> &'static str {
     }
 }
 
-/// The styles of what a view prints on stdout: plain unless stdout is a
-/// terminal and NO_COLOR is unset.
-#[derive(Clone)]
-pub struct Paint {
-    pub ok: Style,
-    pub bad: Style,
-    pub warn: Style,
-    pub dim: Style,
-    pub bold: Style,
-}
-
-impl Paint {
-    pub fn stdout() -> Paint {
-        Paint::new(crate::ui::use_color(std::io::stdout().is_terminal()))
-    }
-
-    pub fn new(color: bool) -> Paint {
-        let style = |s: Style| s.force_styling(color);
-        Paint {
-            ok: style(Style::new().green()),
-            bad: style(Style::new().red()),
-            warn: style(Style::new().yellow()),
-            dim: style(Style::new().dim()),
-            bold: style(Style::new().bold()),
-        }
-    }
-}
-
-/// A path as a shell word.
-pub fn shell_quote(text: &str) -> String {
-    shell_words::quote(text).into_owned()
-}
-
-/// The first line of `text`, cut to `max` characters.
-pub fn shorten(text: &str, max: usize) -> String {
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if line.chars().count() <= max {
-        return line.to_string();
-    }
-    let cut: String = line.chars().take(max).collect();
-    format!("{cut}…")
-}
+pub use crate::paint::Paint;
+pub use crate::text::{shell_quote, shorten};

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::timeline::{FileHistory, Timeline};
 use super::{Paint, read_records};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::state::{ActionOutcome, Event, FileChange};
 use crate::store::blobs::{self, sha256_hex};
 use crate::store::{Durability, OpenOptions, Paths, RealDisk, Store, StoreError};
@@ -50,7 +50,7 @@ struct Planned {
 pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, AppError> {
     let paths = Paths::new(workspace);
     if !paths.history().exists() {
-        println!("No run in {}: nothing to roll back.", workspace.display());
+        crate::outln!("No run in {}: nothing to roll back.", workspace.display());
         return Ok(Exit::Achieved);
     }
     // The lock: a running runner must not see its files change under it.
@@ -60,7 +60,7 @@ pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, A
         OpenOptions::default(),
     )?;
     for warning in store.take_warnings() {
-        eprintln!("runner: {warning}");
+        crate::paint::warning(&warning);
     }
     if !dry_run {
         settle(&mut store, workspace)?;
@@ -77,6 +77,14 @@ pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, A
         }
         Point::To(seq) => seq,
         Point::Last(0) => return Err(AppError::Usage("--last takes 1 or more".into())),
+        Point::Last(n) if n > timeline.writes.len() => {
+            let made = timeline.writes.len();
+            return Err(AppError::Usage(format!(
+                "the run made {made} write{}, fewer than --last {n} asks to undo; nothing was \
+                 changed. Give --last {made} (or --to 0) to undo every write of the run",
+                if made == 1 { "" } else { "s" }
+            )));
+        }
         Point::Last(n) => timeline.before_last_writes(n),
     };
     let planned: Vec<Planned> = timeline
@@ -97,25 +105,25 @@ pub fn rollback(workspace: &Path, point: Point, dry_run: bool) -> Result<Exit, A
         match step {
             Step::Restore { .. } | Step::Remove => {
                 done += 1;
-                println!("{} {text}", paint.ok.apply_to(format!("{verb:<9}")));
+                crate::outln!("{} {text}", paint.ok.apply_to(format!("{verb:<9}")));
             }
             _ => {
                 left += 1;
-                println!("{} {text}", paint.bad.apply_to(format!("{verb:<9}")));
+                crate::outln!("{} {text}", paint.bad.apply_to(format!("{verb:<9}")));
             }
         }
     }
     store.close()?;
     let would = if dry_run { "would be " } else { "" };
     match done {
-        0 if left == 0 => println!(
+        0 if left == 0 => crate::outln!(
             "Nothing to roll back: the files the runner wrote are as they were at record {point}."
         ),
         0 => {}
-        _ => println!("{} {would}rolled back to record {point}.", files(done)),
+        _ => crate::outln!("{} {would}rolled back to record {point}.", files(done)),
     }
     if left > 0 {
-        println!(
+        crate::outln!(
             "{} {would}left as they are: copy your changes aside or undo them, then roll back \
              again.",
             files(left)

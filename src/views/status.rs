@@ -4,16 +4,18 @@
 use std::path::Path;
 
 use super::{Paint, outcome_word, running_pid, shell_quote};
-use crate::app::{AppError, Exit};
+use crate::error::{AppError, Exit};
 use crate::state::{Outcome, State, Status};
 use crate::store::Store;
 
 pub fn status(workspace: &Path, json: bool) -> Result<Exit, AppError> {
+    // A run whose log was emptied would show as an empty crashed run.
+    super::lost_log::check(workspace, false)?;
     let Some((state, warnings)) = Store::read(workspace)? else {
         if json {
-            println!("null");
+            crate::outln!("null");
         } else {
-            println!(
+            crate::outln!(
                 "No run in {}. Start one with `runner \"GOAL\"`.",
                 workspace.display()
             );
@@ -21,16 +23,16 @@ pub fn status(workspace: &Path, json: bool) -> Result<Exit, AppError> {
         return Ok(Exit::Achieved);
     };
     for warning in warnings {
-        eprintln!("runner: {warning}");
+        crate::paint::warning(&warning);
     }
     if json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&state).unwrap_or_default()
         );
     } else {
         let running = running_pid(workspace);
-        print!(
+        crate::out!(
             "{}",
             render_status(&state, workspace, running, &Paint::stdout())
         );
@@ -159,14 +161,15 @@ pub fn render_status(
     out
 }
 
-/// The command that goes on with this run, with the model it used (the
-/// default model or OLLAMA_MODEL may be another one by now).
+/// The command that goes on with this run. `resume` reuses the model and
+/// server the run recorded; a log from before they were recorded needs the
+/// model named (the default model or OLLAMA_MODEL may be another one now).
 fn resume_command(state: &State, workspace: &Path) -> String {
     let mut command = format!(
         "runner -C {} resume",
         shell_quote(&workspace.to_string_lossy())
     );
-    if !state.model.is_empty() {
+    if state.server.host.is_none() && !state.model.is_empty() {
         command.push_str(&format!(" --model {}", shell_quote(&state.model)));
     }
     command

@@ -1,0 +1,63 @@
+//! Small text helpers shared by the terminal and the views, and output that
+//! never panics: a closed stdout or stderr (`runner … | head`) must not end a
+//! run, so a failed write to either is ignored.
+
+use std::io::Write;
+
+/// A path or word as a shell word.
+pub fn shell_quote(text: &str) -> String {
+    shell_words::quote(text).into_owned()
+}
+
+/// The first line of `text`, cut to `max` characters.
+pub fn shorten(text: &str, max: usize) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if line.chars().count() <= max {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(max).collect();
+    format!("{cut}…")
+}
+
+/// Writes to stdout; a closed pipe is not an error worth stopping for.
+pub fn out(args: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_fmt(args);
+    let _ = out.flush();
+}
+
+/// Writes to stderr; a closed pipe is not an error worth stopping for.
+pub fn err(args: std::fmt::Arguments) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `println!` that ignores a closed stdout.
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::text::out(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::text::out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` that ignores a closed stdout.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::text::out(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that ignores a closed stderr.
+#[macro_export]
+macro_rules! errln {
+    () => { $crate::text::err(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::text::err(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn shorten_keeps_the_first_line_and_cuts_it() {
+        assert_eq!(shorten("\n  \nabcdef\nzz", 3), "abc…");
+        assert_eq!(shorten("ab", 3), "ab");
+    }
+}
