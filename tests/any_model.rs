@@ -314,7 +314,7 @@ fn llama_server_props_tell_auto_mode_and_the_context() {
     assert!(state.usage.prompt_cached < state.usage.prompt_cache_known);
     let share = state.usage.cache_note();
     assert!(stderr.contains(&share), "{share} in {stderr}");
-    let status = test.run_with(&["status"]);
+    let status = test.run_alone(&["status"]);
     assert!(status.stdout.contains(&share), "{}", status.stdout);
 }
 

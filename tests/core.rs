@@ -152,10 +152,12 @@ fn a_failing_test_is_fixed_and_passes() {
         .iter()
         .map(|c| (c.command.clone(), c.exit_code))
         .collect();
+    // The model's runs, then the completion check's.
     assert_eq!(
         codes,
         [
             ("python3 -m pytest -q".to_string(), Some(1)),
+            ("python3 -m pytest -q".to_string(), Some(0)),
             ("python3 -m pytest -q".to_string(), Some(0))
         ]
     );

@@ -136,7 +136,7 @@ fn edits_with_zero_two_and_one_matches_then_diff_and_rollback() {
     assert_eq!(test.read("calc.py"), fixed);
     test.assert_replay_matches();
 
-    let diff = test.run_with(&["diff"]);
+    let diff = test.run_alone(&["diff"]);
     assert!(
         diff.stdout.contains("-    return sum(xs) / (len(xs) - 1)"),
         "{}",
@@ -147,6 +147,6 @@ fn edits_with_zero_two_and_one_matches_then_diff_and_rollback() {
         "{}",
         diff.stdout
     );
-    test.run_with(&["rollback", "--to", "0"]).assert_code(0);
+    test.run_alone(&["rollback", "--to", "0"]).assert_code(0);
     assert_eq!(test.read("calc.py"), CALC, "the edit is undone");
 }

@@ -199,9 +199,12 @@ fn commands_cannot_read_secrets_nor_reach_the_network() {
         .file("tcp.py", &TCP_PY.replace("{PORT}", &listeners.port("tcp")))
         .file("udp.py", &UDP_PY.replace("{PORT}", &listeners.port("udp")))
         .file("dns.py", &DNS_PY.replace("{PORT}", &listeners.port("dns")))
-        .file("spawn_net.py", SPAWN_NET_PY);
+        .file("spawn_net.py", SPAWN_NET_PY)
+        // The probes are not work to check: the workspace's own pytest run
+        // (its probe test among the rest) is not what this test is about.
+        .args(["--max-cycles", "0"]);
     let run = test.run();
-    run.assert_code(0);
+    assert!(matches!(run.code, Some(0 | 1)), "{}", run.stderr);
     let all = outcomes(&test);
 
     // Refused by the runner on every kernel: it never starts.

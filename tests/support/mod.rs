@@ -183,6 +183,27 @@ impl Test {
 
     /// The `runner` command of [`Test::run_with`], to spawn and wait on (or
     /// signal, or kill) yourself.
+    /// Runs `runner` with `extra` alone (not the test's goal and flags): a
+    /// command after a run, such as `status` or `diff`.
+    pub fn run_alone(&self, extra: &[&str]) -> Run {
+        let mut command = self.command(&[]);
+        let base: Vec<std::ffi::OsString> = command
+            .get_args()
+            .take(4) // -C WORKSPACE --retry-delay-ms 10
+            .map(std::ffi::OsStr::to_os_string)
+            .collect();
+        let mut alone = std::process::Command::new(command.get_program());
+        alone.env_clear();
+        for (key, value) in command.get_envs() {
+            if let Some(value) = value {
+                alone.env(key, value);
+            }
+        }
+        alone.args(base).args(extra);
+        command = alone;
+        Run::from(command.output().expect("run the runner binary"))
+    }
+
     pub fn command(&self, extra: &[&str]) -> std::process::Command {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_runner"));
         command
