@@ -12,3 +12,4 @@ mod personalities;
 mod real_model;
 mod security;
 mod views;
+mod workspace;

@@ -12,12 +12,14 @@ mod reconcile;
 mod reflect;
 
 use crate::chat::{ToolCall, Usage};
+use crate::lang::Language;
 use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options, text_calls};
 use crate::settings::Settings;
 use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
 use crate::store::{Durability, Store, StoreError};
 use crate::tools::{self, Toolbox};
+use crate::workspace::{self, Map, Watch};
 
 /// Corrective re-asks within one round, when the model's calls could not be
 /// used: after two, the round ends and the next one starts afresh.
@@ -59,6 +61,13 @@ pub struct Agent<'a> {
     /// The context window asked of the server: `--num-ctx`, capped at the
     /// model's own.
     num_ctx: u64,
+    /// What the runner knows of each language (definitions, tests, checks).
+    languages: &'a [Box<dyn Language>],
+    /// The probe of the files there were when the run began.
+    watch: Watch,
+    /// The workspace map of the round, and what it was made for (the
+    /// runner's writes and the active subtask): made again when that changes.
+    map: Option<(String, Map)>,
 }
 
 /// What a conversation turn led to.
@@ -88,7 +97,17 @@ impl<'a> Agent<'a> {
             stop,
             lessons,
             num_ctx: settings.num_ctx,
+            languages: &[],
+            watch: Watch::default(),
+            map: None,
         }
+    }
+
+    /// The languages the workspace map and the probe ask (none by default:
+    /// the map then names files and sizes only).
+    pub fn with_languages(mut self, languages: &'a [Box<dyn Language>]) -> Agent<'a> {
+        self.languages = languages;
+        self
     }
 
     /// Runs (or resumes) the goal until it ends, the rounds are spent, or a
@@ -107,6 +126,13 @@ impl<'a> Agent<'a> {
         )?;
         if let Err(failure) = fitted {
             return self.model_failed(failure);
+        }
+        // An empty folder has no baseline to record (and none to keep).
+        if !self.state().tree.is_planned() && !self.state().baseline.recorded {
+            let baseline = workspace::record_baseline(self.tools.root(), self.languages, goal);
+            if !matches!(&baseline, Event::BaselineRecorded { files, .. } if files.is_empty()) {
+                self.record(baseline, Durability::Lazy)?;
+            }
         }
         if !self.state().tree.is_planned() {
             match self.plan(goal).await {
@@ -143,7 +169,7 @@ impl<'a> Agent<'a> {
             }
             if !reask {
                 // 1. probe
-                let missing = self.probe();
+                let missing = self.probe()?;
                 // 2. done?
                 if self.state().tree.is_finished() {
                     match self.conclude().await? {
@@ -217,24 +243,69 @@ impl<'a> Agent<'a> {
 
     /// The `planned` event; `None` when a stop was requested meanwhile.
     async fn plan(&mut self, goal: &str) -> Option<Result<Event, Failure>> {
+        let map = Map::build(self.tools.root(), self.languages, goal);
         self.reporter.thinking(true);
         let planned = tokio::select! {
-            planned = decompose::plan(self.model, goal, self.options()) => Some(planned),
+            planned = decompose::plan(self.model, goal, map.text(), self.options()) => Some(planned),
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);
         planned
     }
 
-    /// Files the runner wrote that are gone now. Costs a stat per file the
-    /// runner wrote, never a walk of the workspace.
-    fn probe(&self) -> Vec<String> {
-        self.state()
+    /// Files the runner wrote that are gone now; files there before the
+    /// run that it changed or deleted are recorded when that differs from
+    /// the last probe. Costs a stat per file the runner wrote and per file
+    /// of the baseline (a hash only when a time changed and the size did
+    /// not), never a walk of the workspace.
+    fn probe(&mut self) -> Result<Vec<String>, StoreError> {
+        let missing = self
+            .state()
             .files
             .keys()
             .filter(|path| !self.tools.exists(path))
             .cloned()
-            .collect()
+            .collect();
+        let baseline = &self.store.state().baseline;
+        let probed = self.watch.probe(self.tools.root(), baseline);
+        if probed.changed != baseline.changed || probed.deleted != baseline.deleted {
+            self.record(
+                Event::BaselineProbed {
+                    changed: probed.changed,
+                    deleted: probed.deleted,
+                },
+                Durability::Lazy,
+            )?;
+        }
+        Ok(missing)
+    }
+
+    /// `request` with the workspace map, when the active subtask names a
+    /// file that is there. The map is made again after the runner wrote.
+    fn with_map(&mut self, request: ChatRequest) -> ChatRequest {
+        let state = self.store.state();
+        let Some((_, subtask)) = state.tree.active() else {
+            return request;
+        };
+        let focus = format!("{} {}", state.goal, subtask.description);
+        let mut key = focus.clone();
+        for file in state.files.values() {
+            key.push_str(&file.sha256);
+        }
+        if self
+            .map
+            .as_ref()
+            .is_none_or(|(made_for, _)| *made_for != key)
+        {
+            let map = Map::build(self.tools.root(), self.languages, &focus);
+            self.map = Some((key, map));
+        }
+        match &self.map {
+            Some((_, map)) if map.names_a_file(&subtask.description) => {
+                prompt::with_workspace(request, map.text())
+            }
+            _ => request,
+        }
     }
 
     /// One turn: the prompt, the model's reply (tool calls written as text
@@ -249,6 +320,7 @@ impl<'a> Agent<'a> {
             self.lessons.as_deref(),
             &files,
         );
+        let request = self.with_map(request);
         if let Some(context) = request.messages.last() {
             tracing::info!(
                 bytes = request.size(),
