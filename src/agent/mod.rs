@@ -19,7 +19,7 @@ use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
 use crate::store::{Durability, Store, StoreError};
 use crate::tools::{self, Toolbox};
-use crate::workspace::{self, Map, Watch};
+use crate::workspace::{self, Map, RoundMap, Watch};
 
 /// Corrective re-asks within one round, when the model's calls could not be
 /// used: after two, the round ends and the next one starts afresh.
@@ -65,9 +65,8 @@ pub struct Agent<'a> {
     languages: &'a [Box<dyn Language>],
     /// The probe of the files there were when the run began.
     watch: Watch,
-    /// The workspace map of the round, and what it was made for (the
-    /// runner's writes and the active subtask): made again when that changes.
-    map: Option<(String, Map)>,
+    /// The workspace map of the rounds.
+    map: RoundMap,
 }
 
 /// What a conversation turn led to.
@@ -99,7 +98,7 @@ impl<'a> Agent<'a> {
             num_ctx: settings.num_ctx,
             languages: &[],
             watch: Watch::default(),
-            map: None,
+            map: RoundMap::default(),
         }
     }
 
@@ -255,9 +254,9 @@ impl<'a> Agent<'a> {
 
     /// Files the runner wrote that are gone now; files there before the
     /// run that it changed or deleted are recorded when that differs from
-    /// the last probe. Costs a stat per file the runner wrote and per file
-    /// of the baseline (a hash only when a time changed and the size did
-    /// not), never a walk of the workspace.
+    /// the last probe. Costs a stat per file the runner wrote, and after a
+    /// command or a write a stat per file of the baseline (a hash only when
+    /// a time changed and the size did not); never a walk of the workspace.
     fn probe(&mut self) -> Result<Vec<String>, StoreError> {
         let missing = self
             .state()
@@ -266,8 +265,15 @@ impl<'a> Agent<'a> {
             .filter(|path| !self.tools.exists(path))
             .cloned()
             .collect();
-        let baseline = &self.store.state().baseline;
-        let probed = self.watch.probe(self.tools.root(), baseline);
+        let state = self.store.state();
+        let done = workspace::done_mark(
+            state.commands.iter().map(|run| run.command.as_str()),
+            state.files.values().map(|f| f.sha256.as_str()),
+        );
+        let baseline = &state.baseline;
+        let Some(probed) = self.watch.probe_after(self.tools.root(), baseline, done) else {
+            return Ok(missing);
+        };
         if probed.changed != baseline.changed || probed.deleted != baseline.deleted {
             self.record(
                 Event::BaselineProbed {
@@ -281,30 +287,23 @@ impl<'a> Agent<'a> {
     }
 
     /// `request` with the workspace map, when the active subtask names a
-    /// file that is there. The map is made again after the runner wrote.
+    /// file of the map (see [`RoundMap`]).
     fn with_map(&mut self, request: ChatRequest) -> ChatRequest {
         let state = self.store.state();
         let Some((_, subtask)) = state.tree.active() else {
             return request;
         };
-        let focus = format!("{} {}", state.goal, subtask.description);
-        let mut key = focus.clone();
-        for file in state.files.values() {
-            key.push_str(&file.sha256);
-        }
-        if self
-            .map
-            .as_ref()
-            .is_none_or(|(made_for, _)| *made_for != key)
-        {
-            let map = Map::build(self.tools.root(), self.languages, &focus);
-            self.map = Some((key, map));
-        }
-        match &self.map {
-            Some((_, map)) if map.names_a_file(&subtask.description) => {
-                prompt::with_workspace(request, map.text())
-            }
-            _ => request,
+        let writes = state.files.values().map(|f| f.sha256.as_str());
+        let root = self.tools.root();
+        match self.map.for_subtask(
+            root,
+            self.languages,
+            &state.goal,
+            &subtask.description,
+            writes,
+        ) {
+            Some(map) => prompt::with_workspace(request, map),
+            None => request,
         }
     }
 

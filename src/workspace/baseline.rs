@@ -53,6 +53,8 @@ pub fn record(root: &Path, languages: &[Box<dyn Language>], goal: &str) -> Event
 pub struct Watch {
     /// Path to (size, modified, sha256) of its last hash.
     hashed: HashMap<String, (u64, u64, Option<String>)>,
+    /// What the run had done when the baseline was last looked at.
+    looked: Option<u64>,
 }
 
 /// Files of the baseline changed and deleted, in path order.
@@ -63,6 +65,18 @@ pub struct Probed {
 }
 
 impl Watch {
+    /// [`Watch::probe`] when the run did something that may have changed a
+    /// file since the last look (`done`: a mark of its commands and writes,
+    /// see [`done_mark`]), and at the first look; `None` otherwise. A
+    /// round that only read costs nothing.
+    pub fn probe_after(&mut self, root: &Path, baseline: &Baseline, done: u64) -> Option<Probed> {
+        if self.looked == Some(done) {
+            return None;
+        }
+        self.looked = Some(done);
+        Some(self.probe(root, baseline))
+    }
+
     /// What became of the files of `baseline` under `root`.
     pub fn probe(&mut self, root: &Path, baseline: &Baseline) -> Probed {
         let mut probed = Probed::default();
@@ -96,6 +110,26 @@ impl Watch {
         }
         probed
     }
+}
+
+/// A mark of what a run did that may change files: the recent commands
+/// it ran (a command may change any file; the same command again with
+/// nothing written in between is a loop the guard blocks, so a new run
+/// changes the list) and the hashes of what it wrote.
+pub fn done_mark<'s>(
+    commands: impl Iterator<Item = &'s str>,
+    writes: impl Iterator<Item = &'s str>,
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for command in commands {
+        command.hash(&mut hasher);
+    }
+    0xff_u8.hash(&mut hasher);
+    for sha in writes {
+        sha.hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 /// SHA-256 of a file, read in pieces; `None` when it cannot be read.
@@ -170,5 +204,18 @@ mod tests {
         // Asked again, the answer holds (the hash is kept, not redone).
         assert_eq!(watch.probe(root, &state.baseline), probed);
         assert_eq!(watch.hashed.len(), 2);
+        // After nothing that changes files, no look at all.
+        let mark = done_mark(["pytest"].into_iter(), ["abc"].into_iter());
+        assert_eq!(watch.probe_after(root, &state.baseline, mark), Some(probed));
+        assert_eq!(watch.probe_after(root, &state.baseline, mark), None);
+        assert!(
+            watch
+                .probe_after(
+                    root,
+                    &state.baseline,
+                    done_mark(["pytest", "pytest"].into_iter(), ["abc"].into_iter())
+                )
+                .is_some()
+        );
     }
 }

@@ -9,11 +9,13 @@
 mod baseline;
 mod map;
 mod rank;
+mod round;
 mod walk;
 
 #[cfg(test)]
 mod tests;
 
-pub use baseline::{MAX_BASELINE, Probed, Watch, record as record_baseline};
+pub use baseline::{MAX_BASELINE, Probed, Watch, done_mark, record as record_baseline};
 pub use map::{MAP_BUDGET, Map};
+pub use round::RoundMap;
 pub use walk::{Entry, MAX_WALK, Walk, walk};
