@@ -239,7 +239,9 @@ async fn run_goal(
         crate::paint::warning(&notice);
     }
     let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
+    let languages = crate::lang::Languages::default();
     let ending = Agent::new(&settings, &mut store, &model, &tools, &mut terminal, stop)
+        .with_languages(languages.boxed())
         .run(&goal)
         .await?;
     store.close()?;

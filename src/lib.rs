@@ -28,3 +28,4 @@ pub mod store;
 pub mod tools;
 pub mod ui;
 pub mod views;
+pub mod workspace;

@@ -296,7 +296,17 @@ impl Terminal {
             Event::ModelFailed { error, .. } => {
                 self.line(&format!("  {} {error}", s.bad.apply_to("model:")))
             }
-            Event::RunEnded { .. } | Event::RolledBack { .. } => {}
+            Event::BaselineProbed { changed, deleted } => {
+                for (what, paths) in [("changed", changed), ("deleted", deleted)] {
+                    if !paths.is_empty() {
+                        self.line(&format!(
+                            "  files there before the run, {what}: {}",
+                            paths.join(", ")
+                        ));
+                    }
+                }
+            }
+            Event::RunEnded { .. } | Event::RolledBack { .. } | Event::BaselineRecorded { .. } => {}
         }
     }
 }

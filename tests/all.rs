@@ -15,3 +15,4 @@ mod project;
 mod real_model;
 mod security;
 mod views;
+mod workspace;

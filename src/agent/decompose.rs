@@ -63,12 +63,35 @@ pub fn schema() -> Value {
     })
 }
 
-/// Asks for a plan; returns the `planned` event. Only a failure of the
-/// model itself (unreachable, not pulled) is an error.
-pub async fn plan(model: &dyn Model, goal: &str, options: Options) -> Result<Event, Failure> {
+/// What the planner is told of the folder: the workspace map (see
+/// [`crate::workspace::Map`]) and what a plan may do with what is there.
+/// Empty for an empty folder.
+pub fn workspace_section(map: &str) -> String {
+    if map.is_empty() {
+        return String::new();
+    }
+    format!(
+        "{map}\n\nA task may change a file that is already there: give its path, and in its \
+         purpose what to change and what to keep as it is. When the project has tests, the \
+         check is the project's own tests.\n\n"
+    )
+}
+
+/// Asks for a plan, showing the model `map`, the workspace as it is;
+/// returns the `planned` event. Only a failure of the model itself
+/// (unreachable, not pulled) is an error.
+pub async fn plan(
+    model: &dyn Model,
+    goal: &str,
+    map: &str,
+    options: Options,
+) -> Result<Event, Failure> {
     let mut messages = vec![
         Message::system(SYSTEM),
-        Message::user(format!("GOAL: {goal}\n\nAnswer as {SHAPE}")),
+        Message::user(format!(
+            "GOAL: {goal}\n\n{}Answer as {SHAPE}",
+            workspace_section(map)
+        )),
     ];
     let (mut calls, mut usage, mut retries) = (0, Usage::default(), 0);
     let mut last_error = String::new();

@@ -12,12 +12,14 @@ mod reflect;
 mod review;
 
 use crate::chat::{ToolCall, Usage};
+use crate::lang::Language;
 use crate::model::{ChatReply, ChatRequest, Failure, Model, ModelError, Options, text_calls};
 use crate::settings::Settings;
 use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
 use crate::store::{Durability, Store, StoreError};
 use crate::tools::{self, Toolbox};
+use crate::workspace::{self, Map, RoundMap, Watch};
 
 /// Corrective re-asks within one round, when the model's calls could not be
 /// used: after two, the round ends and the next one starts afresh.
@@ -61,6 +63,12 @@ pub struct Agent<'a> {
     num_ctx: u64,
     /// The languages, and the reviews of the pending reply's writes.
     reviews: review::Reviews,
+    /// What the runner knows of each language (definitions, tests, checks).
+    languages: &'a [Box<dyn Language>],
+    /// The probe of the files there were when the run began.
+    watch: Watch,
+    /// The workspace map of the rounds.
+    map: RoundMap,
 }
 
 /// What a conversation turn led to.
@@ -91,7 +99,17 @@ impl<'a> Agent<'a> {
             lessons,
             num_ctx: settings.num_ctx,
             reviews: review::Reviews::default(),
+            languages: &[],
+            watch: Watch::default(),
+            map: RoundMap::default(),
         }
+    }
+
+    /// The languages the workspace map and the probe ask (none by default:
+    /// the map then names files and sizes only).
+    pub fn with_languages(mut self, languages: &'a [Box<dyn Language>]) -> Agent<'a> {
+        self.languages = languages;
+        self
     }
 
     /// Runs (or resumes) the goal until it ends, the rounds are spent, or a
@@ -113,6 +131,13 @@ impl<'a> Agent<'a> {
         )?;
         if let Err(failure) = fitted {
             return self.model_failed(failure);
+        }
+        // An empty folder has no baseline to record (and none to keep).
+        if !self.state().tree.is_planned() && !self.state().baseline.recorded {
+            let baseline = workspace::record_baseline(self.tools.root(), self.languages, goal);
+            if !matches!(&baseline, Event::BaselineRecorded { files, .. } if files.is_empty()) {
+                self.record(baseline, Durability::Lazy)?;
+            }
         }
         if !self.state().tree.is_planned() {
             match self.plan(goal).await {
@@ -149,7 +174,7 @@ impl<'a> Agent<'a> {
             }
             if !reask {
                 // 1. probe
-                let missing = self.probe();
+                let missing = self.probe()?;
                 // 2. done?
                 if self.state().tree.is_finished() {
                     match self.conclude().await? {
@@ -223,24 +248,69 @@ impl<'a> Agent<'a> {
 
     /// The `planned` event; `None` when a stop was requested meanwhile.
     async fn plan(&mut self, goal: &str) -> Option<Result<Event, Failure>> {
+        let map = Map::build(self.tools.root(), self.languages, goal);
         self.reporter.thinking(true);
         let planned = tokio::select! {
-            planned = decompose::plan(self.model, goal, self.options()) => Some(planned),
+            planned = decompose::plan(self.model, goal, map.text(), self.options()) => Some(planned),
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);
         planned
     }
 
-    /// Files the runner wrote that are gone now. Costs a stat per file the
-    /// runner wrote, never a walk of the workspace.
-    fn probe(&self) -> Vec<String> {
-        self.state()
+    /// Files the runner wrote that are gone now; files there before the
+    /// run that it changed or deleted are recorded when that differs from
+    /// the last probe. Costs a stat per file the runner wrote, and after a
+    /// command or a write a stat per file of the baseline (a hash only when
+    /// a time changed and the size did not); never a walk of the workspace.
+    fn probe(&mut self) -> Result<Vec<String>, StoreError> {
+        let missing = self
+            .state()
             .files
             .keys()
             .filter(|path| !self.tools.exists(path))
             .cloned()
-            .collect()
+            .collect();
+        let state = self.store.state();
+        let done = workspace::done_mark(
+            state.commands.iter().map(|run| run.command.as_str()),
+            state.files.values().map(|f| f.sha256.as_str()),
+        );
+        let baseline = &state.baseline;
+        let Some(probed) = self.watch.probe_after(self.tools.root(), baseline, done) else {
+            return Ok(missing);
+        };
+        if probed.changed != baseline.changed || probed.deleted != baseline.deleted {
+            self.record(
+                Event::BaselineProbed {
+                    changed: probed.changed,
+                    deleted: probed.deleted,
+                },
+                Durability::Lazy,
+            )?;
+        }
+        Ok(missing)
+    }
+
+    /// `request` with the workspace map, when the active subtask names a
+    /// file of the map (see [`RoundMap`]).
+    fn with_map(&mut self, request: ChatRequest) -> ChatRequest {
+        let state = self.store.state();
+        let Some((_, subtask)) = state.tree.active() else {
+            return request;
+        };
+        let writes = state.files.values().map(|f| f.sha256.as_str());
+        let root = self.tools.root();
+        match self.map.for_subtask(
+            root,
+            self.languages,
+            &state.goal,
+            &subtask.description,
+            writes,
+        ) {
+            Some(map) => prompt::with_workspace(request, map),
+            None => request,
+        }
     }
 
     /// One turn: the prompt, the model's reply (tool calls written as text
@@ -255,6 +325,7 @@ impl<'a> Agent<'a> {
             self.lessons.as_deref(),
             &files,
         );
+        let request = self.with_map(request);
         if let Some(context) = request.messages.last() {
             tracing::info!(
                 bytes = request.size(),

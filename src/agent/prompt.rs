@@ -96,6 +96,9 @@ pub fn context_block(
         })
         .collect();
     lines.push(format!("FILES CREATED: {}", or_none(files.join(", "))));
+    if let Some(line) = existing_files_line(state) {
+        lines.push(line);
+    }
     let commands: Vec<String> = state
         .commands
         .iter()
@@ -164,6 +167,38 @@ pub fn written_files(state: &State, tools: &Toolbox, budget: usize) -> Vec<(Stri
     }
     shown.reverse();
     shown
+}
+
+/// The files there before the run that the run changed or deleted, as the
+/// last probe found them; `None` when there are none.
+fn existing_files_line(state: &State) -> Option<String> {
+    let baseline = &state.baseline;
+    let mut parts = Vec::new();
+    if !baseline.changed.is_empty() {
+        parts.push(format!("changed {}", baseline.changed.join(", ")));
+    }
+    if !baseline.deleted.is_empty() {
+        parts.push(format!("deleted {}", baseline.deleted.join(", ")));
+    }
+    (!parts.is_empty()).then(|| format!("FILES THERE BEFORE THE RUN: {}", parts.join("; ")))
+}
+
+/// `request` with the workspace map at the end of its system prompt: it
+/// changes only when files do, so it sits before the conversation, in the
+/// part of the prompt the server's prefix cache keeps from round to round.
+pub fn with_workspace(mut request: ChatRequest, map: &str) -> ChatRequest {
+    if map.is_empty() {
+        return request;
+    }
+    if let Some(system) = request
+        .messages
+        .first_mut()
+        .filter(|m| m.role == Role::System)
+    {
+        system.content.push_str("\n\n");
+        system.content.push_str(map);
+    }
+    request
 }
 
 fn or_none(text: String) -> String {

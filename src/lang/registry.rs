@@ -18,6 +18,11 @@ impl Default for Languages {
 }
 
 impl Languages {
+    /// Every language, as the workspace map takes them.
+    pub fn boxed(&self) -> &[Box<dyn Language>] {
+        &self.all
+    }
+
     pub fn all(&self) -> impl Iterator<Item = &dyn Language> {
         self.all.iter().map(|l| l.as_ref())
     }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::baseline::BaselineFile;
 use super::tree::TaskPlan;
 use super::verdict::{CheckRun, Requirement};
 use crate::chat::{ToolCall, Usage};
@@ -266,6 +267,19 @@ pub enum Event {
     ModelFailed { error: String, retries: u32 },
     /// The invocation ended.
     RunEnded { outcome: Outcome, reason: String },
+    /// The files there were when the run began (a fresh run, before its
+    /// plan), bounded: `left_out` more were not recorded.
+    BaselineRecorded {
+        files: Vec<BaselineFile>,
+        #[serde(default)]
+        left_out: u64,
+    },
+    /// The probe found files of the baseline changed or deleted (recorded
+    /// when what it found differs from the last time).
+    BaselineProbed {
+        changed: Vec<String>,
+        deleted: Vec<String>,
+    },
     /// `runner rollback` put a file the runner wrote back to what it was
     /// after record `point`.
     RolledBack {
@@ -302,6 +316,8 @@ impl Event {
             Event::ModelFailed { .. } => "model_failed",
             Event::RunEnded { .. } => "run_ended",
             Event::RolledBack { .. } => "rolled_back",
+            Event::BaselineRecorded { .. } => "baseline_recorded",
+            Event::BaselineProbed { .. } => "baseline_probed",
         }
     }
 }

@@ -3,6 +3,7 @@
 //! `State::apply` is pure: replaying `history.jsonl` from nothing gives
 //! exactly the state the live run had. No I/O lives here.
 
+mod baseline;
 mod conversation;
 pub mod event;
 pub mod tree;
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chat::{Message, ToolCall, Usage};
 use crate::guard::LOOP_WINDOW;
+pub use baseline::{Baseline, BaselineFile};
 pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, head_and_tail};
 use conversation::{KEPT_RESULT, shortened};
 pub use event::{
@@ -174,6 +176,10 @@ pub struct State {
     /// Writes that changed a file since the current cycle started.
     #[serde(default)]
     pub cycle_writes: u32,
+    /// The files there were when the run began, and which of them the run
+    /// changed or deleted.
+    #[serde(default)]
+    pub baseline: Baseline,
 }
 
 impl State {
@@ -229,6 +235,18 @@ impl State {
                 self.model_calls += model_calls;
                 self.usage += *usage;
                 self.retries += retries;
+            }
+            Event::BaselineRecorded { files, left_out } => {
+                self.baseline = Baseline {
+                    recorded: true,
+                    files: files.iter().map(|f| (f.path.clone(), f.clone())).collect(),
+                    left_out: *left_out,
+                    ..Baseline::default()
+                };
+            }
+            Event::BaselineProbed { changed, deleted } => {
+                self.baseline.changed.clone_from(changed);
+                self.baseline.deleted.clone_from(deleted);
             }
             Event::RoundStarted { round, missing } => {
                 self.rounds = *round;

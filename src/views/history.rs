@@ -264,5 +264,27 @@ fn detail(event: &Event) -> String {
             Some(_) => format!("{path} put back as it was at record {point}"),
             None => format!("{path} removed (it did not exist at record {point})"),
         },
+        Event::BaselineRecorded { files, left_out } => match left_out {
+            0 => format!("{} files there before the run", files.len()),
+            more => format!(
+                "{} files there before the run ({more} more not recorded)",
+                files.len()
+            ),
+        },
+        Event::BaselineProbed { changed, deleted } => {
+            format!(
+                "changed: {}; deleted: {}",
+                or_none(changed),
+                or_none(deleted)
+            )
+        }
+    }
+}
+
+fn or_none(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "(none)".into()
+    } else {
+        paths.join(", ")
     }
 }
