@@ -123,3 +123,13 @@ impl std::ops::AddAssign for Usage {
         self.prompt_cache_known += other.prompt_cache_known;
     }
 }
+
+/// A tool as the model is told about it: data beside [`ToolCall`], so the
+/// tools describe themselves without knowing the model client.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// JSON schema of the arguments.
+    pub parameters: serde_json::Value,
+}

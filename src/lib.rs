@@ -14,7 +14,6 @@ pub mod cli;
 pub mod config;
 pub mod digest;
 pub mod error;
-pub mod guard;
 pub mod host;
 pub mod lang;
 pub mod logging;

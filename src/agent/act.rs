@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::Agent;
 use crate::chat::ToolCall;
-use crate::guard;
+use crate::state::guard;
 use crate::state::{Event, LoopPattern, SeenFile, WriteIntent};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Action, Call};

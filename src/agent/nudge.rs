@@ -4,8 +4,9 @@
 use serde_json::Value;
 
 use super::{Agent, MAX_CORRECTIONS, focus};
+use crate::chat::ToolSpec;
 use crate::lang::Refusal;
-use crate::model::{ToolSpec, text_calls};
+use crate::model::text_calls;
 use crate::state::{Ending, Event, NudgeKind, Outcome};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Call};

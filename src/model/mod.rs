@@ -20,14 +20,7 @@ pub use retry::RetryPolicy;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// A tool as the model is told about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolSpec {
-    pub name: &'static str,
-    pub description: &'static str,
-    /// JSON schema of the arguments.
-    pub parameters: Value,
-}
+pub use crate::chat::ToolSpec;
 
 /// Sampling and size settings sent with every call.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -28,7 +28,7 @@ pub(super) fn shortened(calls: &[ToolCall]) -> Vec<ToolCall> {
                 if let Some(text) = value.as_str()
                     && text.len() > KEPT_ARGUMENT
                 {
-                    let cut = crate::guard::floor_char_boundary(text, KEPT_ARGUMENT);
+                    let cut = crate::state::guard::floor_char_boundary(text, KEPT_ARGUMENT);
                     *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
                 }
             }
@@ -44,7 +44,7 @@ pub fn head_and_tail(text: &str, max: usize) -> String {
         return text.to_string();
     }
     let half = max / 2;
-    let head = crate::guard::floor_char_boundary(text, half);
+    let head = crate::state::guard::floor_char_boundary(text, half);
     let mut tail = text.len() - half;
     while !text.is_char_boundary(tail) {
         tail += 1;

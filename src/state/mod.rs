@@ -6,6 +6,7 @@
 mod baseline;
 mod conversation;
 pub mod event;
+pub mod guard;
 pub mod tree;
 pub mod verdict;
 
@@ -14,7 +15,6 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 
 use crate::chat::{Message, ToolCall, Usage};
-use crate::guard::LOOP_WINDOW;
 pub use baseline::{Baseline, BaselineFile};
 pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, head_and_tail};
 use conversation::{KEPT_RESULT, shortened};
@@ -22,6 +22,7 @@ pub use event::{
     ActionOutcome, Event, FileChange, LoopPattern, NudgeKind, Outcome, Record, SeenFile,
     WriteIntent,
 };
+use guard::LOOP_WINDOW;
 pub use tree::{Cursor, Status, Subtask, SubtaskKind, Task, TaskPlan, Tree};
 pub use verdict::{CheckRun, Requirement, Tally, Verdict};
 

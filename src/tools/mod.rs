@@ -34,9 +34,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::chat::ToolCall;
-use crate::guard;
-use crate::model::ToolSpec;
+use crate::chat::ToolSpec;
 use crate::state::ActionOutcome;
+use crate::state::guard;
 use crate::stop::Stop;
 pub use command::DEFAULT_ALLOWED;
 pub use files::sha256_hex;

@@ -80,7 +80,7 @@ pub fn search(root: &Path, pattern: &str, given: &str) -> ActionOutcome {
                 continue;
             }
             matched = true;
-            let cut = crate::guard::floor_char_boundary(line, LINE_MAX);
+            let cut = crate::state::guard::floor_char_boundary(line, LINE_MAX);
             let more = if cut < line.len() { " …" } else { "" };
             let row = format!("{relative}:{}: {}{more}", index + 1, &line[..cut]);
             if shown.len() < MAX_LINES && bytes + row.len() < MAX_BYTES {

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{Paint, shorten};
 use crate::error::{AppError, Exit};
-use crate::guard::canonical_json;
+use crate::state::guard::canonical_json;
 use crate::store::{Paths, StoreError};
 
 pub fn loops(workspace: &Path, json: bool) -> Result<Exit, AppError> {

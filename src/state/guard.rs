@@ -8,7 +8,7 @@
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::state::{LoopPattern, RecentAction};
+use super::{LoopPattern, RecentAction};
 
 /// Actions the guard looks back over (DESIGN.md: the recent window).
 pub const LOOP_WINDOW: usize = 10;
