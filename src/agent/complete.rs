@@ -317,6 +317,11 @@ fn assessment_prompt(goal: &str, files: &[(String, String)], checks: &[CheckRun]
     }
     for check in checks {
         text.push_str(&format!("{}\n", check.output.trim_end()));
+        // "$ CMD" and "exit code N" alone: say so, or a small model reads
+        // the output it expected into the silence.
+        if check.output.trim_end().lines().count() <= 2 {
+            text.push_str("(it printed nothing)\n");
+        }
     }
     text.push_str(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
@@ -534,6 +539,31 @@ mod tests {
             task.description,
             "Cycle 2: what is still missing: `python3 -m pytest -q` passes"
         );
+    }
+
+    #[test]
+    fn a_check_that_printed_nothing_is_said_to_have_printed_nothing() {
+        let silent = CheckRun {
+            command: "python3 hello_world.py".into(),
+            exit_code: Some(0),
+            output: "$ python3 hello_world.py\nexit code 0".into(),
+            tests: None,
+        };
+        let prompt = assessment_prompt(
+            "Write a hello world script",
+            &[],
+            std::slice::from_ref(&silent),
+        );
+        assert!(
+            prompt.contains("exit code 0\n(it printed nothing)"),
+            "{prompt}"
+        );
+        let spoke = CheckRun {
+            output: format!("{}\nHello, World!", silent.output),
+            ..silent
+        };
+        let prompt = assessment_prompt("Write a hello world script", &[], &[spoke]);
+        assert!(!prompt.contains("printed nothing"), "{prompt}");
     }
 
     #[test]
