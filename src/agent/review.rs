@@ -62,9 +62,17 @@ fn write_of(call: &ToolCall) -> Option<(String, String)> {
 }
 
 impl Agent<'_> {
+    /// Step 5 of the round: the reply's calls as they are to be logged,
+    /// each write reviewed by its language and each premature claim of a
+    /// check turned into its run.
+    pub(super) fn reviewed(&mut self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        let calls = self.review_writes(calls);
+        self.checked_claims(calls)
+    }
+
     /// The reply's calls with each write reviewed: mended where its
     /// language mends it, its refusal kept for when it is handled.
-    pub(super) fn review_writes(&mut self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+    fn review_writes(&mut self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
         self.reviews.done.clear();
         calls
             .into_iter()

@@ -1,0 +1,54 @@
+//! The claims of a reply, before it is logged: a claim that a check subtask
+//! is done, made while the check's result for the files as they are is not
+//! known, becomes the run of the check.
+
+use super::{Agent, focus};
+use crate::chat::ToolCall;
+use crate::tools;
+
+impl Agent<'_> {
+    /// The calls of a reply with each claim that a check subtask is done,
+    /// made while the check's result for the files as they are is not known
+    /// (it has not run since the last write), turned into the run of the
+    /// check: the subtask is done when the check passes, and that run is
+    /// what finds out. A small model claims "done" after a fix rather than
+    /// run the check, and refused, claims it again or says it in prose
+    /// (Qwen2.5-Coder 1.5B: "Mark the subtask complete with success=true."
+    /// four rounds in a row, until the run stopped). A claim after the
+    /// check failed, with nothing changed since, is refused as before.
+    /// Done before the reply is logged: the log and the conversation hold
+    /// the run of the check.
+    pub(super) fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        let state = self.state();
+        let Some(check) = focus::check_command(state) else {
+            return calls;
+        };
+        let mut unknown = focus::check_unknown(state, &check);
+        calls
+            .into_iter()
+            .map(|call| match self.tools.parse(&call) {
+                Ok(tools::Call::Action(
+                    tools::Action::WriteFile { .. } | tools::Action::EditFile { .. },
+                )) => {
+                    unknown = true;
+                    call
+                }
+                Ok(tools::Call::Action(tools::Action::RunCmd { cmd, .. }))
+                    if cmd.split_whitespace().eq(check.split_whitespace()) =>
+                {
+                    unknown = false;
+                    call
+                }
+                Ok(tools::Call::Complete { success: true, .. }) if unknown => {
+                    tracing::warn!(check, "a claim that the check subtask is done, made before the check ran on the files as they are: running the check");
+                    unknown = false;
+                    ToolCall {
+                        name: "run_cmd".into(),
+                        arguments: serde_json::json!({ "cmd": check }),
+                    }
+                }
+                _ => call,
+            })
+            .collect()
+    }
+}

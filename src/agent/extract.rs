@@ -1,0 +1,55 @@
+//! The calls of a reply: its native tool calls, or else the calls the
+//! model wrote as text (JSON in prose, a file as a code block, a call cut
+//! by the token cap). See [`crate::model::text_calls`] for the parsing.
+
+use super::{Agent, focus};
+use crate::chat::ToolCall;
+use crate::model::text_calls;
+use crate::tools;
+
+impl Agent<'_> {
+    /// The reply's calls, and whether they were taken from its text.
+    pub(super) fn calls_of(
+        &self,
+        content: &str,
+        tool_calls: Vec<ToolCall>,
+        done_reason: Option<&str>,
+    ) -> (Vec<ToolCall>, bool) {
+        if !tool_calls.is_empty() {
+            return (tool_calls, false);
+        }
+        let names = tools::names();
+        let cut = done_reason == Some("length");
+        let mut calls = text_calls::extract(content, &names);
+        // A file given as a code block is written before the calls after
+        // it (the run of the tests it fixes), unless a call writes one.
+        if !calls.iter().any(|call| call.name == "write_file") {
+            let paths = focus::known_paths(self.state());
+            let current = |path: &str| {
+                let bytes = self.tools.contents(path)?;
+                String::from_utf8(bytes).ok()
+            };
+            let writes = text_calls::fenced_files(content, &paths, current);
+            calls = writes.into_iter().chain(calls).collect();
+        }
+        if calls.is_empty() && !cut {
+            calls = text_calls::extract_unclosed(content, &names);
+        }
+        // Cut at the cap while repeating itself: the file up to where the
+        // repetition began is the model's work; asked again, it repeats
+        // itself again, minutes a reply.
+        if calls.is_empty()
+            && cut
+            && let Some((writes, dropped)) = text_calls::cut_repetition(content, &names)
+        {
+            tracing::warn!(
+                dropped,
+                "the reply was cut at the token cap while repeating lines; \
+                 writing its file up to where the repetition began"
+            );
+            calls = writes;
+        }
+        let from_text = !calls.is_empty();
+        (calls, from_text)
+    }
+}

@@ -1,0 +1,83 @@
+//! A turn of the model, steps 3 to 7 of the round: the context, the
+//! question, the calls of the answer, their review, the record, then a
+//! correction or a nudge when the model did not act.
+
+use super::{Agent, MAX_CORRECTIONS, Step, prompt};
+use crate::model::{ChatReply, ChatRequest};
+use crate::state::Event;
+use crate::store::{Durability, StoreError};
+use crate::tools;
+
+impl Agent<'_> {
+    /// One turn. The reply is logged with its calls reviewed; they are
+    /// handled one by one in the next steps of the round.
+    pub(super) async fn turn(&mut self) -> Result<Step, StoreError> {
+        let (request, files) = self.context();
+        let reply = match self.ask(&request).await {
+            None => return self.stopped().map(Step::End),
+            Some(Ok(reply)) => reply,
+            Some(Err(failure)) => return self.failed_turn(failure),
+        };
+        let ChatReply {
+            content,
+            tool_calls,
+            usage,
+            retries,
+            done_reason,
+            notices: _,
+        } = reply;
+        let (calls, from_text) = self.calls_of(&content, tool_calls, done_reason.as_deref());
+        let broken = calls
+            .is_empty()
+            .then(|| self.broken_call(&content, done_reason.as_deref()))
+            .flatten();
+        let calls = self.reviewed(calls.into_iter().map(tools::bounded).collect());
+        let acted = !calls.is_empty();
+        self.record(
+            Event::ModelReplied {
+                content,
+                calls,
+                from_text,
+                usage,
+                retries,
+                done_reason,
+            },
+            Durability::Lazy,
+        )?;
+        self.watch_context(usage)?;
+        // A call that did not parse is corrected with its error, not nudged.
+        if let Some(error) = broken
+            && self.state().corrections < MAX_CORRECTIONS
+        {
+            self.send_correction(&error)?;
+            return Ok(Step::Reask);
+        }
+        if !acted && let Some(ending) = self.nudge(&files).await? {
+            return Ok(Step::End(ending));
+        }
+        Ok(Step::Go)
+    }
+
+    /// The request of the turn, and the written files its context block
+    /// shows (a nudge quotes them).
+    fn context(&mut self) -> (ChatRequest, Vec<(String, String)>) {
+        let files =
+            prompt::written_files(self.state(), self.tools, prompt::files_budget(self.state()));
+        let request = prompt::request_with_files(
+            self.state(),
+            self.settings,
+            self.num_ctx,
+            self.lessons.as_deref(),
+            &files,
+        );
+        let request = self.with_map(request);
+        if let Some(context) = request.messages.last() {
+            tracing::info!(
+                bytes = request.size(),
+                "context block:\n{}",
+                context.content
+            );
+        }
+        (request, files)
+    }
+}
