@@ -306,7 +306,10 @@ impl Terminal {
                     }
                 }
             }
-            Event::RunEnded { .. } | Event::RolledBack { .. } | Event::BaselineRecorded { .. } => {}
+            Event::RunEnded { .. }
+            | Event::RolledBack { .. }
+            | Event::BaselineRecorded { .. }
+            | Event::FilesShown { .. } => {}
         }
     }
 }

@@ -65,14 +65,16 @@ fn repeated_refused_claims_end_within_the_nudge_budget() {
     assert_eq!(test.read("hello_world.py"), HELLO, "nothing was written");
 }
 
-/// A model that rewrites calc.py without reading it: refused once with the
-/// file shown (add included), then its whole write keeps add.
+/// A model that rewrites calc.py without reading it (neither the goal nor
+/// the plan names the file, so the context block does not show it):
+/// refused once with the file shown (add included), then its whole write
+/// keeps add.
 #[test]
 fn a_blind_rewrite_is_refused_with_the_file_shown_then_done_right() {
     let test = Test::new()
         .calc_project()
         .script("blind_rewrite")
-        .args(["Fix average in calc.py"]);
+        .args(["Fix the average function"]);
     let run = test.run();
     let records = test.records();
     let refusals: Vec<&String> = records
@@ -99,6 +101,53 @@ fn a_blind_rewrite_is_refused_with_the_file_shown_then_done_right() {
         state.seen.get("calc.py"),
         Some(&runner::tools::sha256_hex(test.read("calc.py").as_bytes()))
     );
+}
+
+/// A subtask that names a file there before the run: the context block of
+/// its first question shows the file whole, recorded as shown, so the
+/// model's first whole write of it goes ahead, and keeps add.
+#[test]
+fn a_file_the_subtask_names_is_shown_before_the_first_write() {
+    let test = Test::new()
+        .calc_project()
+        .script("shown_first")
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    run.assert_code(0);
+    let first = &test.server().round_requests()[0];
+    let context = first["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        context.contains("CONTENT OF calc.py:") && context.contains("def add(a, b):"),
+        "{context}"
+    );
+    let records = test.records();
+    let shown = records
+        .iter()
+        .position(|r| {
+            matches!(&r.event, Event::FilesShown { files }
+            if files.iter().any(|f| f.path == "calc.py"
+                && f.sha256 == runner::tools::sha256_hex(CALC.as_bytes())))
+        })
+        .expect("calc.py recorded as shown");
+    let replied = records
+        .iter()
+        .position(|r| matches!(r.event, Event::ModelReplied { .. }))
+        .expect("a reply");
+    assert!(shown < replied, "shown before the question");
+    let refused = records
+        .iter()
+        .any(|r| matches!(r.event, Event::CallRejected { .. }));
+    assert!(!refused, "{}", run.stderr);
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(xs) - 1)", "len(xs)")
+    );
+    test.assert_replay_matches();
 }
 
 /// edit_file with zero matches, then two, then one: each refusal shows

@@ -22,6 +22,7 @@ pub mod prompt;
 mod reconcile;
 mod reflect;
 mod review;
+mod shown;
 mod turn;
 
 use crate::lang::Language;

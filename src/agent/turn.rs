@@ -12,7 +12,7 @@ impl Agent<'_> {
     /// One turn. The reply is logged with its calls reviewed; they are
     /// handled one by one in the next steps of the round.
     pub(super) async fn turn(&mut self) -> Result<Step, StoreError> {
-        let (request, files) = self.context();
+        let (request, files) = self.context()?;
         let reply = match self.ask(&request).await {
             None => return self.stopped().map(Step::End),
             Some(Ok(reply)) => reply,
@@ -58,11 +58,18 @@ impl Agent<'_> {
         Ok(Step::Go)
     }
 
-    /// The request of the turn, and the written files its context block
-    /// shows (a nudge quotes them).
-    fn context(&mut self) -> (ChatRequest, Vec<(String, String)>) {
-        let files =
-            prompt::written_files(self.state(), self.tools, prompt::files_budget(self.state()));
+    /// The request of the turn, and the files its context block shows (a
+    /// nudge quotes them): those there before the run that the subtask or
+    /// the goal names, then those the run wrote, within one budget.
+    fn context(&mut self) -> Result<(ChatRequest, Vec<(String, String)>), StoreError> {
+        let budget = prompt::files_budget(self.state());
+        let mut files = self.show_named(budget)?;
+        let used: usize = files.iter().map(|(_, text)| text.len()).sum();
+        files.extend(prompt::written_files(
+            self.state(),
+            self.tools,
+            budget.saturating_sub(used),
+        ));
         let request = prompt::request_with_files(
             self.state(),
             self.settings,
@@ -78,6 +85,6 @@ impl Agent<'_> {
                 context.content
             );
         }
-        (request, files)
+        Ok((request, files))
     }
 }

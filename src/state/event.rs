@@ -280,6 +280,10 @@ pub enum Event {
         changed: Vec<String>,
         deleted: Vec<String>,
     },
+    /// The context block of the next question shows these files whole, as
+    /// they are: files there before the run that the active subtask or the
+    /// goal names. They count as seen (a write of one is not refused).
+    FilesShown { files: Vec<SeenFile> },
     /// `runner rollback` put a file the runner wrote back to what it was
     /// after record `point`.
     RolledBack {
@@ -318,6 +322,7 @@ impl Event {
             Event::RolledBack { .. } => "rolled_back",
             Event::BaselineRecorded { .. } => "baseline_recorded",
             Event::BaselineProbed { .. } => "baseline_probed",
+            Event::FilesShown { .. } => "files_shown",
         }
     }
 }

@@ -245,6 +245,11 @@ impl State {
                     ..Baseline::default()
                 };
             }
+            Event::FilesShown { files } => {
+                for file in files {
+                    self.saw(Some(file));
+                }
+            }
             Event::BaselineProbed { changed, deleted } => {
                 self.baseline.changed.clone_from(changed);
                 self.baseline.deleted.clone_from(deleted);

@@ -271,6 +271,10 @@ fn detail(event: &Event) -> String {
                 files.len()
             ),
         },
+        Event::FilesShown { files } => {
+            let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+            format!("shown to the model: {}", or_none(&paths))
+        }
         Event::BaselineProbed { changed, deleted } => {
             format!(
                 "changed: {}; deleted: {}",
