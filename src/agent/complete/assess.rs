@@ -222,6 +222,7 @@ mod tests {
         assert!(parse("{\"requirements\": []}").is_err());
         assert!(parse("all done!").is_err());
     }
+
     #[test]
     fn a_check_that_printed_nothing_is_said_to_have_printed_nothing() {
         let silent = CheckRun {
