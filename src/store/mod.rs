@@ -19,6 +19,7 @@ pub mod disk;
 mod load;
 mod lock;
 pub mod log;
+mod paths;
 #[cfg(test)]
 mod power_loss;
 mod project;
@@ -38,9 +39,8 @@ use checkpoint::LogMark;
 pub use disk::{Disk, Failpoint, RealDisk};
 use load::{Checkpoint, Mode};
 pub use lock::Lock;
+pub use paths::{CONTEXT_DIR, Paths};
 
-/// The folder of the runner's own files inside a workspace.
-pub const CONTEXT_DIR: &str = ".agent_context";
 /// Checkpoints between two durable ones: an fsync of file and folder costs
 /// more than the action it follows, and a lost checkpoint is rebuilt from
 /// the log anyway.
@@ -100,51 +100,6 @@ pub struct Stats {
     pub appends: u64,
     pub syncs: u64,
     pub checkpoints: u64,
-}
-
-/// Paths of the files in `.agent_context/`.
-#[derive(Debug, Clone)]
-pub struct Paths {
-    pub dir: PathBuf,
-}
-
-impl Paths {
-    pub fn new(workspace: &Path) -> Paths {
-        Paths {
-            dir: workspace.join(CONTEXT_DIR),
-        }
-    }
-    pub fn history(&self) -> PathBuf {
-        self.dir.join("history.jsonl")
-    }
-    pub fn state(&self) -> PathBuf {
-        self.dir.join("state.json")
-    }
-    pub fn state_tmp(&self) -> PathBuf {
-        self.dir.join("state.json.tmp")
-    }
-    pub fn ledger(&self) -> PathBuf {
-        self.dir.join("ledger.log")
-    }
-    pub fn loops(&self) -> PathBuf {
-        self.dir.join("loops.json")
-    }
-    pub fn memory(&self) -> PathBuf {
-        self.dir.join("memory.json")
-    }
-    pub fn lock(&self) -> PathBuf {
-        self.dir.join("lock")
-    }
-    pub fn archive(&self) -> PathBuf {
-        self.dir.join("archive")
-    }
-    /// The temp files of atomic replacements; one left behind is stale.
-    pub fn temps(&self) -> Vec<PathBuf> {
-        ["state.json.tmp", "loops.json.tmp", "memory.json.tmp"]
-            .iter()
-            .map(|name| self.dir.join(name))
-            .collect()
-    }
 }
 
 /// The log, the checkpoint and the lock of one workspace.

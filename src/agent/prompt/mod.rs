@@ -1,34 +1,21 @@
 //! What the model is sent each round: the system prompt, the last exchanges
 //! of the conversation, and the context block with the labels of the design.
+//! The context block is in `context.rs`.
+
+mod context;
 
 use super::focus;
 use crate::chat::{Message, Role};
 use crate::model::{ChatRequest, Options, text_calls};
 use crate::settings::Settings;
-use crate::state::{State, Status};
-use crate::tools::{self, Toolbox};
+use crate::state::State;
+use crate::tools;
 
-/// Errors shown under RECENT ERRORS.
-const SHOWN_ERRORS: usize = 3;
-/// Notes shown under NOTES.
-const SHOWN_NOTES: usize = 10;
-/// Files named under FILES CREATED; a long run names the latest.
-const SHOWN_FILES: usize = 30;
+pub use context::{context_block, files_budget, plan_lines, written_files};
+
 /// A tool result in the prompt is cut to this many bytes (head and tail),
 /// halved at each level of context pressure.
 const RESULT_MAX: usize = 12 * 1024;
-/// Blocked signatures named under BLOCKED ACTIONS.
-const SHOWN_BLOCKED: usize = 5;
-/// Bytes of file contents in the context block: the few files of a small
-/// job whole (a 1.5B model writes modules of 1-3 KB), a large one in part.
-const FILES_BUDGET: usize = 8 * 1024;
-/// One file's share at most, so that one large file does not hide the rest.
-const FILE_MAX: usize = 4 * 1024;
-/// Files whose contents are shown at most: as many as a plan has (each one
-/// costs a read every round).
-const SHOWN_CONTENTS: usize = 6;
-/// Less room than this left: the next file is not shown at all.
-const FILE_MIN: usize = 256;
 
 pub fn system_prompt(settings: &Settings) -> String {
     format!(
@@ -50,139 +37,6 @@ If it cannot be done, call it with success=false and why.\n\
     )
 }
 
-/// The context block: facts from the state and the probe, one label a line,
-/// the contents of the files the run wrote, and what to do now.
-pub fn context_block(
-    state: &State,
-    settings: &Settings,
-    lessons: Option<&str>,
-    contents: &[(String, String)],
-) -> String {
-    let mut lines = vec![format!("GOAL: {}", state.goal)];
-    let tasks = &state.tree.tasks;
-    match state.tree.cursor {
-        Some(cursor) => {
-            let task = &tasks[cursor.task];
-            lines.push(format!(
-                "CURRENT TASK: {} (task {}/{})",
-                task.description,
-                cursor.task + 1,
-                tasks.len()
-            ));
-            lines.push(format!(
-                "ACTIVE SUBTASK: {} (subtask {}/{})",
-                task.subtasks[cursor.subtask].description,
-                cursor.subtask + 1,
-                task.subtasks.len()
-            ));
-        }
-        None => {
-            lines.push("CURRENT TASK: (none: every subtask has ended)".into());
-            lines.push("ACTIVE SUBTASK: (none)".into());
-        }
-    }
-    let files: Vec<String> = state
-        .files
-        .keys()
-        .rev()
-        .take(SHOWN_FILES)
-        .rev()
-        .map(|path| {
-            if state.missing.contains(path) {
-                format!("{path} (missing now)")
-            } else {
-                path.clone()
-            }
-        })
-        .collect();
-    lines.push(format!("FILES CREATED: {}", or_none(files.join(", "))));
-    if let Some(line) = existing_files_line(state) {
-        lines.push(line);
-    }
-    let commands: Vec<String> = state
-        .commands
-        .iter()
-        .map(|run| match run.exit_code {
-            Some(code) => format!("{} -> rc={code}", run.command),
-            None => format!("{} -> killed", run.command),
-        })
-        .collect();
-    lines.push(format!("RECENT COMMANDS: {}", or_none(commands.join("; "))));
-    let errors: Vec<&str> = state
-        .errors
-        .iter()
-        .rev()
-        .take(SHOWN_ERRORS)
-        .rev()
-        .map(String::as_str)
-        .collect();
-    lines.push(format!("RECENT ERRORS: {}", or_none(errors.join(" | "))));
-    let blocked = &state.blocked[state.blocked.len().saturating_sub(SHOWN_BLOCKED)..];
-    lines.push(format!("BLOCKED ACTIONS: {}", or_none(blocked.join(" | "))));
-    if let Some(flight) = &state.in_flight {
-        lines.push(format!(
-            "INTERRUPTED ACTION: {} (the runner stopped while it ran)",
-            flight.summary
-        ));
-    }
-    if !state.notes.is_empty() {
-        let start = state.notes.len().saturating_sub(SHOWN_NOTES);
-        lines.push(format!("NOTES: {}", state.notes[start..].join(" | ")));
-    }
-    if let Some(lessons) = lessons {
-        lines.push(format!("LESSONS (from earlier runs here):\n{lessons}"));
-    }
-    lines.push(format!(
-        "ROUNDS LEFT: {}",
-        settings.max_rounds.saturating_sub(state.run_rounds)
-    ));
-    lines.push(format!("PLAN:\n{}", plan_lines(state)));
-    for (path, content) in contents {
-        lines.push(format!(
-            "CONTENT OF {path}:\n```\n{}\n```",
-            content.trim_end()
-        ));
-    }
-    lines.push(String::new());
-    lines.push(focus::next_step(state, contents));
-    lines.join("\n")
-}
-
-/// The files the run wrote that exist now, with their text, for the
-/// context block: the truth of the workspace, which a model writing tests
-/// for a module, or fixing a failing run, needs in front of it. At most
-/// `budget` bytes in all (each file cut to its head and tail).
-pub fn written_files(state: &State, tools: &Toolbox, budget: usize) -> Vec<(String, String)> {
-    let mut shown = Vec::new();
-    let mut left = budget;
-    for path in state.files.keys().rev().take(SHOWN_CONTENTS) {
-        if left < FILE_MIN || state.missing.contains(path) {
-            continue;
-        }
-        let Some(text) = tools.excerpt(path, left.min(FILE_MAX)) else {
-            continue;
-        };
-        left = left.saturating_sub(text.len());
-        shown.push((path.clone(), text));
-    }
-    shown.reverse();
-    shown
-}
-
-/// The files there before the run that the run changed or deleted, as the
-/// last probe found them; `None` when there are none.
-fn existing_files_line(state: &State) -> Option<String> {
-    let baseline = &state.baseline;
-    let mut parts = Vec::new();
-    if !baseline.changed.is_empty() {
-        parts.push(format!("changed {}", baseline.changed.join(", ")));
-    }
-    if !baseline.deleted.is_empty() {
-        parts.push(format!("deleted {}", baseline.deleted.join(", ")));
-    }
-    (!parts.is_empty()).then(|| format!("FILES THERE BEFORE THE RUN: {}", parts.join("; ")))
-}
-
 /// `request` with the workspace map at the end of its system prompt: it
 /// changes only when files do, so it sits before the conversation, in the
 /// part of the prompt the server's prefix cache keeps from round to round.
@@ -199,36 +53,6 @@ pub fn with_workspace(mut request: ChatRequest, map: &str) -> ChatRequest {
         system.content.push_str(map);
     }
     request
-}
-
-fn or_none(text: String) -> String {
-    if text.is_empty() {
-        "(none)".into()
-    } else {
-        text
-    }
-}
-
-/// The tree, one line a subtask, with a mark for its status.
-pub fn plan_lines(state: &State) -> String {
-    let mut lines = Vec::new();
-    for (t, task) in state.tree.tasks.iter().enumerate() {
-        for (s, subtask) in task.subtasks.iter().enumerate() {
-            let mark = match subtask.status {
-                Status::Completed => "[x]",
-                Status::Failed => "[!]",
-                Status::InProgress => "[>]",
-                Status::Pending => "[ ]",
-            };
-            lines.push(format!(
-                "  {mark} {}.{} {}",
-                t + 1,
-                s + 1,
-                subtask.description
-            ));
-        }
-    }
-    lines.join("\n")
 }
 
 /// The request of a round. Under context pressure it keeps fewer exchanges
@@ -314,12 +138,6 @@ pub fn retry_temperature(state: &State, temperature: f32) -> f32 {
             (temperature + RETRY_STEP * again as f32).min(MAX_RETRY_TEMPERATURE.max(temperature))
         }
     }
-}
-
-/// The byte budget of file contents in the context block, halved at each
-/// level of context pressure.
-pub fn files_budget(state: &State) -> usize {
-    FILES_BUDGET >> state.pressure
 }
 
 /// A reply with neither text nor a call. It is not sent again: the nudge

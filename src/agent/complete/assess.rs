@@ -1,0 +1,250 @@
+//! (b) of "done?": one structured-output call asks the model, for each
+//! requirement of the goal, whether the files and the checks show it met.
+
+use serde_json::{Value, json};
+
+use crate::agent::{Agent, prompt};
+use crate::chat::Message;
+use crate::model::ChatRequest;
+use crate::state::verdict::{self, CheckRun, Requirement};
+use crate::state::{Event, Outcome};
+use crate::store::{Durability, StoreError};
+
+/// Bytes of the files' contents the assessment is shown: enough for the
+/// small programs of a goal, bounded so the prompt fits a small context.
+const FILES_BUDGET: usize = 8 * 1024;
+/// Answers asked of the model before the assessment is given up.
+const ASKS: usize = 2;
+/// Requirements asked for at most, each string at most this long, and the
+/// answer's tokens at most: a small model asked for JSON without bounds
+/// writes until the token cap, minutes on a workstation's CPU.
+const MAX_REQUIREMENTS: usize = 8;
+const MAX_TEXT: usize = 160;
+const MAX_ANSWER_TOKENS: u32 = 600;
+
+const SYSTEM: &str = "You check whether a coding agent's work meets the user's goal. You trust \
+only the files and the output of the checks, never what the agent said it did.";
+
+fn schema() -> Value {
+    let text = json!({ "type": "string", "maxLength": MAX_TEXT });
+    json!({
+        "type": "object",
+        "properties": {
+            "requirements": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_REQUIREMENTS,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "requirement": text,
+                        "met": { "type": "boolean" },
+                        "evidence": text,
+                        "about_tests": { "type": "boolean" }
+                    },
+                    "required": ["requirement", "met", "evidence", "about_tests"]
+                }
+            }
+        },
+        "required": ["requirements"]
+    })
+}
+
+impl Agent<'_> {
+    /// The model's requirement-by-requirement answer, recorded; `None` when
+    /// the run ended meanwhile (a stop, an unusable model, or no usable
+    /// answer).
+    pub(super) async fn assess(
+        &mut self,
+        checks: &[CheckRun],
+    ) -> Result<Option<Vec<Requirement>>, StoreError> {
+        let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
+        let mut messages = vec![
+            Message::system(SYSTEM),
+            Message::user(assessment_prompt(&self.state().goal, &files, checks)),
+        ];
+        let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
+        let mut error = String::new();
+        for _ in 0..ASKS {
+            let mut options = self.options();
+            options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
+            let request = ChatRequest {
+                messages: messages.clone(),
+                tools: Vec::new(),
+                format: Some(schema()),
+                options,
+            };
+            let reply = match self.ask(&request).await {
+                None => {
+                    return self
+                        .end(Outcome::Interrupted, "stopped by the user".into())
+                        .map(|_| None);
+                }
+                Some(Err(failure)) => return self.model_failed(failure).map(|_| None),
+                Some(Ok(reply)) => reply,
+            };
+            usage += reply.usage;
+            retries += reply.retries;
+            match parse(&reply.content) {
+                Ok(requirements) => {
+                    let requirements = verdict::hold_to_tests(requirements, checks);
+                    self.record(
+                        Event::Assessed {
+                            requirements: requirements.clone(),
+                            usage,
+                            retries,
+                        },
+                        Durability::Lazy,
+                    )?;
+                    return Ok(Some(requirements));
+                }
+                Err(why) => {
+                    tracing::warn!(%why, answer = %reply.content, "an unusable assessment");
+                    messages.push(Message::assistant(reply.content, Vec::new()));
+                    messages.push(Message::user(format!(
+                        "That answer cannot be used: {why}. Answer again with JSON only."
+                    )));
+                    error = why;
+                }
+            }
+        }
+        self.record(
+            Event::Assessed {
+                requirements: Vec::new(),
+                usage,
+                retries,
+            },
+            Durability::Lazy,
+        )?;
+        let reason = format!(
+            "not achieved: the model gave no usable assessment of the goal ({error}); the checks \
+             {}",
+            match checks.iter().all(CheckRun::passed) {
+                true => "passed",
+                false => "failed",
+            }
+        );
+        self.end_reflecting(Outcome::NotAchieved, reason)
+            .await
+            .map(|_| None)
+    }
+}
+
+fn assessment_prompt(goal: &str, files: &[(String, String)], checks: &[CheckRun]) -> String {
+    let mut text = format!("GOAL: {goal}\n\nFILES:\n");
+    if files.is_empty() {
+        text.push_str("(the run wrote no file)\n");
+    }
+    for (path, content) in files {
+        text.push_str(&format!("--- {path} ---\n{}\n", content.trim_end()));
+    }
+    text.push_str("\nCHECKS:\n");
+    if checks.is_empty() {
+        text.push_str("(no check command)\n");
+    }
+    for check in checks {
+        text.push_str(&format!("{}\n", check.output.trim_end()));
+        // "$ CMD" and "exit code N" alone: say so, or a small model reads
+        // the output it expected into the silence.
+        if check.output.trim_end().lines().count() <= 2 {
+            text.push_str("(it printed nothing)\n");
+        }
+    }
+    text.push_str(
+        "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
+         function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
+         show it is met, the evidence (quote the line), and whether it is about tests (it asks \
+         for tests, or for tests to pass). At most 8 requirements, a short line each. Answer with JSON: {\"requirements\": \
+         [{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
+         false}]}",
+    );
+    text
+}
+
+/// The requirements in the model's answer.
+fn parse(content: &str) -> Result<Vec<Requirement>, String> {
+    let text = content.trim();
+    let text = text
+        .strip_prefix("```json")
+        .or_else(|| text.strip_prefix("```"))
+        .and_then(|rest| rest.strip_suffix("```"))
+        .unwrap_or(text);
+    let value: Value =
+        serde_json::from_str(text.trim()).map_err(|e| format!("it is not JSON ({e})"))?;
+    let items = value
+        .get("requirements")
+        .and_then(Value::as_array)
+        .ok_or("it has no \"requirements\" array")?;
+    let requirements: Vec<Requirement> = items
+        .iter()
+        .filter_map(|item| {
+            let requirement = item.get("requirement")?.as_str()?.trim();
+            (!requirement.is_empty()).then(|| Requirement {
+                requirement: requirement.to_string(),
+                met: item.get("met").and_then(Value::as_bool).unwrap_or(false),
+                evidence: item
+                    .get("evidence")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+                about_tests: item
+                    .get("about_tests")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+        })
+        .collect();
+    if requirements.is_empty() {
+        return Err("it lists no requirement".into());
+    }
+    Ok(requirements)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn the_answer_is_read_whatever_its_fence_and_bad_items_are_left_out() {
+        let answer = "```json\n{\"requirements\": [{\"requirement\": \"add\", \"met\": true, \
+                      \"evidence\": \"def add\", \"about_tests\": false}, {\"met\": true}]}\n```";
+        assert_eq!(
+            parse(answer),
+            Ok(vec![Requirement {
+                requirement: "add".into(),
+                met: true,
+                evidence: "def add".into(),
+                about_tests: false
+            }])
+        );
+        assert!(parse("{\"requirements\": []}").is_err());
+        assert!(parse("all done!").is_err());
+    }
+
+    #[test]
+    fn a_check_that_printed_nothing_is_said_to_have_printed_nothing() {
+        let silent = CheckRun {
+            command: "python3 hello_world.py".into(),
+            exit_code: Some(0),
+            output: "$ python3 hello_world.py\nexit code 0".into(),
+            tests: None,
+        };
+        let prompt = assessment_prompt(
+            "Write a hello world script",
+            &[],
+            std::slice::from_ref(&silent),
+        );
+        assert!(
+            prompt.contains("exit code 0\n(it printed nothing)"),
+            "{prompt}"
+        );
+        let spoke = CheckRun {
+            output: format!("{}\nHello, World!", silent.output),
+            ..silent
+        };
+        let prompt = assessment_prompt("Write a hello world script", &[], &[spoke]);
+        assert!(!prompt.contains("printed nothing"), "{prompt}");
+    }
+}

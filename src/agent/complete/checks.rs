@@ -1,0 +1,137 @@
+//! (a) of "done?": the commands that check the work, run once more on the
+//! files as they are.
+
+use serde_json::json;
+
+use crate::agent::Agent;
+use crate::chat::ToolCall;
+use crate::lang::{self, Languages};
+use crate::state::verdict::CheckRun;
+use crate::state::{SubtaskKind, Tree};
+use crate::tools::Call;
+
+/// Bytes of a check's output the assessment (and the state) keeps.
+const CHECK_OUTPUT: usize = 3 * 1024;
+
+impl Agent<'_> {
+    /// The commands that check the work: each check of the plan, then the
+    /// check of the workspace as it is now (the project's own tests, by
+    /// the language they are in), once each. A plan without a check, or
+    /// one whose check does not run the tests the workspace now holds, is
+    /// checked all the same.
+    pub(super) fn check_commands(&self) -> Vec<String> {
+        let mut commands = plan_checks(&self.state().tree);
+        let files = workspace_files(self.tools.root());
+        if let Some(command) = Languages::default().check_command(self.tools.root(), &files)
+            && !commands.iter().any(|known| same_command(known, &command))
+        {
+            commands.push(command);
+        }
+        commands
+    }
+
+    /// Runs one check as the model's `run_cmd` would (the same whitelist,
+    /// sandbox and limits). A check only reads the work, so it is not
+    /// announced in the log first: one a crash interrupted runs again.
+    pub(super) async fn run_check(&mut self, command: &str) -> CheckRun {
+        let call = ToolCall {
+            name: "run_cmd".into(),
+            arguments: json!({ "cmd": command }),
+        };
+        let outcome = match self.tools.parse(&call) {
+            Ok(Call::Action(action)) => {
+                self.reporter.thinking(true);
+                let outcome = self.tools.execute(&action, &self.stop).await;
+                self.reporter.thinking(false);
+                outcome
+            }
+            Ok(_) => return refused(command, "not a command"),
+            Err(error) => return refused(command, &error),
+        };
+        CheckRun {
+            command: command.to_string(),
+            exit_code: outcome.exit_code,
+            tests: lang::tally(&outcome.result),
+            output: crate::state::head_and_tail(&outcome.result, CHECK_OUTPUT),
+        }
+    }
+}
+
+/// The distinct commands of the plan's check subtasks, in order.
+pub(super) fn plan_checks(tree: &Tree) -> Vec<String> {
+    let mut commands: Vec<String> = Vec::new();
+    for subtask in tree.tasks.iter().flat_map(|task| &task.subtasks) {
+        if let SubtaskKind::Check { cmd } = &subtask.kind
+            && !commands.iter().any(|known| same_command(known, cmd))
+        {
+            commands.push(cmd.clone());
+        }
+    }
+    commands
+}
+
+/// The same words, however spaced.
+fn same_command(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+}
+
+/// Files of the workspace a check is chosen by: at most this many.
+const MAX_LISTED: usize = 5_000;
+
+/// The workspace's files, relative, without the runner's folder, `.git`
+/// and virtual environments; bounded.
+fn workspace_files(root: &std::path::Path) -> Vec<String> {
+    walkdir::WalkDir::new(root)
+        .max_depth(6)
+        .into_iter()
+        .filter_entry(|entry| {
+            let name = entry.file_name().to_string_lossy();
+            entry.depth() == 0
+                || !(name.starts_with('.') || name == "node_modules" || name == "__pycache__")
+        })
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| {
+            let relative = entry.path().strip_prefix(root).ok()?;
+            Some(relative.to_string_lossy().into_owned())
+        })
+        .take(MAX_LISTED)
+        .collect()
+}
+
+fn refused(command: &str, why: &str) -> CheckRun {
+    CheckRun {
+        command: command.to_string(),
+        exit_code: None,
+        output: format!("not run: {why}"),
+        tests: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::TaskPlan;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn the_plan_checks_are_its_run_subtasks_once_each() {
+        let check = |cmd: &str| SubtaskKind::Check { cmd: cmd.into() };
+        let tree = Tree::from_plan(&[
+            TaskPlan {
+                description: "write".into(),
+                subtasks: vec![
+                    "Write calc.py".into(),
+                    "Run `python3 -m pytest -q` and make it succeed".into(),
+                ],
+                kinds: vec![SubtaskKind::Free, check("python3 -m pytest -q")],
+            },
+            TaskPlan {
+                description: "again".into(),
+                subtasks: vec!["Run the tests again".into()],
+                kinds: vec![check("python3  -m pytest -q")],
+            },
+        ]);
+        assert_eq!(plan_checks(&tree), vec!["python3 -m pytest -q".to_string()]);
+    }
+}

@@ -1,0 +1,109 @@
+//! Step 2 of the round, "done?": when every subtask has ended, completion is
+//! checked, never taken from the model's claims (the original design's
+//! "assessCompletion" and "CONTINUE/TERMINATE").
+//!
+//! (a) The plan's checks run once more on the files as they are. (b) One
+//! structured-output call asks the model, given the goal, the files and the
+//! checks' output, for each requirement of the goal whether it is met and
+//! the evidence; a requirement about tests is met only by tests that ran
+//! and passed. (c) What is missing becomes a new task, at most
+//! `--max-cycles` times. "Goal achieved" only when every check passed and
+//! every requirement is met.
+//!
+//! The flow is here; the checks in `checks.rs`, the assessment in
+//! `assess.rs`, the task of a new cycle in `cycle.rs`.
+
+mod assess;
+mod checks;
+mod cycle;
+
+use super::Agent;
+use crate::state::verdict::{self, CheckRun, Requirement, Verdict};
+use crate::state::{Ending, Event, Outcome, Status};
+use crate::store::{Durability, StoreError};
+
+use cycle::cycle_task;
+
+impl Agent<'_> {
+    /// Every subtask has ended: check, assess, and either end or start a
+    /// new cycle (`Ok(None)`: the round goes on with the new task).
+    pub(super) async fn conclude(&mut self) -> Result<Option<Ending>, StoreError> {
+        let mut checks = Vec::new();
+        for command in self.check_commands() {
+            checks.push(self.run_check(&command).await);
+            if self.stop.is_requested() {
+                return self
+                    .end(Outcome::Interrupted, "stopped by the user".into())
+                    .map(Some);
+            }
+        }
+        self.record(
+            Event::Checked {
+                checks: checks.clone(),
+            },
+            Durability::Lazy,
+        )?;
+        let Some(requirements) = self.assess(&checks).await? else {
+            return Ok(self.state().ended.clone());
+        };
+        let state = self.state();
+        let failed: Vec<String> = state.tree.tasks[state.cycle_start.min(state.tree.tasks.len())..]
+            .iter()
+            .flat_map(|task| &task.subtasks)
+            .filter(|subtask| subtask.status == Status::Failed)
+            .map(|subtask| subtask.description.clone())
+            .collect();
+        match verdict::verdict(&checks, &requirements, &failed) {
+            Verdict::Achieved => {
+                let reason = achieved_reason(&checks, &requirements);
+                self.end_reflecting(Outcome::Achieved, reason)
+                    .await
+                    .map(Some)
+            }
+            Verdict::Missing(missing) if self.another_cycle() => {
+                let cycle = self.state().cycles + 1;
+                let task = cycle_task(cycle, &checks, &requirements, &failed);
+                self.reporter.notice(&format!(
+                    "not achieved yet ({}); cycle {cycle} of {} works on it",
+                    missing.join("; "),
+                    self.settings.max_cycles
+                ));
+                self.record(Event::CycleStarted { cycle, task }, Durability::Lazy)?;
+                Ok(None)
+            }
+            Verdict::Missing(missing) => {
+                let reason = format!("not achieved: {}", missing.join("; "));
+                self.end_reflecting(Outcome::NotAchieved, reason)
+                    .await
+                    .map(Some)
+            }
+        }
+    }
+
+    /// Whether what is missing gets another cycle: not past `--max-cycles`,
+    /// and not after a cycle that changed no file (it cannot have fixed
+    /// anything, and another would do the same).
+    fn another_cycle(&self) -> bool {
+        let state = self.state();
+        state.cycles < self.settings.max_cycles && (state.cycles == 0 || state.cycle_writes > 0)
+    }
+}
+
+fn achieved_reason(checks: &[CheckRun], requirements: &[Requirement]) -> String {
+    let checks: Vec<String> = checks
+        .iter()
+        .map(|check| match check.tests {
+            Some(t) => format!("`{}` passed ({} tests)", check.command, t.passed),
+            None => format!("`{}` passed", check.command),
+        })
+        .collect();
+    let met = format!(
+        "{} requirement{} met",
+        requirements.len(),
+        if requirements.len() == 1 { "" } else { "s" }
+    );
+    match checks.is_empty() {
+        true => format!("{met} (no check command)"),
+        false => format!("{}; {met}", checks.join(", ")),
+    }
+}

@@ -1,0 +1,233 @@
+//! The files shape of a plan (`{"tasks": [{"path", "purpose"}], "check"}`)
+//! as one task: a subtask per file, then the check.
+
+use serde_json::Value;
+
+use crate::lang::Languages;
+use crate::state::{SubtaskKind, TaskPlan};
+
+/// Files of one plan: more is not a plan a small model finishes.
+const MAX_FILES: usize = 6;
+/// What a file must hold, cut to this: a model that wrote its code there
+/// gets the start of it, not a prompt full of code.
+const MAX_PURPOSE: usize = 200;
+
+/// The files shape as one task: a subtask per file, then the check. Put
+/// right on the way by the files' languages (see [`Languages::plan_check`]
+/// and [`crate::lang::Language::plan_path`]): `my-game.py` becomes
+/// `my_game.py` (a module with a hyphen cannot be imported by its tests);
+/// the check is the one that runs the planned tests.
+pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
+    if items.len() > MAX_FILES {
+        return Err(format!(
+            "it has {} files; give 1 to {MAX_FILES}",
+            items.len()
+        ));
+    }
+    let languages = Languages::default();
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut check = check.trim().trim_matches('`').trim().to_string();
+    for (i, item) in items.iter().enumerate() {
+        let given = item
+            .get("path")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or("");
+        let path = given.trim_start_matches("./");
+        if path.is_empty() || path.contains(char::is_whitespace) {
+            return Err(format!(
+                "task {} has no file path (give one like \"word_count.py\")",
+                i + 1
+            ));
+        }
+        if path.starts_with('/') || path.split('/').any(|part| part == "..") {
+            return Err(format!(
+                "task {}: {path} is not inside the folder; give a relative path",
+                i + 1
+            ));
+        }
+        let path = languages
+            .for_path(path)
+            .map_or(path.to_string(), |l| l.plan_path(path));
+        if path != given {
+            check = check.replace(given, &path);
+        }
+        let purpose: String = item
+            .get("purpose")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(MAX_PURPOSE)
+            .collect();
+        if !files.iter().any(|(known, _)| *known == path) {
+            files.push((path, purpose));
+        }
+    }
+    let is_test = |path: &str| languages.is_test(path);
+    let is_program = |path: &str| languages.for_path(path).is_some() && !is_test(path);
+    let program = files
+        .iter()
+        .rev()
+        .map(|(path, _)| path)
+        .find(|path| is_program(path));
+    let paths: Vec<String> = files.iter().map(|(path, _)| path.clone()).collect();
+    let check = languages.plan_check(&paths, &check);
+    if files.is_empty() && check.is_empty() {
+        return Err("it names no file to write and no command to run".into());
+    }
+    // What a small model leaves out unless told: the import of the module
+    // under test, test functions, and the code itself (it writes `pass`).
+    let tested = files.iter().any(|(path, _)| is_test(path));
+    let mut subtasks: Vec<String> = files
+        .iter()
+        .map(|(path, purpose)| {
+            let mut line = match purpose.is_empty() {
+                true => format!("Write {path}"),
+                false => format!("Write {path}: {}", purpose.trim_end_matches('.')),
+            };
+            match (program, languages.for_path(path)) {
+                (Some(program), Some(language)) if is_test(path) => {
+                    line.push_str(&language.test_file_hint(program))
+                }
+                _ if is_program(path) => {
+                    line.push_str(". Complete working code, no placeholders");
+                    // A game that draws its moves at random inside the
+                    // function its tests call cannot be tested (Qwen2.5-
+                    // Coder 1.5B wrote one, then flipped the expected value
+                    // with every run).
+                    if tested {
+                        line.push_str(
+                            ". Functions take their inputs as arguments and return their \
+                             results, so tests can call them; input() and random choices stay \
+                             out of them",
+                        );
+                    }
+                }
+                _ => {}
+            }
+            line
+        })
+        .collect();
+    let names: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
+    let mut description = match names.len() {
+        0 => String::new(),
+        1 => format!("Write {}", names[0]),
+        n => format!("Write {} and {}", names[..n - 1].join(", "), names[n - 1]),
+    };
+    let mut kinds: Vec<SubtaskKind> = files
+        .iter()
+        .map(|(path, _)| SubtaskKind::Write { path: path.clone() })
+        .collect();
+    if !check.is_empty() {
+        kinds.push(SubtaskKind::Check { cmd: check.clone() });
+        subtasks.push(format!(
+            "Run `{check}` and make it succeed (fix the files if it fails)"
+        ));
+        description = match description.is_empty() {
+            true => format!("Run `{check}`"),
+            false => format!("{description}, then run `{check}`"),
+        };
+    }
+    Ok(vec![TaskPlan {
+        kinds,
+        description,
+        subtasks,
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    #[test]
+    fn the_files_shape_becomes_a_write_per_file_then_the_check() {
+        let plan = r#"{"tasks": [{"path": "hello.py", "purpose": "Print hello."}], "check": "python3 hello.py"}"#;
+        assert_eq!(
+            parse(plan),
+            Ok(vec![TaskPlan {
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "hello.py".into()
+                    },
+                    SubtaskKind::Check {
+                        cmd: "python3 hello.py".into()
+                    },
+                ],
+                description: "Write hello.py, then run `python3 hello.py`".into(),
+                subtasks: vec![
+                    "Write hello.py: Print hello. Complete working code, no placeholders".into(),
+                    "Run `python3 hello.py` and make it succeed (fix the files if it fails)".into(),
+                ],
+            }])
+        );
+    }
+
+    #[test]
+    fn what_small_models_get_wrong_in_a_files_plan_is_put_right() {
+        // A hyphen in a module, a pytest check that collects nothing.
+        let tests = r#"{"tasks": [{"path": "./my-game.py", "purpose": "the game"},
+            {"path": "test_my_game.py", "purpose": "tests"}], "check": "pytest my-game.py"}"#;
+        let plan = parse(tests).unwrap();
+        assert_eq!(
+            plan[0].subtasks,
+            [
+                "Write my_game.py: the game. Complete working code, no placeholders. Functions \
+                 take their inputs as arguments and return their results, so tests can call \
+                 them; input() and random choices stay out of them",
+                "Write test_my_game.py: tests. It imports from my_game (`from my_game import \
+                 ...`) and has 3 to 5 short test_ functions, each calling it and asserting \
+                 what it returns",
+                "Run `python3 -m pytest -q` and make it succeed (fix the files if it fails)"
+            ]
+        );
+        // A pytest check without tests runs the program; so does no check.
+        for check in ["python3 -m pytest -q", ""] {
+            let plan = parse(&format!(
+                r#"{{"tasks": [{{"path": "hi.py", "purpose": ""}}], "check": "{check}"}}"#
+            ))
+            .unwrap();
+            assert_eq!(
+                plan[0].subtasks,
+                [
+                    "Write hi.py. Complete working code, no placeholders",
+                    "Run `python3 hi.py` and make it succeed (fix the files if it fails)"
+                ]
+            );
+        }
+        // A long purpose (code, as small models write) is cut.
+        let long = format!(
+            r#"{{"tasks": [{{"path": "a.txt", "purpose": "{}"}}], "check": ""}}"#,
+            "x".repeat(1000)
+        );
+        assert_eq!(
+            parse(&long).unwrap()[0].subtasks,
+            [format!("Write a.txt: {}", "x".repeat(200))]
+        );
+    }
+
+    #[test]
+    fn invalid_files_plans_say_what_is_wrong() {
+        let error = |plan: &str| parse(plan).unwrap_err();
+        assert!(error(r#"{"tasks": [], "check": ""}"#).contains("no file"));
+        assert!(
+            error(r#"{"tasks": [{"path": "", "purpose": "x"}], "check": "x"}"#)
+                .contains("task 1 has no file path")
+        );
+        assert!(
+            error(r#"{"tasks": [{"path": "../a.py", "purpose": "x"}], "check": ""}"#)
+                .contains("not inside")
+        );
+        let many: Vec<String> = (0..7)
+            .map(|i| format!(r#"{{"path": "f{i}.py", "purpose": ""}}"#))
+            .collect();
+        assert!(
+            error(&format!(
+                r#"{{"tasks": [{}], "check": ""}}"#,
+                many.join(",")
+            ))
+            .contains("7 files")
+        );
+    }
+}

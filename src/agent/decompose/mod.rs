@@ -1,0 +1,144 @@
+//! Decomposition: the goal into concrete subtasks, with structured output,
+//! checked, sent back with the error at most twice, and the goal itself as
+//! the single task when that fails.
+//!
+//! The plan is asked for in the shape a small model fills well: the files to
+//! write, each with what it must hold, and one command that checks the work.
+//! Each file becomes a subtask "Write PATH: ...", the check a last subtask
+//! "Run `CMD` ...": every subtask is one tool step by construction. Asked
+//! for steps in prose, a 1.5B model plans "Open a text editor" and "Save the
+//! file"; asked for files, it names them. What small models get wrong in
+//! such a plan is put right here (see [`files::files_plan`]). The original
+//! shape, `{"tasks": [{"description", "subtasks"}]}` or a bare array of
+//! tasks, is accepted too.
+//!
+//! Here the plan is asked for; `parse.rs` reads and checks the answer,
+//! `files.rs` turns the files shape into subtasks.
+
+mod files;
+mod parse;
+
+use serde_json::{Value, json};
+
+use crate::chat::{Message, Usage};
+use crate::model::{ChatRequest, Failure, Model, Options};
+use crate::state::{Event, TaskPlan};
+
+pub use parse::parse;
+
+/// Corrections sent back before falling back to the goal as the only task.
+const CORRECTIONS: usize = 2;
+
+const SYSTEM: &str = "You plan the work of a coding agent that writes files and runs commands \
+(python3, pytest, pip) in a folder.\n\
+Each task writes one file. List the tasks in the order to do them: for each, the file's path and \
+what it must hold (the functions it defines, their arguments and what they return; no code).\n\
+Then give the one command that checks the work.\n\
+File names are short, lowercase, with underscores (e.g. word_count.py). Only the files the goal \
+asks for: test files only when it asks for tests. Answer with JSON only.";
+
+/// How the answer is asked for, in the user message.
+const SHAPE: &str = "{\"tasks\": [{\"path\": \"...\", \"purpose\": \"...\"}], \"check\": \"...\"}";
+
+pub fn schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "tasks": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "path": { "type": "string" },
+                        "purpose": { "type": "string" }
+                    },
+                    "required": ["path", "purpose"]
+                }
+            },
+            "check": { "type": "string" }
+        },
+        "required": ["tasks", "check"]
+    })
+}
+
+/// What the planner is told of the folder: the workspace map (see
+/// [`crate::workspace::Map`]) and what a plan may do with what is there.
+/// Empty for an empty folder.
+pub fn workspace_section(map: &str) -> String {
+    if map.is_empty() {
+        return String::new();
+    }
+    format!(
+        "{map}\n\nA task may change a file that is already there: give its path, and in its \
+         purpose what to change and what to keep as it is. When the project has tests, the \
+         check is the project's own tests.\n\n"
+    )
+}
+
+/// Asks for a plan, showing the model `map`, the workspace as it is;
+/// returns the `planned` event. Only a failure of the model itself
+/// (unreachable, not pulled) is an error.
+pub async fn plan(
+    model: &dyn Model,
+    goal: &str,
+    map: &str,
+    options: Options,
+) -> Result<Event, Failure> {
+    let mut messages = vec![
+        Message::system(SYSTEM),
+        Message::user(format!(
+            "GOAL: {goal}\n\n{}Answer as {SHAPE}",
+            workspace_section(map)
+        )),
+    ];
+    let (mut calls, mut usage, mut retries) = (0, Usage::default(), 0);
+    let mut last_error = String::new();
+    for _ in 0..=CORRECTIONS {
+        let request = ChatRequest {
+            messages: messages.clone(),
+            tools: Vec::new(),
+            format: Some(schema()),
+            options,
+        };
+        let reply = model.chat(&request).await.map_err(|mut failure| {
+            failure.retries += retries;
+            failure
+        })?;
+        calls += 1;
+        usage += reply.usage;
+        retries += reply.retries;
+        match parse(&reply.content) {
+            Ok(tasks) => {
+                return Ok(Event::Planned {
+                    tasks,
+                    fallback: None,
+                    model_calls: calls,
+                    usage,
+                    retries,
+                });
+            }
+            Err(error) => {
+                messages.push(Message::assistant(reply.content, Vec::new()));
+                messages.push(Message::user(format!(
+                    "That plan cannot be used: {error}. Answer again with JSON only, shaped as \
+                     {SHAPE}."
+                )));
+                last_error = error;
+            }
+        }
+    }
+    Ok(Event::Planned {
+        tasks: vec![TaskPlan {
+            kinds: Vec::new(),
+            description: goal.to_string(),
+            subtasks: vec![goal.to_string()],
+        }],
+        fallback: Some(format!(
+            "no valid plan after {} tries ({last_error}); the goal is the single task",
+            CORRECTIONS + 1
+        )),
+        model_calls: calls,
+        usage,
+        retries,
+    })
+}

@@ -1,0 +1,142 @@
+//! JSON as small models get it wrong, put right, and why a call that stays
+//! broken does not parse.
+
+use serde_json::Value;
+
+/// JSON as small models get it wrong, put right: a Python `"""` string
+/// (Qwen2.5-Coder 1.5B writes a file's content so) becomes a JSON string,
+/// a line break or tab typed inside a string is escaped, and a backslash
+/// that starts no JSON escape is read as Python reads it (a backslash), or,
+/// right after a `\n` and before a letter, as the line break it lost its
+/// `n` from (Qwen2.5-Coder 1.5B writes `main()\n\nif` as `main()\n\if`).
+pub fn repair(text: &str) -> String {
+    repair_with(text, false)
+}
+
+/// [`repair`], and with `close_at_fence` a string still open at a closing
+/// fence is closed there.
+pub(super) fn repair_with(text: &str, close_at_fence: bool) -> String {
+    repair_closing(text, close_at_fence, false)
+}
+
+/// [`repair_with`], and with `close_at_end` a string, object or array still
+/// open where the text ends (a reply cut at the token cap) is closed there.
+pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: bool) -> String {
+    let closers = |open: &mut Vec<char>| -> String {
+        open.drain(..)
+            .rev()
+            .map(|o| if o == '{' { '}' } else { ']' })
+            .collect()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    // The objects and arrays open outside strings.
+    let mut open: Vec<char> = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if close_at_fence && in_string && rest.starts_with("\n```") {
+            // The fence closes the block with a string still open: the
+            // model wrote a file into it and stopped there. Close the
+            // string and what is open around it.
+            out.push('"');
+            out.push_str(&closers(&mut open));
+            in_string = false;
+        }
+        if !in_string && rest.starts_with("\"\"\"") {
+            let body = &rest[3..];
+            let Some(end) = body.find("\"\"\"") else {
+                if close_at_end {
+                    let content = body.strip_prefix('\n').unwrap_or(body);
+                    out.push_str(&Value::String(content.to_string()).to_string());
+                    out.push_str(&closers(&mut open));
+                } else {
+                    out.push_str(rest);
+                }
+                return out;
+            };
+            let content = body[..end].strip_prefix('\n').unwrap_or(&body[..end]);
+            out.push_str(&Value::String(content.to_string()).to_string());
+            rest = &body[end + 3..];
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        match c {
+            '"' => {
+                in_string = !in_string;
+                out.push(c);
+            }
+            '\\' if in_string => {
+                let Some(next) = rest.chars().next() else {
+                    // A lone backslash at a cut is dropped with the cut.
+                    if !close_at_end {
+                        out.push(c);
+                    }
+                    break;
+                };
+                rest = &rest[next.len_utf8()..];
+                if JSON_ESCAPES.contains(next) {
+                    out.push(c);
+                    out.push(next);
+                } else if out.ends_with("\\n") && next.is_alphabetic() {
+                    // `\n\if` for `\n\nif`: the second line break lost its `n`.
+                    out.push_str("\\n");
+                    out.push(next);
+                } else {
+                    // Not an escape in JSON: a backslash of its own, as
+                    // Python reads `"\d"`.
+                    out.push_str("\\\\");
+                    out.push(next);
+                }
+            }
+            '{' | '[' if !in_string => {
+                open.push(c);
+                out.push(c);
+            }
+            '}' | ']' if !in_string => {
+                open.pop();
+                out.push(c);
+            }
+            '\n' if in_string => out.push_str("\\n"),
+            '\r' if in_string => out.push_str("\\r"),
+            '\t' if in_string => out.push_str("\\t"),
+            _ => out.push(c),
+        }
+    }
+    if close_at_end {
+        if in_string {
+            out.push('"');
+        }
+        out.push_str(&closers(&mut open));
+    }
+    out
+}
+/// What may follow a backslash in a JSON string.
+const JSON_ESCAPES: &str = "\"\\/bfnrtu";
+
+/// Why a reply that tried to call a tool did not give a call: the JSON
+/// error of the first object that names a tool (or has a "name" key) and
+/// does not parse. `None` when nothing in `text` looks like a call.
+pub fn diagnose(text: &str, known: &[&str]) -> Option<String> {
+    let text = repair(text);
+    let mut at = 0;
+    while let Some(offset) = text[at..].find('{') {
+        let start = at + offset;
+        at = start + 1;
+        let head: String = text[start..].chars().take(120).collect();
+        let tool = known
+            .iter()
+            .find(|name| head.contains(&format!("\"{name}\"")));
+        if tool.is_none() && !head.contains("\"name\"") {
+            continue;
+        }
+        let mut stream = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
+        if let Some(Err(error)) = stream.next() {
+            let what = tool.map_or("a tool call".to_string(), |t| format!("a {t} call"));
+            return Some(format!(
+                "it looks like {what}, but it is not valid JSON ({error}). In JSON a string is \
+                 in double quotes, with \\n for each new line and \\\" for a quote inside it"
+            ));
+        }
+    }
+    None
+}

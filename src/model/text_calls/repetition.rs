@@ -1,0 +1,64 @@
+//! A reply cut at the token cap while the model repeated itself: the files
+//! it wrote, up to where the repetition began.
+
+use serde_json::Value;
+
+use crate::chat::ToolCall;
+
+use super::closed_calls;
+
+/// A reply cut at the token cap while the model wrote the same lines over
+/// and over (Qwen2.5-Coder 1.5B repeats a test file's block of asserts until
+/// the cap): its `write_file` calls, each file's content up to where the
+/// repetition began, and how many repeated lines were dropped. `None` when
+/// no file in it ends in at least [`MIN_REPEATED`] repeated lines: a file
+/// merely cut short is not written (the model is told to write less).
+pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usize)> {
+    let calls = closed_calls(text, known, false);
+    let mut dropped = 0;
+    let mut writes = Vec::new();
+    for mut call in calls.into_iter().filter(|call| call.name == "write_file") {
+        let Some(content) = call.arguments["content"].as_str() else {
+            continue;
+        };
+        // The last line is the one the cap cut.
+        let whole = &content[..content.rfind('\n').map_or(0, |at| at + 1)];
+        let lines: Vec<&str> = whole.lines().collect();
+        let start = repeated_tail(&lines);
+        let repeated = lines[start..]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .count();
+        if repeated < MIN_REPEATED || start == 0 {
+            continue;
+        }
+        dropped += lines.len() - start;
+        let kept = lines[..start].join("\n") + "\n";
+        call.arguments["content"] = Value::String(kept);
+        writes.push(call);
+    }
+    (!writes.is_empty()).then_some((writes, dropped))
+}
+
+/// A file that ends in this many lines each written before it is a model
+/// repeating itself (code ends in a few closing lines, not six).
+pub const MIN_REPEATED: usize = 6;
+
+/// Where the run of lines at the end of `lines` begins in which every line
+/// is blank or a copy of a line before it.
+fn repeated_tail(lines: &[&str]) -> usize {
+    let mut start = lines.len();
+    while start > 0 {
+        let line = lines[start - 1];
+        if line.trim().is_empty() || lines[..start - 1].contains(&line) {
+            start -= 1;
+        } else {
+            break;
+        }
+    }
+    // Blank lines before the repetition belong to the file.
+    while start < lines.len() && lines[start].trim().is_empty() {
+        start += 1;
+    }
+    start
+}

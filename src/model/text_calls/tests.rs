@@ -1,0 +1,276 @@
+//! Tool calls written as text: the replies of real models, word for word
+//! or shortened.
+
+use super::*;
+use serde_json::json;
+
+const KNOWN: [&str; 3] = ["write_file", "run_cmd", "mark_subtask_complete"];
+
+fn names(text: &str) -> Vec<(String, Value)> {
+    extract(text, &KNOWN)
+        .into_iter()
+        .map(|c| (c.name, c.arguments))
+        .collect()
+}
+
+#[test]
+fn a_bare_object_with_prose_around_it() {
+    let text = r#"I will write it now. {"name": "write_file", "arguments": {"path": "a.py", "content": "x = {1: 2}"}} Done."#;
+    assert_eq!(
+        names(text),
+        [(
+            "write_file".into(),
+            json!({"path": "a.py", "content": "x = {1: 2}"})
+        )]
+    );
+}
+
+#[test]
+fn a_fenced_function_object_with_parameters() {
+    let text = "```json\n{\"type\": \"function\", \"function\": {\"name\": \"run_cmd\", \"parameters\": {\"cmd\": \"python3 a.py\"}}}\n```";
+    assert_eq!(
+        names(text),
+        [("run_cmd".into(), json!({"cmd": "python3 a.py"}))]
+    );
+}
+
+#[test]
+fn several_calls_in_one_message_and_in_an_array() {
+    let text = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"a\", \"content\": \"\"}}\n{\"name\": \"run_cmd\", \"arguments\": {\"cmd\": \"ls\"}}";
+    assert_eq!(names(text).len(), 2);
+    let array = r#"[{"name": "run_cmd", "arguments": {"cmd": "a"}}, {"name": "run_cmd", "arguments": {"cmd": "b"}}]"#;
+    assert_eq!(names(array).len(), 2);
+}
+
+#[test]
+fn qwen_tags_and_llama_functions() {
+    let qwen = "<tool_call>\n{\"name\": \"mark_subtask_complete\", \"arguments\": {\"success\": true, \"reason\": \"ok\"}}\n</tool_call>";
+    assert_eq!(names(qwen)[0].0, "mark_subtask_complete");
+    let llama = "<function=run_cmd>{\"cmd\": \"pytest\"}</function>";
+    assert_eq!(names(llama), [("run_cmd".into(), json!({"cmd": "pytest"}))]);
+}
+
+#[test]
+fn arguments_as_a_string_and_doubled_braces_are_kept_for_the_parser() {
+    let text = r#"{"name": "run_cmd", "arguments": "{\"cmd\": \"ls\"}"}"#;
+    assert_eq!(
+        names(text),
+        [("run_cmd".into(), json!("{\"cmd\": \"ls\"}"))]
+    );
+    let doubled = r#"{{"name": "run_cmd", "arguments": {{"cmd": "ls"}}}}"#;
+    assert_eq!(names(doubled), [("run_cmd".into(), json!({"cmd": "ls"}))]);
+}
+
+#[test]
+fn calls_written_as_code() {
+    // Qwen2.5-Coder 1.5B after a tool result, word for word.
+    let qwen = r#"Mark_subtask_complete({"success": true, "reason": "Wrote hello_world.py and ran it successfully."})"#;
+    assert_eq!(
+        names(qwen),
+        [(
+            "mark_subtask_complete".into(),
+            json!({"success": true, "reason": "Wrote hello_world.py and ran it successfully."})
+        )]
+    );
+    let python = "Now: run_cmd(cmd='python3 a.py', timeout_sec=30)";
+    assert_eq!(
+        names(python),
+        [(
+            "run_cmd".into(),
+            json!({"cmd": "python3 a.py", "timeout_sec": 30})
+        )]
+    );
+    let keywords = r#"mark_subtask_complete(success=True, reason="it's done")"#;
+    assert_eq!(
+        names(keywords),
+        [(
+            "mark_subtask_complete".into(),
+            json!({"success": true, "reason": "it's done"})
+        )]
+    );
+    let after = "write_file: {\"path\": \"a.py\", \"content\": \"x\"}";
+    assert_eq!(
+        names(after),
+        [("write_file".into(), json!({"path": "a.py", "content": "x"}))]
+    );
+    // A name in another case inside a JSON call.
+    let cased = r#"{"name": "Write_File", "arguments": {"path": "a", "content": ""}}"#;
+    assert_eq!(names(cased)[0].0, "write_file");
+    // Words that only contain a name, or a name in prose, are no call.
+    assert!(names("Call mark_subtask_complete when done.").is_empty());
+    assert!(names("my_run_cmd(x=1)").is_empty());
+    assert!(names("run_cmd(cmd=python3)").is_empty());
+}
+
+#[test]
+fn python_strings_and_raw_line_breaks_are_repaired() {
+    // Qwen2.5-Coder 1.5B, shortened: the content as a """ string.
+    let qwen = "```json\n{\n  \"name\": \"write_file\",\n  \"arguments\": {\n    \"path\": \"test_a.py\",\n    \"content\": \"\"\"\nfrom a import f\n\ndef test_f():\n    assert f('x') == 'y'\n    \"\"\",\n    \"create_dirs\": true\n  }\n}\n```";
+    assert_eq!(
+        names(qwen),
+        [(
+            "write_file".into(),
+            json!({"path": "test_a.py", "content": "from a import f\n\ndef test_f():\n    assert f('x') == 'y'\n    ", "create_dirs": true})
+        )]
+    );
+    let raw = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.py\", \"content\": \"a = 1\n\tb = \\\"2\\\"\n\"}}";
+    assert_eq!(
+        names(raw),
+        [(
+            "write_file".into(),
+            json!({"path": "a.py", "content": "a = 1\n\tb = \"2\"\n"})
+        )]
+    );
+}
+
+#[test]
+fn backslashes_that_start_no_escape_are_read_as_meant() {
+    // Qwen2.5-Coder 1.5B, word for word at the end of a module.
+    let qwen = r#"{"name": "write_file", "arguments": {"path": "g.py", "content": "    print(result)\n\if __name__ == '__main__':\n    main()"}}"#;
+    assert_eq!(
+        names(qwen)[0].1["content"],
+        "    print(result)\n\nif __name__ == '__main__':\n    main()"
+    );
+    // Elsewhere a lone backslash is one, as in Python: a regex.
+    let regex =
+        r#"{"name": "write_file", "arguments": {"path": "r.py", "content": "p = r'\d+'\n"}}"#;
+    assert_eq!(names(regex)[0].1["content"], "p = r'\\d+'\n");
+    // Valid escapes are untouched.
+    let valid =
+        r#"{"name": "write_file", "arguments": {"path": "v.py", "content": "a\\b\t\"c\"\u00e9"}}"#;
+    assert_eq!(names(valid)[0].1["content"], "a\\b\t\"c\"é");
+}
+
+#[test]
+fn a_string_left_open_at_the_closing_fence_is_closed_there() {
+    // Qwen2.5-Coder 1.5B, shortened: the file typed into the string,
+    // then the fence, then prose.
+    let qwen = "```json\n{\n  \"name\": \"write_file\",\n  \"arguments\": {\n    \"path\": \"g.py\",\n    \"content\": \"def play(a, b):\n    return a\n```\n\nMark subtask complete.";
+    assert_eq!(
+        names(qwen),
+        [(
+            "write_file".into(),
+            json!({"path": "g.py", "content": "def play(a, b):\n    return a"})
+        )]
+    );
+    // A fence inside a string that is closed is content.
+    let closed = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"R.md\", \"content\": \"a\n```\nb\"}}";
+    assert_eq!(names(closed)[0].1["content"], "a\n```\nb");
+}
+
+#[test]
+fn a_call_missing_its_last_brace_is_closed() {
+    // Qwen2.5-Coder 1.5B, shortened: the outer object is never closed.
+    let qwen = r#"{"name": "write_file", "arguments": {"path": "t.py", "content": "x = 1\n"}"#;
+    assert!(names(qwen).is_empty());
+    let calls = extract_unclosed(qwen, &KNOWN);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(
+        calls[0].arguments,
+        json!({"path": "t.py", "content": "x = 1\n"})
+    );
+    assert!(extract_unclosed("no call here {", &KNOWN).is_empty());
+}
+
+#[test]
+fn a_file_repeated_until_the_cap_is_cut_where_the_repetition_began() {
+    // Qwen2.5-Coder 1.5B, shortened: a block of asserts written again
+    // and again until the 1024-token cap cut the reply mid-line.
+    let head =
+        "from g import play\n\ndef test_play():\n    assert play('rock', 'scissors') == 'P1'\n";
+    let block = "    assert play('rock', 'rock') == 'Tie'\n    assert play('rock', 'paper') == 'P2'\n    assert play('paper', 'scissors') == 'P2'\n";
+    let file = format!("{head}{}{}    assert play('ro", block, block.repeat(3));
+    let qwen = format!(
+        "```json\n{{\n  \"name\": \"write_file\",\n  \"arguments\": {{\n    \"path\": \"test_g.py\",\n    \"content\": \"\"\"\n{file}"
+    );
+    assert!(names(&qwen).is_empty(), "a cut call is not a call");
+    let (calls, dropped) = cut_repetition(&qwen, &KNOWN).unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].arguments["path"], "test_g.py");
+    assert_eq!(calls[0].arguments["content"], format!("{head}{block}"));
+    assert_eq!(dropped, 9);
+    // The same, written as a JSON string cut after a backslash.
+    let escaped =
+        serde_json::to_string(&format!("{head}{}{}    x = '\\", block, block.repeat(2))).unwrap();
+    let escaped = format!(
+        "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"test_g.py\", \"content\": {}",
+        &escaped[..escaped.len() - 2]
+    );
+    let (calls, dropped) = cut_repetition(&escaped, &KNOWN).unwrap();
+    assert_eq!(calls[0].arguments["content"], format!("{head}{block}"));
+    assert_eq!(dropped, 6);
+    // A file only cut short, or ending in a few repeated lines, is not
+    // written.
+    let short = format!(
+        "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.py\", \"content\": \"{}",
+        "x = 1\\n".to_string() + "def f():\\n    return 1\\n    \\n    return 1\\n"
+    );
+    assert_eq!(cut_repetition(&short, &KNOWN), None);
+    assert_eq!(cut_repetition("All done, no call.", &KNOWN), None);
+}
+
+#[test]
+fn template_markers_around_a_files_content_are_dropped() {
+    let qwen = r#"{"name": "write_file", "arguments": {"path": "t.py", "content": "<|start-of-content|>\nimport pytest\n<|end-of-content|>"}}"#;
+    assert_eq!(names(qwen)[0].1["content"], "import pytest\n");
+    // Inside the content, and with other text on the line, they stay.
+    let kept =
+        r#"{"name": "write_file", "arguments": {"path": "t.md", "content": "a\n<|x|>\nb <|y|>"}}"#;
+    assert_eq!(names(kept)[0].1["content"], "a\n<|x|>\nb <|y|>");
+}
+
+#[test]
+fn files_given_as_code_blocks_become_writes() {
+    // Qwen2.5-Coder 1.5B, shortened: the fix in a block, then a run.
+    let qwen = "To fix the syntax error in `test_g.py`, close the strings. Here's the corrected content of `test_g.py`:\n\n```python\nfrom g import play\n\ndef test_tie():\n    assert play('rock', 'rock') == 'It\\'s a tie!'\n```\n\nAfter making this change, run the command again:\n\n```python\n{\"name\": \"run_cmd\", \"arguments\": {\"cmd\": \"python3 -m pytest -q\"}}\n```";
+    let paths = ["g.py".to_string(), "test_g.py".to_string()];
+    let old =
+        "from g import play\n\ndef test_tie():\n    assert play('rock', 'rock') == 'It's a tie!'\n";
+    let current = |path: &str| (path == "test_g.py").then(|| old.to_string());
+    let writes = fenced_files(qwen, &paths, current);
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert_eq!(writes[0].arguments["path"], "test_g.py");
+    assert_eq!(
+        writes[0].arguments["content"],
+        "from g import play\n\ndef test_tie():\n    assert play('rock', 'rock') == 'It\\'s a tie!'\n"
+    );
+    // A block no file is named before, a snippet of a longer file, and
+    // a file the run does not know are left alone.
+    let unnamed = "Here's the corrected code:\n\n```python\nx = 1\n```";
+    assert!(fenced_files(unnamed, &paths, current).is_empty());
+    let long = "a\n".repeat(40);
+    let snippet = "In `test_g.py` change:\n```python\nx = 1\n```";
+    assert!(fenced_files(snippet, &paths, |_| Some(long.clone())).is_empty());
+    let other = "In `other.py`:\n```python\nx = 1\n```";
+    assert!(fenced_files(other, &paths, current).is_empty());
+}
+
+#[test]
+fn a_broken_call_is_diagnosed() {
+    let cut = r#"{"name": "write_file", "arguments": {"path": "a.py", "content": "x = "#;
+    let why = diagnose(cut, &KNOWN).unwrap();
+    assert!(
+        why.starts_with("it looks like a write_file call, but it is not valid JSON (EOF"),
+        "{why}"
+    );
+    let unquoted = r#"{"name": "run_cmd", "arguments": {"cmd": python3 a.py}}"#;
+    assert!(
+        diagnose(unquoted, &KNOWN)
+            .unwrap()
+            .contains("a run_cmd call")
+    );
+    assert_eq!(diagnose("I wrote it. {\"ok\": tru", &KNOWN), None);
+    assert_eq!(diagnose("All done!", &KNOWN), None);
+}
+
+#[test]
+fn data_that_is_not_a_call_is_left_alone() {
+    assert!(names(r#"The config is {"name": "Alice", "age": 3}."#).is_empty());
+    assert!(names("no json here").is_empty());
+    assert!(names("{broken").is_empty());
+    // An unknown tool with arguments is a call (the loop corrects it).
+    assert_eq!(
+        names(r#"{"name": "delete_all", "arguments": {}}"#)[0].0,
+        "delete_all"
+    );
+}
