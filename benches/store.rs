@@ -117,6 +117,7 @@ fn round(i: usize, started: u64) -> [(Event, Durability); 4] {
                 before: before.clone(),
                 after: after.clone(),
                 bytes: content.len() as u64,
+                removed: Vec::new(),
             }),
             ..ActionOutcome::default()
         };

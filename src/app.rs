@@ -238,7 +238,8 @@ async fn run_goal(
     if let Some(notice) = crate::tools::sandbox_notice(&settings.tools, &settings.workspace) {
         crate::paint::warning(&notice);
     }
-    let tools = Toolbox::new(&settings.workspace, settings.tools.clone());
+    let tools = Toolbox::new(&settings.workspace, settings.tools.clone())
+        .with_languages(crate::lang::Languages::default());
     let languages = crate::lang::Languages::default();
     let ending = Agent::new(&settings, &mut store, &model, &tools, &mut terminal, stop)
         .with_languages(languages.boxed())

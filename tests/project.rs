@@ -199,3 +199,51 @@ fn edits_with_zero_two_and_one_matches_then_diff_and_rollback() {
     test.run_alone(&["rollback", "--to", "0"]).assert_code(0);
     assert_eq!(test.read("calc.py"), CALC, "the edit is undone");
 }
+
+/// A model that reads calc.py, then rewrites it without `add`: the write's
+/// result, as the model receives it, names `add` as gone (and the event
+/// records it); the model puts it back and the project's tests pass.
+#[test]
+fn a_rewrite_that_drops_a_function_is_told_which() {
+    let test = Test::new()
+        .calc_project()
+        .script("drops_function")
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    let removed: Vec<Vec<String>> = test
+        .records()
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::ActionFinished { outcome, .. } => Some(outcome.write.as_ref()?.removed.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        removed,
+        [vec!["add".to_string()], Vec::new()],
+        "{}",
+        run.stderr
+    );
+    let told: Vec<String> = test
+        .server()
+        .requests()
+        .iter()
+        .filter_map(|r| r["messages"].as_array().cloned())
+        .flatten()
+        .filter(|m| m["role"] == "tool" && m["tool_name"] == "write_file")
+        .filter_map(|m| m["content"].as_str().map(str::to_string))
+        .filter(|content| content.contains("; the definition add is gone"))
+        .collect();
+    assert!(!told.is_empty(), "the model was never told add is gone");
+    assert!(
+        told[0].starts_with("Wrote 46 bytes to calc.py; it removed 5 line(s)"),
+        "{}",
+        told[0]
+    );
+    run.assert_code(0);
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(xs) - 1)", "len(xs)")
+    );
+    test.assert_replay_matches();
+}

@@ -41,6 +41,7 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
                         before: intent.before.clone(),
                         after: intent.after.clone(),
                         bytes,
+                        removed: Vec::new(),
                     }),
                     ..ActionOutcome::default()
                 }

@@ -89,26 +89,35 @@ impl Language for JavaScript {
     }
 
     fn definitions(&self, files: &[(String, String)]) -> Vec<Vec<Definition>> {
+        self.parsed_definitions(files)
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect()
+    }
+
+    fn parsed_definitions(&self, files: &[(String, String)]) -> Vec<Option<Vec<Definition>>> {
         let batch: Vec<(&str, &str)> = files
             .iter()
             .map(|(p, t)| (p.as_str(), t.as_str()))
             .collect();
-        let mut all: Vec<Vec<Definition>> = ask(&batch)
+        let mut all: Vec<Option<Vec<Definition>>> = ask(&batch)
             .unwrap_or_default()
             .into_iter()
             .map(|f| {
-                f.defs
-                    .into_iter()
-                    .map(|d| Definition {
-                        kind: d.kind,
-                        name: d.name,
-                        signature: d.signature,
-                        line: d.line,
-                    })
-                    .collect()
+                f.error.is_none().then(|| {
+                    f.defs
+                        .into_iter()
+                        .map(|d| Definition {
+                            kind: d.kind,
+                            name: d.name,
+                            signature: d.signature,
+                            line: d.line,
+                        })
+                        .collect()
+                })
             })
             .collect();
-        all.resize(files.len(), Vec::new());
+        all.resize(files.len(), None);
         all
     }
 

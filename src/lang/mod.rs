@@ -94,6 +94,18 @@ pub trait Language: Send + Sync {
     /// same order; one toolchain run for all of them. Empty when the
     /// toolchain is missing or a file does not parse.
     fn definitions(&self, files: &[(String, String)]) -> Vec<Vec<Definition>>;
+    /// The top-level definitions of each of `files` as [`Self::definitions`]
+    /// finds them, `None` for a file that does not parse (or when the
+    /// toolchain is missing): what a write removed is only said of files
+    /// known to parse before and after. A language that cannot tell the two
+    /// apart gives `None` for a file without definitions, so the runner never
+    /// claims a definition is gone on a guess.
+    fn parsed_definitions(&self, files: &[(String, String)]) -> Vec<Option<Vec<Definition>>> {
+        self.definitions(files)
+            .into_iter()
+            .map(|found| (!found.is_empty()).then_some(found))
+            .collect()
+    }
     /// The review of writing `content` to `path`, before it is logged.
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review;
     /// Where a failed check's output points.

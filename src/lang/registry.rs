@@ -17,6 +17,15 @@ impl Default for Languages {
     }
 }
 
+/// The languages by name (the tools that hold a registry are `Debug`).
+impl std::fmt::Debug for Languages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.all().map(|l| l.name()))
+            .finish()
+    }
+}
+
 impl Languages {
     /// Every language, as the workspace map takes them.
     pub fn boxed(&self) -> &[Box<dyn Language>] {

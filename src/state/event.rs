@@ -59,6 +59,10 @@ pub struct FileChange {
     /// SHA-256 of the content written.
     pub after: String,
     pub bytes: u64,
+    /// The top-level definitions (by name) the previous content had and
+    /// this one has not, when the language parsed both.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
 }
 
 impl FileChange {

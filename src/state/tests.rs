@@ -45,6 +45,7 @@ fn write_outcome(path: &str, before: Option<&str>, after: &str) -> ActionOutcome
             before: before.map(str::to_string),
             after: after.into(),
             bytes: 3,
+            removed: Vec::new(),
         }),
         ..ActionOutcome::default()
     }

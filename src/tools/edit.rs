@@ -6,7 +6,8 @@
 //! are refused with the lines nearest to what was quoted, numbered, so the
 //! model can quote again.
 
-use super::files;
+use super::{files, removal, write};
+use crate::lang::Languages;
 use crate::state::ActionOutcome;
 
 /// Lines of the file shown around the nearest match of a refused edit.
@@ -45,7 +46,13 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
 
 /// Runs `edit_file` on a workspace file: read, edit, write (as
 /// `write_file` writes, so the result carries the same `FileChange`).
-pub fn edit_file(root: &std::path::Path, given: &str, old: &str, new: &str) -> ActionOutcome {
+pub fn edit_file(
+    root: &std::path::Path,
+    given: &str,
+    old: &str,
+    new: &str,
+    languages: Option<&Languages>,
+) -> ActionOutcome {
     let bytes = match files::read(root, given) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
@@ -64,15 +71,17 @@ pub fn edit_file(root: &std::path::Path, given: &str, old: &str, new: &str) -> A
         Ok(edited) => edited,
         Err(refusal) => return ActionOutcome::refused(refusal),
     };
-    let mut outcome = files::write_file(root, given, &edited, false);
+    let mut outcome = write::write_file(root, given, &edited, false, languages);
     if outcome.ok {
         let removed = old.lines().count();
         let added = new.lines().count();
         outcome.result = match &outcome.write {
             Some(change) if change.changed() => format!(
                 "Edited {}: replaced {removed} line(s) with {added} line(s); the file now has {} \
-                 bytes",
-                change.path, change.bytes
+                 bytes{}",
+                change.path,
+                change.bytes,
+                removal::lost(&change.removed)
             ),
             _ => format!("{given}: `new` equals `old`; nothing changed"),
         };
@@ -233,14 +242,30 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         std::fs::write(root.join("calc.py"), CALC).unwrap();
-        let outcome = edit_file(&root, "calc.py", "(len(xs) - 1)", "len(xs)");
+        let outcome = edit_file(&root, "calc.py", "(len(xs) - 1)", "len(xs)", None);
         assert!(outcome.ok, "{}", outcome.result);
         let change = outcome.write.unwrap();
         assert_eq!(change.before, Some(files::sha256_hex(CALC.as_bytes())));
         let now = std::fs::read_to_string(root.join("calc.py")).unwrap();
         assert_eq!(change.after, files::sha256_hex(now.as_bytes()));
         assert!(now.contains("/ len(xs)"));
-        let missing = edit_file(&root, "nope.py", "a", "b");
+        let missing = edit_file(&root, "nope.py", "a", "b", None);
         assert!(!missing.ok && missing.result.contains("write_file"));
+    }
+
+    #[test]
+    fn an_edit_that_cuts_a_def_out_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("calc.py"), CALC).unwrap();
+        let languages = Languages::default();
+        let old = "def add(a, b):\n    return a + b\n\n\n";
+        let outcome = edit_file(&root, "calc.py", old, "", Some(&languages));
+        assert_eq!(
+            outcome.result,
+            "Edited calc.py: replaced 4 line(s) with 0 line(s); the file now has 52 bytes; the \
+             definition add is gone: if the goal did not ask for that, put it back"
+        );
+        assert_eq!(outcome.write.unwrap().removed, ["add"]);
     }
 }

@@ -1,11 +1,12 @@
-//! `list_dir`, `read_file` and `write_file`.
+//! `list_dir`, `read_file`, and the confined file operations the other
+//! tools and the runner's own commands share.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::confined::{Kind, resolve};
 use super::paths::{self, PathError};
-use crate::state::{ActionOutcome, FileChange, SeenFile};
+use crate::state::{ActionOutcome, SeenFile};
 
 /// Entries `list_dir` shows; a model rarely needs more and a huge folder
 /// would fill the prompt.
@@ -14,7 +15,7 @@ const LIST_CAP: usize = 200;
 pub use crate::digest::sha256_hex;
 
 /// The message for a path that was not resolved.
-fn path_refusal(given: &str, error: PathError, create_dirs: Option<bool>) -> String {
+pub(super) fn path_refusal(given: &str, error: PathError, create_dirs: Option<bool>) -> String {
     match error {
         PathError::Refused(message) => message,
         PathError::MissingFolder if create_dirs == Some(false) => {
@@ -213,110 +214,8 @@ pub fn exists(root: &Path, given: &str) -> bool {
         .is_ok_and(|kind| kind.is_some())
 }
 
-pub fn write_file(root: &Path, given: &str, content: &str, create_dirs: bool) -> ActionOutcome {
-    let target = match resolve(root, given, create_dirs) {
-        Ok(target) => target,
-        Err(e) => return ActionOutcome::refused(path_refusal(given, e, Some(create_dirs))),
-    };
-    let shown = target.shown().to_string();
-    match target.kind() {
-        Ok(Some(Kind::Dir)) => {
-            return ActionOutcome::refused(format!("{given} is a folder; give the path of a file"));
-        }
-        Ok(Some(Kind::Other)) => {
-            return ActionOutcome::refused(format!(
-                "{given} is not a regular file (a device, socket or FIFO); it is not written"
-            ));
-        }
-        Ok(_) => {}
-        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
-    }
-    let mut old = None;
-    let before = match target.open_file() {
-        Ok(mut file) => {
-            let mut bytes = Vec::new();
-            match file.read_to_end(&mut bytes) {
-                Ok(_) => {
-                    let hash = sha256_hex(&bytes);
-                    old = Some(bytes);
-                    Some(hash)
-                }
-                Err(e) => {
-                    return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
-                }
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
-    };
-    if let Err(e) = target.replace(content.as_bytes()) {
-        return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
-    }
-    let after = sha256_hex(content.as_bytes());
-    let unchanged = before.as_deref() == Some(after.as_str());
-    let result = if unchanged {
-        format!(
-            "{shown} already had this content ({} bytes); nothing changed",
-            content.len()
-        )
-    } else {
-        let removed = old
-            .as_deref()
-            .map(|old| removed(&shown, old, content))
-            .unwrap_or_default();
-        format!("Wrote {} bytes to {shown}{removed}", content.len())
-    };
-    ActionOutcome {
-        ok: true,
-        result,
-        write: Some(FileChange {
-            path: shown,
-            before,
-            after,
-            bytes: content.len() as u64,
-        }),
-        ..ActionOutcome::default()
-    }
-}
-
-/// What a write took out of the previous content, for the model to see
-/// what it lost: `; it removed N lines ...`, or nothing when no line went.
-fn removed(path: &str, old: &[u8], new: &str) -> String {
-    let old = String::from_utf8_lossy(old);
-    let diff = similar::TextDiff::from_lines(old.as_ref(), new);
-    let gone: Vec<&str> = diff
-        .iter_all_changes()
-        .filter(|change| change.tag() == similar::ChangeTag::Delete)
-        .map(|change| change.value())
-        .collect();
-    if gone.is_empty() {
-        return String::new();
-    }
-    let definitions = removed_definitions(path, &old, new);
-    let named = if definitions.is_empty() {
-        String::new()
-    } else {
-        format!(
-            ", and these definitions are gone: {}",
-            definitions.join(", ")
-        )
-    };
-    format!(
-        "; it removed {} line(s) of the previous content (first: {:?}){named}",
-        gone.len(),
-        gone[0].trim_end()
-    )
-}
-
-/// The definitions (functions, classes) of `old` that `new` no longer has.
-/// Empty until a `crate::lang::Language` registry exists in this branch:
-/// this is where `Language::definitions` of both versions plugs in.
-fn removed_definitions(_path: &str, _old: &str, _new: &str) -> Vec<String> {
-    Vec::new()
-}
-
 /// An I/O error without the path fs-err adds (the model knows the path).
-fn plain(error: &std::io::Error) -> String {
+pub(super) fn plain(error: &std::io::Error) -> String {
     match error.kind() {
         std::io::ErrorKind::NotFound => "no such file or folder".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
@@ -349,68 +248,5 @@ mod tests {
         std::fs::write(root.join("bin"), [0xff, 0xfe]).unwrap();
         assert_eq!(excerpt(&root, "bin", 100), None);
         assert_eq!(excerpt(&root, "missing", 100), None);
-    }
-
-    #[test]
-    fn write_then_read_then_list() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        let wrote = write_file(&root, "pkg/hello.py", "print('hi')\n", true);
-        assert!(wrote.ok, "{}", wrote.result);
-        let change = wrote.write.unwrap();
-        assert_eq!(change.path, "pkg/hello.py");
-        assert_eq!(change.before, None);
-        assert_eq!(change.after, sha256_hex(b"print('hi')\n"));
-
-        let again = write_file(&root, "pkg/hello.py", "print('hi')\n", true);
-        assert!(!again.write.unwrap().changed());
-
-        assert_eq!(
-            read_file(&root, "pkg/hello.py", 100).result,
-            "print('hi')\n"
-        );
-        assert!(
-            read_file(&root, "pkg/hello.py", 5)
-                .result
-                .contains("[truncated")
-        );
-        assert_eq!(list_dir(&root, "pkg").result, "pkg:\nhello.py (12 bytes)");
-        assert!(!read_file(&root, "nope.py", 10).ok);
-    }
-
-    #[test]
-    fn a_write_says_what_it_removed_and_a_whole_read_is_seen() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        std::fs::write(root.join("calc.py"), "def add():\n    pass\nx = 1\n").unwrap();
-        let read = read_file(&root, "./calc.py", 1000);
-        let seen = read.seen.unwrap();
-        assert_eq!(seen.path, "calc.py");
-        assert_eq!(seen.sha256, sha256_hex(b"def add():\n    pass\nx = 1\n"));
-        assert_eq!(
-            read_file(&root, "calc.py", 5).seen,
-            None,
-            "a cut read is not seen"
-        );
-        let wrote = write_file(&root, "calc.py", "x = 1\n", false);
-        assert!(
-            wrote
-                .result
-                .ends_with("removed 2 line(s) of the previous content (first: \"def add():\")"),
-            "{}",
-            wrote.result
-        );
-        let more = write_file(&root, "calc.py", "x = 1\ny = 2\n", false);
-        assert_eq!(more.result, "Wrote 12 bytes to calc.py");
-    }
-
-    #[test]
-    fn a_missing_folder_needs_create_dirs() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        let refused = write_file(&root, "a/b.py", "x", false);
-        assert!(!refused.ok);
-        assert!(refused.result.contains("create_dirs"), "{}", refused.result);
-        assert!(!root.join("a").exists());
     }
 }

@@ -23,9 +23,11 @@ mod policy;
 pub mod process;
 #[cfg(unix)]
 mod readable;
+mod removal;
 #[cfg(target_os = "linux")]
 mod sandbox;
 mod search;
+mod write;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -192,6 +194,8 @@ pub struct Toolbox {
     /// What commands may read besides the workspace and the temp folder,
     /// found at the first command and kept for the run.
     reads: Arc<tokio::sync::OnceCell<Vec<PathBuf>>>,
+    /// The languages that name what a write removed; none: lines only.
+    languages: Option<Arc<crate::lang::Languages>>,
 }
 
 impl Toolbox {
@@ -206,7 +210,15 @@ impl Toolbox {
             config,
             tmp,
             reads: Arc::default(),
+            languages: None,
         }
+    }
+
+    /// The same tools, with `languages` to say which definitions a write
+    /// or an edit removed.
+    pub fn with_languages(self, languages: crate::lang::Languages) -> Toolbox {
+        let languages = Some(Arc::new(languages));
+        Toolbox { languages, ..self }
     }
 
     pub fn root(&self) -> &Path {
@@ -233,8 +245,10 @@ impl Toolbox {
                 path,
                 content,
                 create_dirs,
-            } => files::write_file(&self.root, path, content, *create_dirs),
-            Action::EditFile { path, old, new } => edit::edit_file(&self.root, path, old, new),
+            } => write::write_file(&self.root, path, content, *create_dirs, self.languages()),
+            Action::EditFile { path, old, new } => {
+                edit::edit_file(&self.root, path, old, new, self.languages())
+            }
             Action::Search { pattern, path } => search::search(&self.root, pattern, path),
             Action::RunCmd { cmd, timeout } => {
                 let tmp = self.tmp.as_deref().map(tempfile::TempDir::path);
@@ -247,6 +261,10 @@ impl Toolbox {
                 command::run(&place, cmd, *timeout, &self.config, stop).await
             }
         }
+    }
+
+    fn languages(&self) -> Option<&crate::lang::Languages> {
+        self.languages.as_deref()
     }
 
     /// What confined commands may read besides the workspace and the temp

@@ -266,6 +266,7 @@ fn settle(store: &mut Store, workspace: &Path) -> Result<(), StoreError> {
             before: intent.before.clone(),
             after: intent.after.clone(),
             bytes: bytes.len() as u64,
+            removed: Vec::new(),
         })
     });
     let outcome = match finished {

@@ -113,6 +113,7 @@ mod tests {
                         before: before.map(Into::into),
                         after: after.into(),
                         bytes: 1,
+                        removed: Vec::new(),
                     }),
                     ..ActionOutcome::default()
                 },

@@ -59,12 +59,20 @@ fn a_file_node_cannot_compile_is_refused_in_nodes_words() {
 
 #[test]
 fn top_level_declarations_are_the_definitions() {
-    let defs = JavaScript.definitions(&[(
-        "game.js".into(),
-        "function play(a, b) {\n  function inner() {}\n  return a;\n}\nclass Game extends Base {}\nexport const score = async (x) => x;\n".into(),
-    )]);
+    let defs = JavaScript.parsed_definitions(&[
+        (
+            "game.js".into(),
+            "function play(a, b) {\n  function inner() {}\n  return a;\n}\nclass Game extends Base {}\nexport const score = async (x) => x;\n".into(),
+        ),
+        ("broken.js".into(), "function (\n".into()),
+    ]);
+    assert_eq!(
+        defs[1], None,
+        "a file node cannot compile has no definitions"
+    );
     let found: Vec<(&str, u32)> = defs[0]
         .iter()
+        .flatten()
         .map(|d| (d.signature.as_str(), d.line))
         .collect();
     assert_eq!(

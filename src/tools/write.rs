@@ -1,0 +1,173 @@
+//! `write_file`: replaces a workspace file with the whole content given,
+//! records the hashes before and after, and says what the previous content
+//! lost (see [`super::removal`]).
+
+use std::io::Read;
+use std::path::Path;
+
+use super::confined::{Kind, resolve};
+use super::files::{path_refusal, plain, sha256_hex};
+use super::removal;
+use crate::lang::Languages;
+use crate::state::{ActionOutcome, FileChange};
+
+/// Writes `content` to `given`; `languages` name the definitions a
+/// rewrite removed (without them, the result counts lines only).
+pub fn write_file(
+    root: &Path,
+    given: &str,
+    content: &str,
+    create_dirs: bool,
+    languages: Option<&Languages>,
+) -> ActionOutcome {
+    let target = match resolve(root, given, create_dirs) {
+        Ok(target) => target,
+        Err(e) => return ActionOutcome::refused(path_refusal(given, e, Some(create_dirs))),
+    };
+    let shown = target.shown().to_string();
+    match target.kind() {
+        Ok(Some(Kind::Dir)) => {
+            return ActionOutcome::refused(format!("{given} is a folder; give the path of a file"));
+        }
+        Ok(Some(Kind::Other)) => {
+            return ActionOutcome::refused(format!(
+                "{given} is not a regular file (a device, socket or FIFO); it is not written"
+            ));
+        }
+        Ok(_) => {}
+        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
+    }
+    let old = match target.open_file() {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            if let Err(e) = file.read_to_end(&mut bytes) {
+                return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+            }
+            Some(bytes)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
+    };
+    let before = old.as_deref().map(sha256_hex);
+    if let Err(e) = target.replace(content.as_bytes()) {
+        return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+    }
+    let after = sha256_hex(content.as_bytes());
+    let unchanged = before.as_deref() == Some(after.as_str());
+    let removal = old.as_deref().filter(|_| !unchanged).and_then(|old| {
+        removal::removal(&shown, &String::from_utf8_lossy(old), content, languages)
+    });
+    let result = if unchanged {
+        format!(
+            "{shown} already had this content ({} bytes); nothing changed",
+            content.len()
+        )
+    } else {
+        let removed = removal
+            .as_ref()
+            .map(removal::Removal::describe)
+            .unwrap_or_default();
+        format!("Wrote {} bytes to {shown}{removed}", content.len())
+    };
+    ActionOutcome {
+        ok: true,
+        result,
+        write: Some(FileChange {
+            path: shown,
+            before,
+            after,
+            bytes: content.len() as u64,
+            removed: removal.map(|r| r.definitions).unwrap_or_default(),
+        }),
+        ..ActionOutcome::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::files::{list_dir, read_file};
+    use super::*;
+
+    #[test]
+    fn write_then_read_then_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let wrote = write_file(&root, "pkg/hello.py", "print('hi')\n", true, None);
+        assert!(wrote.ok, "{}", wrote.result);
+        let change = wrote.write.unwrap();
+        assert_eq!(change.path, "pkg/hello.py");
+        assert_eq!(change.before, None);
+        assert_eq!(change.after, sha256_hex(b"print('hi')\n"));
+
+        let again = write_file(&root, "pkg/hello.py", "print('hi')\n", true, None);
+        assert!(!again.write.unwrap().changed());
+
+        assert_eq!(
+            read_file(&root, "pkg/hello.py", 100).result,
+            "print('hi')\n"
+        );
+        assert!(
+            read_file(&root, "pkg/hello.py", 5)
+                .result
+                .contains("[truncated")
+        );
+        assert_eq!(list_dir(&root, "pkg").result, "pkg:\nhello.py (12 bytes)");
+        assert!(!read_file(&root, "nope.py", 10).ok);
+    }
+
+    /// Without languages (a Toolbox built without them), lines only: no
+    /// parser runs and nothing is recorded as removed.
+    #[test]
+    fn a_write_says_what_it_removed_and_a_whole_read_is_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("calc.py"), "def add():\n    pass\nx = 1\n").unwrap();
+        let read = read_file(&root, "./calc.py", 1000);
+        let seen = read.seen.unwrap();
+        assert_eq!(seen.path, "calc.py");
+        assert_eq!(seen.sha256, sha256_hex(b"def add():\n    pass\nx = 1\n"));
+        assert_eq!(
+            read_file(&root, "calc.py", 5).seen,
+            None,
+            "a cut read is not seen"
+        );
+        let wrote = write_file(&root, "calc.py", "x = 1\n", false, None);
+        assert_eq!(
+            wrote.result,
+            "Wrote 6 bytes to calc.py; it removed 2 line(s) of the previous content (first: \
+             \"def add():\")"
+        );
+        assert_eq!(wrote.write.unwrap().removed, Vec::<String>::new());
+        let more = write_file(&root, "calc.py", "x = 1\ny = 2\n", false, None);
+        assert_eq!(more.result, "Wrote 12 bytes to calc.py");
+    }
+
+    /// With the languages, the def a rewrite drops is named and recorded.
+    #[test]
+    fn a_rewrite_that_drops_a_def_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("calc.py"), "def add(a, b):\n    return a + b\n").unwrap();
+        let languages = Languages::default();
+        let wrote = write_file(&root, "calc.py", "x = 1\n", false, Some(&languages));
+        assert!(
+            wrote
+                .result
+                .starts_with("Wrote 6 bytes to calc.py; it removed 2 line(s)")
+                && wrote.result.contains("; the definition add is gone"),
+            "{}",
+            wrote.result
+        );
+        assert_eq!(wrote.write.unwrap().removed, ["add"]);
+    }
+
+    #[test]
+    fn a_missing_folder_needs_create_dirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let refused = write_file(&root, "a/b.py", "x", false, None);
+        assert!(!refused.ok);
+        assert!(refused.result.contains("create_dirs"), "{}", refused.result);
+        assert!(!root.join("a").exists());
+    }
+}
