@@ -150,6 +150,36 @@ fn a_file_the_subtask_names_is_shown_before_the_first_write() {
     test.assert_replay_matches();
 }
 
+/// A plan that writes a file the workspace holds says to change it and
+/// keep the rest; a new file is still written.
+#[test]
+fn a_planned_write_of_an_existing_file_is_a_change() {
+    let test = Test::new().calc_project().script("change_plan").args([
+        "Fix average in calc.py and add tests",
+        "--max-rounds",
+        "2",
+    ]);
+    let run = test.run();
+    let subtasks = test
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::Planned { tasks, .. } => Some(tasks[0].subtasks.clone()),
+            _ => None,
+        })
+        .expect("a plan");
+    assert!(
+        subtasks[0].starts_with("Change calc.py: fix average")
+            && subtasks[0].contains("keep the rest"),
+        "{subtasks:?}\n{}",
+        run.stderr
+    );
+    assert!(
+        subtasks[1].starts_with("Write test_more.py"),
+        "{subtasks:?}"
+    );
+}
+
 /// edit_file with zero matches, then two, then one: each refusal shows
 /// lines, the one match changes only that passage, and `diff` and
 /// `rollback` cover the edit like a write.

@@ -36,11 +36,15 @@ impl Agent<'_> {
             }
         }
         if !self.state().tree.is_planned() {
-            let planned = match self.plan(goal).await {
+            let mut planned = match self.plan(goal).await {
                 None => return self.stopped().map(Step::End),
                 Some(Err(failure)) => return self.model_failed(failure).map(Step::End),
                 Some(Ok(planned)) => planned,
             };
+            if let Event::Planned { tasks, .. } = &mut planned {
+                let baseline = &self.state().baseline.files;
+                decompose::on_workspace(tasks, |path| baseline.contains_key(path));
+            }
             self.record(planned, Durability::Lazy)?;
         }
         if let Some(flight) = self.state().in_flight.clone() {

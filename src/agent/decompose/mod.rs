@@ -15,6 +15,7 @@
 //! Here the plan is asked for; `parse.rs` reads and checks the answer,
 //! `files.rs` turns the files shape into subtasks.
 
+mod existing;
 mod files;
 mod parse;
 
@@ -24,6 +25,7 @@ use crate::chat::{Message, Usage};
 use crate::model::{ChatRequest, Failure, Model, Options};
 use crate::state::{Event, TaskPlan};
 
+pub use existing::on_workspace;
 pub use parse::parse;
 
 /// Corrections sent back before falling back to the goal as the only task.
