@@ -96,11 +96,11 @@ impl Agent<'_> {
                 },
             },
             Ok(Call::Action(action)) => match self.unseen(&action) {
-                Some((error, seen)) => Event::CallRejected {
+                Some((refusal, seen)) => Event::CallRejected {
                     call: index,
                     tool: call.name.clone(),
-                    kind: RefusalKind::UnseenFile,
-                    error,
+                    kind: refusal.kind,
+                    error: refusal.message,
                     signature: None,
                     seen: Some(Box::new(seen)),
                 },
@@ -175,7 +175,7 @@ impl Agent<'_> {
     /// refused once, with that content (head and tail when large), which
     /// counts as shown. `edit_file` is not refused: it only applies to a
     /// passage the model quoted from the file, and changes nothing else.
-    fn unseen(&self, action: &Action) -> Option<(String, SeenFile)> {
+    fn unseen(&self, action: &Action) -> Option<(Refusal, SeenFile)> {
         let Action::WriteFile { path, .. } = action else {
             return None;
         };
@@ -193,7 +193,7 @@ impl Agent<'_> {
              again with everything it needs.\n--- {shown} ---\n{excerpt}"
         );
         Some((
-            error,
+            Refusal::new(RefusalKind::UnseenFile, error),
             SeenFile {
                 path: shown,
                 sha256: now,
