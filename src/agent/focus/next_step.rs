@@ -125,3 +125,43 @@ fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
          write that line as `assert {call} == {actual}`. If the test is right, fix the code."
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_failed_assert_says_what_the_call_returned() {
+        // Qwen2.5-Coder 1.5B's test of its own game, and pytest's words.
+        let test = "from g import Game\n\ndef test_play():\n    game = Game()\n    assert game.play('scissors', 'rock') == 'Player 1 wins!'\n";
+        let contents = [("test_g.py".to_string(), test.to_string())];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Player 2 wins!' == 'Player 1 wins!'";
+        assert_eq!(
+            fix(Some("test_g.py line 5"), what, &contents),
+            "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
+             'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
+             'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
+             `assert game.play('scissors', 'rock') == 'Player 2 wins!'`. If the test is right, \
+             fix the code. Fix it: answer with write_file and the whole corrected content of \
+             test_g.py."
+        );
+        // The expected value in other quotes is the same value.
+        let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
+        let contents = [("test_g.py".to_string(), double)];
+        assert!(
+            fix(Some("test_g.py line 5"), what, &contents).contains("returned 'Player 2 wins!'")
+        );
+        // A failure that is not that assert's gets no such hint.
+        let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
+        assert!(!fix(Some("test_g.py line 5"), other, &contents).contains("returned"));
+        // pytest that ran no test is told to write one.
+        assert!(
+            fix(None, "`python3 -m pytest -q` exit code 5", &[])
+                .starts_with("pytest found no test")
+        );
+        assert!(fix(None, "`python3 a.py` exit code 5", &[]).starts_with("Fix the cause"));
+        let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
+        assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
+    }
+}
