@@ -49,3 +49,105 @@ impl Came {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::ToolCall;
+    use crate::state::{Event, Record, State};
+    use pretty_assertions::assert_eq;
+
+    fn apply(state: &mut State, event: Event) {
+        let seq = state.last_seq + 1;
+        state.apply(&Record {
+            seq,
+            ts: String::new(),
+            event,
+        });
+    }
+
+    #[test]
+    fn each_tool_result_is_kept_with_what_its_call_came_to() {
+        let mut state = State::default();
+        let call = |name: &str| ToolCall {
+            name: name.into(),
+            arguments: serde_json::json!({}),
+        };
+        apply(
+            &mut state,
+            Event::ModelReplied {
+                content: String::new(),
+                calls: vec![call("write_file"), call("run_cmd")],
+                from_text: false,
+                usage: Default::default(),
+                retries: 0,
+                done_reason: None,
+            },
+        );
+        apply(
+            &mut state,
+            Event::CallRejected {
+                call: 0,
+                tool: "write_file".into(),
+                kind: RefusalKind::LanguageRefused,
+                error: "not written: a.py does not parse".into(),
+                signature: None,
+                seen: None,
+            },
+        );
+        apply(
+            &mut state,
+            Event::ActionStarted {
+                call: 1,
+                tool: "run_cmd".into(),
+                summary: "run_cmd python3 a.py".into(),
+                signature: "s".into(),
+                write: None,
+            },
+        );
+        let outcome = ActionOutcome {
+            ok: true,
+            result: "$ python3 a.py\nexit code 0".into(),
+            command: Some("python3 a.py".into()),
+            exit_code: Some(0),
+            ..ActionOutcome::default()
+        };
+        let started = state.last_seq;
+        apply(
+            &mut state,
+            Event::ActionFinished {
+                action: started,
+                outcome: outcome.clone(),
+            },
+        );
+        let kept = ActionOutcome {
+            result: String::new(),
+            ..outcome
+        };
+        assert_eq!(
+            Vec::from(state.calls.clone()),
+            vec![
+                CallFact {
+                    exchange: 0,
+                    message: 1,
+                    tool: "write_file".into(),
+                    came: Came::Refused {
+                        kind: RefusalKind::LanguageRefused
+                    },
+                },
+                CallFact {
+                    exchange: 0,
+                    message: 2,
+                    tool: "run_cmd".into(),
+                    came: Came::Ran {
+                        outcome: Box::new(kept)
+                    },
+                },
+            ]
+        );
+        // The messages they point at are the results the model was shown.
+        let exchange = &state.conversation[0];
+        assert_eq!(exchange[1].content, "not written: a.py does not parse");
+        assert_eq!(exchange[2].content, "$ python3 a.py\nexit code 0");
+    }
+}
