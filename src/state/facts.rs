@@ -54,16 +54,11 @@ impl Came {
 mod tests {
     use super::*;
     use crate::chat::ToolCall;
-    use crate::state::{Event, Record, State};
+    use crate::state::{Event, State};
     use pretty_assertions::assert_eq;
 
     fn apply(state: &mut State, event: Event) {
-        let seq = state.last_seq + 1;
-        state.apply(&Record {
-            seq,
-            ts: String::new(),
-            event,
-        });
+        state.apply_next(event);
     }
 
     #[test]

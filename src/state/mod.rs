@@ -206,6 +206,18 @@ impl State {
         reply.calls.get(reply.next).map(|call| (reply.next, call))
     }
 
+    /// Applies `event` as the next record (for tests that build a state the
+    /// way a run does).
+    #[cfg(test)]
+    pub(crate) fn apply_next(&mut self, event: Event) {
+        let seq = self.last_seq + 1;
+        self.apply(&Record {
+            seq,
+            ts: String::new(),
+            event,
+        });
+    }
+
     /// The number of the first exchange `conversation` still holds.
     pub fn first_exchange(&self) -> u64 {
         self.exchanges

@@ -6,7 +6,7 @@ mod last;
 use super::*;
 use crate::chat::ToolCall;
 use crate::state::{
-    ActionOutcome, Came, CommandEnd, Event, FileChange, FileRecord, Record, RefusalKind, TaskPlan,
+    ActionOutcome, Came, CommandEnd, Event, FileChange, FileRecord, RefusalKind, TaskPlan,
 };
 use pretty_assertions::assert_eq;
 
@@ -54,12 +54,7 @@ fn state() -> State {
 }
 
 fn apply(state: &mut State, event: Event) {
-    let seq = state.last_seq + 1;
-    state.apply(&Record {
-        seq,
-        ts: String::new(),
-        event,
-    });
+    state.apply_next(event);
 }
 
 /// A reply with these calls, each recorded as it came to.
