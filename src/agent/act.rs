@@ -8,7 +8,7 @@ use crate::chat::ToolCall;
 use crate::state::guard;
 use crate::state::{Event, LoopPattern, SeenFile, WriteIntent};
 use crate::store::{Durability, StoreError};
-use crate::tools::{self, Action, Call};
+use crate::tools::{self, Action, Call, Refusal, RefusalKind};
 
 /// Blocked actions in a row, with nothing run in between, after which the
 /// subtask is given up as stuck instead of spending every round.
@@ -25,26 +25,37 @@ impl Agent<'_> {
             .as_ref()
             .is_some_and(|reply| reply.cursor != self.state().tree.cursor);
         let refusal = if index >= tools::MAX_CALLS_PER_REPLY {
-            Some(format!(
-                "not run: only the first {} tool calls of a reply run; make fewer calls at a time",
-                tools::MAX_CALLS_PER_REPLY
+            Some(Refusal::new(
+                RefusalKind::PastCallLimit,
+                format!(
+                    "not run: only the first {} tool calls of a reply run; make fewer calls at a \
+                     time",
+                    tools::MAX_CALLS_PER_REPLY
+                ),
             ))
         } else if moved_on {
-            Some("not run: the subtask it was meant for has ended; look at the new ACTIVE SUBTASK first".into())
+            Some(Refusal::new(
+                RefusalKind::SubtaskEnded,
+                "not run: the subtask it was meant for has ended; look at the new ACTIVE SUBTASK \
+                 first",
+            ))
         } else {
             None
         };
         // A refusal that is not the model's doing is not counted as a loop.
         let counted = refusal.is_none();
         let parsed = match refusal {
-            Some(error) => Err(error),
+            Some(refusal) => Err(refusal),
             None => self
                 .tools
                 .parse(&call)
                 .and_then(|parsed| self.accept(parsed)),
         };
         let event = match parsed {
-            Err(error) => {
+            Err(Refusal {
+                kind,
+                message: error,
+            }) => {
                 let signature = counted.then(|| refusal_signature(&call.name, &error));
                 if let Some(signature) = &signature
                     && self.state().refused.contains(signature)
@@ -60,6 +71,7 @@ impl Agent<'_> {
                 Event::CallRejected {
                     call: index,
                     tool: call.name.clone(),
+                    kind,
                     error,
                     signature,
                     seen: None,
@@ -77,16 +89,18 @@ impl Agent<'_> {
                 None => Event::CallRejected {
                     call: index,
                     tool: call.name.clone(),
+                    kind: RefusalKind::NoActiveSubtask,
                     error: "there is no active subtask left".into(),
                     signature: None,
                     seen: None,
                 },
             },
             Ok(Call::Action(action)) => match self.unseen(&action) {
-                Some((error, seen)) => Event::CallRejected {
+                Some((refusal, seen)) => Event::CallRejected {
                     call: index,
                     tool: call.name.clone(),
-                    error,
+                    kind: refusal.kind,
+                    error: refusal.message,
                     signature: None,
                     seen: Some(Box::new(seen)),
                 },
@@ -161,7 +175,7 @@ impl Agent<'_> {
     /// refused once, with that content (head and tail when large), which
     /// counts as shown. `edit_file` is not refused: it only applies to a
     /// passage the model quoted from the file, and changes nothing else.
-    fn unseen(&self, action: &Action) -> Option<(String, SeenFile)> {
+    fn unseen(&self, action: &Action) -> Option<(Refusal, SeenFile)> {
         let Action::WriteFile { path, .. } = action else {
             return None;
         };
@@ -179,7 +193,7 @@ impl Agent<'_> {
              again with everything it needs.\n--- {shown} ---\n{excerpt}"
         );
         Some((
-            error,
+            Refusal::new(RefusalKind::UnseenFile, error),
             SeenFile {
                 path: shown,
                 sha256: now,

@@ -5,11 +5,11 @@ use serde_json::Value;
 
 use super::{Agent, MAX_CORRECTIONS, focus};
 use crate::chat::ToolSpec;
-use crate::lang::Refusal;
+use crate::lang;
 use crate::model::text_calls;
-use crate::state::{Ending, Event, NudgeKind, Outcome};
+use crate::state::{Came, Ending, Event, NudgeKind, Outcome};
 use crate::store::{Durability, StoreError};
-use crate::tools::{self, Call};
+use crate::tools::{self, Call, Refusal, RefusalKind};
 
 impl Agent<'_> {
     /// The model answered in prose while subtasks remain: nudge it,
@@ -109,8 +109,8 @@ impl Agent<'_> {
     /// would bury the one thing to change, and the model sends the same
     /// call again.
     pub(super) fn correct(&mut self) -> Result<(), StoreError> {
-        let errors: Vec<String> = self
-            .state()
+        let state = self.state();
+        let errors: Vec<String> = state
             .conversation
             .back()
             .map(|exchange| {
@@ -121,10 +121,15 @@ impl Agent<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let refused_as_is = !errors.is_empty()
-            && errors
-                .iter()
-                .all(|e| e.starts_with("not written:") || e.starts_with("not accepted:"));
+        let last = state.exchanges.saturating_sub(1);
+        let mut facts = state
+            .calls
+            .iter()
+            .filter(|fact| fact.exchange == last)
+            .peekable();
+        let refused_as_is = facts.peek().is_some()
+            && facts
+                .all(|fact| matches!(fact.came, Came::Refused { kind } if kind.is_about_content()));
         if refused_as_is {
             return self.record_correction(format!(
                 "Your call was not run: {}. Answer with the corrected call.",
@@ -186,49 +191,65 @@ impl Agent<'_> {
     /// subtask from their prompt), or a file written with the mark of a
     /// shortened call or result (copied from the history, it would cut the
     /// file), or a write its language refused (see [`crate::lang`]).
-    pub(super) fn accept(&self, call: Call) -> Result<Call, String> {
+    pub(super) fn accept(&self, call: Call) -> Result<Call, Refusal> {
+        let state = self.state();
         match &call {
-            Call::Complete { success: true, .. } if !focus::acted(self.state()) => Err(
+            Call::Complete { success: true, .. } if !focus::acted(state) => Err(Refusal::new(
+                RefusalKind::NothingDone,
                 "not accepted: nothing has been done for the ACTIVE SUBTASK yet (no tool ran for \
-                 it). Do it first with one tool call, then mark it complete."
-                    .into(),
-            ),
+                 it). Do it first with one tool call, then mark it complete.",
+            )),
             Call::Complete { success: true, .. }
-                if let Some(check) = focus::check_command(self.state())
-                    && !focus::check_passed(self.state(), &check) =>
+                if let Some(check) = focus::check_command(state)
+                    && !focus::check_passed(state, &check) =>
             {
-                Err(format!(
-                    "not accepted: this subtask is done when `{check}` exits with code 0, and it \
-                     has not since the last change. Run it: {} If it fails, fix the file it \
-                     points at; if it cannot be made to pass, mark the subtask with \
-                     success=false and the reason.",
-                    focus::run_call(&check)
+                Err(Refusal::new(
+                    RefusalKind::CheckNotPassed,
+                    format!(
+                        "not accepted: this subtask is done when `{check}` exits with code 0, and \
+                         it has not since the last change. Run it: {} If it fails, fix the file \
+                         it points at; if it cannot be made to pass, mark the subtask with \
+                         success=false and the reason.",
+                        focus::run_call(&check)
+                    ),
                 ))
             }
             Call::Complete { success: false, .. }
-                if !focus::acted(self.state())
-                    && let focus::Last::Refused { why } = focus::last(self.state())
-                    && why.starts_with("not written:")
-                    && !focus::answered(self.state(), focus::COMPLETE, GIVING_UP) =>
+                if !focus::acted(state)
+                    && let focus::Last::Refused {
+                        why,
+                        kind: Some(kind),
+                    } = focus::last(state)
+                    && kind.is_refused_write()
+                    && !focus::gave_up_before(state) =>
             {
-                Err(format!(
-                    "{GIVING_UP} your write was refused, not tried: {why} Write the file again \
-                     with that changed; give the subtask up only if that fails."
+                Err(Refusal::new(
+                    RefusalKind::GaveUpTooSoon,
+                    format!(
+                        "{GIVING_UP} your write was refused, not tried: {why} Write the file \
+                         again with that changed; give the subtask up only if that fails."
+                    ),
                 ))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(mark) = cut_mark(content) =>
             {
-                Err(format!(
-                    "not written: the content of {path} holds \"{mark}\", the mark of text \
-                     shortened in your history, so it is not the whole file. Give the complete \
-                     content."
+                Err(Refusal::new(
+                    RefusalKind::ShortenedContent,
+                    format!(
+                        "not written: the content of {path} holds \"{mark}\", the mark of text \
+                         shortened in your history, so it is not the whole file. Give the \
+                         complete content."
+                    ),
                 ))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(refusal) = self.refusal(path, content) =>
             {
-                Err(self.refused_write(path, content, refusal))
+                Err(Refusal::new(
+                    RefusalKind::LanguageRefused,
+                    self.refused_write(path, content, refusal),
+                ))
             }
             _ => Ok(call),
         }
@@ -241,7 +262,7 @@ impl Agent<'_> {
     /// a copy of a file the run wrote is said to be one: a small model shown
     /// a module's content writes it again as its test file (Qwen2.5-Coder
     /// 1.5B did, twice in a row, then gave the subtask up).
-    fn refused_write(&self, path: &str, content: &str, refusal: Refusal) -> String {
+    fn refused_write(&self, path: &str, content: &str, refusal: lang::Refusal) -> String {
         let copy = self
             .reviews
             .languages

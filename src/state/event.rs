@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::baseline::BaselineFile;
+use super::outcome::{ActionOutcome, SeenFile, WriteIntent};
+use super::refusal::RefusalKind;
 use super::tree::TaskPlan;
 use super::verdict::{CheckRun, Requirement};
 use crate::chat::{ToolCall, Usage};
@@ -50,93 +52,12 @@ pub enum NudgeKind {
     Correction,
 }
 
-/// A write the runner made to a file of the workspace.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileChange {
-    pub path: String,
-    /// SHA-256 of the content before, `None` when the file did not exist.
-    pub before: Option<String>,
-    /// SHA-256 of the content written.
-    pub after: String,
-    pub bytes: u64,
-    /// The top-level definitions (by name) the previous content had and
-    /// this one has not, when the language parsed both.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub removed: Vec<String>,
-}
-
-impl FileChange {
-    /// The write changed the file (a rewrite with the same bytes did not).
-    pub fn changed(&self) -> bool {
-        self.before.as_deref() != Some(self.after.as_str())
-    }
-}
-
-/// What a `write_file` is about to do, recorded before it does it, so that a
-/// crash in between can be reconciled.
-/// A file's content as the model was shown it whole (a `read_file`, or the
-/// refusal of a write over a file it had not seen): a write over that
-/// content is not blind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeenFile {
-    pub path: String,
-    pub sha256: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WriteIntent {
-    pub path: String,
-    /// SHA-256 of the file before, `None` when it does not exist.
-    pub before: Option<String>,
-    /// SHA-256 of the content it will write.
-    pub after: String,
-}
-
 impl LoopPattern {
     /// In words, for people.
     pub fn describe(self) -> &'static str {
         match self {
             LoopPattern::Repeat => "a repeat",
             LoopPattern::Alternate => "an alternation",
-        }
-    }
-}
-
-/// What an executed action came to.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct ActionOutcome {
-    pub ok: bool,
-    /// The tool result exactly as the model is shown it.
-    pub result: String,
-    /// For `run_cmd`: the command line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
-    /// For `run_cmd`: the exit code (`None` when killed or never started).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit_code: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub write: Option<FileChange>,
-    /// One line for RECENT ERRORS when the action failed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// The runner stopped while the action ran and could not tell its
-    /// result (recorded on resume). Running it again is no loop.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub interrupted: bool,
-    /// The file whose whole content the result showed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seen: Option<Box<SeenFile>>,
-}
-
-impl ActionOutcome {
-    /// An action that did not run (or failed) for `error`, which the model
-    /// is told.
-    pub fn refused(error: String) -> ActionOutcome {
-        ActionOutcome {
-            ok: false,
-            result: format!("Error: {error}"),
-            error: Some(error),
-            ..ActionOutcome::default()
         }
     }
 }
@@ -214,6 +135,10 @@ pub enum Event {
     CallRejected {
         call: usize,
         tool: String,
+        /// Why, as the round reads it (`unknown` in older logs).
+        #[serde(default)]
+        kind: RefusalKind,
+        /// The message the model was shown.
         error: String,
         /// The refusal's signature (tool and error) when a repeat of it is
         /// to count as a loop; `None` for refusals that are not the model's

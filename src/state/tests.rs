@@ -344,6 +344,7 @@ fn every_event_survives_serialization() {
     all.push(Event::CallRejected {
         call: 0,
         tool: "x".into(),
+        kind: RefusalKind::LanguageRefused,
         error: "e".into(),
         signature: Some("x {\"refused\":\"e\"}".into()),
         seen: Some(Box::new(SeenFile {

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::state::State;
 
-pub const VERSION: u32 = 1;
+/// 2: the state keeps what each call of the conversation came to
+/// (`calls`); a version 1 state.json lacks it and is rebuilt from the log.
+pub const VERSION: u32 = 2;
 
 /// Where the checkpoint's last record lies in `history.jsonl`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,8 +51,25 @@ pub fn encode(state: &State, log: LogMark) -> Result<Vec<u8>, serde_json::Error>
     Ok(bytes)
 }
 
+/// Why a state.json is not used as it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// Written by an earlier runner, whose state held less: nothing is
+    /// wrong, the log has everything.
+    #[error("it was written by an earlier version of runner (state version {0})")]
+    Older(u32),
+    #[error("{0}")]
+    Broken(String),
+}
+
+impl From<&str> for Rejection {
+    fn from(why: &str) -> Rejection {
+        Rejection::Broken(why.to_string())
+    }
+}
+
 /// Parses and checks a checkpoint; `Err` says why it cannot be trusted.
-pub fn decode(bytes: &[u8]) -> Result<(State, LogMark), String> {
+pub fn decode(bytes: &[u8]) -> Result<(State, LogMark), Rejection> {
     let at = bytes
         .windows(CHECKSUM_FIELD.len())
         .rposition(|w| w == CHECKSUM_FIELD)
@@ -64,9 +83,22 @@ pub fn decode(bytes: &[u8]) -> Result<(State, LogMark), String> {
         return Err("its checksum does not match its content".into());
     }
     // The checksum field is ignored here: it was checked above.
-    let file: File<State> = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    #[derive(serde::Deserialize)]
+    struct Version {
+        version: u32,
+    }
+    if let Ok(Version { version }) = serde_json::from_slice(bytes)
+        && version < VERSION
+    {
+        return Err(Rejection::Older(version));
+    }
+    let file: File<State> =
+        serde_json::from_slice(bytes).map_err(|e| Rejection::Broken(e.to_string()))?;
     if file.version != VERSION {
-        return Err(format!("version {} is not {VERSION}", file.version));
+        return Err(Rejection::Broken(format!(
+            "version {} is not {VERSION}",
+            file.version
+        )));
     }
     if file.last_seq != file.state.last_seq {
         return Err("last_seq disagrees with the state".into());
@@ -93,6 +125,24 @@ mod tests {
         let bytes = encode(&state, mark).unwrap();
         assert_eq!(decode(&bytes).unwrap(), (state, mark));
         let edited = String::from_utf8(bytes).unwrap().replace("hello", "hellp");
-        assert!(decode(edited.as_bytes()).unwrap_err().contains("checksum"));
+        assert!(
+            decode(edited.as_bytes())
+                .unwrap_err()
+                .to_string()
+                .contains("checksum")
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_of_an_earlier_version_is_said_to_be_one() {
+        let state = State::default();
+        let bytes = encode(&state, LogMark::default()).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let old = text.replace(&format!("\"version\": {VERSION}"), "\"version\": 1");
+        // Its own checksum, as the earlier runner wrote it.
+        let at = old.rfind(",\n  \"checksum\"").unwrap();
+        let crc = crc32fast::hash(&old.as_bytes()[..at]);
+        let old = format!("{}{crc:08x}\"\n}}\n", &old[..at + CHECKSUM_FIELD.len()]);
+        assert_eq!(decode(old.as_bytes()).unwrap_err(), Rejection::Older(1));
     }
 }

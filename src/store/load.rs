@@ -56,6 +56,13 @@ pub fn load(paths: &Paths, disk: &mut dyn Disk, mode: Mode) -> Result<Loaded, St
         None => None,
         Some(bytes) => match checkpoint::decode(&bytes) {
             Ok(found) => Some(found),
+            Err(why @ checkpoint::Rejection::Older(_)) => {
+                checkpoint = Checkpoint::Rejected;
+                warnings.push(format!(
+                    "state.json: {why}; rebuilt it from history.jsonl (nothing is lost)"
+                ));
+                None
+            }
             Err(why) => {
                 checkpoint = Checkpoint::Rejected;
                 warnings.push(format!(

@@ -17,7 +17,7 @@ use crate::state::{Event, Outcome, State};
 enum Op {
     Append {
         sync: bool,
-        event: Event,
+        event: Box<Event>,
     },
     Checkpoint,
     Close,
@@ -72,7 +72,10 @@ fn event() -> impl Strategy<Value = Event> {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        12 => (any::<bool>(), event()).prop_map(|(sync, event)| Op::Append { sync, event }),
+        12 => (any::<bool>(), event()).prop_map(|(sync, event)| Op::Append {
+            sync,
+            event: Box::new(event),
+        }),
         4 => Just(Op::Checkpoint),
         1 => Just(Op::Close),
         1 => Just(Op::Restart),
@@ -187,16 +190,16 @@ fn run(ops: Vec<Op>) {
                 } else {
                     Durability::Lazy
                 };
-                match live.append(event.clone(), durability) {
+                match live.append((*event).clone(), durability) {
                     Ok(_) => {
-                        truth.events.push(event);
+                        truth.events.push(*event);
                         if sync {
                             truth.durable = truth.events.len();
                         }
                         Ok(())
                     }
                     Err(e) => {
-                        truth.maybe = Some(event);
+                        truth.maybe = Some(*event);
                         Err(e)
                     }
                 }

@@ -304,6 +304,7 @@ mod tests {
             Event::CallRejected {
                 call: 0,
                 tool: "create_file".into(),
+                kind: crate::state::RefusalKind::UnknownTool,
                 error: "there is no tool named create_file".into(),
                 signature: None,
                 seen: None,

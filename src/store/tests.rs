@@ -236,6 +236,7 @@ fn rejected(error: &str) -> Event {
     Event::CallRejected {
         call: 0,
         tool: "create_file".into(),
+        kind: crate::state::RefusalKind::UnknownTool,
         error: error.into(),
         signature: None,
         seen: None,

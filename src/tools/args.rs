@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::refusal::{Refusal, RefusalKind};
 use super::{Action, Call, MAX_WRITE_BYTES, ToolConfig};
 use crate::chat::ToolCall;
 
@@ -15,21 +16,51 @@ const READ_CAP: usize = 200_000;
 /// The longest a command may run, whatever the model asks.
 const TIMEOUT_CAP: Duration = Duration::from_secs(1800);
 
-pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, String> {
-    let args = arguments(&call.arguments)
-        .ok_or_else(|| format!("the arguments of {} must be a JSON object", call.name))?;
+pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, Refusal> {
+    let args = arguments(&call.arguments).ok_or_else(|| {
+        Refusal::arguments(format!(
+            "the arguments of {} must be a JSON object",
+            call.name
+        ))
+    })?;
     if let Some(size) = args.get(super::TOO_LARGE).and_then(Value::as_u64) {
-        return Err(format!(
+        return Err(too_large(format!(
             "{} refused: its arguments are {size} bytes, more than the limit of {} bytes for a \
              write; write a smaller file, or several",
             call.name, MAX_WRITE_BYTES
+        )));
+    }
+    if !super::names().contains(&call.name.as_str()) {
+        return Err(Refusal::new(
+            RefusalKind::UnknownTool,
+            format!(
+                "there is no tool named {:?}. The tools are: {}",
+                call.name,
+                super::names().join(", ")
+            ),
         ));
     }
     let a = Args {
         tool: &call.name,
         map: &args,
     };
-    let call = match call.name.as_str() {
+    if call.name == "write_file"
+        && let Ok(content) = a.string("content")
+        && content.len() > MAX_WRITE_BYTES
+    {
+        return Err(too_large(format!(
+            "write_file refused: the content is {} bytes, more than the limit of {} bytes; \
+             write a smaller file",
+            content.len(),
+            MAX_WRITE_BYTES
+        )));
+    }
+    fields(&a, config).map_err(Refusal::arguments)
+}
+
+/// The call of a known tool from its arguments; `Err` says what is wrong.
+fn fields(a: &Args, config: &ToolConfig) -> Result<Call, String> {
+    let call = match a.tool {
         "list_dir" => Call::Action(Action::ListDir {
             path: a.string_or("path", ".")?,
         }),
@@ -39,22 +70,11 @@ pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, String> {
                 .integer("max_bytes")?
                 .map_or(READ_DEFAULT, |n| (n as usize).clamp(1, READ_CAP)),
         }),
-        "write_file" => {
-            let content = a.string("content")?;
-            if content.len() > MAX_WRITE_BYTES {
-                return Err(format!(
-                    "write_file refused: the content is {} bytes, more than the limit of {} bytes; \
-                     write a smaller file",
-                    content.len(),
-                    MAX_WRITE_BYTES
-                ));
-            }
-            Call::Action(Action::WriteFile {
-                path: a.string("path")?,
-                content,
-                create_dirs: a.boolean("create_dirs")?.unwrap_or(true),
-            })
-        }
+        "write_file" => Call::Action(Action::WriteFile {
+            path: a.string("path")?,
+            content: a.string("content")?,
+            create_dirs: a.boolean("create_dirs")?.unwrap_or(true),
+        }),
         "edit_file" => Call::Action(Action::EditFile {
             path: a.string("path")?,
             old: a.string("old")?,
@@ -80,14 +100,14 @@ pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, String> {
         "note" => Call::Note {
             text: a.string("text")?,
         },
-        other => {
-            return Err(format!(
-                "there is no tool named {other:?}. The tools are: {}",
-                super::names().join(", ")
-            ));
-        }
+        // `parse` refused the names of no tool already.
+        other => return Err(format!("there is no tool named {other:?}")),
     };
     Ok(call)
+}
+
+fn too_large(message: String) -> Refusal {
+    Refusal::new(RefusalKind::TooLarge, message)
 }
 
 /// The arguments as an object: an object as is, a JSON string holding one
@@ -189,7 +209,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn parse_call(name: &str, arguments: Value) -> Result<Call, String> {
+    fn parse_call(name: &str, arguments: Value) -> Result<Call, Refusal> {
         parse(
             &ToolCall {
                 name: name.into(),
@@ -238,9 +258,11 @@ mod tests {
     #[test]
     fn refusals_say_what_is_expected() {
         let missing = parse_call("write_file", json!({"path": "a.py"})).unwrap_err();
+        assert_eq!(missing.kind, RefusalKind::BadArguments);
         assert!(missing.contains("`content` is missing"), "{missing}");
         assert!(missing.contains("create_dirs"), "{missing}");
         let unknown = parse_call("delete_everything", json!({})).unwrap_err();
+        assert_eq!(unknown.kind, RefusalKind::UnknownTool);
         assert!(
             unknown.contains("write_file, edit_file, search, run_cmd"),
             "{unknown}"
@@ -255,6 +277,8 @@ mod tests {
             "write_file",
             json!({"path": "a", "content": "x".repeat(MAX_WRITE_BYTES + 1)}),
         );
-        assert!(big.unwrap_err().contains("limit"));
+        let big = big.unwrap_err();
+        assert_eq!(big.kind, RefusalKind::TooLarge);
+        assert!(big.contains("limit"));
     }
 }

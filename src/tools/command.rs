@@ -14,7 +14,7 @@ use super::ToolConfig;
 use super::output::HeadTail;
 use super::process::{ChildLimits, Group, WATCH_INTERVAL};
 use super::{env, network, policy};
-use crate::state::ActionOutcome;
+use crate::state::{ActionOutcome, CommandEnd};
 use crate::stop::Stop;
 
 /// Programs allowed by default: what a Python project needs to run and test.
@@ -187,23 +187,20 @@ pub async fn run(
     let stderr = collect(stderr).await;
     let exit_code = status.and_then(|s| s.code());
     let ok = exit_code == Some(0) && matches!(ending, Ending::Exited(_));
-    let mut head = match ending {
-        Ending::Stopped => {
-            format!("$ {cmd}\nstopped: the user interrupted the runner; the command was killed")
-        }
-        Ending::TimedOut => format!(
-            "$ {cmd}\ntimed out after {} s; the command was killed",
-            timeout.as_secs()
-        ),
-        Ending::TooManyProcesses => {
-            format!("$ {cmd}\nkilled: it started more than {max_processes} processes at once")
-        }
-        Ending::Exited(_) => match (exit_code, status.and_then(signal_of)) {
-            (Some(code), _) => format!("$ {cmd}\nexit code {code}"),
-            (None, Some(signal)) => format!("$ {cmd}\nkilled by signal {signal}"),
-            (None, None) => format!("$ {cmd}\nkilled by a signal"),
+    let end = match ending {
+        Ending::Stopped => CommandEnd::Stopped,
+        Ending::TimedOut => CommandEnd::TimedOut {
+            secs: timeout.as_secs(),
+        },
+        Ending::TooManyProcesses => CommandEnd::TooManyProcesses { max: max_processes },
+        Ending::Exited(_) => match exit_code {
+            Some(code) => CommandEnd::Exited { code },
+            None => CommandEnd::Signal {
+                signal: status.and_then(signal_of),
+            },
         },
     };
+    let mut head = format!("$ {cmd}\n{}", end.describe());
     if left > 0 && matches!(ending, Ending::Exited(_)) {
         head.push_str(&format!(
             "\n({left} processes it left running were killed: commands may not leave anything behind)"
@@ -242,6 +239,7 @@ pub async fn run(
         result,
         command: Some(cmd.to_string()),
         exit_code,
+        end: Some(end),
         error,
         ..ActionOutcome::default()
     }

@@ -5,6 +5,7 @@
 //! the model, never an error of the run.
 
 mod args;
+mod call;
 mod command;
 #[cfg(unix)]
 mod confined;
@@ -23,27 +24,30 @@ mod policy;
 pub mod process;
 #[cfg(unix)]
 mod readable;
+pub mod refusal;
 mod removal;
 #[cfg(target_os = "linux")]
 mod sandbox;
 mod search;
+mod specs;
 mod write;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::chat::ToolCall;
-use crate::chat::ToolSpec;
 use crate::state::ActionOutcome;
-use crate::state::guard;
 use crate::stop::Stop;
+pub use call::{Action, Call};
 pub use command::DEFAULT_ALLOWED;
 pub use files::sha256_hex;
 pub use output::HeadTail;
 pub use process::{Limits, become_subreaper};
+pub use refusal::{Refusal, RefusalKind};
+pub use specs::{names, specs};
 
 /// Calls of one reply that run; the rest are refused. A model that emits
 /// more is usually repeating itself.
@@ -85,101 +89,6 @@ impl Default for ToolConfig {
             output_limit: 8 * 1024,
             limits: Limits::default(),
         }
-    }
-}
-
-/// A call whose arguments were checked.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Call {
-    /// A tool that acts on the workspace.
-    Action(Action),
-    /// `mark_subtask_complete`.
-    Complete { success: bool, reason: String },
-    /// `note`.
-    Note { text: String },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
-    ListDir {
-        path: String,
-    },
-    ReadFile {
-        path: String,
-        max_bytes: usize,
-    },
-    WriteFile {
-        path: String,
-        content: String,
-        create_dirs: bool,
-    },
-    EditFile {
-        path: String,
-        old: String,
-        new: String,
-    },
-    Search {
-        pattern: String,
-        path: String,
-    },
-    RunCmd {
-        cmd: String,
-        timeout: Duration,
-    },
-}
-
-impl Action {
-    pub fn tool(&self) -> &'static str {
-        match self {
-            Action::ListDir { .. } => "list_dir",
-            Action::ReadFile { .. } => "read_file",
-            Action::WriteFile { .. } => "write_file",
-            Action::EditFile { .. } => "edit_file",
-            Action::Search { .. } => "search",
-            Action::RunCmd { .. } => "run_cmd",
-        }
-    }
-
-    /// One line for people: `write_file hello.py (42 bytes)`.
-    pub fn summary(&self) -> String {
-        match self {
-            Action::ListDir { path } => format!("list_dir {path}"),
-            Action::ReadFile { path, .. } => format!("read_file {path}"),
-            Action::WriteFile { path, content, .. } => {
-                format!("write_file {path} ({} bytes)", content.len())
-            }
-            Action::EditFile { path, old, new } => format!(
-                "edit_file {path} ({} lines -> {} lines)",
-                old.lines().count(),
-                new.lines().count()
-            ),
-            Action::Search { pattern, path } => format!("search {pattern:?} in {path}"),
-            Action::RunCmd { cmd, .. } => format!("run_cmd {cmd}"),
-        }
-    }
-
-    /// The loop guard's signature, from the checked arguments (so that the
-    /// same call written two ways is the same action).
-    pub fn signature(&self) -> String {
-        let args = match self {
-            Action::ListDir { path } => json!({ "path": path }),
-            Action::ReadFile { path, max_bytes } => json!({ "path": path, "max_bytes": max_bytes }),
-            Action::WriteFile { path, content, .. } => json!({ "path": path, "content": content }),
-            Action::EditFile { path, old, new } => {
-                json!({ "path": path, "old": old, "new": new })
-            }
-            Action::Search { pattern, path } => json!({ "pattern": pattern, "path": path }),
-            Action::RunCmd { cmd, .. } => json!({ "cmd": cmd }),
-        };
-        guard::signature(self.tool(), &args)
-    }
-
-    /// Changes nothing: safe to run again after a crash.
-    pub fn is_read_only(&self) -> bool {
-        matches!(
-            self,
-            Action::ListDir { .. } | Action::ReadFile { .. } | Action::Search { .. }
-        )
     }
 }
 
@@ -229,9 +138,9 @@ impl Toolbox {
         &self.config
     }
 
-    /// Checks a call's name and arguments. `Err` is the message for the
-    /// model: what was wrong and what is expected.
-    pub fn parse(&self, call: &ToolCall) -> Result<Call, String> {
+    /// Checks a call's name and arguments. `Err` is the refusal the model
+    /// is told: what was wrong and what is expected.
+    pub fn parse(&self, call: &ToolCall) -> Result<Call, Refusal> {
         args::parse(call, &self.config)
     }
 
@@ -377,103 +286,6 @@ pub fn sandbox_summary(config: &ToolConfig, root: &Path) -> String {
     }
 }
 
-/// The schemas of the tools, as data for the model client.
-pub fn specs() -> &'static [ToolSpec] {
-    static SPECS: std::sync::LazyLock<Vec<ToolSpec>> = std::sync::LazyLock::new(build_specs);
-    &SPECS
-}
-
-fn build_specs() -> Vec<ToolSpec> {
-    let string = |description: &str| json!({ "type": "string", "description": description });
-    vec![
-        ToolSpec {
-            name: "list_dir",
-            description: "List the files and folders at a path of the workspace.",
-            parameters: object(
-                json!({ "path": string("folder relative to the workspace, e.g. \".\"") }),
-                &["path"],
-            ),
-        },
-        ToolSpec {
-            name: "read_file",
-            description: "Read a text file of the workspace.",
-            parameters: object(
-                json!({
-                    "path": string("file relative to the workspace"),
-                    "max_bytes": { "type": "integer", "description": "read at most this many bytes (default 20000)" }
-                }),
-                &["path"],
-            ),
-        },
-        ToolSpec {
-            name: "write_file",
-            description: "Create or overwrite a file of the workspace with the full content given.",
-            parameters: object(
-                json!({
-                    "path": string("file relative to the workspace, e.g. \"hello.py\""),
-                    "content": string("the whole new content of the file"),
-                    "create_dirs": { "type": "boolean", "description": "create missing parent folders (default true)" }
-                }),
-                &["path", "content"],
-            ),
-        },
-        ToolSpec {
-            name: "edit_file",
-            description: "Change part of an existing file: replace the one passage `old` (quoted exactly as read_file shows it, a few lines) with `new`. The rest of the file stays as it is.",
-            parameters: object(
-                json!({
-                    "path": string("file relative to the workspace"),
-                    "old": string("the lines to replace, exactly as they are in the file; they must occur once"),
-                    "new": string("the lines to put in their place")
-                }),
-                &["path", "old", "new"],
-            ),
-        },
-        ToolSpec {
-            name: "search",
-            description: "Find the lines of the workspace's files that match a regular expression; answers `path:line: text`.",
-            parameters: object(
-                json!({
-                    "pattern": string("a regular expression, e.g. \"def average\""),
-                    "path": string("folder or file to search in (default \".\", the whole workspace)")
-                }),
-                &["pattern"],
-            ),
-        },
-        ToolSpec {
-            name: "run_cmd",
-            description: "Run a program in the workspace, e.g. \"python3 hello.py\" or \"python3 -m pytest -q\". No shell: pipes, && and ; do not work. Allowed programs: python, python3, pytest, ruff, pip, pip3.",
-            parameters: object(
-                json!({
-                    "cmd": string("the command line"),
-                    "timeout_sec": { "type": "integer", "description": "seconds before the command is killed (default 120)" }
-                }),
-                &["cmd"],
-            ),
-        },
-        ToolSpec {
-            name: "mark_subtask_complete",
-            description: "Say that the ACTIVE SUBTASK is done (success=true) or cannot be done (success=false), with the reason.",
-            parameters: object(
-                json!({
-                    "success": { "type": "boolean", "description": "true when the subtask is done" },
-                    "reason": string("what was done, or why it cannot be done")
-                }),
-                &["success", "reason"],
-            ),
-        },
-        ToolSpec {
-            name: "note",
-            description: "Keep a short fact for later rounds (shown under NOTES).",
-            parameters: object(json!({ "text": string("the fact to keep") }), &["text"]),
-        },
-    ]
-}
-
-fn object(properties: Value, required: &[&str]) -> Value {
-    json!({ "type": "object", "properties": properties, "required": required })
-}
-
 /// The key that stands for arguments too large to keep: a call whose
 /// arguments exceed [`MAX_ARGUMENTS_BYTES`] is logged with only their size,
 /// and refused when it is checked. The log and the state never hold a
@@ -506,9 +318,4 @@ pub fn bounded(call: ToolCall) -> ToolCall {
         name: call.name,
         arguments: Value::Object(kept),
     }
-}
-
-/// The names of the tools, for messages that list them.
-pub fn names() -> Vec<&'static str> {
-    specs().iter().map(|spec| spec.name).collect()
 }

@@ -1,0 +1,64 @@
+//! A check subtask: done when its command exits with code 0, not when the
+//! model says so.
+
+use super::tool_calls;
+use crate::state::{CallFact, Came, State, SubtaskKind};
+
+/// The command of a check subtask, as the planner set it (a plan of files
+/// ends with one): the subtask is done when that command exits with code
+/// 0, not when the model says so.
+pub fn check_command(state: &State) -> Option<String> {
+    match &state.tree.active()?.1.kind {
+        SubtaskKind::Check { cmd } => Some(cmd.clone()),
+        _ => None,
+    }
+}
+
+/// Whether the last tool of the active subtask was `check`, run to exit
+/// code 0 (with nothing written after it).
+pub fn check_passed(state: &State, check: &str) -> bool {
+    tool_calls(state)
+        .last()
+        .is_some_and(|fact| ran(fact, check) && passed(fact))
+}
+
+/// Whether `check` has not run in the active subtask since a file was last
+/// written there (or at all): its result for the files as they are now is
+/// not known.
+pub fn check_unknown(state: &State, check: &str) -> bool {
+    let facts: Vec<&CallFact> = tool_calls(state).collect();
+    facts
+        .into_iter()
+        .rev()
+        .find_map(|fact| {
+            let wrote = wrote(fact);
+            (wrote || ran(fact, check)).then_some(wrote)
+        })
+        .unwrap_or(true)
+}
+
+/// Whether `fact` is a run of `check` (its words, however spaced).
+pub(super) fn ran(fact: &CallFact, check: &str) -> bool {
+    matches!(&fact.came, Came::Ran { outcome }
+    if !outcome.interrupted
+        && outcome.command.as_deref().is_some_and(|ran| {
+            ran.split_whitespace().eq(check.split_whitespace())
+        }))
+}
+
+/// Whether `fact` is a command that exited with code 0.
+pub(super) fn passed(fact: &CallFact) -> bool {
+    matches!(&fact.came, Came::Ran { outcome } if outcome.ok && outcome.exit_code == Some(0))
+}
+
+/// Whether `fact` is a write or an edit that changed a file.
+fn wrote(fact: &CallFact) -> bool {
+    matches!(fact.tool.as_str(), "write_file" | "edit_file")
+        && matches!(&fact.came, Came::Ran { outcome }
+            if outcome.write.as_ref().is_some_and(|write| write.changed()))
+}
+
+/// The call that runs `command`, ready to copy.
+pub fn run_call(command: &str) -> String {
+    serde_json::json!({ "name": "run_cmd", "arguments": { "cmd": command } }).to_string()
+}

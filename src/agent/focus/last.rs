@@ -1,0 +1,197 @@
+//! What the last call of the active subtask came to, from its typed
+//! outcome; a failed command's output is read through the language seam for
+//! the error and the file it points at.
+
+use super::check::passed;
+use super::{COMPLETE, calls, result_of, tool_calls};
+use crate::lang::Languages;
+use crate::model::text_calls;
+use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State};
+
+/// What the last tool call of the active subtask came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Last {
+    /// Nothing has run for this subtask yet.
+    Nothing,
+    /// It worked: `did` says what, in words that fit a completion reason.
+    Worked { did: String },
+    /// A command failed: its error line, and the written file its output
+    /// points at (with the line), when it names one.
+    Failed { what: String, file: Option<String> },
+    /// The call was refused or blocked: the first line of why, and the
+    /// refusal's kind when the runner refused it before it ran.
+    Refused {
+        why: String,
+        kind: Option<RefusalKind>,
+    },
+}
+
+/// How the last tool call of the active subtask went.
+pub fn last(state: &State) -> Last {
+    match tool_calls(state).last() {
+        Some(fact) => outcome(state, fact),
+        None => Last::Nothing,
+    }
+}
+
+/// Whether a tool other than `note` ran in the active subtask: a call that
+/// was refused or blocked did nothing.
+pub fn acted(state: &State) -> bool {
+    tool_calls(state).any(|fact| !matches!(outcome(state, fact), Last::Refused { .. }))
+}
+
+/// Whether giving up the active subtask was already refused as too soon.
+pub fn gave_up_before(state: &State) -> bool {
+    calls(state).any(|fact| {
+        fact.tool == COMPLETE
+            && fact.came
+                == Came::Refused {
+                    kind: RefusalKind::GaveUpTooSoon,
+                }
+    })
+}
+
+/// What one call of the active subtask came to.
+fn outcome(state: &State, fact: &CallFact) -> Last {
+    let text = result_of(state, fact);
+    let refused = |kind| Last::Refused {
+        why: text.lines().next().unwrap_or("").to_string(),
+        kind,
+    };
+    let outcome = match &fact.came {
+        Came::Ran { outcome } if !outcome.interrupted => outcome,
+        Came::Refused { kind } => return refused(Some(*kind)),
+        _ => return refused(None),
+    };
+    match fact.tool.as_str() {
+        "run_cmd" => match &outcome.command {
+            Some(command) if passed(fact) => Last::Worked {
+                did: format!("ran {command}: exit code 0"),
+            },
+            Some(command) => failure(state, command, outcome, text),
+            None => refused(None),
+        },
+        "write_file" => match &outcome.write {
+            Some(write)
+                if !write.changed()
+                    && let Some(Last::Failed { what, file }) = last_failure(state) =>
+            {
+                Last::Failed {
+                    what: format!(
+                        "your write changed nothing ({} already had that content), so {what}",
+                        write.path
+                    ),
+                    file,
+                }
+            }
+            Some(write) => Last::Worked {
+                did: format!("wrote {}", write.path),
+            },
+            None => refused(None),
+        },
+        "edit_file" => match &outcome.write {
+            Some(write) if write.changed() => Last::Worked {
+                did: format!("edited {}", write.path),
+            },
+            _ => refused(None),
+        },
+        "read_file" | "list_dir" | "search" if outcome.ok => Last::Worked {
+            did: format!(
+                "looked at {}",
+                text.lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(60)
+                    .collect::<String>()
+            ),
+        },
+        _ => refused(None),
+    }
+}
+
+/// The last command of the active subtask, when it ran and failed.
+fn last_failure(state: &State) -> Option<Last> {
+    let fact = calls(state).filter(|fact| fact.tool == "run_cmd").last()?;
+    let Came::Ran { outcome } = &fact.came else {
+        return None;
+    };
+    let command = outcome.command.as_deref()?;
+    if outcome.interrupted || passed(fact) {
+        return None;
+    }
+    Some(failure(state, command, outcome, result_of(state, fact)))
+}
+
+/// A command that ran and failed: how it ended, its error, and the file its
+/// output (`output`) points at.
+fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) -> Last {
+    let status = match (outcome.end, outcome.exit_code) {
+        (Some(end), _) => end.describe(),
+        (None, Some(code)) => format!("exit code {code}"),
+        (None, None) => "was killed".to_string(),
+    };
+    let what = match error_line(output) {
+        Some(error) => format!("`{command}` {status}: {error}"),
+        None => format!("`{command}` {status}"),
+    };
+    Last::Failed {
+        what,
+        file: pointed_at(state, output),
+    }
+}
+
+/// The line of a failing program's output that says what went wrong: what
+/// a language's reading of its failed check says (pytest's `E   ...`,
+/// `node --test`'s error), or the last `...Error: ...` / `error: ...` line.
+fn error_line(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output.lines().map(str::trim).collect();
+    let found = Languages::default()
+        .all()
+        .find_map(|language| language.failures(output).into_iter().next())
+        .map(|problem| problem.message)
+        .or_else(|| {
+            lines
+                .iter()
+                .rev()
+                .find(|line| {
+                    let head = line.split(':').next().unwrap_or("");
+                    line.contains(':')
+                        && (head.ends_with("Error")
+                            || head.ends_with("Exception")
+                            || head == "error")
+                })
+                .map(|line| line.to_string())
+        })?;
+    Some(found.chars().take(200).collect())
+}
+
+/// The written file a failing program's output names last (a traceback's
+/// innermost frame, pytest's `file.py:12: Error`), with its line number.
+fn pointed_at(state: &State, output: &str) -> Option<String> {
+    let (_, path) = state
+        .files
+        .keys()
+        .filter_map(|path| {
+            text_calls::mentions(output, path, true)
+                .last()
+                .map(|&at| (at, path))
+        })
+        .max()?;
+    let digits = |text: &str| -> String { text.chars().take_while(char::is_ascii_digit).collect() };
+    let line = text_calls::mentions(output, path, true)
+        .into_iter()
+        .rev()
+        .find_map(|at| {
+            let after = &output[at + path.len()..];
+            after
+                .strip_prefix(':')
+                .map(digits)
+                .or_else(|| after.strip_prefix("\", line ").map(digits))
+                .filter(|line| !line.is_empty())
+        });
+    Some(match line {
+        Some(line) => format!("{path} line {line}"),
+        None => path.clone(),
+    })
+}

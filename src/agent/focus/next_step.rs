@@ -1,0 +1,167 @@
+//! The line that ends the context block, what to do now, and how to fix a
+//! failure: the exact call to write, ready to copy.
+
+use super::{COMPLETE, Last, check_command, check_passed, last, run_call};
+use crate::lang::Languages;
+use crate::state::State;
+
+/// The call that marks the subtask done, ready to copy, its reason filled
+/// in from what the last call did.
+pub fn complete_call(did: &str) -> String {
+    serde_json::json!({ "name": COMPLETE, "arguments": { "success": true, "reason": did } })
+        .to_string()
+}
+
+/// The last line of the context block: what to do now, with the subtask
+/// named again (a small model follows the end of its prompt best).
+pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
+    let Some((_, subtask)) = state.tree.active() else {
+        return "Every subtask has ended.".into();
+    };
+    let subtask = &subtask.description;
+    match last(state) {
+        Last::Nothing => match check_command(state) {
+            Some(check) => format!(
+                "Run the check of the ACTIVE SUBTASK now: answer with exactly {}",
+                run_call(&check)
+            ),
+            None => format!(
+                "Call one tool now for the ACTIVE SUBTASK: {subtask}. When it is done, call \
+                 mark_subtask_complete."
+            ),
+        },
+        Last::Worked { did } => match after_work(state, &did) {
+            Ending::Complete(call) => format!(
+                "Your last call worked ({did}). If the ACTIVE SUBTASK ({subtask}) is done now, \
+                 answer with exactly {call}. If not, call one tool for it."
+            ),
+            Ending::CheckAgain(call) => format!(
+                "Your last call worked ({did}). Now run the check again: answer with exactly \
+                 {call}"
+            ),
+        },
+        Last::Failed { what, file } => format!(
+            "Your last command failed: {what}. {} Run the command again only after a file \
+             changed.",
+            fix(file.as_deref(), &what, contents)
+        ),
+        Last::Refused { why, .. } => format!(
+            "Your last call was not run: {why}. Make a different call for the ACTIVE SUBTASK: \
+             {subtask}."
+        ),
+    }
+}
+
+/// What ends the active subtask after a call that worked: marking it
+/// complete, or, on a check whose command has not passed since, running
+/// the command again.
+pub enum Ending {
+    Complete(String),
+    CheckAgain(String),
+}
+
+pub fn after_work(state: &State, did: &str) -> Ending {
+    match check_command(state) {
+        Some(check) if !check_passed(state, &check) => Ending::CheckAgain(run_call(&check)),
+        _ => Ending::Complete(complete_call(did)),
+    }
+}
+
+/// How to fix a failure (`what` failed): the file to write again, when
+/// known, and the line the error is at, quoted from `contents` (the files
+/// the run wrote); for an `assert CALL == EXPECTED` that failed, what the
+/// call returned and the line that expects it.
+pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> String {
+    let Some(file) = file else {
+        if let Some(hint) = Languages::default().all().find_map(|l| l.no_tests(what)) {
+            return hint;
+        }
+        return "Fix the cause: answer with write_file and the whole corrected content of the \
+                file that is wrong."
+            .into();
+    };
+    let (path, line) = match file.split_once(" line ") {
+        Some((path, line)) => (path, line.parse::<usize>().ok()),
+        None => (file, None),
+    };
+    let source = line.and_then(|n| {
+        let (_, content) = contents.iter().find(|(p, _)| p == path)?;
+        content.lines().nth(n.checked_sub(1)?)
+    });
+    let quoted = source
+        .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
+        .unwrap_or_default();
+    let expected = source
+        .and_then(|text| returned_instead(path, text, what))
+        .unwrap_or_default();
+    format!(
+        "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
+         corrected content of {path}."
+    )
+}
+
+/// For a test line `assert CALL == EXPECTED` whose failure (pytest's
+/// `assert ACTUAL == EXPECTED`, in `what`) shows what CALL returned: both
+/// ways to make them agree, the test's line spelled out. A small model told
+/// only the line rewrote the file with the same assert three times.
+fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
+    let (call, written) = Languages::default().for_path(path)?.assertion(source)?;
+    let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
+    let same = |a: &str, b: &str| {
+        let unquoted = |s: &str| {
+            s.strip_prefix(['\'', '"'])
+                .and_then(|s| s.strip_suffix(['\'', '"']))
+                .map(|s| s.replace("\\'", "'"))
+                .unwrap_or_else(|| s.to_string())
+        };
+        unquoted(a) == unquoted(b)
+    };
+    let written = written.trim();
+    if !same(written, expected) || same(actual, expected) || actual.contains("...") {
+        return None;
+    }
+    Some(format!(
+        " `{call}` returned {actual}, not {expected}. If the code is right, the test is wrong: \
+         write that line as `assert {call} == {actual}`. If the test is right, fix the code."
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_failed_assert_says_what_the_call_returned() {
+        // Qwen2.5-Coder 1.5B's test of its own game, and pytest's words.
+        let test = "from g import Game\n\ndef test_play():\n    game = Game()\n    assert game.play('scissors', 'rock') == 'Player 1 wins!'\n";
+        let contents = [("test_g.py".to_string(), test.to_string())];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Player 2 wins!' == 'Player 1 wins!'";
+        assert_eq!(
+            fix(Some("test_g.py line 5"), what, &contents),
+            "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
+             'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
+             'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
+             `assert game.play('scissors', 'rock') == 'Player 2 wins!'`. If the test is right, \
+             fix the code. Fix it: answer with write_file and the whole corrected content of \
+             test_g.py."
+        );
+        // The expected value in other quotes is the same value.
+        let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
+        let contents = [("test_g.py".to_string(), double)];
+        assert!(
+            fix(Some("test_g.py line 5"), what, &contents).contains("returned 'Player 2 wins!'")
+        );
+        // A failure that is not that assert's gets no such hint.
+        let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
+        assert!(!fix(Some("test_g.py line 5"), other, &contents).contains("returned"));
+        // pytest that ran no test is told to write one.
+        assert!(
+            fix(None, "`python3 -m pytest -q` exit code 5", &[])
+                .starts_with("pytest found no test")
+        );
+        assert!(fix(None, "`python3 a.py` exit code 5", &[]).starts_with("Fix the cause"));
+        let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
+        assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
+    }
+}

@@ -1,0 +1,204 @@
+use super::*;
+use pretty_assertions::assert_eq;
+
+#[test]
+fn a_failed_command_points_at_the_file_to_fix() {
+    let mut s = state();
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, PYTEST_OUT))]);
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 -m pytest -q` exit code 1: NameError: name 'f' is not defined".into(),
+            file: Some("test_a.py line 2".into()),
+        }
+    );
+    assert!(
+        next_step(&s, &[]).contains(
+            "The error is at test_a.py line 2. Fix it: answer with write_file and the whole \
+             corrected content of test_a.py."
+        ),
+        "{}",
+        next_step(&s, &[])
+    );
+    let traceback = "\n--- stderr ---\nTraceback (most recent call last):\n  File \"/w/a.py\", line 7, in <module>\n    main()\nValueError: bad move";
+    let mut s = state();
+    exchange(&mut s, vec![("run_cmd", ran("python3 a.py", 1, traceback))]);
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 a.py` exit code 1: ValueError: bad move".into(),
+            file: Some("a.py line 7".into()),
+        }
+    );
+}
+
+#[test]
+fn a_command_that_timed_out_says_so() {
+    let mut s = state();
+    let end = CommandEnd::TimedOut { secs: 5 };
+    let outcome = ActionOutcome {
+        ok: false,
+        result: format!("$ python3 a.py\n{}", end.describe()),
+        command: Some("python3 a.py".into()),
+        end: Some(end),
+        ..ActionOutcome::default()
+    };
+    exchange(&mut s, vec![("run_cmd", Did::Ran(outcome))]);
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 a.py` timed out after 5 s; the command was killed".into(),
+            // The command line names the file.
+            file: Some("a.py".into()),
+        }
+    );
+}
+
+#[test]
+fn a_call_that_worked_offers_the_call_that_ends_the_subtask() {
+    let mut s = state();
+    exchange(
+        &mut s,
+        vec![("write_file", wrote("a.py", true)), ("note", Did::Note)],
+    );
+    assert_eq!(
+        last(&s),
+        Last::Worked {
+            did: "wrote a.py".into()
+        }
+    );
+    assert!(next_step(&s, &[]).contains(
+        r#"answer with exactly {"name":"mark_subtask_complete","arguments":{"success":true,"reason":"wrote a.py"}}"#
+    ));
+    let mut s = state();
+    exchange(
+        &mut s,
+        vec![("run_cmd", ran("python3 a.py", 0, "\n--- stdout ---\nhi"))],
+    );
+    assert_eq!(
+        last(&s),
+        Last::Worked {
+            did: "ran python3 a.py: exit code 0".into()
+        }
+    );
+    let mut s = state();
+    let refused = ActionOutcome::refused("node is not an allowed program".into());
+    exchange(&mut s, vec![("run_cmd", Did::Ran(refused))]);
+    assert_eq!(
+        last(&s),
+        Last::Refused {
+            why: "Error: node is not an allowed program".into(),
+            kind: None,
+        }
+    );
+}
+
+#[test]
+fn focus_decides_from_the_outcome_not_from_the_words_of_the_result() {
+    // A result that reads like a write, of a write that did not happen.
+    let mut s = state();
+    let not_written = ActionOutcome {
+        ok: false,
+        result: "Wrote 3 bytes to a.py".into(),
+        ..ActionOutcome::default()
+    };
+    exchange(&mut s, vec![("write_file", Did::Ran(not_written))]);
+    assert_eq!(
+        last(&s),
+        Last::Refused {
+            why: "Wrote 3 bytes to a.py".into(),
+            kind: None,
+        }
+    );
+    assert!(!acted(&s));
+    // A command whose output claims success but that exited with 1.
+    let mut s = state();
+    exchange(
+        &mut s,
+        vec![("run_cmd", ran("python3 a.py", 1, "\nexit code 0"))],
+    );
+    assert!(matches!(last(&s), Last::Failed { .. }), "{:?}", last(&s));
+    // And a write whose result says nothing of it is still a write.
+    let mut s = state();
+    let Did::Ran(mut outcome) = wrote("a.py", true) else {
+        unreachable!()
+    };
+    outcome.result = "done".into();
+    exchange(&mut s, vec![("write_file", Did::Ran(outcome))]);
+    assert_eq!(
+        last(&s),
+        Last::Worked {
+            did: "wrote a.py".into()
+        }
+    );
+}
+
+#[test]
+fn an_unchanged_write_after_a_failure_is_still_the_failure() {
+    let collect = "\n--- stdout ---\nERRORS\nE     File \"/w/test_a.py\", line 2\nE       assert f() == 'It's'\nE   SyntaxError: unterminated string literal (detected at line 2)\n=== short test summary info ===\nERROR test_a.py\n1 error in 0.27s";
+    let mut s = state();
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 2, collect))]);
+    exchange(&mut s, vec![("write_file", wrote("test_a.py", false))]);
+    let Last::Failed { what, file } = last(&s) else {
+        panic!("{:?}", last(&s));
+    };
+    assert_eq!(
+        what,
+        "your write changed nothing (test_a.py already had that content), so `python3 -m \
+         pytest -q` exit code 2: SyntaxError: unterminated string literal (detected at line 2)"
+    );
+    assert_eq!(file.as_deref(), Some("test_a.py line 2"));
+    let contents = [(
+        "test_a.py".to_string(),
+        "from a import f\n    assert f() == 'It's'\n".to_string(),
+    )];
+    assert!(
+        next_step(&s, &contents)
+            .contains("The error is at test_a.py line 2. Line 2 is: assert f() == 'It's' Fix it"),
+        "{}",
+        next_step(&s, &contents)
+    );
+}
+
+#[test]
+fn refused_calls_are_not_work_done_and_keep_their_kind() {
+    let refused = || {
+        (
+            "write_file",
+            Did::Refused(
+                RefusalKind::LanguageRefused,
+                "not written: every function in a.py is a placeholder",
+            ),
+        )
+    };
+    let mut s = state();
+    exchange(&mut s, vec![refused()]);
+    assert!(!acted(&s), "only a refused write");
+    assert_eq!(
+        last(&s),
+        Last::Refused {
+            why: "not written: every function in a.py is a placeholder".into(),
+            kind: Some(RefusalKind::LanguageRefused),
+        }
+    );
+    assert!(!gave_up_before(&s));
+    exchange(
+        &mut s,
+        vec![(
+            COMPLETE,
+            Did::Refused(
+                RefusalKind::GaveUpTooSoon,
+                "not accepted: do not give up yet",
+            ),
+        )],
+    );
+    assert!(gave_up_before(&s));
+    assert_eq!(
+        s.calls.back().map(|fact| &fact.came),
+        Some(&Came::Refused {
+            kind: RefusalKind::GaveUpTooSoon
+        })
+    );
+    exchange(&mut s, vec![refused(), ("write_file", wrote("a.py", true))]);
+    assert!(acted(&s));
+}

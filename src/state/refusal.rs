@@ -1,0 +1,93 @@
+//! The kinds of refusal: why a call did not run, as the log records it and
+//! the round reads it (the message the model was shown is beside it).
+
+use serde::{Deserialize, Serialize};
+
+/// Why a call was refused before it ran.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// Recorded by a runner that did not keep the kind (an older log).
+    #[default]
+    Unknown,
+    /// The arguments were missing, of the wrong type, or not an object.
+    BadArguments,
+    /// There is no tool of that name.
+    UnknownTool,
+    /// The arguments or the content were over the size limit.
+    TooLarge,
+    /// Past the calls of one reply that run.
+    PastCallLimit,
+    /// The subtask the call was meant for has ended.
+    SubtaskEnded,
+    /// `mark_subtask_complete` with no active subtask left.
+    NoActiveSubtask,
+    /// A whole write over a file whose content the model has not seen.
+    UnseenFile,
+    /// A write whose content holds the mark of shortened text.
+    ShortenedContent,
+    /// The file's language refused the content.
+    LanguageRefused,
+    /// The subtask marked done before anything was done for it.
+    NothingDone,
+    /// A check subtask marked done while its command has not passed.
+    CheckNotPassed,
+    /// The subtask given up after nothing but a refused write.
+    GaveUpTooSoon,
+}
+
+impl RefusalKind {
+    /// The call was well formed and refused for what it held (a file not
+    /// written, a completion not accepted): the model needs to hear why,
+    /// not the tools' schemas again.
+    pub fn is_about_content(self) -> bool {
+        self.is_refused_write()
+            || matches!(
+                self,
+                RefusalKind::NothingDone | RefusalKind::CheckNotPassed | RefusalKind::GaveUpTooSoon
+            )
+    }
+
+    /// A write that was refused, not tried: changing its content is the
+    /// way on.
+    pub fn is_refused_write(self) -> bool {
+        matches!(
+            self,
+            RefusalKind::UnseenFile | RefusalKind::ShortenedContent | RefusalKind::LanguageRefused
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_survives_the_log_and_an_old_record_reads_as_unknown() {
+        let text = serde_json::to_string(&RefusalKind::LanguageRefused).unwrap();
+        assert_eq!(text, "\"language_refused\"");
+        let back: RefusalKind = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, RefusalKind::LanguageRefused);
+        assert_eq!(RefusalKind::default(), RefusalKind::Unknown);
+    }
+
+    #[test]
+    fn a_rejection_logged_before_kinds_were_kept_still_loads() {
+        let old = r#"{"event":"call_rejected","call":0,"tool":"x","error":"e"}"#;
+        let event: crate::state::Event = serde_json::from_str(old).unwrap();
+        let crate::state::Event::CallRejected { kind, error, .. } = event else {
+            panic!("{event:?}");
+        };
+        assert_eq!((kind, error.as_str()), (RefusalKind::Unknown, "e"));
+    }
+
+    #[test]
+    fn only_refusals_of_content_skip_the_schemas() {
+        assert!(RefusalKind::UnseenFile.is_about_content());
+        assert!(RefusalKind::CheckNotPassed.is_about_content());
+        assert!(!RefusalKind::BadArguments.is_about_content());
+        assert!(!RefusalKind::UnknownTool.is_about_content());
+        assert!(!RefusalKind::NothingDone.is_refused_write());
+        assert!(RefusalKind::ShortenedContent.is_refused_write());
+    }
+}
