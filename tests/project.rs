@@ -198,7 +198,14 @@ fn edits_with_zero_two_and_one_matches_then_diff_and_rollback() {
             _ => None,
         })
         .collect();
-    assert_eq!(results.len(), 3, "{results:#?}\n{}", run.stderr);
+    // Three edits, then the project's tests, which the plan did not run
+    // and the runner added.
+    assert_eq!(results.len(), 4, "{results:#?}\n{}", run.stderr);
+    assert!(
+        results[3].starts_with("$ python3 -m pytest -q\nexit code 0"),
+        "{}",
+        results[3]
+    );
     assert!(results[0].contains("was not found"), "{}", results[0]);
     assert!(
         results[0].contains("6:     return sum(xs) / (len(xs) - 1)"),

@@ -3,6 +3,7 @@
 //! and an action the last run left in flight reconciled.
 
 use super::{Agent, Step, decompose, reconcile};
+use crate::lang::Languages;
 use crate::model::{Failure, ModelError};
 use crate::state::Event;
 use crate::store::{Durability, StoreError};
@@ -44,6 +45,10 @@ impl Agent<'_> {
             if let Event::Planned { tasks, .. } = &mut planned {
                 let baseline = &self.state().baseline.files;
                 decompose::on_workspace(tasks, |path| baseline.contains_key(path));
+                let files: Vec<String> = baseline.keys().cloned().collect();
+                if let Some(check) = Languages::default().check_command(self.tools.root(), &files) {
+                    decompose::project_check(tasks, &check);
+                }
             }
             self.record(planned, Durability::Lazy)?;
         }

@@ -28,7 +28,15 @@ pub struct Removal {
 /// What writing `new` over `old` at `path` removes; `None` when no line of
 /// `old` goes.
 pub fn removal(path: &str, old: &str, new: &str, languages: Option<&Languages>) -> Option<Removal> {
-    let diff = TextDiff::from_lines(old, new);
+    // A last line without its line end is the same line: a model that
+    // writes a file back unchanged but for the final newline removed
+    // nothing (told it removed the line, it went looking for a bug there).
+    let ended = |text: &str| match text.ends_with('\n') || text.is_empty() {
+        true => text.to_string(),
+        false => format!("{text}\n"),
+    };
+    let (old_lines, new_lines) = (ended(old), ended(new));
+    let diff = TextDiff::from_lines(&old_lines, &new_lines);
     let mut gone = diff
         .iter_all_changes()
         .filter(|change| change.tag() == ChangeTag::Delete);
@@ -192,6 +200,17 @@ mod tests {
             breaking.definitions,
             Vec::<String>::new(),
             "a file that does not parse now is broken, not emptied"
+        );
+    }
+
+    #[test]
+    fn a_missing_final_newline_removes_nothing() {
+        let old = "def add(a, b):\n    return a + b\n";
+        assert_eq!(removal("calc.py", old, old.trim_end(), None), None);
+        let removed = removal("calc.py", old, "def add(a, b):", None).unwrap();
+        assert_eq!(
+            (removed.lines, removed.first.as_str()),
+            (1, "    return a + b")
         );
     }
 }

@@ -154,7 +154,9 @@ fn assessment_prompt(goal: &str, files: &[(String, String)], checks: &[CheckRun]
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
          function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
          show it is met, the evidence (quote the line), and whether it is about tests (it asks \
-         for tests, or for tests to pass). At most 8 requirements, a short line each. Answer with JSON: {\"requirements\": \
+         for tests, or for tests to pass). What a program prints or does when it runs (an \
+         output, an option, a flag) is met only when the output of a CHECK above shows it: code \
+         that looks right is not enough. At most 8 requirements, a short line each. Answer with JSON: {\"requirements\": \
          [{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
          false}]}",
     );
@@ -240,6 +242,7 @@ mod tests {
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
         );
+        assert!(prompt.contains("met only when the output of a CHECK above shows it"));
         let spoke = CheckRun {
             output: format!("{}\nHello, World!", silent.output),
             ..silent

@@ -30,6 +30,45 @@ pub fn on_workspace(tasks: &mut [TaskPlan], exists: impl Fn(&str) -> bool) {
     }
 }
 
+/// `tasks` checked by the project's own tests, `check` (the command its
+/// languages give for the tests that were there before the run): a plan
+/// whose checks do not run it gets it as its last subtask. A small model
+/// asked to fix a bug that the project's tests show planned `python3
+/// calc.py` as the check, which passes on the bug.
+pub fn project_check(tasks: &mut [TaskPlan], check: &str) {
+    let runs_it = |kind: &SubtaskKind| {
+        matches!(kind, SubtaskKind::Check { cmd }
+            if cmd.split_whitespace().eq(check.split_whitespace()))
+    };
+    // A plan of descriptions alone (free kinds) runs it when a subtask
+    // says so.
+    let says_it = |subtask: &String| {
+        let words: Vec<&str> = subtask.split_whitespace().collect();
+        let check: Vec<&str> = check.split_whitespace().collect();
+        words.windows(check.len()).any(|w| {
+            w.iter()
+                .map(|word| word.trim_matches('`'))
+                .eq(check.iter().copied())
+        })
+    };
+    if tasks.iter().flat_map(|t| &t.kinds).any(runs_it)
+        || tasks.iter().flat_map(|t| &t.subtasks).any(says_it)
+    {
+        return;
+    }
+    let Some(last) = tasks.last_mut() else {
+        return;
+    };
+    // A plan given as descriptions alone has no kinds yet: free ones.
+    last.kinds.resize(last.subtasks.len(), SubtaskKind::Free);
+    last.subtasks.push(format!(
+        "Run the project's tests, `{check}`, and make them pass (fix the code if they fail)"
+    ));
+    last.kinds.push(SubtaskKind::Check {
+        cmd: check.to_string(),
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +108,41 @@ mod tests {
         let once = tasks.clone();
         on_workspace(&mut tasks, |path| path == "calc.py");
         assert_eq!(tasks, once, "said once");
+    }
+
+    #[test]
+    fn a_plan_that_does_not_run_the_projects_tests_gets_them_last() {
+        let plan = |check: &str| TaskPlan {
+            description: "Fix calc.py".into(),
+            subtasks: vec!["Change calc.py".into(), format!("Run `{check}`")],
+            kinds: vec![
+                SubtaskKind::Write {
+                    path: "calc.py".into(),
+                },
+                SubtaskKind::Check { cmd: check.into() },
+            ],
+        };
+        let mut tasks = vec![plan("python3 calc.py")];
+        project_check(&mut tasks, "python3 -m pytest -q");
+        assert_eq!(tasks[0].subtasks.len(), 3);
+        assert_eq!(
+            tasks[0].kinds[2],
+            SubtaskKind::Check {
+                cmd: "python3 -m pytest -q".into()
+            }
+        );
+        assert!(tasks[0].subtasks[2].contains("`python3 -m pytest -q`"));
+        let mut checked = vec![plan("python3  -m pytest -q")];
+        let before = checked.clone();
+        project_check(&mut checked, "python3 -m pytest -q");
+        assert_eq!(checked, before, "already run: unchanged");
+        let mut said = vec![TaskPlan {
+            description: "Fix calc.py".into(),
+            subtasks: vec!["Fix calc.py".into(), "run `python3 -m pytest -q`".into()],
+            kinds: Vec::new(),
+        }];
+        let before = said.clone();
+        project_check(&mut said, "python3 -m pytest -q");
+        assert_eq!(said, before, "said in words: unchanged");
     }
 }

@@ -25,7 +25,7 @@ use crate::chat::{Message, Usage};
 use crate::model::{ChatRequest, Failure, Model, Options};
 use crate::state::{Event, TaskPlan};
 
-pub use existing::on_workspace;
+pub use existing::{on_workspace, project_check};
 pub use parse::parse;
 
 /// Corrections sent back before falling back to the goal as the only task.
@@ -35,7 +35,8 @@ const SYSTEM: &str = "You plan the work of a coding agent that writes files and 
 (python3, pytest, pip) in a folder.\n\
 Each task writes one file. List the tasks in the order to do them: for each, the file's path and \
 what it must hold (the functions it defines, their arguments and what they return; no code).\n\
-Then give the one command that checks the work.\n\
+Then give the one command that checks the work: it runs what the goal asks for (a program with \
+the arguments or option the goal names, or the tests), so that its output shows it works.\n\
 File names are short, lowercase, with underscores (e.g. word_count.py). Only the files the goal \
 asks for: test files only when it asks for tests. Answer with JSON only.";
 

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 /// JSON as small models get it wrong, put right: a Python `"""` string
 /// (Qwen2.5-Coder 1.5B writes a file's content so) becomes a JSON string,
+/// a `"""` docstring inside a string is escaped,
 /// a line break or tab typed inside a string is escaped, and a backslash
 /// that starts no JSON escape is read as Python reads it (a backslash), or,
 /// right after a `\n` and before a letter, as the line break it lost its
@@ -57,6 +58,15 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
             let content = body[..end].strip_prefix('\n').unwrap_or(&body[..end]);
             out.push_str(&Value::String(content.to_string()).to_string());
             rest = &body[end + 3..];
+            continue;
+        }
+        if in_string && rest.starts_with("\"\"\"") {
+            // A Python docstring inside a JSON string (Qwen2.5-Coder 1.5B
+            // writes `"content": "def f():\n    """Doc."""\n..."`): three
+            // quotes never close a JSON string (an empty string would
+            // follow it), so they are the file's own, escaped.
+            out.push_str("\\\"\\\"\\\"");
+            rest = &rest[3..];
             continue;
         }
         rest = &rest[c.len_utf8()..];

@@ -124,6 +124,30 @@ fn python_strings_and_raw_line_breaks_are_repaired() {
 }
 
 #[test]
+fn a_docstring_inside_a_json_string_is_the_files_own() {
+    // Qwen2.5-Coder 1.5B, as a real run wrote it eleven times in a row.
+    let qwen = r#"```json
+{"name": "write_file", "arguments": {"path": "textutil.py", "content": "def count_vowels(text):\n    """The number of vowels.\n    """\n    return sum(1 for c in text if c in 'aeiou')", "create_dirs": true}}
+```"#;
+    assert_eq!(
+        names(qwen),
+        [(
+            "write_file".into(),
+            json!({"path": "textutil.py", "content": "def count_vowels(text):\n    \"\"\"The number of vowels.\n    \"\"\"\n    return sum(1 for c in text if c in 'aeiou')", "create_dirs": true})
+        )]
+    );
+    // A docstring that ends the content: its quotes, then the string's.
+    let end = r#"{"name": "write_file", "arguments": {"path": "a.py", "content": "def f():\n    """Doc.""""}}"#;
+    assert_eq!(
+        names(end),
+        [(
+            "write_file".into(),
+            json!({"path": "a.py", "content": "def f():\n    \"\"\"Doc.\"\"\""})
+        )]
+    );
+}
+
+#[test]
 fn backslashes_that_start_no_escape_are_read_as_meant() {
     // Qwen2.5-Coder 1.5B, word for word at the end of a module.
     let qwen = r#"{"name": "write_file", "arguments": {"path": "g.py", "content": "    print(result)\n\if __name__ == '__main__':\n    main()"}}"#;
