@@ -47,8 +47,7 @@ impl Agent<'_> {
         let parsed = match refusal {
             Some(refusal) => Err(refusal),
             None => self
-                .tools
-                .parse(&call)
+                .parsed_call(index, &call)
                 .and_then(|parsed| self.accept(parsed)),
         };
         let event = match parsed {
@@ -95,25 +94,50 @@ impl Agent<'_> {
                     seen: None,
                 },
             },
-            Ok(Call::Action(action)) => match self.unseen(&action) {
-                Some((refusal, seen)) => Event::CallRejected {
-                    call: index,
-                    tool: call.name.clone(),
-                    kind: refusal.kind,
-                    error: refusal.message,
-                    signature: None,
-                    seen: Some(Box::new(seen)),
-                },
-                None => return self.act(index, action).await,
-            },
+            Ok(Call::Action(action)) => {
+                // The one read of the file a write or an edit replaces.
+                let prior = match &action {
+                    Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
+                        Some(self.tools.contents(path))
+                    }
+                    _ => None,
+                };
+                match self.unseen(&action, prior.as_ref().and_then(Option::as_deref)) {
+                    Some((refusal, seen)) => Event::CallRejected {
+                        call: index,
+                        tool: call.name.clone(),
+                        kind: refusal.kind,
+                        error: refusal.message,
+                        signature: None,
+                        seen: Some(Box::new(seen)),
+                    },
+                    None => return self.act(index, action, prior).await,
+                }
+            }
         };
         self.record(event, Durability::Lazy)?;
         Ok(())
     }
 
+    /// Call `index` of the pending reply as it was parsed when the reply
+    /// was reviewed (once: parsing reads only the call and the settings);
+    /// a reply handled after a resume is parsed here.
+    fn parsed_call(&mut self, index: usize, call: &ToolCall) -> Result<Call, Refusal> {
+        match self.parsed.get_mut(index).and_then(Option::take) {
+            Some(parsed) => parsed,
+            None => self.tools.parse(call),
+        }
+    }
+
     /// Loop check, `action_started` (synced before a side effect), execute,
-    /// `action_finished`.
-    async fn act(&mut self, index: usize, action: Action) -> Result<(), StoreError> {
+    /// `action_finished`. `prior`: the bytes of the file a write or an edit
+    /// replaces, as read once for it (`Some(None)`: no file).
+    async fn act(
+        &mut self,
+        index: usize,
+        action: Action,
+        prior: Option<Option<Vec<u8>>>,
+    ) -> Result<(), StoreError> {
         let signature = action.signature();
         let recent: Vec<_> = self.state().recent.iter().collect();
         if guard::check(&recent, &signature).is_some() {
@@ -127,11 +151,12 @@ impl Agent<'_> {
         }
         // A write and an edit that applies announce the file's hashes before
         // and after, so diff, rollback and crash reconciliation cover both.
+        let old = prior.as_ref().and_then(Option::as_deref);
         let write = match &action {
             Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
-                self.tools.content_after(&action).map(|after| WriteIntent {
+                tools::content_after(&action, old).map(|after| WriteIntent {
                     path: path.clone(),
-                    before: self.tools.hash_of(path),
+                    before: old.map(tools::sha256_hex),
                     after: tools::sha256_hex(after.as_bytes()),
                 })
             }
@@ -140,9 +165,9 @@ impl Agent<'_> {
         // Keep what a write is about to replace: `runner rollback` restores it.
         if let Some(intent) = &write
             && intent.before.as_ref().is_some_and(|b| *b != intent.after)
-            && let Some(old) = self.tools.contents(&intent.path)
+            && let Some(old) = old
         {
-            self.store.keep_blob(&old)?;
+            self.store.keep_blob(old)?;
         }
         let durability = if action.is_read_only() {
             Durability::Lazy
@@ -159,7 +184,7 @@ impl Agent<'_> {
             },
             durability,
         )?;
-        let outcome = self.tools.execute(&action, &self.stop).await;
+        let outcome = self.tools.execute_over(&action, prior, &self.stop).await;
         self.record(
             Event::ActionFinished {
                 action: started.seq,
@@ -175,17 +200,19 @@ impl Agent<'_> {
     /// refused once, with that content (head and tail when large), which
     /// counts as shown. `edit_file` is not refused: it only applies to a
     /// passage the model quoted from the file, and changes nothing else.
-    fn unseen(&self, action: &Action) -> Option<(Refusal, SeenFile)> {
+    fn unseen(&self, action: &Action, prior: Option<&[u8]>) -> Option<(Refusal, SeenFile)> {
         let Action::WriteFile { path, .. } = action else {
             return None;
         };
-        let now = self.tools.hash_of(path)?;
+        let prior = prior?;
+        let now = tools::sha256_hex(prior);
         let shown = self.tools.shown_path(path)?;
         if self.state().seen.get(&shown) == Some(&now) {
             return None;
         }
         // A file that is not text is not shown; its write goes ahead.
-        let excerpt = self.tools.excerpt(path, SHOWN_BYTES)?;
+        let text = std::str::from_utf8(prior).ok()?;
+        let excerpt = crate::state::head_and_tail(text, SHOWN_BYTES);
         let error = format!(
             "not written: {shown} already exists and you have not seen its current content in \
              this run, so writing it whole could lose code the goal does not ask to change. Here \

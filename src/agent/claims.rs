@@ -4,7 +4,10 @@
 
 use super::{Agent, focus};
 use crate::chat::ToolCall;
-use crate::tools;
+use crate::tools::{Action, Call, Refusal};
+
+/// A call as the tools parsed it.
+pub(super) type Parsed = Result<Call, Refusal>;
 
 impl Agent<'_> {
     /// The calls of a reply with each claim that a check subtask is done,
@@ -18,36 +21,41 @@ impl Agent<'_> {
     /// check failed, with nothing changed since, is refused as before.
     /// Done before the reply is logged: the log and the conversation hold
     /// the run of the check.
-    pub(super) fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+    /// Each call comes back with its parse, the one the call is handled
+    /// with.
+    pub(super) fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<(ToolCall, Parsed)> {
         let state = self.state();
+        let parse = |call: ToolCall| {
+            let parsed = self.tools.parse(&call);
+            (call, parsed)
+        };
         let Some(check) = focus::check_command(state) else {
-            return calls;
+            return calls.into_iter().map(parse).collect();
         };
         let mut unknown = focus::check_unknown(state, &check);
         calls
             .into_iter()
-            .map(|call| match self.tools.parse(&call) {
-                Ok(tools::Call::Action(
-                    tools::Action::WriteFile { .. } | tools::Action::EditFile { .. },
-                )) => {
+            .map(parse)
+            .map(|(call, parsed)| match &parsed {
+                Ok(Call::Action(Action::WriteFile { .. } | Action::EditFile { .. })) => {
                     unknown = true;
-                    call
+                    (call, parsed)
                 }
-                Ok(tools::Call::Action(tools::Action::RunCmd { cmd, .. }))
+                Ok(Call::Action(Action::RunCmd { cmd, .. }))
                     if cmd.split_whitespace().eq(check.split_whitespace()) =>
                 {
                     unknown = false;
-                    call
+                    (call, parsed)
                 }
-                Ok(tools::Call::Complete { success: true, .. }) if unknown => {
+                Ok(Call::Complete { success: true, .. }) if unknown => {
                     tracing::warn!(check, "a claim that the check subtask is done, made before the check ran on the files as they are: running the check");
                     unknown = false;
-                    ToolCall {
+                    parse(ToolCall {
                         name: "run_cmd".into(),
                         arguments: serde_json::json!({ "cmd": check }),
-                    }
+                    })
                 }
-                _ => call,
+                _ => (call, parsed),
             })
             .collect()
     }

@@ -31,7 +31,7 @@ use crate::settings::Settings;
 use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
 use crate::store::{Durability, Store, StoreError};
-use crate::tools::Toolbox;
+use crate::tools::{self, Toolbox};
 use crate::workspace::{RoundMap, Watch};
 
 /// Corrective re-asks within one round, when the model's calls could not be
@@ -76,6 +76,9 @@ pub struct Agent<'a> {
     num_ctx: u64,
     /// The languages, and the reviews of the pending reply's writes.
     reviews: review::Reviews,
+    /// The pending reply's calls as parsed when it was reviewed, each taken
+    /// when it is handled.
+    parsed: Vec<Option<Result<tools::Call, tools::Refusal>>>,
     /// What the runner knows of each language (definitions, tests, checks).
     languages: &'a [Box<dyn Language>],
     /// The probe of the files there were when the run began.
@@ -112,6 +115,7 @@ impl<'a> Agent<'a> {
             lessons,
             num_ctx: settings.num_ctx,
             reviews: review::Reviews::default(),
+            parsed: Vec::new(),
             languages: &[],
             watch: Watch::default(),
             map: RoundMap::default(),

@@ -65,7 +65,11 @@ impl Agent<'_> {
     /// Step 5 of the round: the reply's calls as they are to be logged,
     /// each write reviewed by its language and each premature claim of a
     /// check turned into its run.
-    pub(super) fn reviewed(&mut self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+    /// Each call comes with its parse (see [`Agent::checked_claims`]).
+    pub(super) fn reviewed(
+        &mut self,
+        calls: Vec<ToolCall>,
+    ) -> Vec<(ToolCall, super::claims::Parsed)> {
         let calls = self.review_writes(calls);
         self.checked_claims(calls)
     }

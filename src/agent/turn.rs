@@ -31,7 +31,10 @@ impl Agent<'_> {
             .is_empty()
             .then(|| self.broken_call(&content, done_reason.as_deref()))
             .flatten();
-        let calls = self.reviewed(calls.into_iter().map(tools::bounded).collect());
+        let (calls, parsed): (Vec<_>, Vec<_>) = self
+            .reviewed(calls.into_iter().map(tools::bounded).collect())
+            .into_iter()
+            .unzip();
         let acted = !calls.is_empty();
         self.record(
             Event::ModelReplied {
@@ -44,6 +47,7 @@ impl Agent<'_> {
             },
             Durability::Lazy,
         )?;
+        self.parsed = parsed.into_iter().map(Some).collect();
         self.watch_context(usage)?;
         // A call that did not parse is corrected with its error, not nudged.
         if let Some(error) = broken

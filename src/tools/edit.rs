@@ -46,6 +46,7 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
 
 /// Runs `edit_file` on a workspace file: read, edit, write (as
 /// `write_file` writes, so the result carries the same `FileChange`).
+#[cfg(test)]
 pub fn edit_file(
     root: &std::path::Path,
     given: &str,
@@ -53,7 +54,24 @@ pub fn edit_file(
     new: &str,
     languages: Option<&Languages>,
 ) -> ActionOutcome {
-    let bytes = match files::read(root, given) {
+    edit_over(root, given, old, new, languages, None)
+}
+
+/// `edit_file` over `prior`, the file's bytes as the caller read them
+/// (see [`write::write_over`]); the write that follows reads nothing again.
+pub fn edit_over(
+    root: &std::path::Path,
+    given: &str,
+    old: &str,
+    new: &str,
+    languages: Option<&Languages>,
+    prior: Option<Option<Vec<u8>>>,
+) -> ActionOutcome {
+    let read = match prior {
+        Some(prior) => Ok(prior),
+        None => files::read(root, given),
+    };
+    let bytes = match read {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
             return ActionOutcome::refused(format!(
@@ -62,7 +80,7 @@ pub fn edit_file(
         }
         Err(e) => return ActionOutcome::refused(e),
     };
-    let Ok(text) = String::from_utf8(bytes) else {
+    let Ok(text) = String::from_utf8(bytes.clone()) else {
         return ActionOutcome::refused(format!(
             "edit_file {given}: the file is not UTF-8 text; it is not edited"
         ));
@@ -71,7 +89,7 @@ pub fn edit_file(
         Ok(edited) => edited,
         Err(refusal) => return ActionOutcome::refused(refusal),
     };
-    let mut outcome = write::write_file(root, given, &edited, false, languages);
+    let mut outcome = write::write_over(root, given, &edited, false, languages, Some(Some(bytes)));
     if outcome.ok {
         let removed = old.lines().count();
         let added = new.lines().count();

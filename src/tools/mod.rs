@@ -147,6 +147,18 @@ impl Toolbox {
     /// Runs an action. Never fails: what went wrong is in the outcome. A
     /// stop request ends a running command.
     pub async fn execute(&self, action: &Action, stop: &Stop) -> ActionOutcome {
+        self.execute_over(action, None, stop).await
+    }
+
+    /// [`Toolbox::execute`], a write or an edit over `prior`, the file's
+    /// bytes as the caller read them (`Some(None)`: no file), so that one
+    /// write reads its file once.
+    pub async fn execute_over(
+        &self,
+        action: &Action,
+        prior: Option<Option<Vec<u8>>>,
+        stop: &Stop,
+    ) -> ActionOutcome {
         match action {
             Action::ListDir { path } => files::list_dir(&self.root, path),
             Action::ReadFile { path, max_bytes } => files::read_file(&self.root, path, *max_bytes),
@@ -154,9 +166,16 @@ impl Toolbox {
                 path,
                 content,
                 create_dirs,
-            } => write::write_file(&self.root, path, content, *create_dirs, self.languages()),
+            } => write::write_over(
+                &self.root,
+                path,
+                content,
+                *create_dirs,
+                self.languages(),
+                prior,
+            ),
             Action::EditFile { path, old, new } => {
-                edit::edit_file(&self.root, path, old, new, self.languages())
+                edit::edit_over(&self.root, path, old, new, self.languages(), prior)
             }
             Action::Search { pattern, path } => search::search(&self.root, pattern, path),
             Action::RunCmd { cmd, timeout } => {
@@ -205,14 +224,11 @@ impl Toolbox {
     /// the whole content of a `write_file`, the edited text of an
     /// `edit_file` that applies; `None` otherwise.
     pub fn content_after(&self, action: &Action) -> Option<String> {
-        match action {
-            Action::WriteFile { content, .. } => Some(content.clone()),
-            Action::EditFile { path, old, new } => {
-                let text = String::from_utf8(self.contents(path)?).ok()?;
-                edit::apply(&text, old, new, path).ok()
-            }
+        let prior = match action {
+            Action::EditFile { path, .. } => self.contents(path),
             _ => None,
-        }
+        };
+        content_after(action, prior.as_deref())
     }
 
     /// SHA-256 of a workspace file now, `None` when it does not exist or
@@ -241,6 +257,19 @@ impl Toolbox {
     /// Whether a file the runner wrote still exists.
     pub fn exists(&self, path: &str) -> bool {
         files::exists(&self.root, path)
+    }
+}
+
+/// The content a file would have after `action`, given its bytes
+/// `prior` (see [`Toolbox::content_after`]).
+pub fn content_after(action: &Action, prior: Option<&[u8]>) -> Option<String> {
+    match action {
+        Action::WriteFile { content, .. } => Some(content.clone()),
+        Action::EditFile { path, old, new } => {
+            let text = std::str::from_utf8(prior?).ok()?;
+            edit::apply(text, old, new, path).ok()
+        }
+        _ => None,
     }
 }
 

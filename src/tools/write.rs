@@ -13,12 +13,27 @@ use crate::state::{ActionOutcome, FileChange};
 
 /// Writes `content` to `given`; `languages` name the definitions a
 /// rewrite removed (without them, the result counts lines only).
+#[cfg(test)]
 pub fn write_file(
     root: &Path,
     given: &str,
     content: &str,
     create_dirs: bool,
     languages: Option<&Languages>,
+) -> ActionOutcome {
+    write_over(root, given, content, create_dirs, languages, None)
+}
+
+/// `write_file` over `prior`, the file's bytes as the caller read them
+/// (`Some(None)`: there was no file), so that a write reads the file once;
+/// `None`: read them here.
+pub fn write_over(
+    root: &Path,
+    given: &str,
+    content: &str,
+    create_dirs: bool,
+    languages: Option<&Languages>,
+    prior: Option<Option<Vec<u8>>>,
 ) -> ActionOutcome {
     let target = match resolve(root, given, create_dirs) {
         Ok(target) => target,
@@ -37,16 +52,21 @@ pub fn write_file(
         Ok(_) => {}
         Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
     }
-    let old = match target.open_file() {
-        Ok(mut file) => {
-            let mut bytes = Vec::new();
-            if let Err(e) = file.read_to_end(&mut bytes) {
+    let old = match prior {
+        Some(prior) => prior,
+        None => match target.open_file() {
+            Ok(mut file) => {
+                let mut bytes = Vec::new();
+                if let Err(e) = file.read_to_end(&mut bytes) {
+                    return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+                }
+                Some(bytes)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
                 return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
             }
-            Some(bytes)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
+        },
     };
     let before = old.as_deref().map(sha256_hex);
     if let Err(e) = target.replace(content.as_bytes()) {
