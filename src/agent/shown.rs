@@ -70,6 +70,12 @@ impl Agent<'_> {
         let mut new = Vec::new();
         let mut left = budget;
         for path in named_files(self.state()) {
+            // A file too large when the run began is not read every round
+            // only to be left out.
+            let size = self.state().baseline.files.get(&path).map_or(0, |f| f.size);
+            if size > WHOLE_MAX as u64 {
+                continue;
+            }
             let Some(bytes) = self.tools.contents(&path) else {
                 continue;
             };

@@ -17,7 +17,7 @@ pub struct JavaScript;
 #[derive(Debug, Default, Deserialize)]
 struct Facts {
     error: Option<SyntaxError>,
-    defs: Vec<Def>,
+    defs: Vec<Definition>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -25,14 +25,6 @@ struct SyntaxError {
     /// 0 when node does not say.
     line: u32,
     message: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct Def {
-    kind: String,
-    name: String,
-    signature: String,
-    line: u32,
 }
 
 /// Asks node about `files` (path and text); `None` when node is missing
@@ -103,19 +95,7 @@ impl Language for JavaScript {
         let mut all: Vec<Option<Vec<Definition>>> = ask(&batch)
             .unwrap_or_default()
             .into_iter()
-            .map(|f| {
-                f.error.is_none().then(|| {
-                    f.defs
-                        .into_iter()
-                        .map(|d| Definition {
-                            kind: d.kind,
-                            name: d.name,
-                            signature: d.signature,
-                            line: d.line,
-                        })
-                        .collect()
-                })
-            })
+            .map(|f| f.error.is_none().then_some(f.defs))
             .collect();
         all.resize(files.len(), None);
         all

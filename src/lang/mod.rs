@@ -25,8 +25,9 @@ pub use registry::Languages;
 pub use tally::tally;
 
 /// A top-level definition of a source file, for the workspace map:
-/// `def add(a, b)`, `class Game(Base)`, `function play(a, b)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `def add(a, b)`, `class Game(Base)`, `function play(a, b)`. The
+/// languages' fact scripts give it in this shape.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 pub struct Definition {
     /// What it is, in the language's own word (`def`, `class`, `function`).
     pub kind: String,

@@ -220,17 +220,6 @@ impl Toolbox {
             .await
     }
 
-    /// The content a file would have after `action` when it writes one:
-    /// the whole content of a `write_file`, the edited text of an
-    /// `edit_file` that applies; `None` otherwise.
-    pub fn content_after(&self, action: &Action) -> Option<String> {
-        let prior = match action {
-            Action::EditFile { path, .. } => self.contents(path),
-            _ => None,
-        };
-        content_after(action, prior.as_deref())
-    }
-
     /// SHA-256 of a workspace file now, `None` when it does not exist or
     /// cannot be read (used to reconcile an interrupted write).
     pub fn hash_of(&self, path: &str) -> Option<String> {
@@ -260,8 +249,9 @@ impl Toolbox {
     }
 }
 
-/// The content a file would have after `action`, given its bytes
-/// `prior` (see [`Toolbox::content_after`]).
+/// The content a file would have after `action` when it writes one, given
+/// its bytes `prior`: the whole content of a `write_file`, the edited text
+/// of an `edit_file` that applies; `None` otherwise.
 pub fn content_after(action: &Action, prior: Option<&[u8]>) -> Option<String> {
     match action {
         Action::WriteFile { content, .. } => Some(content.clone()),

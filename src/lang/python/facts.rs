@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::lang::toolchain;
+use crate::lang::{Definition, toolchain};
 
 /// The script, run as `python3 -c`: one start for all the files of a review.
 const SCRIPT: &str = include_str!("facts.py");
@@ -13,7 +13,7 @@ pub struct Facts {
     /// CPython's `SyntaxError`, when the file does not parse.
     pub error: Option<SyntaxError>,
     /// Top-level functions and classes.
-    pub defs: Vec<Def>,
+    pub defs: Vec<Definition>,
     pub imports: Vec<Import>,
     /// Test functions pytest collects: top-level `test*` and methods
     /// `test*` of classes.
@@ -37,15 +37,6 @@ pub struct Facts {
 pub struct SyntaxError {
     pub line: u32,
     pub message: String,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct Def {
-    /// `def` or `class`.
-    pub kind: String,
-    pub name: String,
-    pub line: u32,
-    pub signature: String,
 }
 
 #[derive(Debug, Deserialize)]

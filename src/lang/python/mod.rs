@@ -59,19 +59,7 @@ impl Language for Python {
         let mut all: Vec<Option<Vec<Definition>>> = answer
             .files
             .into_iter()
-            .map(|f| {
-                f.error.is_none().then(|| {
-                    f.defs
-                        .into_iter()
-                        .map(|d| Definition {
-                            kind: d.kind,
-                            name: d.name,
-                            signature: d.signature,
-                            line: d.line,
-                        })
-                        .collect()
-                })
-            })
+            .map(|f| f.error.is_none().then_some(f.defs))
             .collect();
         all.resize(files.len(), None);
         all
