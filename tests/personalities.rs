@@ -548,6 +548,29 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
 }
 
 #[test]
+fn a_relative_tmpdir_does_not_turn_the_review_of_writes_off() {
+    // TMPDIR set for another working directory: the languages' scratch
+    // folders go to the default, and the test file that takes its inputs
+    // as arguments is still refused (before, every write was accepted).
+    let test = Test::new()
+        .script("fixing")
+        .env("TMPDIR", "no/such/tmp")
+        .args([
+            "Write an add function with pytest tests",
+            "--max-rounds",
+            "14",
+        ]);
+    test.run().assert_code(0);
+    let rejected = rejections(&test);
+    assert!(
+        rejected.first().is_some_and(
+            |(tool, why)| tool == "write_file" && why.contains("fixture 'a' not found")
+        ),
+        "{rejected:?}"
+    );
+}
+
+#[test]
 fn a_model_fixing_its_tests_the_way_small_models_do_gets_them_to_pass() {
     let (test, state) = add_with_tests("fixing", "14");
     let rejected = rejections(&test);

@@ -55,7 +55,7 @@ pub async fn outcome(flight: &InFlight, tools: &Toolbox, stop: &Stop) -> ActionO
                 );
                 ActionOutcome {
                     interrupted: true,
-                    ..ActionOutcome::refused(error)
+                    ..ActionOutcome::failed(error)
                 }
             }
         }
@@ -73,7 +73,7 @@ fn unknown(flight: &InFlight, command: Option<String>) -> ActionOutcome {
     ActionOutcome {
         command,
         interrupted: true,
-        ..ActionOutcome::refused(error)
+        ..ActionOutcome::failed(error)
     }
 }
 

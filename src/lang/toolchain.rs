@@ -21,7 +21,11 @@ pub struct Output {
 /// Runs `program args` in `dir` (a temp folder when `None`) with `input` on
 /// stdin; `None` when it cannot start or runs over [`LIMIT`].
 pub fn run(program: &str, args: &[&str], dir: Option<&Path>, input: &str) -> Option<Output> {
-    let scratch = tempfile::tempdir().ok()?;
+    let scratch = tempfile::Builder::new()
+        .prefix("runner-lang-")
+        .tempdir_in(crate::tools::env::temp_root())
+        .map_err(|error| tracing::warn!(program, %error, "no scratch folder for the toolchain"))
+        .ok()?;
     let mut child = Command::new(program)
         .args(args)
         .current_dir(dir.unwrap_or(scratch.path()))

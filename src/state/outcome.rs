@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::RefusalKind;
+
 /// A write the runner made to a file of the workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileChange {
@@ -73,12 +75,25 @@ pub struct ActionOutcome {
     /// The file whose whole content the result showed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen: Option<Box<SeenFile>>,
+    /// Why the tool refused to act (a path outside the workspace, a program
+    /// not allowed); `None` when it acted, or tried and failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<RefusalKind>,
 }
 
 impl ActionOutcome {
-    /// An action that did not run (or failed) for `error`, which the model
-    /// is told.
-    pub fn refused(error: String) -> ActionOutcome {
+    /// An action its tool refused to do, for `error`, which the model is
+    /// told.
+    pub fn refused(kind: RefusalKind, error: String) -> ActionOutcome {
+        ActionOutcome {
+            refusal: Some(kind),
+            ..ActionOutcome::failed(error)
+        }
+    }
+
+    /// An action that was tried and failed (the system said no: a file
+    /// that cannot be read, a program that cannot start), for `error`.
+    pub fn failed(error: String) -> ActionOutcome {
         ActionOutcome {
             ok: false,
             result: format!("Error: {error}"),

@@ -1,9 +1,11 @@
 //! The kinds of refusal: why a call did not run, as the log records it and
-//! the round reads it (the message the model was shown is beside it).
+//! the round reads it (the message the model was shown is beside it). The
+//! round refuses a call before it runs; a tool refuses while it runs
+//! (`ActionOutcome::refusal`).
 
 use serde::{Deserialize, Serialize};
 
-/// Why a call was refused before it ran.
+/// Why a call was refused: by the round before it ran, or by its tool.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RefusalKind {
@@ -34,6 +36,24 @@ pub enum RefusalKind {
     CheckNotPassed,
     /// The subtask given up after nothing but a refused write.
     GaveUpTooSoon,
+    /// A path outside the workspace, or inside a folder that is off limits.
+    PathRefused,
+    /// The file or folder does not exist.
+    NoSuchPath,
+    /// A folder or device where a file was asked for, or a file that is not
+    /// text where text was.
+    NotAFile,
+    /// The command's program or options are not allowed.
+    CommandNotAllowed,
+    /// The command needs the network, which commands do not have.
+    NeedsNetwork,
+    /// The program is not installed.
+    NotInstalled,
+    /// `search` with a pattern that is not a valid regular expression.
+    BadPattern,
+    /// `edit_file` whose `old` text is empty, not in the file, or in it
+    /// more than once.
+    EditNoMatch,
 }
 
 impl RefusalKind {
@@ -53,7 +73,10 @@ impl RefusalKind {
     pub fn is_refused_write(self) -> bool {
         matches!(
             self,
-            RefusalKind::UnseenFile | RefusalKind::ShortenedContent | RefusalKind::LanguageRefused
+            RefusalKind::UnseenFile
+                | RefusalKind::ShortenedContent
+                | RefusalKind::LanguageRefused
+                | RefusalKind::EditNoMatch
         )
     }
 }
@@ -89,5 +112,7 @@ mod tests {
         assert!(!RefusalKind::UnknownTool.is_about_content());
         assert!(!RefusalKind::NothingDone.is_refused_write());
         assert!(RefusalKind::ShortenedContent.is_refused_write());
+        assert!(RefusalKind::EditNoMatch.is_refused_write());
+        assert!(!RefusalKind::NotInstalled.is_refused_write());
     }
 }

@@ -14,7 +14,7 @@ use super::ToolConfig;
 use super::output::HeadTail;
 use super::process::{ChildLimits, Group, WATCH_INTERVAL};
 use super::{env, network, policy};
-use crate::state::{ActionOutcome, CommandEnd};
+use crate::state::{ActionOutcome, CommandEnd, RefusalKind};
 use crate::stop::Stop;
 
 /// Programs allowed by default: what a Python project needs to run and test.
@@ -93,6 +93,23 @@ pub struct Place<'a> {
     pub reads: &'a [PathBuf],
 }
 
+/// What the program printed, in a `run_cmd` result this module made: its
+/// stdout and stderr without the command line, how it ended, or the
+/// sections' headings (`""` when it printed nothing).
+pub fn printed(result: &str) -> String {
+    let Some(at) = result.find(SECTION) else {
+        return String::new();
+    };
+    result[at + 1..]
+        .lines()
+        .filter(|line| !matches!(*line, "--- stdout ---" | "--- stderr ---"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where the program's output begins in a result: the first section.
+const SECTION: &str = "\n--- std";
+
 pub async fn run(
     place: &Place<'_>,
     cmd: &str,
@@ -103,17 +120,20 @@ pub async fn run(
     let (root, tmp) = (place.root, place.tmp);
     let words = match policy::check(cmd, root, config) {
         Ok(words) => words,
-        Err(e) => return ActionOutcome::refused(e),
+        Err(e) => return ActionOutcome::refused(RefusalKind::CommandNotAllowed, e),
     };
     if config.sandbox
         && !config.allow_net
         && let Some(why) = network::needs_network(&words)
     {
-        return ActionOutcome::refused(why);
+        return ActionOutcome::refused(RefusalKind::NeedsNetwork, why);
     }
     let env = env::child_env(tmp);
     let Some(program) = find_on_path(&words[0], &env) else {
-        return ActionOutcome::refused(format!("{} is not installed or not on PATH", words[0]));
+        return ActionOutcome::refused(
+            RefusalKind::NotInstalled,
+            format!("{} is not installed or not on PATH", words[0]),
+        );
     };
     let mut command = Command::new(&program);
     command
@@ -126,24 +146,24 @@ pub async fn run(
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     if let Err(e) = confine(&mut command, place, config) {
-        return ActionOutcome::refused(e);
+        return ActionOutcome::failed(e);
     }
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) if config.sandbox && e.raw_os_error().is_some_and(|c| c == libc_eperm()) => {
-            return ActionOutcome::refused(format!(
+            return ActionOutcome::failed(format!(
                 "cannot start {}: {e} while setting up the sandbox (the user can run with --no-sandbox)",
                 words[0]
             ));
         }
-        Err(e) => return ActionOutcome::refused(format!("cannot start {}: {e}", words[0])),
+        Err(e) => return ActionOutcome::failed(format!("cannot start {}: {e}", words[0])),
     };
     let Some(group) = child
         .id()
         .and_then(|id| i32::try_from(id).ok())
         .map(Group::new)
     else {
-        return ActionOutcome::refused(format!("{} ended before it could be watched", words[0]));
+        return ActionOutcome::failed(format!("{} ended before it could be watched", words[0]));
     };
     let stdout = tokio::spawn(drain(child.stdout.take()));
     let stderr = tokio::spawn(drain(child.stderr.take()));

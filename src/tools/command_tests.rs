@@ -44,6 +44,21 @@ async fn stdin_is_empty_and_output_is_head_and_tail() {
     assert!(!out.result.contains('\u{1b}'));
 }
 
+#[tokio::test]
+async fn what_a_program_printed_is_its_output_without_the_command_line() {
+    let (_dir, tools) = toolbox(ToolConfig::default());
+    let out = run_py(
+        &tools,
+        "import sys\nprint('out')\nprint('err', file=sys.stderr)",
+        30,
+    )
+    .await;
+    assert_eq!(printed(&out.result), "out\nerr", "{}", out.result);
+    let out = run_py(&tools, "pass", 30).await;
+    assert_eq!(printed(&out.result), "", "{}", out.result);
+    assert!(out.result.starts_with("$ python3 t.py\nexit code 0"));
+}
+
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn the_sandbox_keeps_writes_inside() {

@@ -6,9 +6,10 @@
 //! are refused with the lines nearest to what was quoted, numbered, so the
 //! model can quote again.
 
+use super::confined::resolve;
 use super::{files, removal, write};
 use crate::lang::Languages;
-use crate::state::ActionOutcome;
+use crate::state::{ActionOutcome, RefusalKind};
 
 /// Lines of the file shown around the nearest match of a refused edit.
 const NEAREST_LINES: usize = 6;
@@ -67,6 +68,9 @@ pub fn edit_over(
     languages: Option<&Languages>,
     prior: Option<Option<Vec<u8>>>,
 ) -> ActionOutcome {
+    if let Err(e) = resolve(root, given, false) {
+        return files::path_refusal(given, e, None);
+    }
     let read = match prior {
         Some(prior) => Ok(prior),
         None => files::read(root, given),
@@ -74,20 +78,22 @@ pub fn edit_over(
     let bytes = match read {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
-            return ActionOutcome::refused(format!(
-                "edit_file {given}: no such file; create it with write_file"
-            ));
+            return ActionOutcome::refused(
+                RefusalKind::NoSuchPath,
+                format!("edit_file {given}: no such file; create it with write_file"),
+            );
         }
-        Err(e) => return ActionOutcome::refused(e),
+        Err(e) => return ActionOutcome::failed(e),
     };
     let Ok(text) = String::from_utf8(bytes.clone()) else {
-        return ActionOutcome::refused(format!(
-            "edit_file {given}: the file is not UTF-8 text; it is not edited"
-        ));
+        return ActionOutcome::refused(
+            RefusalKind::NotAFile,
+            format!("edit_file {given}: the file is not UTF-8 text; it is not edited"),
+        );
     };
     let edited = match apply(&text, old, new, given) {
         Ok(edited) => edited,
-        Err(refusal) => return ActionOutcome::refused(refusal),
+        Err(refusal) => return ActionOutcome::refused(RefusalKind::EditNoMatch, refusal),
     };
     let mut outcome = write::write_over(root, given, &edited, false, languages, Some(Some(bytes)));
     if outcome.ok {

@@ -36,6 +36,36 @@ pub fn child_env(tmp: Option<&std::path::Path>) -> Vec<(String, String)> {
 }
 
 /// Whether `program` is a file in a folder of the runner's `PATH`.
+/// Where the runner makes its temp folders (the commands' TMPDIR, the
+/// languages' scratch folders): the system's, from TMPDIR, when that is an
+/// absolute path to a folder; else the platform's default. A relative or
+/// missing TMPDIR (one set for another working directory) would make every
+/// temp folder fail, and with them the languages' review of each write.
+pub fn temp_root() -> std::path::PathBuf {
+    static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let given = std::env::temp_dir();
+        let root = usable_temp(given.clone());
+        if root != given {
+            tracing::warn!(
+                tmpdir = %given.display(),
+                instead = %root.display(),
+                "TMPDIR is not an absolute path to a folder"
+            );
+        }
+        root
+    })
+    .clone()
+}
+
+/// `given` when it is an absolute path to a folder, else the default.
+fn usable_temp(given: std::path::PathBuf) -> std::path::PathBuf {
+    if (given.is_absolute() && given.is_dir()) || cfg!(not(unix)) {
+        return given;
+    }
+    std::path::PathBuf::from("/tmp")
+}
+
 pub fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
@@ -44,6 +74,16 @@ pub fn on_path(program: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_relative_or_missing_temp_folder_gives_way_to_the_default() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(usable_temp(dir.path().into()), dir.path());
+        let default = std::path::PathBuf::from("/tmp");
+        assert_eq!(usable_temp("target/eval/tmp".into()), default);
+        assert_eq!(usable_temp(dir.path().join("gone")), default);
+    }
 
     #[test]
     fn only_the_allowlist_passes_and_never_a_secret() {

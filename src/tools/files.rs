@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::confined::{Kind, resolve};
 use super::paths::{self, PathError};
-use crate::state::{ActionOutcome, SeenFile};
+use crate::state::{ActionOutcome, RefusalKind, SeenFile};
 
 /// Entries `list_dir` shows; a model rarely needs more and a huge folder
 /// would fill the prompt.
@@ -15,25 +15,56 @@ const LIST_CAP: usize = 200;
 pub use crate::digest::sha256_hex;
 
 /// The message for a path that was not resolved.
-pub(super) fn path_refusal(given: &str, error: PathError, create_dirs: Option<bool>) -> String {
+pub(super) fn path_refusal(
+    given: &str,
+    error: PathError,
+    create_dirs: Option<bool>,
+) -> ActionOutcome {
+    match path_error(given, error, create_dirs) {
+        (Some(kind), message) => ActionOutcome::refused(kind, message),
+        (None, message) => ActionOutcome::failed(message),
+    }
+}
+
+/// A file or folder that could not be opened: a refusal when it does not
+/// exist, a failure otherwise.
+fn io_refusal(what: &str, given: &str, error: &std::io::Error) -> ActionOutcome {
+    let message = format!("{what} {given}: {}", plain(error));
+    match error.kind() {
+        std::io::ErrorKind::NotFound => ActionOutcome::refused(RefusalKind::NoSuchPath, message),
+        _ => ActionOutcome::failed(message),
+    }
+}
+
+/// What a path that did not resolve is told as: the kind of refusal (none
+/// when the system failed) and the message for the model.
+fn path_error(
+    given: &str,
+    error: PathError,
+    create_dirs: Option<bool>,
+) -> (Option<RefusalKind>, String) {
     match error {
-        PathError::Refused(message) => message,
-        PathError::MissingFolder if create_dirs == Some(false) => {
-            format!("the folder of {given} does not exist; pass create_dirs=true to create it")
-        }
-        PathError::MissingFolder => format!("{given}: no such file or folder"),
-        PathError::Io(e) => format!("{given}: {}", plain(&e)),
+        PathError::Refused(message) => (Some(RefusalKind::PathRefused), message),
+        PathError::MissingFolder if create_dirs == Some(false) => (
+            Some(RefusalKind::NoSuchPath),
+            format!("the folder of {given} does not exist; pass create_dirs=true to create it"),
+        ),
+        PathError::MissingFolder => (
+            Some(RefusalKind::NoSuchPath),
+            format!("{given}: no such file or folder"),
+        ),
+        PathError::Io(e) => (None, format!("{given}: {}", plain(&e))),
     }
 }
 
 pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
     let dir = match resolve(root, given, false) {
         Ok(dir) => dir,
-        Err(e) => return ActionOutcome::refused(path_refusal(given, e, None)),
+        Err(e) => return path_refusal(given, e, None),
     };
     let entries = match dir.list() {
         Ok(entries) => entries,
-        Err(e) => return ActionOutcome::refused(format!("cannot list {given}: {}", plain(&e))),
+        Err(e) => return io_refusal("cannot list", given, &e),
     };
     let mut lines: Vec<String> = entries
         .into_iter()
@@ -72,7 +103,7 @@ pub fn list_dir(root: &Path, given: &str) -> ActionOutcome {
 pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
     let target = match resolve(root, given, false) {
         Ok(target) => target,
-        Err(e) => return ActionOutcome::refused(path_refusal(given, e, None)),
+        Err(e) => return path_refusal(given, e, None),
     };
     let read = || -> std::io::Result<(Vec<u8>, u64)> {
         let file = target.open_file()?;
@@ -83,7 +114,7 @@ pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
     };
     let (bytes, size) = match read() {
         Ok(read) => read,
-        Err(e) => return ActionOutcome::refused(format!("cannot read {given}: {}", plain(&e))),
+        Err(e) => return io_refusal("cannot read", given, &e),
     };
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return ActionOutcome {
@@ -173,20 +204,20 @@ pub fn excerpt(root: &Path, given: &str, max: usize) -> Option<String> {
 /// Replaces a workspace file with `bytes` (temp file and rename), creating
 /// missing folders; `Err` says why not.
 pub fn replace(root: &Path, given: &str, bytes: &[u8]) -> Result<(), String> {
-    let target = resolve(root, given, true).map_err(|e| path_refusal(given, e, Some(true)))?;
+    let target = resolve(root, given, true).map_err(|e| path_error(given, e, Some(true)).1)?;
     target.replace(bytes).map_err(|e| e.to_string())
 }
 
 /// Removes a workspace file; `Err` says why not.
 pub fn remove(root: &Path, given: &str) -> Result<(), String> {
-    let target = resolve(root, given, false).map_err(|e| path_refusal(given, e, None))?;
+    let target = resolve(root, given, false).map_err(|e| path_error(given, e, None).1)?;
     target.remove().map_err(|e| e.to_string())
 }
 
 /// The bytes of a workspace file: `Err` when the path is refused,
 /// `Ok(None)` when it does not exist.
 pub fn read(root: &Path, given: &str) -> Result<Option<Vec<u8>>, String> {
-    let target = resolve(root, given, false).map_err(|e| path_refusal(given, e, None))?;
+    let target = resolve(root, given, false).map_err(|e| path_error(given, e, None).1)?;
     match target.kind() {
         Ok(None) => return Ok(None),
         Ok(Some(_)) => {}

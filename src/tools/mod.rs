@@ -25,6 +25,8 @@ pub mod process;
 #[cfg(unix)]
 mod readable;
 pub mod refusal;
+#[cfg(test)]
+mod refusal_tests;
 mod removal;
 #[cfg(target_os = "linux")]
 mod sandbox;
@@ -42,7 +44,7 @@ use crate::chat::ToolCall;
 use crate::state::ActionOutcome;
 use crate::stop::Stop;
 pub use call::{Action, Call};
-pub use command::DEFAULT_ALLOWED;
+pub use command::{DEFAULT_ALLOWED, printed};
 pub use files::sha256_hex;
 pub use output::HeadTail;
 pub use process::{Limits, become_subreaper};
@@ -111,7 +113,8 @@ impl Toolbox {
     pub fn new(root: &Path, config: ToolConfig) -> Toolbox {
         let tmp = tempfile::Builder::new()
             .prefix("runner-tmp-")
-            .tempdir()
+            .tempdir_in(env::temp_root())
+            .map_err(|error| tracing::warn!(%error, "no temp folder for the commands"))
             .ok()
             .map(Arc::new);
         Toolbox {

@@ -11,7 +11,7 @@ use regex::RegexBuilder;
 use super::confined::resolve;
 use super::files;
 use super::paths::{self, PathError};
-use crate::state::ActionOutcome;
+use crate::state::{ActionOutcome, RefusalKind};
 
 /// Matching lines shown at most.
 const MAX_LINES: usize = 100;
@@ -28,17 +28,25 @@ pub fn search(root: &Path, pattern: &str, given: &str) -> ActionOutcome {
     let regex = match RegexBuilder::new(pattern).size_limit(REGEX_SIZE).build() {
         Ok(regex) => regex,
         Err(e) => {
-            return ActionOutcome::refused(format!(
-                "search: {pattern:?} is not a valid regular expression ({e}); escape special \
-                 characters such as ( [ . * with a backslash, or search for a plainer word"
-            ));
+            return ActionOutcome::refused(
+                RefusalKind::BadPattern,
+                format!(
+                    "search: {pattern:?} is not a valid regular expression ({e}); escape special \
+                     characters such as ( [ . * with a backslash, or search for a plainer word"
+                ),
+            );
         }
     };
     let start = match resolve(root, given, false) {
         Ok(target) => target.shown().to_string(),
-        Err(PathError::Refused(message)) => return ActionOutcome::refused(message),
+        Err(PathError::Refused(message)) => {
+            return ActionOutcome::refused(RefusalKind::PathRefused, message);
+        }
         Err(_) => {
-            return ActionOutcome::refused(format!("search: {given}: no such file or folder"));
+            return ActionOutcome::refused(
+                RefusalKind::NoSuchPath,
+                format!("search: {given}: no such file or folder"),
+            );
         }
     };
     let walk = WalkBuilder::new(root.join(&start))

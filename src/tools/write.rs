@@ -9,7 +9,7 @@ use super::confined::{Kind, resolve};
 use super::files::{path_refusal, plain, sha256_hex};
 use super::removal;
 use crate::lang::Languages;
-use crate::state::{ActionOutcome, FileChange};
+use crate::state::{ActionOutcome, FileChange, RefusalKind};
 
 /// Writes `content` to `given`; `languages` name the definitions a
 /// rewrite removed (without them, the result counts lines only).
@@ -37,20 +37,26 @@ pub fn write_over(
 ) -> ActionOutcome {
     let target = match resolve(root, given, create_dirs) {
         Ok(target) => target,
-        Err(e) => return ActionOutcome::refused(path_refusal(given, e, Some(create_dirs))),
+        Err(e) => return path_refusal(given, e, Some(create_dirs)),
     };
     let shown = target.shown().to_string();
     match target.kind() {
         Ok(Some(Kind::Dir)) => {
-            return ActionOutcome::refused(format!("{given} is a folder; give the path of a file"));
+            return ActionOutcome::refused(
+                RefusalKind::NotAFile,
+                format!("{given} is a folder; give the path of a file"),
+            );
         }
         Ok(Some(Kind::Other)) => {
-            return ActionOutcome::refused(format!(
-                "{given} is not a regular file (a device, socket or FIFO); it is not written"
-            ));
+            return ActionOutcome::refused(
+                RefusalKind::NotAFile,
+                format!(
+                    "{given} is not a regular file (a device, socket or FIFO); it is not written"
+                ),
+            );
         }
         Ok(_) => {}
-        Err(e) => return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e))),
+        Err(e) => return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e))),
     }
     let old = match prior {
         Some(prior) => prior,
@@ -58,19 +64,19 @@ pub fn write_over(
             Ok(mut file) => {
                 let mut bytes = Vec::new();
                 if let Err(e) = file.read_to_end(&mut bytes) {
-                    return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+                    return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e)));
                 }
                 Some(bytes)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => {
-                return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+                return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e)));
             }
         },
     };
     let before = old.as_deref().map(sha256_hex);
     if let Err(e) = target.replace(content.as_bytes()) {
-        return ActionOutcome::refused(format!("cannot write {given}: {}", plain(&e)));
+        return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e)));
     }
     let after = sha256_hex(content.as_bytes());
     let unchanged = before.as_deref() == Some(after.as_str());

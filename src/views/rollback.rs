@@ -285,7 +285,7 @@ fn settle(store: &mut Store, workspace: &Path) -> Result<(), StoreError> {
                  the files were rolled back; check its effects before running it again",
                 flight.summary
             );
-            ActionOutcome::refused(error)
+            ActionOutcome::failed(error)
         }
     };
     store.append(

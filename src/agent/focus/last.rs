@@ -69,7 +69,7 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
                 did: format!("ran {command}: exit code 0"),
             },
             Some(command) => failure(state, command, outcome, text),
-            None => refused(None),
+            None => refused(outcome.refusal),
         },
         "write_file" => match &outcome.write {
             Some(write)
@@ -87,13 +87,13 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
             Some(write) => Last::Worked {
                 did: format!("wrote {}", write.path),
             },
-            None => refused(None),
+            None => refused(outcome.refusal),
         },
         "edit_file" => match &outcome.write {
             Some(write) if write.changed() => Last::Worked {
                 did: format!("edited {}", write.path),
             },
-            _ => refused(None),
+            _ => refused(outcome.refusal),
         },
         "read_file" | "list_dir" | "search" if outcome.ok => Last::Worked {
             did: format!(
@@ -106,7 +106,7 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
                     .collect::<String>()
             ),
         },
-        _ => refused(None),
+        _ => refused(outcome.refusal),
     }
 }
 

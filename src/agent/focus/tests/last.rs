@@ -82,13 +82,16 @@ fn a_call_that_worked_offers_the_call_that_ends_the_subtask() {
         }
     );
     let mut s = state();
-    let refused = ActionOutcome::refused("node is not an allowed program".into());
+    let refused = ActionOutcome::refused(
+        RefusalKind::CommandNotAllowed,
+        "node is not an allowed program".into(),
+    );
     exchange(&mut s, vec![("run_cmd", Did::Ran(refused))]);
     assert_eq!(
         last(&s),
         Last::Refused {
             why: "Error: node is not an allowed program".into(),
-            kind: None,
+            kind: Some(RefusalKind::CommandNotAllowed),
         }
     );
 }
@@ -201,4 +204,23 @@ fn refused_calls_are_not_work_done_and_keep_their_kind() {
     );
     exchange(&mut s, vec![refused(), ("write_file", wrote("a.py", true))]);
     assert!(acted(&s));
+}
+
+#[test]
+fn an_edit_its_tool_refused_is_a_refused_write_with_its_kind() {
+    let mut s = state();
+    let no_match = ActionOutcome::refused(
+        RefusalKind::EditNoMatch,
+        "edit_file a.py: `old` is not in the file".into(),
+    );
+    exchange(&mut s, vec![("edit_file", Did::Ran(no_match))]);
+    assert!(!acted(&s));
+    let Last::Refused {
+        kind: Some(kind), ..
+    } = last(&s)
+    else {
+        panic!("{:?}", last(&s));
+    };
+    assert_eq!(kind, RefusalKind::EditNoMatch);
+    assert!(kind.is_refused_write(), "giving up after it is too soon");
 }
