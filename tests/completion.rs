@@ -140,3 +140,83 @@ fn a_requirement_about_tests_is_not_met_by_a_claim_when_no_test_ran() {
     );
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
+
+const GREET: &str = "import sys\n\n\ndef main():\n    name = sys.argv[1] if len(sys.argv) > 1 else \"world\"\n    print(f\"Hello, {name}!\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+/// The requirements of each assessment, in order.
+fn assessments(test: &Test) -> Vec<Vec<runner::state::verdict::Requirement>> {
+    test.records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::Assessed { requirements, .. } => Some(requirements),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_output_the_model_claims_is_met_only_when_its_command_prints_it() {
+    // The model reads a --shout flag it never acts on as done, and the
+    // plan's check runs the program without the flag. The command the
+    // assessment gives is run: it prints the greeting unchanged, so the
+    // claim is not taken and a cycle makes the flag work.
+    let test = Test::new()
+        .script("output_claimed")
+        .file("greet.py", GREET)
+        .args(["Add a --shout flag to greet.py that prints the greeting in upper case"]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let assessed = assessments(&test);
+    assert_eq!(assessed.len(), 2, "{assessed:?}");
+    let shout = |requirements: &[runner::state::verdict::Requirement]| {
+        requirements
+            .iter()
+            .find(|r| r.requirement.contains("--shout"))
+            .cloned()
+            .expect("the --shout requirement")
+    };
+    let first = shout(&assessed[0]);
+    assert!(!first.met, "{first:?}");
+    assert_eq!(
+        first.evidence,
+        "`python3 greet.py --shout Ann` printed \"Hello, Ann!\", which does not hold \"HELLO, ANN!\""
+    );
+    assert!(
+        assessed[0]
+            .iter()
+            .any(|r| r.met && !r.requirement.contains("--shout"))
+    );
+    assert_eq!(cycles(&test).len(), 1);
+    assert!(cycles(&test)[0].contains("--shout"), "{:?}", cycles(&test));
+    let last = shout(&state.requirements);
+    assert!(last.met, "{last:?}");
+    assert_eq!(
+        last.evidence,
+        "`python3 greet.py --shout Ann` printed \"HELLO, ANN!\""
+    );
+    assert!(test.read("greet.py").contains(".upper()"));
+}
+
+#[test]
+fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
+    let test = Test::new()
+        .script("output_claimed")
+        .file("greet.py", GREET)
+        .args([
+            "Add a --shout flag to greet.py that prints the greeting in upper case",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.ended.as_ref().map(|e| e.outcome),
+        Some(Outcome::NotAchieved)
+    );
+    let reason = state.ended.expect("ended").reason;
+    assert!(reason.contains("does not hold \"HELLO, ANN!\""), "{reason}");
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    assert!(!test.read("greet.py").contains(".upper()"));
+}

@@ -44,6 +44,42 @@ pub struct Requirement {
     /// It asks for tests: met only by tests that ran and passed.
     #[serde(default)]
     pub about_tests: bool,
+    /// It is about what a program prints or does when it runs: met only
+    /// when the command the assessment gave printed what it said it would.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub about_output: bool,
+    /// The command that shows it, and the text its output must hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_by: Option<ShownBy>,
+}
+
+/// How a requirement about output is shown: a command, and text that its
+/// output holds when the requirement is met (said before it runs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownBy {
+    pub command: String,
+    pub expects: String,
+}
+
+/// A command run to show a requirement: how it ended and what it printed
+/// (its output only, without the command line or the exit status).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub command: String,
+    pub exit_code: Option<i32>,
+    pub printed: String,
+    /// Why it was not run (a program that is not allowed), when it was not.
+    pub not_run: Option<String>,
+}
+
+impl Requirement {
+    /// The command to run to judge it: a requirement about output that the
+    /// model says is met, with a command.
+    pub fn to_show(&self) -> Option<&str> {
+        let shown_by = self.shown_by.as_ref()?;
+        let command = shown_by.command.trim();
+        (self.about_output && self.met && !command.is_empty()).then_some(command)
+    }
 }
 
 /// Whether the goal is achieved, from the last checks and requirements.
@@ -105,6 +141,97 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
     requirements
 }
 
+/// A requirement about output is met only when its command ran, exited
+/// with code 0, passed every option the requirement names, and printed the
+/// text the assessment said it would: the model's reading of the code is
+/// not enough. `runs` are the commands run (see [`Requirement::to_show`]).
+pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec<Requirement> {
+    for requirement in &mut requirements {
+        if !(requirement.about_output && requirement.met) {
+            continue;
+        }
+        if let Err(why) = shown(requirement, runs) {
+            requirement.met = false;
+            requirement.evidence = why;
+        }
+    }
+    requirements
+}
+
+/// Why `requirement` is not shown by `runs`, or its evidence when it is
+/// (`Ok`, written into the requirement).
+fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
+    let Some(ShownBy { command, expects }) = requirement.shown_by.as_ref() else {
+        return Err("no command was given that shows it when it runs".into());
+    };
+    let command = command.trim();
+    if command.is_empty() {
+        return Err("no command was given that shows it when it runs".into());
+    }
+    let expects = expects.trim();
+    if expects.is_empty() {
+        return Err(format!("`{command}` was given no output it must print"));
+    }
+    let passed: Vec<&str> = command.split_whitespace().collect();
+    if let Some(option) = options(&requirement.requirement).find(|o| !passed.contains(o)) {
+        return Err(format!("`{command}` does not pass {option}"));
+    }
+    let Some(run) = runs.iter().find(|run| run.command == command) else {
+        return Err(format!("`{command}` was not run"));
+    };
+    if let Some(why) = &run.not_run {
+        return Err(format!("`{command}` was not run: {why}"));
+    }
+    match run.exit_code {
+        Some(0) => {}
+        Some(code) => return Err(format!("`{command}` failed (exit code {code})")),
+        None => return Err(format!("`{command}` did not finish")),
+    }
+    let printed = words(&run.printed);
+    let unquoted = expects.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+    let Some(found) = [expects, unquoted]
+        .into_iter()
+        .find(|wanted| !wanted.is_empty() && printed.contains(&words(wanted)))
+    else {
+        let first = run.printed.lines().find(|l| !l.trim().is_empty());
+        return Err(match first {
+            Some(line) => format!(
+                "`{command}` printed {:?}, which does not hold {expects:?}",
+                cut(line.trim(), 80)
+            ),
+            None => format!("`{command}` printed nothing, where {expects:?} was expected"),
+        });
+    };
+    requirement.evidence = format!("`{command}` printed {found:?}");
+    Ok(())
+}
+
+/// The command-line options a requirement names (`--shout`, `-n`).
+fn options(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ','))
+        .map(|word| word.trim_end_matches(['.', ':', ';', '!', '?']))
+        .filter(|word| {
+            let name = word.trim_start_matches('-');
+            (1..=2).contains(&(word.len() - name.len()))
+                && name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+}
+
+/// Text with its runs of whitespace made one space.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,7 +252,112 @@ mod tests {
             met,
             evidence: "seen".into(),
             about_tests,
+            about_output: false,
+            shown_by: None,
         }
+    }
+
+    fn output(text: &str, command: &str, expects: &str) -> Requirement {
+        Requirement {
+            about_output: true,
+            shown_by: Some(ShownBy {
+                command: command.into(),
+                expects: expects.into(),
+            }),
+            ..req(text, true, false)
+        }
+    }
+
+    fn printed(command: &str, exit_code: i32, printed: &str) -> Shown {
+        Shown {
+            command: command.into(),
+            exit_code: Some(exit_code),
+            printed: printed.into(),
+            not_run: None,
+        }
+    }
+
+    #[test]
+    fn output_is_met_only_when_its_command_printed_what_was_expected() {
+        let shout = "With --shout the greeting is printed in upper case";
+        let runs = [
+            printed("python3 greet.py --shout Bob", 0, "Hello, Bob!\n"),
+            printed("python3 greet.py  Bob", 0, "Hello,\n  Bob!"),
+            printed("python3 crash.py", 1, "Traceback"),
+        ];
+        let cases = [
+            // The program ignores the flag: the claim is not taken.
+            (
+                output(shout, "python3 greet.py --shout Bob", "HELLO, BOB!"),
+                Some(
+                    "`python3 greet.py --shout Bob` printed \"Hello, Bob!\", which does not hold \"HELLO, BOB!\"",
+                ),
+            ),
+            // A command that does not pass the flag shows nothing about it.
+            (
+                output(shout, "python3 greet.py  Bob", "Hello, Bob!"),
+                Some("`python3 greet.py  Bob` does not pass --shout"),
+            ),
+            (
+                output("It greets by name", "python3 crash.py", "Hello"),
+                Some("`python3 crash.py` failed (exit code 1)"),
+            ),
+            (
+                output("It greets by name", "python3 other.py", "Hello"),
+                Some("`python3 other.py` was not run"),
+            ),
+            (
+                output("It greets by name", "python3 greet.py  Bob", " "),
+                Some("`python3 greet.py  Bob` was given no output it must print"),
+            ),
+            (
+                output("It greets by name", "", "Hello"),
+                Some("no command was given that shows it when it runs"),
+            ),
+            // Whitespace is not held against it; quotes around the text
+            // are not the program's.
+            (
+                output(
+                    "It greets by name",
+                    "python3 greet.py  Bob",
+                    "\"Hello, Bob!\"",
+                ),
+                None,
+            ),
+        ];
+        for (requirement, why) in cases {
+            let held = hold_to_output(vec![requirement.clone()], &runs).remove(0);
+            match why {
+                Some(why) => {
+                    assert!(!held.met, "{requirement:?}");
+                    assert_eq!(held.evidence, why);
+                }
+                None => {
+                    assert!(held.met, "{held:?}");
+                    assert_eq!(
+                        held.evidence,
+                        "`python3 greet.py  Bob` printed \"Hello, Bob!\""
+                    );
+                }
+            }
+        }
+        // The model's own "not met", and requirements about files, stand.
+        let unmet = Requirement {
+            met: false,
+            ..output(shout, "python3 greet.py  Bob", "Hello")
+        };
+        let file = req("greet.py exists", true, false);
+        assert_eq!(
+            hold_to_output(vec![unmet.clone(), file.clone()], &[]),
+            vec![unmet, file]
+        );
+    }
+
+    #[test]
+    fn the_options_a_requirement_names_are_found() {
+        let found: Vec<&str> =
+            options("Add a `--shout` flag (or -s), like e-mail, - and --: see --name.").collect();
+        assert_eq!(found, vec!["--shout", "-s", "--name"]);
     }
 
     #[test]

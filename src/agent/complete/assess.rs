@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::agent::{Agent, prompt};
 use crate::chat::Message;
 use crate::model::ChatRequest;
-use crate::state::verdict::{self, CheckRun, Requirement};
+use crate::state::verdict::{self, CheckRun, Requirement, ShownBy};
 use crate::state::{Event, Outcome};
 use crate::store::{Durability, StoreError};
 
@@ -17,16 +17,20 @@ const FILES_BUDGET: usize = 8 * 1024;
 const ASKS: usize = 2;
 /// Requirements asked for at most, each string at most this long, and the
 /// answer's tokens at most: a small model asked for JSON without bounds
-/// writes until the token cap, minutes on a workstation's CPU.
-const MAX_REQUIREMENTS: usize = 8;
-const MAX_TEXT: usize = 160;
-const MAX_ANSWER_TOKENS: u32 = 600;
+/// writes until the token cap, minutes on a workstation's CPU. The bounds
+/// fit the cap: six requirements with every string at its longest are
+/// about 800 tokens (a cut-off answer is no answer).
+const MAX_REQUIREMENTS: usize = 6;
+const MAX_TEXT: usize = 120;
+const MAX_COMMAND: usize = 100;
+const MAX_ANSWER_TOKENS: u32 = 1000;
 
 const SYSTEM: &str = "You check whether a coding agent's work meets the user's goal. You trust \
 only the files and the output of the checks, never what the agent said it did.";
 
 fn schema() -> Value {
     let text = json!({ "type": "string", "maxLength": MAX_TEXT });
+    let command = json!({ "type": "string", "maxLength": MAX_COMMAND });
     json!({
         "type": "object",
         "properties": {
@@ -40,9 +44,15 @@ fn schema() -> Value {
                         "requirement": text,
                         "met": { "type": "boolean" },
                         "evidence": text,
-                        "about_tests": { "type": "boolean" }
+                        "about_tests": { "type": "boolean" },
+                        "about_output": { "type": "boolean" },
+                        "command": command,
+                        "expects": command
                     },
-                    "required": ["requirement", "met", "evidence", "about_tests"]
+                    "required": [
+                        "requirement", "met", "evidence", "about_tests", "about_output",
+                        "command", "expects"
+                    ]
                 }
             }
         },
@@ -59,9 +69,15 @@ impl Agent<'_> {
         checks: &[CheckRun],
     ) -> Result<Option<Vec<Requirement>>, StoreError> {
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
+        let state = self.state();
         let mut messages = vec![
             Message::system(SYSTEM),
-            Message::user(assessment_prompt(&self.state().goal, &files, checks)),
+            Message::user(assessment_prompt(
+                &state.goal,
+                &files,
+                checks,
+                &state.requirements,
+            )),
         ];
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut error = String::new();
@@ -85,9 +101,12 @@ impl Agent<'_> {
             };
             usage += reply.usage;
             retries += reply.retries;
+            let cut_off = reply.done_reason.as_deref() == Some("length");
             match parse(&reply.content) {
                 Ok(requirements) => {
                     let requirements = verdict::hold_to_tests(requirements, checks);
+                    let runs = self.show(&requirements).await;
+                    let requirements = verdict::hold_to_output(requirements, &runs);
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),
@@ -101,9 +120,17 @@ impl Agent<'_> {
                 Err(why) => {
                     tracing::warn!(%why, answer = %reply.content, "an unusable assessment");
                     messages.push(Message::assistant(reply.content, Vec::new()));
-                    messages.push(Message::user(format!(
-                        "That answer cannot be used: {why}. Answer again with JSON only."
-                    )));
+                    messages.push(Message::user(match cut_off {
+                        true => format!(
+                            "That answer was cut off at the length limit: {why}. Answer again \
+                             with JSON only: fewer requirements, each line shorter."
+                        ),
+                        false => {
+                            format!(
+                                "That answer cannot be used: {why}. Answer again with JSON only."
+                            )
+                        }
+                    }));
                     error = why;
                 }
             }
@@ -130,7 +157,12 @@ impl Agent<'_> {
     }
 }
 
-fn assessment_prompt(goal: &str, files: &[(String, String)], checks: &[CheckRun]) -> String {
+fn assessment_prompt(
+    goal: &str,
+    files: &[(String, String)],
+    checks: &[CheckRun],
+    before: &[Requirement],
+) -> String {
     let mut text = format!("GOAL: {goal}\n\nFILES:\n");
     if files.is_empty() {
         text.push_str("(the run wrote no file)\n");
@@ -150,15 +182,29 @@ fn assessment_prompt(goal: &str, files: &[(String, String)], checks: &[CheckRun]
             text.push_str("(it printed nothing)\n");
         }
     }
+    let unmet: Vec<&Requirement> = before.iter().filter(|r| !r.met).collect();
+    if !unmet.is_empty() {
+        text.push_str("\nNOT MET AT THE LAST ASSESSMENT (list each again):\n");
+        for requirement in unmet {
+            text.push_str(&format!(
+                "- {} ({})\n",
+                requirement.requirement, requirement.evidence
+            ));
+        }
+    }
     text.push_str(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
          function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
-         show it is met, the evidence (quote the line), and whether it is about tests (it asks \
-         for tests, or for tests to pass). What a program prints or does when it runs (an \
-         output, an option, a flag) is met only when the output of a CHECK above shows it: code \
-         that looks right is not enough. At most 8 requirements, a short line each. Answer with JSON: {\"requirements\": \
-         [{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
-         false}]}",
+         show it is met, the evidence (quote the line), whether it is about tests (it asks for \
+         tests, or for tests to pass), and whether it is about output (what a program prints or \
+         does when it runs: an output, an option, a flag). For a requirement about output give \
+         the command that shows it (the program run as the user would, with the options the \
+         requirement names; it gets no input) and the text its output must contain when it is \
+         met: the runner runs the command, and the requirement is met only when the output holds \
+         that text. Otherwise give \"\" for both. At most 6 requirements, a short line each. \
+         Answer with JSON: {\"requirements\": [{\"requirement\": \"...\", \"met\": true, \
+         \"evidence\": \"...\", \"about_tests\": false, \"about_output\": true, \"command\": \
+         \"python3 app.py --name Ann\", \"expects\": \"Hello, Ann\"}]}",
     );
     text
 }
@@ -194,6 +240,11 @@ fn parse(content: &str) -> Result<Vec<Requirement>, String> {
                     .get("about_tests")
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
+                about_output: item
+                    .get("about_output")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                shown_by: shown_by(item),
             })
         })
         .collect();
@@ -201,6 +252,16 @@ fn parse(content: &str) -> Result<Vec<Requirement>, String> {
         return Err("it lists no requirement".into());
     }
     Ok(requirements)
+}
+
+/// The command and expected output an item gives, when it gives a command.
+fn shown_by(item: &Value) -> Option<ShownBy> {
+    let text = |key| item.get(key).and_then(Value::as_str).unwrap_or("").trim();
+    let command = text("command");
+    (!command.is_empty()).then(|| ShownBy {
+        command: command.to_string(),
+        expects: text("expects").to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -218,9 +279,24 @@ mod tests {
                 requirement: "add".into(),
                 met: true,
                 evidence: "def add".into(),
-                about_tests: false
+                about_tests: false,
+                about_output: false,
+                shown_by: None,
             }])
         );
+        let answer = "{\"requirements\": [{\"requirement\": \"--shout\", \"met\": true, \
+                      \"evidence\": \"upper()\", \"about_tests\": false, \"about_output\": true, \
+                      \"command\": \" python3 g.py --shout \", \"expects\": \"HI\"}]}";
+        let requirements = parse(answer).unwrap();
+        assert!(requirements[0].about_output);
+        assert_eq!(
+            requirements[0].shown_by,
+            Some(ShownBy {
+                command: "python3 g.py --shout".into(),
+                expects: "HI".into()
+            })
+        );
+        assert_eq!(requirements[0].to_show(), Some("python3 g.py --shout"));
         assert!(parse("{\"requirements\": []}").is_err());
         assert!(parse("all done!").is_err());
     }
@@ -237,17 +313,40 @@ mod tests {
             "Write a hello world script",
             &[],
             std::slice::from_ref(&silent),
+            &[],
         );
         assert!(
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
         );
-        assert!(prompt.contains("met only when the output of a CHECK above shows it"));
+        assert!(prompt.contains("met only when the output holds that text"));
+        assert!(!prompt.contains("NOT MET"), "{prompt}");
         let spoke = CheckRun {
             output: format!("{}\nHello, World!", silent.output),
             ..silent
         };
-        let prompt = assessment_prompt("Write a hello world script", &[], &[spoke]);
+        let prompt = assessment_prompt("Write a hello world script", &[], &[spoke], &[]);
         assert!(!prompt.contains("printed nothing"), "{prompt}");
+    }
+
+    #[test]
+    fn what_was_not_met_before_is_asked_about_again() {
+        let requirement = |text: &str, met| Requirement {
+            requirement: text.into(),
+            met,
+            evidence: "seen".into(),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+        };
+        let before = [requirement("add", true), requirement("mul(a, b)", false)];
+        let prompt = assessment_prompt("add and mul", &[], &[], &before);
+        assert!(
+            prompt.contains(
+                "NOT MET AT THE LAST ASSESSMENT (list each again):\n- mul(a, b) (seen)\n"
+            ),
+            "{prompt}"
+        );
+        assert!(!prompt.contains("- add"), "{prompt}");
     }
 }

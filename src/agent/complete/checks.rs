@@ -7,7 +7,7 @@ use crate::agent::Agent;
 use crate::chat::ToolCall;
 use crate::lang::{self, Languages};
 use crate::state::verdict::CheckRun;
-use crate::state::{SubtaskKind, Tree};
+use crate::state::{ActionOutcome, SubtaskKind, Tree};
 use crate::tools::Call;
 
 /// Bytes of a check's output the assessment (and the state) keeps.
@@ -34,25 +34,43 @@ impl Agent<'_> {
     /// sandbox and limits). A check only reads the work, so it is not
     /// announced in the log first: one a crash interrupted runs again.
     pub(super) async fn run_check(&mut self, command: &str) -> CheckRun {
-        let call = ToolCall {
-            name: "run_cmd".into(),
-            arguments: json!({ "cmd": command }),
-        };
-        let outcome = match self.tools.parse(&call) {
-            Ok(Call::Action(action)) => {
-                self.reporter.thinking(true);
-                let outcome = self.tools.execute(&action, &self.stop).await;
-                self.reporter.thinking(false);
-                outcome
-            }
-            Ok(_) => return refused(command, "not a command"),
-            Err(error) => return refused(command, &error),
+        let outcome = match self.run_as_the_model_would(command, None).await {
+            Ok(outcome) => outcome,
+            Err(why) => return refused(command, &why),
         };
         CheckRun {
             command: command.to_string(),
             exit_code: outcome.exit_code,
             tests: lang::tally(&outcome.result),
             output: crate::state::head_and_tail(&outcome.result, CHECK_OUTPUT),
+        }
+    }
+
+    /// Runs `command` through the model's `run_cmd` (its whitelist,
+    /// sandbox and limits; `timeout` seconds, or the default), without a
+    /// record: `Err` when the call is refused before it runs.
+    pub(super) async fn run_as_the_model_would(
+        &mut self,
+        command: &str,
+        timeout: Option<u64>,
+    ) -> Result<ActionOutcome, String> {
+        let mut arguments = json!({ "cmd": command });
+        if let Some(timeout) = timeout {
+            arguments["timeout_sec"] = json!(timeout);
+        }
+        let call = ToolCall {
+            name: "run_cmd".into(),
+            arguments,
+        };
+        match self.tools.parse(&call) {
+            Ok(Call::Action(action)) => {
+                self.reporter.thinking(true);
+                let outcome = self.tools.execute(&action, &self.stop).await;
+                self.reporter.thinking(false);
+                Ok(outcome)
+            }
+            Ok(_) => Err("not a command".into()),
+            Err(refusal) => Err(refusal.message),
         }
     }
 }

@@ -99,6 +99,8 @@ mod tests {
             met,
             evidence: "mathx/__init__.py has no mul".into(),
             about_tests: false,
+            about_output: false,
+            shown_by: None,
         }
     }
 

@@ -11,11 +11,13 @@
 //! every requirement is met.
 //!
 //! The flow is here; the checks in `checks.rs`, the assessment in
-//! `assess.rs`, the task of a new cycle in `cycle.rs`.
+//! `assess.rs`, the commands that show what a program prints in
+//! `shown.rs`, the task of a new cycle in `cycle.rs`.
 
 mod assess;
 mod checks;
 mod cycle;
+mod shown;
 
 use super::Agent;
 use crate::state::verdict::{self, CheckRun, Requirement, Verdict};

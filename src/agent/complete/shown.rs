@@ -1,0 +1,65 @@
+//! (b) of "done?", continued: a requirement about what a program prints or
+//! does is shown by running the command the assessment gave for it, and
+//! judged by what that printed (`verdict::hold_to_output`), never by the
+//! model's reading of the code.
+
+use std::time::Duration;
+
+use crate::agent::Agent;
+use crate::state::verdict::{Requirement, Shown};
+use crate::tools;
+
+/// Commands run to show requirements, at most (the assessment gives at
+/// most one per requirement).
+const MAX_SHOWN: usize = 6;
+/// How long one may run: it shows an output, it is not a test suite.
+const SHOW_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Agent<'_> {
+    /// Runs each distinct command that shows a requirement the model says
+    /// is met, as the model's `run_cmd` would (the same whitelist, sandbox
+    /// and limits). Like a check, it only reads the work, so it is not
+    /// announced in the log; the requirement's evidence records it.
+    pub(super) async fn show(&mut self, requirements: &[Requirement]) -> Vec<Shown> {
+        let mut commands: Vec<&str> = Vec::new();
+        for command in requirements.iter().filter_map(Requirement::to_show) {
+            if !commands.contains(&command) && commands.len() < MAX_SHOWN {
+                commands.push(command);
+            }
+        }
+        let mut runs = Vec::new();
+        for command in commands {
+            if self.stop.is_requested() {
+                break;
+            }
+            runs.push(self.run_shown(command).await);
+        }
+        runs
+    }
+
+    async fn run_shown(&mut self, command: &str) -> Shown {
+        let outcome = match self
+            .run_as_the_model_would(command, Some(SHOW_TIMEOUT.as_secs()))
+            .await
+        {
+            Ok(outcome) if outcome.command.is_some() => outcome,
+            Ok(outcome) => return not_run(command, outcome.error.unwrap_or_default()),
+            Err(why) => return not_run(command, why),
+        };
+        Shown {
+            command: command.to_string(),
+            exit_code: outcome.exit_code,
+            printed: tools::printed(&outcome.result),
+            not_run: None,
+        }
+    }
+}
+
+fn not_run(command: &str, why: String) -> Shown {
+    Shown {
+        command: command.to_string(),
+        exit_code: None,
+        printed: String::new(),
+        not_run: Some(why),
+    }
+}
