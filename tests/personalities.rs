@@ -548,6 +548,28 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
 }
 
 #[test]
+fn a_check_command_given_alone_in_a_code_block_is_run() {
+    let test = Test::new().script("command_as_text").args([
+        "Write a script that prints Hello",
+        "--max-rounds",
+        "8",
+    ]);
+    test.run().assert_code(0);
+    test.assert_replay_matches();
+    let ran: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionStarted { summary, .. } if summary.starts_with("run_cmd") => Some(summary),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ran.len(), 1, "{ran:?}");
+    assert!(ran[0].contains("python3 hello.py"), "{ran:?}");
+    assert!(!sent(&test, "without calling a tool"));
+}
+
+#[test]
 fn a_relative_tmpdir_does_not_turn_the_review_of_writes_off() {
     // TMPDIR set for another working directory: the languages' scratch
     // folders go to the default, and the test file that takes its inputs

@@ -49,6 +49,16 @@ impl Agent<'_> {
             );
             calls = writes;
         }
+        // A command given as a code block, when nothing else is a call.
+        if calls.is_empty()
+            && let Some(call) = text_calls::fenced_command(
+                content,
+                &self.tools.config().allowed,
+                focus::check_command(self.state()).as_deref(),
+            )
+        {
+            calls.push(call);
+        }
         let from_text = !calls.is_empty();
         (calls, from_text)
     }

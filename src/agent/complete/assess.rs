@@ -196,15 +196,19 @@ fn assessment_prompt(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
          function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
          show it is met, the evidence (quote the line), whether it is about tests (it asks for \
-         tests, or for tests to pass), and whether it is about output (what a program prints or \
-         does when it runs: an output, an option, a flag). For a requirement about output give \
-         the command that shows it (the program run as the user would, with the options the \
-         requirement names; it gets no input) and the text its output must contain when it is \
-         met: the runner runs the command, and the requirement is met only when the output holds \
-         that text. Otherwise give \"\" for both. At most 6 requirements, a short line each. \
-         Answer with JSON: {\"requirements\": [{\"requirement\": \"...\", \"met\": true, \
-         \"evidence\": \"...\", \"about_tests\": false, \"about_output\": true, \"command\": \
-         \"python3 app.py --name Ann\", \"expects\": \"Hello, Ann\"}]}",
+         tests, or for tests to pass), and whether it is about output: what the program prints \
+         when a user runs it from the command line (a message, an option, a flag). What a \
+         function returns is not output (tests show it): about_output false. For a requirement \
+         about output give the command that shows it (the program run as the user would, with \
+         the options the requirement names; it gets no input) and the text its output must \
+         contain when it is met: the runner runs the command, and the requirement is met only \
+         when the output holds that text. For every other requirement give \"\" for both. At \
+         most 6 requirements, a short line each. Answer with JSON: {\"requirements\": \
+         [{\"requirement\": \"add(a, b) returns the sum\", \"met\": true, \"evidence\": \
+         \"return a + b\", \"about_tests\": false, \"about_output\": false, \"command\": \"\", \
+         \"expects\": \"\"}, {\"requirement\": \"app.py --name Ann greets Ann\", \"met\": \
+         true, \"evidence\": \"...\", \"about_tests\": false, \"about_output\": true, \
+         \"command\": \"python3 app.py --name Ann\", \"expects\": \"Hello, Ann\"}]}",
     );
     text
 }

@@ -11,10 +11,11 @@
 //! `extract` tries the places a call may be written (below) and reads each
 //! as it is, undoubled, then repaired (`repair.rs`); calls written as code
 //! are in `code.rs`, a JSON object read as a call in `object.rs`, files given
-//! as code blocks in `fenced.rs`, a file repeated until the token cap in
-//! `repetition.rs`.
+//! as code blocks in `fenced.rs`, a command as a code block in `command.rs`,
+//! a file repeated until the token cap in `repetition.rs`.
 
 mod code;
+mod command;
 mod fenced;
 mod object;
 mod repair;
@@ -30,6 +31,7 @@ use code::code_calls;
 use object::{collect, json_values};
 use repair::{repair_closing, repair_with};
 
+pub use command::fenced_command;
 pub use fenced::{fenced_files, mentions};
 pub use repair::{diagnose, repair};
 pub use repetition::{MIN_REPEATED, cut_repetition};
