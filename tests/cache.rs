@@ -276,3 +276,59 @@ fn the_measure_counts_only_what_follows_the_common_prefix() {
     let changed = rendered(&third).find("dddd").unwrap();
     assert_eq!(reuse.evaluated, one + (two - one) + (three - changed));
 }
+
+/// A subtask of an existing project that writes a file of the map twice:
+/// its standing block (with the map) changes once, when the file moves to
+/// the round block, not at every write (the map is the subtask's own).
+#[test]
+fn a_subtask_that_writes_twice_keeps_its_standing_block() {
+    let fixed = |mark: &str| {
+        format!(
+            "# {mark}\ndef add(a, b):\n    return a + b\n\n\ndef average(xs):\n    return sum(xs) / len(xs)\n"
+        )
+    };
+    let write = |mark: &str| {
+        serde_json::json!({"tool_calls": [{"name": "write_file",
+            "arguments": {"path": "calc.py", "content": fixed(mark)}}]})
+    };
+    let complete = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "average divides by len(xs)"}}]});
+    let script = serde_json::json!({
+        "plan": {"tasks": [{"description": "Fix average in calc.py",
+            "subtasks": ["Fix the average function in calc.py"]}]},
+        "rules": [
+            {"name": "tests", "subtask": "Run the project's tests", "reply": complete},
+            {"name": "done", "has": ["# twice"], "reply": complete},
+            {"name": "again", "has": ["# once"], "reply": write("twice")},
+        ],
+        "otherwise": write("once"),
+    });
+    let test = Test::new()
+        .calc_project()
+        .serving(serde_json::from_value(script).unwrap())
+        .args([FIX_AVERAGE, "--max-rounds", "12"]);
+    test.run().assert_code(0);
+    assert!(test.read("calc.py").starts_with("# twice"));
+    println!(
+        "{}",
+        Reuse::of(&test.server().requests()).line("calc, writes twice")
+    );
+    let rounds: Vec<Value> = test
+        .server()
+        .round_requests()
+        .into_iter()
+        .filter(|r| round_line(r, "ACTIVE SUBTASK:").contains("Fix the average"))
+        .collect();
+    assert_eq!(rounds.len(), 3, "write, write again, complete");
+    let mut standing: Vec<&str> = rounds
+        .iter()
+        .map(|r| r["messages"][1]["content"].as_str().unwrap_or(""))
+        .collect();
+    assert!(
+        standing.iter().all(|s| s.contains("WORKSPACE (")),
+        "{standing:?}"
+    );
+    standing.dedup();
+    assert_eq!(standing.len(), 2, "{standing:#?}");
+    assert!(broken_prefixes(&rounds).is_empty());
+}
