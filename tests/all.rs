@@ -3,6 +3,7 @@
 mod support;
 
 mod any_model;
+mod cache;
 mod cli;
 mod client;
 mod completion;

@@ -104,7 +104,7 @@ fn the_model_is_sent_the_context_block_tools_and_options() {
     );
     let messages = first["messages"].as_array().unwrap();
     assert_eq!(messages[0]["role"], "system");
-    let context = messages.last().unwrap()["content"].as_str().unwrap();
+    let context = &crate::support::context(first);
     for label in [
         "GOAL: Write a hello world script",
         "CURRENT TASK: Create a hello world script (task 1/1)",

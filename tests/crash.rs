@@ -120,12 +120,7 @@ fn round_requests(test: &Test, from: usize) -> Vec<Value> {
 }
 
 fn context_block(request: &Value) -> String {
-    request["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
+    crate::support::context(request)
 }
 
 /// Whether the records hold a command finished as [`UNKNOWN`].

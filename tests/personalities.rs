@@ -343,10 +343,7 @@ fn lessons_and_notes_carry_over_to_the_next_goal() {
         .into_iter()
         .find(|r| r.to_string().contains("greeting module"))
         .unwrap();
-    let context = first["messages"].as_array().unwrap().last().unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let context = crate::support::context(&first);
     assert!(
         context
             .contains("LESSONS (from earlier runs here):\n- worked: wrote the file, then ran it"),

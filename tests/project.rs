@@ -115,12 +115,7 @@ fn a_file_the_subtask_names_is_shown_before_the_first_write() {
     let run = test.run();
     run.assert_code(0);
     let first = &test.server().round_requests()[0];
-    let context = first["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default()
-        .to_string();
+    let context = crate::support::context(first);
     assert!(
         context.contains("CONTENT OF calc.py:") && context.contains("def add(a, b):"),
         "{context}"

@@ -77,10 +77,15 @@ fn an_existing_project_is_mapped_for_the_plan_and_its_changed_files_are_probed()
         }]
     );
     // The round of a subtask naming a file of the map has the map in its
-    // system prompt, before the conversation.
+    // standing block, before the conversation; the system prompt is the
+    // same in every round.
     let rounds = test.server().round_requests();
-    let system = rounds[0]["messages"][0]["content"].as_str().unwrap();
-    assert!(system.contains("WORKSPACE (2 files"), "{system}");
+    let standing = &rounds[0]["messages"][1];
+    assert_eq!(standing["role"], "user");
+    let standing = standing["content"].as_str().unwrap();
+    assert!(standing.contains("WORKSPACE (2 files"), "{standing}");
+    let system = |r: &Value| r["messages"][0]["content"].clone();
+    assert!(rounds.iter().all(|r| system(r) == system(&rounds[0])));
     let told = rounds.iter().any(|r| {
         r.to_string()
             .contains("FILES THERE BEFORE THE RUN: changed calc.py")

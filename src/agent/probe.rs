@@ -1,6 +1,6 @@
 //! What the round sees of the workspace: the probe of the files (those the
 //! run wrote and those that were there before it) and the workspace map of
-//! the context block.
+//! the standing block.
 
 use super::{Agent, prompt};
 use crate::model::ChatRequest;
@@ -44,20 +44,24 @@ impl Agent<'_> {
     }
 
     /// `request` with the workspace map, when the active subtask names a
-    /// file of the map (see [`RoundMap`]).
+    /// file of the map (see [`RoundMap`]). The map is made at the subtask's
+    /// start and kept for the subtask: it sits in the standing block, before
+    /// the conversation, and a map made again after each write (its sizes
+    /// and definitions change) would send the whole conversation to the
+    /// model to be read again; the files the subtask changes are shown
+    /// whole in the round block instead.
     pub(super) fn with_map(&mut self, request: ChatRequest) -> ChatRequest {
         let state = self.store.state();
         let Some((_, subtask)) = state.tree.active() else {
             return request;
         };
-        let writes = state.files.values().map(|f| f.sha256.as_str());
         let root = self.tools.root();
         match self.map.for_subtask(
             root,
             self.languages,
             &state.goal,
             &subtask.description,
-            writes,
+            std::iter::empty(),
         ) {
             Some(map) => prompt::with_workspace(request, map),
             None => request,

@@ -82,11 +82,12 @@ impl Agent<'_> {
             &files,
         );
         let request = self.with_map(request);
-        if let Some(context) = request.messages.last() {
+        if let (Some(standing), Some(round)) = (request.messages.get(1), request.messages.last()) {
             tracing::info!(
                 bytes = request.size(),
-                "context block:\n{}",
-                context.content
+                "context:\n{}\n\n{}",
+                standing.content,
+                round.content
             );
         }
         Ok((request, files))

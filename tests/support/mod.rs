@@ -21,6 +21,24 @@ use tempfile::TempDir;
 
 pub use fake_ollama::FakeOllama;
 
+/// The context a round request showed the model: its standing block (the
+/// first user message, before the conversation) and its round block (the
+/// last message), one after the other.
+pub fn context(request: &serde_json::Value) -> String {
+    let messages = request["messages"].as_array().cloned().unwrap_or_default();
+    let text = |m: Option<&serde_json::Value>| {
+        m.and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let standing = messages
+        .iter()
+        .skip(1)
+        .take(1)
+        .find(|m| m["role"] == "user");
+    format!("{}\n{}", text(standing), text(messages.last()))
+}
+
 /// The folder of the real python3 (not a pyenv shim, which needs the real
 /// HOME), put first on PATH so the runner's scrubbed children find it.
 fn python_dir() -> Option<PathBuf> {

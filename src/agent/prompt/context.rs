@@ -1,11 +1,16 @@
-//! The context block of a round: the facts of the state and the probe, one
-//! label a line, the contents of the files the run wrote, and what to do now.
+//! The context of a round, one label a line, in two blocks laid out for the
+//! server's prefix cache: the standing block (goal, plan, notes, the
+//! contents of the files shown), sent before the conversation, and the
+//! round block (the active subtask, the facts of the probe, what to do
+//! now), sent last.
 
 use crate::agent::focus;
 use crate::settings::Settings;
-use crate::state::{State, Status};
+use crate::state::{Came, State, Status};
 use crate::tools::Toolbox;
 
+/// Files shown whole in the context: (path, text).
+pub type ShownFiles = Vec<(String, String)>;
 /// Errors shown under RECENT ERRORS.
 const SHOWN_ERRORS: usize = 3;
 /// Notes shown under NOTES.
@@ -25,15 +30,24 @@ const SHOWN_CONTENTS: usize = 6;
 /// Less room than this left: the next file is not shown at all.
 const FILE_MIN: usize = 256;
 
-/// The context block: facts from the state and the probe, one label a line,
-/// the contents of the files the run wrote, and what to do now.
-pub fn context_block(
+/// The part of the context that changes only when a subtask starts or a
+/// note or a file changes: the goal, the lessons, the task, the plan, the
+/// notes, then the contents of the files shown. It is sent before the
+/// conversation, so the server's prefix cache keeps it from round to round
+/// (see [`super::request_with_files`]). The files come last: they change
+/// with a write, the rest only at a subtask's start, where the
+/// conversation starts over anyway; the files the active subtask changes
+/// are in the round block instead ([`part_by_change`]). They come in the
+/// order given, so an unchanged set renders the same bytes.
+pub fn standing_block(
     state: &State,
-    settings: &Settings,
     lessons: Option<&str>,
     contents: &[(String, String)],
 ) -> String {
     let mut lines = vec![format!("GOAL: {}", state.goal)];
+    if let Some(lessons) = lessons {
+        lines.push(format!("LESSONS (from earlier runs here):\n{lessons}"));
+    }
     let tasks = &state.tree.tasks;
     match state.tree.cursor {
         Some(cursor) => {
@@ -44,6 +58,62 @@ pub fn context_block(
                 cursor.task + 1,
                 tasks.len()
             ));
+        }
+        None => lines.push("CURRENT TASK: (none: every subtask has ended)".into()),
+    }
+    lines.push(format!("PLAN:\n{}", plan_lines(state)));
+    if !state.notes.is_empty() {
+        let start = state.notes.len().saturating_sub(SHOWN_NOTES);
+        lines.push(format!("NOTES: {}", state.notes[start..].join(" | ")));
+    }
+    lines.extend(contents.iter().map(content_lines));
+    lines.join("\n")
+}
+
+fn content_lines((path, content): &(String, String)) -> String {
+    format!("CONTENT OF {path}:\n```\n{}\n```", content.trim_end())
+}
+
+/// `contents` parted in the files the active subtask has not changed,
+/// shown in the standing block, and those it changed, shown in the round
+/// block: a file being worked on changes from round to round, and in the
+/// standing block each change would send the whole conversation after it
+/// to be read again; one the subtask has not touched stays where the cache
+/// keeps it. Only a write that changed the file counts (the facts of the
+/// subtask's calls say which), so the parts stay put while nothing changes.
+pub fn part_by_change(state: &State, contents: &[(String, String)]) -> (ShownFiles, ShownFiles) {
+    let first = state.subtask_exchange.max(state.first_exchange());
+    let changed: Vec<&str> = state
+        .calls
+        .iter()
+        .filter(|fact| fact.exchange >= first)
+        .filter_map(|fact| match &fact.came {
+            Came::Ran { outcome } => outcome.write.as_ref().filter(|w| w.changed()),
+            _ => None,
+        })
+        .map(|write| write.path.as_str())
+        .collect();
+    contents
+        .iter()
+        .cloned()
+        .partition(|(path, _)| !changed.contains(&path.as_str()))
+}
+
+/// The part of the context that may change every round, sent last: the
+/// contents of the files the active subtask changed (`changing`), the
+/// active subtask, the facts of the probe (files, commands, errors, blocked
+/// actions), the rounds left, and what to do now (which may quote any of
+/// `contents`, all the files shown).
+pub fn round_block(
+    state: &State,
+    settings: &Settings,
+    changing: &[(String, String)],
+    contents: &[(String, String)],
+) -> String {
+    let mut lines: Vec<String> = changing.iter().map(content_lines).collect();
+    match state.tree.cursor {
+        Some(cursor) => {
+            let task = &state.tree.tasks[cursor.task];
             lines.push(format!(
                 "ACTIVE SUBTASK: {} (subtask {}/{})",
                 task.subtasks[cursor.subtask].description,
@@ -51,10 +121,7 @@ pub fn context_block(
                 task.subtasks.len()
             ));
         }
-        None => {
-            lines.push("CURRENT TASK: (none: every subtask has ended)".into());
-            lines.push("ACTIVE SUBTASK: (none)".into());
-        }
+        None => lines.push("ACTIVE SUBTASK: (none)".into()),
     }
     let files: Vec<String> = state
         .files
@@ -100,24 +167,10 @@ pub fn context_block(
             flight.summary
         ));
     }
-    if !state.notes.is_empty() {
-        let start = state.notes.len().saturating_sub(SHOWN_NOTES);
-        lines.push(format!("NOTES: {}", state.notes[start..].join(" | ")));
-    }
-    if let Some(lessons) = lessons {
-        lines.push(format!("LESSONS (from earlier runs here):\n{lessons}"));
-    }
     lines.push(format!(
         "ROUNDS LEFT: {}",
         settings.max_rounds.saturating_sub(state.run_rounds)
     ));
-    lines.push(format!("PLAN:\n{}", plan_lines(state)));
-    for (path, content) in contents {
-        lines.push(format!(
-            "CONTENT OF {path}:\n```\n{}\n```",
-            content.trim_end()
-        ));
-    }
     lines.push(String::new());
     lines.push(focus::next_step(state, contents));
     lines.join("\n")

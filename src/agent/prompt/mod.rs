@@ -1,6 +1,11 @@
-//! What the model is sent each round: the system prompt, the last exchanges
-//! of the conversation, and the context block with the labels of the design.
-//! The context block is in `context.rs`.
+//! What the model is sent each round, laid out for the server's prefix
+//! cache (which keeps the last prompt and evaluates only what follows the
+//! longest common prefix with it): what never changes first (the system
+//! prompt, the tool schemas), then what changes rarely (the standing block:
+//! goal, plan, the workspace map, the files shown), then the exchanges of
+//! the active subtask, which only grow, and last what changes every round
+//! (the round block: the active subtask, the facts of the probe, what to do
+//! now). The two blocks are in `context.rs`.
 
 mod context;
 
@@ -11,7 +16,9 @@ use crate::settings::Settings;
 use crate::state::State;
 use crate::tools;
 
-pub use context::{context_block, files_budget, plan_lines, written_files};
+pub use context::{
+    files_budget, part_by_change, plan_lines, round_block, standing_block, written_files,
+};
 
 /// A tool result in the prompt is cut to this many bytes (head and tail),
 /// halved at each level of context pressure.
@@ -37,20 +44,23 @@ If it cannot be done, call it with success=false and why.\n\
     )
 }
 
-/// `request` with the workspace map at the end of its system prompt: it
-/// changes only when files do, so it sits before the conversation, in the
-/// part of the prompt the server's prefix cache keeps from round to round.
+/// `request` with the workspace map at the end of its standing block (the
+/// first user message): it changes only when files do, so it sits before
+/// the conversation, in the part of the prompt the server's prefix cache
+/// keeps from round to round, and the system prompt stays the same for the
+/// whole run.
 pub fn with_workspace(mut request: ChatRequest, map: &str) -> ChatRequest {
     if map.is_empty() {
         return request;
     }
-    if let Some(system) = request
+    if let Some(standing) = request
         .messages
-        .first_mut()
-        .filter(|m| m.role == Role::System)
+        .iter_mut()
+        .take(2)
+        .find(|m| m.role == Role::User)
     {
-        system.content.push_str("\n\n");
-        system.content.push_str(map);
+        standing.content.push('\n');
+        standing.content.push_str(map);
     }
     request
 }
@@ -67,9 +77,11 @@ pub fn request(
     request_with_files(state, settings, num_ctx, lessons, &[])
 }
 
-/// [`request`] with the contents of written files in the context block
-/// (see [`written_files`]). Only the exchanges of the active subtask are
-/// sent, at most `--history-keep` of them.
+/// [`request`] with the contents of files in the standing block (see
+/// [`written_files`]). Only the exchanges of the active subtask are sent,
+/// at most `--history-keep` of them, between the standing block and the
+/// round block: from one round to the next, only the last exchange and the
+/// round block are new, unless a file, a note or the window changed.
 pub fn request_with_files(
     state: &State,
     settings: &Settings,
@@ -77,7 +89,11 @@ pub fn request_with_files(
     lessons: Option<&str>,
     files: &[(String, String)],
 ) -> ChatRequest {
-    let mut messages = vec![Message::system(system_prompt(settings))];
+    let (standing, changing) = part_by_change(state, files);
+    let mut messages = vec![
+        Message::system(system_prompt(settings)),
+        Message::user(standing_block(state, lessons, &standing)),
+    ];
     let current: Vec<&Vec<Message>> = focus::current_exchanges(state).collect();
     let keep = (settings.history_keep >> state.pressure).max(1);
     // Numbered from the subtask's start, which stays put when the state has
@@ -94,8 +110,8 @@ pub fn request_with_files(
                 .map(|m| shorten(m, result_max)),
         );
     }
-    messages.push(Message::user(context_block(
-        state, settings, lessons, files,
+    messages.push(Message::user(round_block(
+        state, settings, &changing, files,
     )));
     ChatRequest {
         messages,
@@ -224,11 +240,102 @@ mod tests {
                 state.conversation.pop_front();
             }
             let sent = request(&state, &settings, 8192, None).messages;
-            assert!(sent.len() - 2 <= settings.history_keep);
-            prefixes.push(sent[1].content.clone());
+            assert!(sent.len() - 3 <= settings.history_keep);
+            prefixes.push(sent[2].content.clone());
         }
         let changes = prefixes.windows(2).filter(|w| w[0] != w[1]).count();
         assert!(changes <= 3, "{prefixes:?}");
+    }
+
+    /// The next round's request: one more exchange, and what changes every
+    /// round (a command, an error, a round spent).
+    fn next_round(state: &mut State, n: u64) {
+        state.exchanges += 1;
+        state.conversation.push_back(vec![
+            Message::assistant(format!("reply {n}"), vec![]),
+            Message::user(format!("result {n}")),
+        ]);
+        state.errors.push_back(format!("error {n}"));
+        state.run_rounds += 1;
+    }
+
+    #[test]
+    fn a_round_sends_the_last_prompt_again_but_its_round_block() {
+        let settings = Settings::new("/nowhere".into());
+        let files = [
+            ("a.py".to_string(), "A = 1\n".to_string()),
+            ("b.py".to_string(), "B = 2\n".to_string()),
+        ];
+        let mut state = State::default();
+        let mut sent = vec![request_with_files(&state, &settings, 8192, None, &files).messages];
+        for n in 0..3 {
+            next_round(&mut state, n);
+            sent.push(request_with_files(&state, &settings, 8192, None, &files).messages);
+        }
+        for pair in sent.windows(2) {
+            let kept = pair[0].len() - 1;
+            assert_eq!(pair[1][..kept], pair[0][..kept], "all but the round block");
+            assert_ne!(pair[1][kept], pair[0][kept]);
+        }
+        let standing = &sent[3][1].content;
+        assert!(
+            standing.contains("CONTENT OF a.py:\n```\nA = 1\n```"),
+            "{standing}"
+        );
+        assert!(standing.contains("CONTENT OF b.py:"), "{standing}");
+        assert!(
+            !sent[3]
+                .last()
+                .is_some_and(|m| m.content.contains("CONTENT OF"))
+        );
+
+        // b.py written in this subtask: it is shown in the round block from
+        // now on, a.py stays where it was.
+        state.calls.push_back(crate::state::CallFact {
+            exchange: state.exchanges,
+            message: 1,
+            tool: "write_file".into(),
+            came: crate::state::Came::Ran {
+                outcome: Box::new(crate::state::ActionOutcome {
+                    ok: true,
+                    write: Some(crate::state::FileChange {
+                        path: "b.py".into(),
+                        before: Some("old".into()),
+                        after: "new".into(),
+                        bytes: 6,
+                        removed: vec![],
+                    }),
+                    ..Default::default()
+                }),
+            },
+        });
+        let moved = request_with_files(&state, &settings, 8192, None, &files).messages;
+        assert!(moved[1].content.contains("CONTENT OF a.py:"));
+        assert!(!moved[1].content.contains("CONTENT OF b.py:"));
+        let round = moved.last().map(|m| m.content.as_str()).unwrap_or("");
+        assert!(
+            round.starts_with("CONTENT OF b.py:\n```\nB = 2\n```"),
+            "{round}"
+        );
+        next_round(&mut state, 3);
+        let after = request_with_files(&state, &settings, 8192, None, &files).messages;
+        let kept = moved.len() - 1;
+        assert_eq!(after[..kept], moved[..kept], "stable again after the move");
+    }
+
+    #[test]
+    fn the_workspace_map_goes_in_the_standing_block_not_the_system_prompt() {
+        let settings = Settings::new("/nowhere".into());
+        let state = State::default();
+        let plain = request(&state, &settings, 8192, None);
+        let mapped = with_workspace(plain.clone(), "WORKSPACE (1 files)\ncalc.py");
+        assert_eq!(mapped.messages[0], plain.messages[0]);
+        assert!(
+            mapped.messages[1]
+                .content
+                .ends_with("\nWORKSPACE (1 files)\ncalc.py")
+        );
+        assert_eq!(mapped.messages[2..], plain.messages[2..]);
     }
 
     #[test]
@@ -247,7 +354,7 @@ mod tests {
         ]);
         let settings = Settings::new("/nowhere".into());
         let sent = request(&state, &settings, 8192, None).messages;
-        let roles: Vec<(Role, &str)> = sent[1..sent.len() - 1]
+        let roles: Vec<(Role, &str)> = sent[2..sent.len() - 1]
             .iter()
             .map(|m| (m.role, m.content.as_str()))
             .collect();
