@@ -80,6 +80,19 @@ impl Requirement {
         let command = shown_by.command.trim();
         (self.about_output && self.met && !command.is_empty()).then_some(command)
     }
+
+    /// The command to run beside [`Requirement::to_show`] when the
+    /// requirement names options: the same without them. An option whose
+    /// output is the same without it changes nothing.
+    pub fn to_show_without(&self) -> Option<String> {
+        let command = self.to_show()?;
+        let named: Vec<&str> = options(&self.requirement).collect();
+        let kept: Vec<&str> = command
+            .split_whitespace()
+            .filter(|word| !named.contains(word))
+            .collect();
+        (kept.len() < command.split_whitespace().count()).then(|| kept.join(" "))
+    }
 }
 
 /// Whether the goal is achieved, from the last checks and requirements.
@@ -202,6 +215,26 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
             None => format!("`{command}` printed nothing, where {expects:?} was expected"),
         });
     };
+    // A parsed option is not printed back: output that holds it took it
+    // for an argument (`HELLO, --SHOUT!`).
+    let lower = printed.to_lowercase();
+    if let Some(option) =
+        options(&requirement.requirement).find(|o| lower.contains(&o.to_lowercase()))
+    {
+        return Err(format!(
+            "`{command}` printed {option} back ({:?}): the program took it for an argument",
+            cut(printed.trim(), 80)
+        ));
+    }
+    if let Some(without) = requirement.to_show_without()
+        && let Some(plain) = runs.iter().find(|run| run.command == without)
+        && plain.exit_code == run.exit_code
+        && words(&plain.printed) == printed
+    {
+        return Err(format!(
+            "`{command}` printed the same as `{without}`: the option changes nothing"
+        ));
+    }
     requirement.evidence = format!("`{command}` printed {found:?}");
     Ok(())
 }
@@ -341,6 +374,37 @@ mod tests {
                 }
             }
         }
+        // An option printed back, or one that changes nothing.
+        let echoed = [printed("python3 greet.py --shout", 0, "HELLO, --SHOUT!")];
+        let held = hold_to_output(
+            vec![output(shout, "python3 greet.py --shout", "HELLO, --SHOUT!")],
+            &echoed,
+        );
+        assert_eq!(
+            held[0].evidence,
+            "`python3 greet.py --shout` printed --shout back (\"HELLO, --SHOUT!\"): the program \
+             took it for an argument"
+        );
+        let always = [
+            printed("python3 greet.py --shout Ann", 0, "HELLO, ANN!"),
+            printed("python3 greet.py Ann", 0, "HELLO, ANN!\n"),
+        ];
+        let requirement = output(shout, "python3 greet.py --shout Ann", "HELLO, ANN!");
+        assert_eq!(
+            requirement.to_show_without().as_deref(),
+            Some("python3 greet.py Ann")
+        );
+        let held = hold_to_output(vec![requirement.clone()], &always);
+        assert_eq!(
+            held[0].evidence,
+            "`python3 greet.py --shout Ann` printed the same as `python3 greet.py Ann`: the \
+             option changes nothing"
+        );
+        let works = [
+            printed("python3 greet.py --shout Ann", 0, "HELLO, ANN!"),
+            printed("python3 greet.py Ann", 0, "Hello, Ann!"),
+        ];
+        assert!(hold_to_output(vec![requirement], &works)[0].met);
         // The model's own "not met", and requirements about files, stand.
         let unmet = Requirement {
             met: false,

@@ -10,8 +10,8 @@ use crate::state::verdict::{Requirement, Shown};
 use crate::tools;
 
 /// Commands run to show requirements, at most (the assessment gives at
-/// most one per requirement).
-const MAX_SHOWN: usize = 6;
+/// most one per requirement, and one more runs without its options).
+const MAX_SHOWN: usize = 8;
 /// How long one may run: it shows an output, it is not a test suite.
 const SHOW_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -21,10 +21,13 @@ impl Agent<'_> {
     /// and limits). Like a check, it only reads the work, so it is not
     /// announced in the log; the requirement's evidence records it.
     pub(super) async fn show(&mut self, requirements: &[Requirement]) -> Vec<Shown> {
-        let mut commands: Vec<&str> = Vec::new();
-        for command in requirements.iter().filter_map(Requirement::to_show) {
-            if !commands.contains(&command) && commands.len() < MAX_SHOWN {
-                commands.push(command);
+        let mut commands: Vec<String> = Vec::new();
+        for requirement in requirements {
+            let shown = requirement.to_show().map(str::to_string);
+            for command in shown.into_iter().chain(requirement.to_show_without()) {
+                if !commands.contains(&command) && commands.len() < MAX_SHOWN {
+                    commands.push(command);
+                }
             }
         }
         let mut runs = Vec::new();
@@ -32,7 +35,7 @@ impl Agent<'_> {
             if self.stop.is_requested() {
                 break;
             }
-            runs.push(self.run_shown(command).await);
+            runs.push(self.run_shown(&command).await);
         }
         runs
     }
