@@ -78,7 +78,14 @@ impl Requirement {
     pub fn to_show(&self) -> Option<&str> {
         let shown_by = self.shown_by.as_ref()?;
         let command = shown_by.command.trim();
-        (self.about_output && self.met && !command.is_empty()).then_some(command)
+        (self.is_about_output() && self.met && !command.is_empty()).then_some(command)
+    }
+
+    /// About output: so the model says, or it names a command-line option,
+    /// which only running the program shows (a cli-flag run was judged
+    /// from the code when the model called `--shout` a function's).
+    pub fn is_about_output(&self) -> bool {
+        self.about_output || options(&self.requirement).next().is_some()
     }
 
     /// The command to run beside [`Requirement::to_show`] when the
@@ -160,7 +167,7 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
 /// not enough. `runs` are the commands run (see [`Requirement::to_show`]).
 pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec<Requirement> {
     for requirement in &mut requirements {
-        if !(requirement.about_output && requirement.met) {
+        if !(requirement.is_about_output() && requirement.met) {
             continue;
         }
         if let Err(why) = shown(requirement, runs) {
@@ -405,6 +412,15 @@ mod tests {
             printed("python3 greet.py Ann", 0, "Hello, Ann!"),
         ];
         assert!(hold_to_output(vec![requirement], &works)[0].met);
+        // Naming an option makes it about output, whatever the model says.
+        let called_a_function = Requirement {
+            about_output: false,
+            ..output(shout, "python3 greet.py --shout Ann", "HELLO, ANN!")
+        };
+        assert!(called_a_function.is_about_output());
+        let held = hold_to_output(vec![called_a_function], &runs);
+        assert!(!held[0].met, "{held:?}");
+        assert!(!req("greet.py exists", true, false).is_about_output());
         // The model's own "not met", and requirements about files, stand.
         let unmet = Requirement {
             met: false,
