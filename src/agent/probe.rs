@@ -44,25 +44,18 @@ impl Agent<'_> {
     }
 
     /// `request` with the workspace map, when the active subtask names a
-    /// file of the map (see [`RoundMap`]). The map is made at the subtask's
-    /// start and kept for the subtask: it sits in the standing block, before
-    /// the conversation, and a map made again after each write (its sizes
-    /// and definitions change) would send the whole conversation to the
-    /// model to be read again; the files the subtask changes are shown
-    /// whole in the round block instead.
+    /// file of the map (see [`RoundMap`]: made at the subtask's start and
+    /// kept for it, in the standing block).
     pub(super) fn with_map(&mut self, request: ChatRequest) -> ChatRequest {
         let state = self.store.state();
         let Some((_, subtask)) = state.tree.active() else {
             return request;
         };
         let root = self.tools.root();
-        match self.map.for_subtask(
-            root,
-            self.languages,
-            &state.goal,
-            &subtask.description,
-            std::iter::empty(),
-        ) {
+        match self
+            .map
+            .for_subtask(root, self.languages, &state.goal, &subtask.description)
+        {
             Some(map) => prompt::with_workspace(request, map),
             None => request,
         }

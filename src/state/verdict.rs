@@ -181,14 +181,10 @@ pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
-    let Some(ShownBy { command, expects }) = requirement.shown_by.as_ref() else {
+    let (Some(command), Some(shown_by)) = (requirement.to_show(), &requirement.shown_by) else {
         return Err("no command was given that shows it when it runs".into());
     };
-    let command = command.trim();
-    if command.is_empty() {
-        return Err("no command was given that shows it when it runs".into());
-    }
-    let expects = expects.trim();
+    let expects = shown_by.expects.trim();
     if expects.is_empty() {
         return Err(format!("`{command}` was given no output it must print"));
     }
@@ -233,14 +229,15 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
             cut(printed.trim(), 80)
         ));
     }
-    if let Some(without) = requirement.to_show_without()
-        && let Some(plain) = runs.iter().find(|run| run.command == without)
-        && plain.exit_code == run.exit_code
-        && words(&plain.printed) == printed
-    {
-        return Err(format!(
-            "`{command}` printed the same as `{without}`: the option changes nothing"
-        ));
+    if let Some(without) = requirement.to_show_without() {
+        let Some(plain) = runs.iter().find(|run| run.command == without) else {
+            return Err(format!("`{without}` was not run beside it"));
+        };
+        if plain.exit_code == run.exit_code && words(&plain.printed) == printed {
+            return Err(format!(
+                "`{command}` printed the same as `{without}`: the option changes nothing"
+            ));
+        }
     }
     requirement.evidence = format!("`{command}` printed {found:?}");
     Ok(())
@@ -411,7 +408,12 @@ mod tests {
             printed("python3 greet.py --shout Ann", 0, "HELLO, ANN!"),
             printed("python3 greet.py Ann", 0, "Hello, Ann!"),
         ];
-        assert!(hold_to_output(vec![requirement], &works)[0].met);
+        assert!(hold_to_output(vec![requirement.clone()], &works)[0].met);
+        let held = hold_to_output(vec![requirement], &works[..1]);
+        assert_eq!(
+            held[0].evidence,
+            "`python3 greet.py Ann` was not run beside it"
+        );
         // Naming an option makes it about output, whatever the model says.
         let called_a_function = Requirement {
             about_output: false,

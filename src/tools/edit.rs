@@ -85,13 +85,13 @@ pub fn edit_over(
         }
         Err(e) => return ActionOutcome::failed(e),
     };
-    let Ok(text) = String::from_utf8(bytes.clone()) else {
+    let Ok(text) = std::str::from_utf8(&bytes) else {
         return ActionOutcome::refused(
             RefusalKind::NotAFile,
             format!("edit_file {given}: the file is not UTF-8 text; it is not edited"),
         );
     };
-    let edited = match apply(&text, old, new, given) {
+    let edited = match apply(text, old, new, given) {
         Ok(edited) => edited,
         Err(refusal) => return ActionOutcome::refused(RefusalKind::EditNoMatch, refusal),
     };

@@ -20,7 +20,7 @@ const ASKS: usize = 2;
 /// writes until the token cap, minutes on a workstation's CPU. The bounds
 /// fit the cap: six requirements with every string at its longest are
 /// about 800 tokens (a cut-off answer is no answer).
-const MAX_REQUIREMENTS: usize = 6;
+pub(super) const MAX_REQUIREMENTS: usize = 6;
 const MAX_TEXT: usize = 120;
 const MAX_COMMAND: usize = 100;
 const MAX_ANSWER_TOKENS: u32 = 1000;
@@ -192,7 +192,7 @@ fn assessment_prompt(
             ));
         }
     }
-    text.push_str(
+    text.push_str(&format!(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
          function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
          show it is met, the evidence (quote the line), whether it is about tests (it asks for \
@@ -203,10 +203,10 @@ fn assessment_prompt(
          the options the requirement names; it gets no input) and the text its output must \
          contain when it is met: the runner runs the command, and the requirement is met only \
          when the output holds that text. For every other requirement give \"\" for both. At \
-         most 6 requirements, a short line each. Answer with JSON: {\"requirements\": \
-         [{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
-         false, \"about_output\": false, \"command\": \"\", \"expects\": \"\"}]}",
-    );
+         most {MAX_REQUIREMENTS} requirements, a short line each. Answer with JSON: {{\"requirements\": \
+         [{{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
+         false, \"about_output\": false, \"command\": \"\", \"expects\": \"\"}}]}}",
+    ));
     text
 }
 

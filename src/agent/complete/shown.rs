@@ -9,9 +9,9 @@ use crate::agent::Agent;
 use crate::state::verdict::{Requirement, Shown};
 use crate::tools;
 
-/// Commands run to show requirements, at most (the assessment gives at
-/// most one per requirement, and one more runs without its options).
-const MAX_SHOWN: usize = 8;
+/// Commands run to show requirements, at most: one per requirement, and
+/// one more without the options it names.
+const MAX_SHOWN: usize = 2 * super::assess::MAX_REQUIREMENTS;
 /// How long one may run: it shows an output, it is not a test suite.
 const SHOW_TIMEOUT: Duration = Duration::from_secs(30);
 
