@@ -232,6 +232,61 @@ fn edits_with_zero_two_and_one_matches_then_diff_and_rollback() {
     assert_eq!(test.read("calc.py"), CALC, "the edit is undone");
 }
 
+/// An edit that would leave calc.py unparsable (a model that quotes a
+/// line without its indentation and writes the block around it) is
+/// refused before it is written, with the parser's reason; calc.py stays
+/// as it was until an edit that parses, and the project's tests pass.
+#[test]
+fn an_edit_that_breaks_the_file_is_refused_and_the_file_kept() {
+    let test = Test::new()
+        .calc_project()
+        .script("broken_edit")
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    let records = test.records();
+    let rejected: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { tool, error, .. } if tool == "edit_file" => Some(error.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rejected.len(), 1, "{rejected:#?}\n{}", run.stderr);
+    assert!(
+        rejected[0].starts_with("not edited: with this edit calc.py would be refused")
+            && rejected[0].contains("calc.py is unchanged"),
+        "{}",
+        rejected[0]
+    );
+    assert!(
+        rejected[0].contains("indent"),
+        "the parser's reason: {}",
+        rejected[0]
+    );
+    let edits: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::ActionFinished { outcome, .. } if outcome.result.starts_with("Edited") => {
+                Some(outcome.result.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        edits.len(),
+        1,
+        "only the edit that parses is written: {edits:#?}"
+    );
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace(
+            "    return sum(xs) / (len(xs) - 1)\n",
+            "    if not xs:\n        return 0\n    return sum(xs) / len(xs)\n"
+        )
+    );
+    run.assert_code(0);
+}
+
 /// A model that reads calc.py, then rewrites it without `add`: the write's
 /// result, as the model receives it, names `add` as gone (and the event
 /// records it); the model puts it back and the project's tests pass.

@@ -190,7 +190,8 @@ impl Agent<'_> {
     /// anything was done for it (small models copy the call that ends a
     /// subtask from their prompt), or a file written with the mark of a
     /// shortened call or result (copied from the history, it would cut the
-    /// file), or a write its language refused (see [`crate::lang`]).
+    /// file), or a write its language refused (see [`crate::lang`]), or an
+    /// edit that leaves its file as its language would refuse a write.
     pub(super) fn accept(&self, call: Call) -> Result<Call, Refusal> {
         let state = self.state();
         match &call {
@@ -249,6 +250,19 @@ impl Agent<'_> {
                 Err(Refusal::new(
                     RefusalKind::LanguageRefused,
                     self.refused_write(path, content, refusal),
+                ))
+            }
+            Call::Action(tools::Action::EditFile { path, old, new })
+                if let Some(refusal) = self.edit_refusal(path, old, new) =>
+            {
+                Err(Refusal::new(
+                    RefusalKind::LanguageRefused,
+                    format!(
+                        "not edited: with this edit {path} would be refused: {} {path} is \
+                         unchanged. Quote whole lines in `old`, with their indentation, and \
+                         give `new` as whole lines too; or write the whole file with write_file.",
+                        refusal.reason
+                    ),
                 ))
             }
             _ => Ok(call),

@@ -114,6 +114,23 @@ impl Agent<'_> {
         }
     }
 
+    /// Why an `edit_file` call is refused: the file as the edit would leave
+    /// it is what its language refuses, and was not before (a model that
+    /// quotes part of a line writes a block its file cannot parse; the edit
+    /// tool would write it). `None` when the edit does not apply: the tool
+    /// says why when it runs.
+    pub(super) fn edit_refusal(&self, path: &str, old: &str, new: &str) -> Option<Refusal> {
+        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let after = crate::tools::apply_edit(&before, old, new, path).ok()?;
+        let Review::Refuse(refusal) = self.review(path, &after) else {
+            return None;
+        };
+        match self.review(path, &before) {
+            Review::Refuse(was) if was.reason == refusal.reason => None,
+            _ => Some(refusal),
+        }
+    }
+
     fn review(&self, path: &str, content: &str) -> Review {
         let Some(language) = self.reviews.languages.for_path(path) else {
             return Review::Accept;

@@ -27,7 +27,10 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
     }
     let exact: Vec<usize> = text.match_indices(old).map(|(at, _)| at).collect();
     match exact.as_slice() {
-        [at] => return Ok(format!("{}{new}{}", &text[..*at], &text[at + old.len()..])),
+        [at] => {
+            let new = indented_after_mid_line(text, *at, old, new);
+            return Ok(format!("{}{new}{}", &text[..*at], &text[at + old.len()..]));
+        }
         [] => {}
         several => {
             let lines: Vec<usize> = several.iter().map(|at| line_of(text, *at)).collect();
@@ -36,7 +39,10 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
     }
     let spans = tolerant_matches(text, old);
     match spans.as_slice() {
-        [(start, end)] => Ok(format!("{}{new}{}", &text[..*start], &text[*end..])),
+        [(start, end)] => {
+            let new = indented_at_line(&text[*start..*end], old, new);
+            Ok(format!("{}{new}{}", &text[..*start], &text[*end..]))
+        }
         [] => Err(no_match(text, old, path)),
         several => {
             let lines: Vec<usize> = several.iter().map(|(at, _)| line_of(text, *at)).collect();
@@ -111,6 +117,67 @@ pub fn edit_over(
         };
     }
     outcome
+}
+
+/// `new` for a one-line `old` found inside a line whose indentation it
+/// did not quote (`if shout:` in `    if shout:`): a model that quotes a line
+/// without its indentation writes the lines after the first relative to
+/// it, and they get the line's indentation too, so a nested block stays
+/// nested. Lines already indented that far are left as they are.
+fn indented_after_mid_line<'a>(
+    text: &str,
+    at: usize,
+    old: &str,
+    new: &'a str,
+) -> std::borrow::Cow<'a, str> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    let relative = |line: &&str| !line.trim().is_empty() && !line.starts_with(before);
+    if old.contains('\n')
+        || before.is_empty()
+        || !before.chars().all(|c| c == ' ' || c == '\t')
+        || !new.lines().skip(1).any(|line| relative(&line))
+    {
+        return new.into();
+    }
+    let mut lines = new.split('\n');
+    let mut out = lines.next().unwrap_or_default().to_string();
+    for line in lines {
+        out.push('\n');
+        if !line.trim().is_empty() {
+            out.push_str(before);
+        }
+        out.push_str(line);
+    }
+    out.into()
+}
+
+/// `new` for whole lines `found` that matched `old` with whitespace
+/// ignored: when `old` quoted them less indented than they are, and `new`
+/// starts at `old`'s indentation, every line of `new` gets the indentation
+/// `old` left out (the model wrote both relative to where it quoted from).
+fn indented_at_line<'a>(found: &str, old: &str, new: &'a str) -> std::borrow::Cow<'a, str> {
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    let first_found = found.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first_old = old.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first_new = new.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let (have, quoted) = (
+        &first_found[..indent(first_found)],
+        &first_old[..indent(first_old)],
+    );
+    if have.len() <= quoted.len() || !have.starts_with(quoted) || indent(first_new) != quoted.len()
+    {
+        return new.into();
+    }
+    let missing = &have[quoted.len()..];
+    new.split('\n')
+        .map(|line| match line.trim().is_empty() {
+            true => line.to_string(),
+            false => format!("{missing}{line}"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
 }
 
 /// 1-based line number of byte `at`.
@@ -243,6 +310,40 @@ mod tests {
         let edited = apply(CALC, old, new, "calc.py").unwrap();
         assert!(edited.ends_with("def average(xs):\n    return sum(xs) / len(xs)\n"));
         assert!(edited.starts_with("def add(a, b):\n"));
+    }
+
+    #[test]
+    fn a_line_quoted_without_its_indentation_keeps_the_new_lines_nested() {
+        let text = "def greeting(name, shout):\n    if shout:\n        return 1\n    return 2\n";
+        let new = "if shout:\n    return 3\nelse:\n    return 4";
+        let edited = apply(text, "if shout:", new, "g.py").unwrap();
+        assert_eq!(
+            edited,
+            "def greeting(name, shout):\n    if shout:\n        return 3\n    else:\n        return 4\n        return 1\n    return 2\n"
+        );
+        // Lines already at the line's indentation are left as they are.
+        let absolute = "if shout:\n        return 3";
+        let edited = apply(text, "if shout:", absolute, "g.py").unwrap();
+        assert!(
+            edited.contains("    if shout:\n        return 3\n"),
+            "{edited}"
+        );
+        // Inside an expression nothing is indented.
+        let edited = apply(text, "turn 2", "turn (2 +\n3)", "g.py").unwrap();
+        assert!(edited.ends_with("    return (2 +\n3)\n"), "{edited}");
+    }
+
+    #[test]
+    fn lines_quoted_less_indented_than_they_are_are_replaced_at_their_indentation() {
+        let text = "class A:\n    def f(self):\n        return 1\n";
+        let old = "def f(self):\n    return 1";
+        let new = "def f(self):\n    return 2";
+        let edited = apply(text, old, new, "a.py").unwrap();
+        assert_eq!(edited, "class A:\n    def f(self):\n        return 2\n");
+        // `new` written at the file's indentation is kept as it is.
+        let new = "    def f(self):\n        return 2";
+        let edited = apply(text, old, new, "a.py").unwrap();
+        assert_eq!(edited, "class A:\n    def f(self):\n        return 2\n");
     }
 
     #[test]
