@@ -95,7 +95,7 @@ impl Agent<'_> {
         let map = Map::build(self.tools.root(), self.languages, goal);
         self.reporter.thinking(true);
         let planned = tokio::select! {
-            planned = decompose::plan(self.model, goal, map.text(), self.options()) => Some(planned),
+            planned = decompose::plan(self.model, self.settings, goal, map.text(), self.options()) => Some(planned),
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);

@@ -5,8 +5,6 @@
 use serde_json::{Value, json};
 
 use super::{Agent, prompt};
-use crate::chat::Message;
-use crate::model::ChatRequest;
 use crate::state::{Event, Outcome};
 use crate::store::{Durability, StoreError};
 
@@ -44,17 +42,11 @@ impl Agent<'_> {
                 errors.join(" | ")
             },
         );
-        let request = ChatRequest {
-            messages: vec![
-                Message::system(
-                    "You review the work of a coding agent so that its next run goes better.",
-                ),
-                Message::user(summary),
-            ],
-            tools: Vec::new(),
-            format: Some(schema()),
-            options: self.options(),
-        };
+        let ask = format!(
+            "No tool call now: review the work of this run so that the next run here goes \
+             better.\n\n{summary}"
+        );
+        let request = prompt::answer_request(self.settings, ask, schema(), self.options());
         let reply = match self.ask(&request).await {
             None => return Ok(()),
             Some(Err(failure)) => {

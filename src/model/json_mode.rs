@@ -134,7 +134,12 @@ pub fn request(native: &ChatRequest) -> ChatRequest {
     ChatRequest {
         messages,
         tools: Vec::new(),
-        format: Some(schema(&native.tools)),
+        // An answer keeps its own format: the tools are described only so
+        // that its prompt starts as a round's does.
+        format: Some(match &native.format {
+            Some(format) if native.is_answer() => format.clone(),
+            _ => schema(&native.tools),
+        }),
         options: native.options,
     }
 }

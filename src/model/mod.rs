@@ -48,6 +48,24 @@ impl ChatRequest {
     pub fn size(&self) -> usize {
         self.messages.iter().map(Message::size).sum()
     }
+
+    /// An answer asked for in a round's prefix: the tool schemas are sent
+    /// so that the prompt starts as a round's does (a chat template puts
+    /// them in the system turn, where the server's prefix cache keeps
+    /// them), and the reply is held to `format`, which leaves no room for
+    /// a tool call. See [`crate::agent::prompt::answer_request`].
+    pub fn is_answer(&self) -> bool {
+        !self.tools.is_empty() && self.format.is_some()
+    }
+
+    /// The request without its tool schemas: an answer for a server that
+    /// refuses tools and a format together.
+    pub fn without_tools(&self) -> ChatRequest {
+        ChatRequest {
+            tools: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

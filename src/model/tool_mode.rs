@@ -35,6 +35,8 @@ struct Inner {
     choice: Choice,
     /// Notices not handed out yet.
     notices: Vec<String>,
+    /// The server refused an answer with the tools' schemas.
+    answers_alone: bool,
 }
 
 /// A client whose tool calls go natively or through JSON mode.
@@ -59,6 +61,7 @@ impl ToolModel {
             inner: Mutex::new(Inner {
                 choice,
                 notices: Vec::new(),
+                answers_alone: false,
             }),
         }
     }
@@ -106,7 +109,41 @@ impl ToolModel {
 
     async fn json_chat(&self, request: &ChatRequest) -> Result<ChatReply, Failure> {
         let reply = self.client.chat(&json_mode::request(request)).await?;
-        Ok(json_mode::reply(reply))
+        match request.is_answer() {
+            true => Ok(reply),
+            false => Ok(json_mode::reply(reply)),
+        }
+    }
+
+    /// An answer in a round's prefix (see [`ChatRequest::is_answer`]); sent
+    /// without the tools when the server refuses tools and a format
+    /// together (Ollama did for some models), from then on. A model without
+    /// tools is told apart as for a round (JSON mode, or the error of
+    /// `--tool-mode native`).
+    async fn answer(&self, request: &ChatRequest) -> Result<ChatReply, Failure> {
+        if !self.with(|inner| inner.answers_alone) {
+            match self.tool_chat(request).await {
+                Err(Failure {
+                    error:
+                        error @ (ModelError::Server {
+                            transient: false, ..
+                        }
+                        | ModelError::ToolParse { .. }),
+                    retries,
+                }) => {
+                    tracing::info!(%error, "an answer with the tools' schemas failed: asking without them from now on");
+                    self.with(|inner| inner.answers_alone = true);
+                    let mut result = self.client.chat(&request.without_tools()).await;
+                    match &mut result {
+                        Ok(reply) => reply.retries += retries,
+                        Err(failure) => failure.retries += retries,
+                    }
+                    return result;
+                }
+                other => return other,
+            }
+        }
+        self.client.chat(&request.without_tools()).await
     }
 
     async fn tool_chat(&self, request: &ChatRequest) -> Result<ChatReply, Failure> {
@@ -151,6 +188,10 @@ impl Model for ToolModel {
             if request.tools.is_empty() {
                 return self.client.chat(request).await;
             }
+            if request.is_answer() {
+                // Its notices wait for a round's reply, which the user sees.
+                return self.answer(request).await;
+            }
             let mut reply = self.tool_chat(request).await?;
             reply
                 .notices
@@ -183,6 +224,9 @@ mod tests {
     struct Scripted {
         capabilities: Vec<String>,
         takes_tools: bool,
+        /// Refuses tools and a format together, as Ollama did for some
+        /// models ("failed to parse grammar").
+        refuses_answers: bool,
         seen: Arc<Mutex<Vec<ChatRequest>>>,
     }
 
@@ -197,6 +241,23 @@ mod tests {
                     return Err(Failure {
                         error: ModelError::NoTools { model: "m".into() },
                         retries: 1,
+                    });
+                }
+                let asked = request.format.as_ref().filter(|f| f.get("anyOf").is_none());
+                if asked.is_some() && !request.tools.is_empty() && self.refuses_answers {
+                    return Err(Failure {
+                        error: ModelError::Server {
+                            status: Some(400),
+                            message: "failed to parse grammar".into(),
+                            transient: false,
+                        },
+                        retries: 0,
+                    });
+                }
+                if asked.is_some() {
+                    return Ok(ChatReply {
+                        content: r#"{"tasks": []}"#.into(),
+                        ..ChatReply::default()
                     });
                 }
                 let call = json!({"name": "list_dir", "arguments": {"path": "."}});
@@ -236,6 +297,7 @@ mod tests {
         let client = Scripted {
             capabilities: capabilities.iter().map(|c| c.to_string()).collect(),
             takes_tools,
+            refuses_answers: false,
             seen: seen.clone(),
         };
         (ToolModel::new(Box::new(client), mode, "m"), seen)
@@ -312,5 +374,62 @@ mod tests {
         let reply = json.chat(&plan).await.unwrap();
         assert!(reply.tool_calls.is_empty(), "the content is not mapped");
         assert_eq!(seen.lock().unwrap()[0], plan);
+    }
+
+    fn answer() -> ChatRequest {
+        ChatRequest {
+            format: Some(json!({"type": "object", "properties": {"tasks": {"type": "array"}}})),
+            ..round()
+        }
+    }
+
+    #[tokio::test]
+    async fn an_answer_goes_with_the_tools_and_keeps_its_format() {
+        let (native, seen) = model(ToolMode::Auto, &["completion", "tools"], true);
+        let reply = native.chat(&answer()).await.unwrap();
+        assert_eq!(reply.content, r#"{"tasks": []}"#);
+        assert!(reply.tool_calls.is_empty());
+        assert_eq!(seen.lock().unwrap()[0], answer(), "sent as it is");
+
+        let (json, seen) = model(ToolMode::Json, &[], false);
+        let reply = json.chat(&answer()).await.unwrap();
+        assert_eq!(
+            reply.content, r#"{"tasks": []}"#,
+            "the content is not mapped"
+        );
+        let sent = seen.lock().unwrap()[0].clone();
+        assert!(sent.tools.is_empty());
+        assert_eq!(
+            sent.format,
+            answer().format,
+            "its own format, not the calls'"
+        );
+        let round = json_mode::request(&round());
+        assert_eq!(
+            sent.messages[0], round.messages[0],
+            "the system prompt of a round in JSON mode, the tools described"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answer_the_server_refuses_with_tools_is_asked_without_them_from_then_on() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let client = Scripted {
+            capabilities: vec!["tools".into()],
+            takes_tools: true,
+            refuses_answers: true,
+            seen: seen.clone(),
+        };
+        let tooled = ToolModel::new(Box::new(client), ToolMode::Auto, "m");
+        let reply = tooled.chat(&answer()).await.unwrap();
+        assert_eq!(reply.content, r#"{"tasks": []}"#);
+        tooled.chat(&answer()).await.unwrap();
+        let round_reply = tooled.chat(&round()).await.unwrap();
+        assert_eq!(
+            round_reply.tool_calls[0].name, "list_dir",
+            "rounds keep their tools"
+        );
+        assert_eq!(natively(&seen), [true, false, false, true]);
+        assert_eq!(seen.lock().unwrap()[1], answer().without_tools());
     }
 }

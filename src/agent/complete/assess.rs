@@ -25,7 +25,9 @@ const MAX_TEXT: usize = 120;
 const MAX_COMMAND: usize = 100;
 const MAX_ANSWER_TOKENS: u32 = 1000;
 
-const SYSTEM: &str = "You check whether a coding agent's work meets the user's goal. You trust \
+/// What the assessor is told first, in the user message of a call in a
+/// round's prefix (see [`prompt::answer_request`]).
+const ASSESSOR: &str = "No tool call now: check whether the work meets the user's goal. Trust \
 only the files and the output of the checks, never what the agent said it did.";
 
 fn schema() -> Value {
@@ -70,15 +72,12 @@ impl Agent<'_> {
     ) -> Result<Option<Vec<Requirement>>, StoreError> {
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
         let state = self.state();
-        let mut messages = vec![
-            Message::system(SYSTEM),
-            Message::user(assessment_prompt(
-                &state.goal,
-                &files,
-                checks,
-                &state.requirements,
-            )),
-        ];
+        let ask = format!(
+            "{ASSESSOR}\n\n{}",
+            assessment_prompt(&state.goal, &files, checks, &state.requirements)
+        );
+        let first = prompt::answer_request(self.settings, ask, schema(), self.options());
+        let mut messages = first.messages.clone();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut error = String::new();
         for _ in 0..ASKS {
@@ -86,9 +85,8 @@ impl Agent<'_> {
             options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
             let request = ChatRequest {
                 messages: messages.clone(),
-                tools: Vec::new(),
-                format: Some(schema()),
                 options,
+                ..first.clone()
             };
             let reply = match self.ask(&request).await {
                 None => {

@@ -21,8 +21,10 @@ mod parse;
 
 use serde_json::{Value, json};
 
+use super::prompt;
 use crate::chat::{Message, Usage};
 use crate::model::{ChatRequest, Failure, Model, Options};
+use crate::settings::Settings;
 use crate::state::{Event, TaskPlan};
 
 pub use existing::{on_workspace, project_check};
@@ -31,8 +33,10 @@ pub use parse::parse;
 /// Corrections sent back before falling back to the goal as the only task.
 const CORRECTIONS: usize = 2;
 
-const SYSTEM: &str = "You plan the work of a coding agent that writes files and runs commands \
-(python3, pytest, pip) in a folder.\n\
+/// What the planner is told, before the goal: the user message of a call in
+/// a round's prefix, whose system prompt says to act by calling tools.
+const PLANNER: &str = "No tool call now: first plan the work of the coding agent, which writes \
+files and runs commands (python3, pytest, pip) in a folder.\n\
 Each task writes one file. List the tasks in the order to do them: for each, the file's path and \
 what it must hold (the functions it defines, their arguments and what they return; no code).\n\
 Then give the one command that checks the work: it runs what the goal asks for (a program with \
@@ -81,27 +85,31 @@ pub fn workspace_section(map: &str) -> String {
 /// Asks for a plan, showing the model `map`, the workspace as it is;
 /// returns the `planned` event. Only a failure of the model itself
 /// (unreachable, not pulled) is an error.
+/// It is asked in a round's prefix (see [`prompt::answer_request`]): what a
+/// planner is told comes first in the user message.
 pub async fn plan(
     model: &dyn Model,
+    settings: &Settings,
     goal: &str,
     map: &str,
     options: Options,
 ) -> Result<Event, Failure> {
-    let mut messages = vec![
-        Message::system(SYSTEM),
-        Message::user(format!(
-            "GOAL: {goal}\n\n{}Answer as {SHAPE}",
+    let first = prompt::answer_request(
+        settings,
+        format!(
+            "{PLANNER}\n\nGOAL: {goal}\n\n{}Answer as {SHAPE}",
             workspace_section(map)
-        )),
-    ];
+        ),
+        schema(),
+        options,
+    );
+    let mut messages = first.messages.clone();
     let (mut calls, mut usage, mut retries) = (0, Usage::default(), 0);
     let mut last_error = String::new();
     for _ in 0..=CORRECTIONS {
         let request = ChatRequest {
             messages: messages.clone(),
-            tools: Vec::new(),
-            format: Some(schema()),
-            options,
+            ..first.clone()
         };
         let reply = model.chat(&request).await.map_err(|mut failure| {
             failure.retries += retries;

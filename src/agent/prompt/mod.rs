@@ -44,6 +44,29 @@ If it cannot be done, call it with success=false and why.\n\
     )
 }
 
+/// A call that is not a round (the plan, the completion check's
+/// assessment, the reflection) asked in a round's prefix: the system
+/// prompt and the tool schemas of every round, then `ask` (what is asked
+/// and how to answer) as the user message, and the answer held to
+/// `format`, which leaves no room for a tool call. The server's prefix
+/// cache keeps the system prompt and the schemas (about a thousand tokens
+/// with a chat template's tool instructions) from a run's first call to
+/// its last and on to the next run's, instead of reading them again in
+/// the first round after each of these calls.
+pub fn answer_request(
+    settings: &Settings,
+    ask: String,
+    format: serde_json::Value,
+    options: Options,
+) -> ChatRequest {
+    ChatRequest {
+        messages: vec![Message::system(system_prompt(settings)), Message::user(ask)],
+        tools: tools::specs().to_vec(),
+        format: Some(format),
+        options,
+    }
+}
+
 /// `request` with the workspace map at the end of its standing block (the
 /// first user message): it changes only when files do, so it sits before
 /// the conversation, in the part of the prompt the server's prefix cache
