@@ -220,3 +220,40 @@ fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
     assert!(!test.read("greet.py").contains(".upper()"));
 }
+
+/// A cli-flag assessment by a 1.5B model: the goal's `--shout` restated as
+/// a function's argument, met from the code, and no requirement naming the
+/// option. The option the goal names is added as an unmet requirement, so
+/// with no cycle left the run ends not achieved, saying so.
+#[test]
+fn an_option_of_the_goal_no_requirement_names_is_not_taken_as_met() {
+    let mut script = crate::support::fake_ollama::load_script("output_claimed");
+    script.assessments = serde_json::from_value(serde_json::json!([{
+        "answer": {"requirements": [
+            {"requirement": "greet.py greets the name it is given", "met": true,
+             "evidence": "print(f\"Hello, {name}!\")", "about_tests": false,
+             "about_output": true, "command": "python3 greet.py Ann", "expects": "Hello, Ann!"},
+            {"requirement": "the greeting function shouts when its shout argument is true",
+             "met": true, "evidence": "shout = \"--shout\" in args", "about_tests": false,
+             "about_output": false, "command": "", "expects": ""}
+        ]}
+    }]))
+    .expect("assessments");
+    let test = Test::new().serving(script).file("greet.py", GREET).args([
+        "Add a --shout flag to greet.py that prints the greeting in upper case",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let added = state
+        .requirements
+        .iter()
+        .find(|r| r.requirement.contains("--shout"))
+        .expect("a requirement for the goal's option");
+    assert!(!added.met, "{added:?}");
+    let reason = state.ended.expect("ended").reason;
+    assert!(reason.contains("--shout"), "{reason}");
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}

@@ -178,6 +178,38 @@ pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec
     requirements
 }
 
+/// Every command-line option the goal names is named by a requirement:
+/// one the assessment left out (a cli-flag run listed "the greeting
+/// function returns HELLO when its shout argument is true", met from the
+/// code, and no requirement named `--shout`) is added, unmet, so the next
+/// cycle works on it and the next assessment must show it by running the
+/// program with it (see [`Requirement::is_about_output`]).
+pub fn hold_to_goal(goal: &str, mut requirements: Vec<Requirement>) -> Vec<Requirement> {
+    let mut named: Vec<&str> = Vec::new();
+    for option in options(goal) {
+        if named.contains(&option) {
+            continue;
+        }
+        named.push(option);
+        let covered = requirements
+            .iter()
+            .any(|r| options(&r.requirement).any(|o| o == option));
+        if !covered {
+            requirements.push(Requirement {
+                requirement: format!("the program takes {option} and it works as the goal says"),
+                met: false,
+                evidence: format!(
+                    "no requirement names {option}, so no run of the program showed it work"
+                ),
+                about_tests: false,
+                about_output: true,
+                shown_by: None,
+            });
+        }
+    }
+    requirements
+}
+
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
@@ -433,6 +465,46 @@ mod tests {
             hold_to_output(vec![unmet.clone(), file.clone()], &[]),
             vec![unmet, file]
         );
+    }
+
+    #[test]
+    fn an_option_the_goal_names_and_no_requirement_does_is_added_unmet() {
+        let goal = "Change greet.py so that it takes an optional --shout flag that prints the \
+                    greeting in capitals";
+        // The assessment of a cli-flag run: the flag as a function's
+        // argument, met from the code.
+        let function = req(
+            "The greeting function should return 'HELLO, {name}!' if the shout argument is True.",
+            true,
+            false,
+        );
+        let held = hold_to_goal(goal, vec![function.clone()]);
+        assert_eq!(held.len(), 2);
+        assert_eq!(held[0], function);
+        assert!(!held[1].met && held[1].is_about_output(), "{:?}", held[1]);
+        assert!(held[1].requirement.contains("--shout"));
+        assert_eq!(
+            verdict(
+                &[run("python3 greet.py --shout", Some(0), None)],
+                &held,
+                &[]
+            ),
+            Verdict::Missing(vec![format!(
+                "{} ({})",
+                held[1].requirement, held[1].evidence
+            )])
+        );
+        // A requirement that names it covers it, whatever its verdict.
+        let named = output(
+            "--shout prints in capitals",
+            "python3 greet.py --shout",
+            "HELLO",
+        );
+        assert_eq!(hold_to_goal(goal, vec![named.clone()]), vec![named]);
+        // A goal without options adds nothing; an option named twice is
+        // added once.
+        assert_eq!(hold_to_goal("Write rock-paper-scissors", vec![]), vec![]);
+        assert_eq!(hold_to_goal("add -v; -v prints more", vec![]).len(), 1);
     }
 
     #[test]

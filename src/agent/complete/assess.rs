@@ -105,6 +105,7 @@ impl Agent<'_> {
                     let requirements = verdict::hold_to_tests(requirements, checks);
                     let runs = self.show(&requirements).await;
                     let requirements = verdict::hold_to_output(requirements, &runs);
+                    let requirements = verdict::hold_to_goal(&self.state().goal, requirements);
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),
