@@ -1,7 +1,7 @@
 //! Runs on a workspace that already holds a project (issue 19): files are
 //! never replaced unseen, edits and searches work on them, refusals end.
 
-use runner::state::Event;
+use runner::state::{Event, RefusalKind};
 use serde_json::Value;
 
 use crate::support::Test;
@@ -283,6 +283,43 @@ fn an_edit_that_breaks_the_file_is_refused_and_the_file_kept() {
             "    return sum(xs) / (len(xs) - 1)\n",
             "    if not xs:\n        return 0\n    return sum(xs) / len(xs)\n"
         )
+    );
+    run.assert_code(0);
+}
+
+/// A model told to make the project's tests pass that changes the test's
+/// expected value to what the bug gives (Qwen2.5-Coder 1.5B did, on a plan
+/// that named the test file): refused before it is written, with the
+/// assert it would drop; the model fixes calc.py and the tests, unchanged,
+/// pass.
+#[test]
+fn a_change_that_weakens_the_projects_tests_is_refused() {
+    let test = Test::new()
+        .calc_project()
+        .script("weakens_tests")
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    let records = test.records();
+    let refused: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::TestsKept => {
+                Some(error.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
+    assert!(
+        refused[0].contains("test_calc.py was there before this run")
+            && refused[0].contains("`assert average([1, 2, 3]) == 2`"),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(xs) - 1)", "len(xs)")
     );
     run.assert_code(0);
 }

@@ -191,7 +191,8 @@ impl Agent<'_> {
     /// subtask from their prompt), or a file written with the mark of a
     /// shortened call or result (copied from the history, it would cut the
     /// file), or a write its language refused (see [`crate::lang`]), or an
-    /// edit that leaves its file as its language would refuse a write.
+    /// edit that leaves its file as its language would refuse a write, or
+    /// a write or an edit that drops an assert of the project's own tests.
     pub(super) fn accept(&self, call: Call) -> Result<Call, Refusal> {
         let state = self.state();
         match &call {
@@ -243,6 +244,17 @@ impl Agent<'_> {
                          complete content."
                     ),
                 ))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
+                if let Some(why) = self.kept_tests(path, content) =>
+            {
+                Err(Refusal::new(RefusalKind::TestsKept, why))
+            }
+            Call::Action(tools::Action::EditFile { path, old, new })
+                if let Some((_, after)) = self.edited(path, old, new)
+                    && let Some(why) = self.kept_tests(path, &after) =>
+            {
+                Err(Refusal::new(RefusalKind::TestsKept, why))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(refusal) = self.refusal(path, content) =>

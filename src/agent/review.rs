@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::Agent;
 use crate::chat::ToolCall;
-use crate::lang::{Languages, Refusal, Review, Workspace};
+use crate::lang::{self, Languages, Refusal, Review, Workspace};
 use crate::tools::Toolbox;
 
 /// The reviews of the pending reply's writes: path and content to the
@@ -114,14 +114,51 @@ impl Agent<'_> {
         }
     }
 
+    /// The text of `path` now and as an `edit_file` call would leave it;
+    /// `None` when the edit does not apply (the tool says why when it runs).
+    pub(super) fn edited(&self, path: &str, old: &str, new: &str) -> Option<(String, String)> {
+        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let after = crate::tools::apply_edit(&before, old, new, path).ok()?;
+        Some((before, after))
+    }
+
+    /// Why writing `content` to `path` is refused because it changes the
+    /// project's own tests: `path` is a test file that was there before
+    /// the run, and `content` drops or alters its asserts (see
+    /// [`lang::dropped_asserts`]). They are what shows the code works: a
+    /// small model told to fix a bug the tests show changed `== 4` to
+    /// `== 5` in the test instead. Tests may be added, and names changed.
+    pub(super) fn kept_tests(&self, path: &str, content: &str) -> Option<String> {
+        let path = path.trim_start_matches("./");
+        if !self.state().baseline.files.contains_key(path) {
+            return None;
+        }
+        let language = self.reviews.languages.for_path(path)?;
+        if !language.is_test(path) {
+            return None;
+        }
+        let old = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let dropped = lang::dropped_asserts(language, &old, content);
+        let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
+        (!dropped.is_empty()).then(|| {
+            format!(
+                "not written: {path} was there before this run and holds the project's tests, \
+                 which show whether the code works; this change drops or alters {} of its \
+                 asserts: {}. Keep them as they are and change the code they test so that they \
+                 pass (adding tests is fine).",
+                dropped.len(),
+                shown.join(", ")
+            )
+        })
+    }
+
     /// Why an `edit_file` call is refused: the file as the edit would leave
     /// it is what its language refuses, and was not before (a model that
     /// quotes part of a line writes a block its file cannot parse; the edit
     /// tool would write it). `None` when the edit does not apply: the tool
     /// says why when it runs.
     pub(super) fn edit_refusal(&self, path: &str, old: &str, new: &str) -> Option<Refusal> {
-        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
-        let after = crate::tools::apply_edit(&before, old, new, path).ok()?;
+        let (before, after) = self.edited(path, old, new)?;
         let Review::Refuse(refusal) = self.review(path, &after) else {
             return None;
         };

@@ -57,6 +57,11 @@ impl Language for JavaScript {
             .any(|ext| path.ends_with(ext))
     }
 
+    fn asserts(&self, line: &str) -> bool {
+        let line = line.trim_start();
+        line.starts_with("assert") || line.contains("expect(")
+    }
+
     /// What `node --test` runs by default: `*.test.js`, `*-test.js`,
     /// `*_test.js`, `test-*.js`, and any file under a `test` folder.
     fn is_test(&self, path: &str) -> bool {

@@ -133,4 +133,118 @@ pub trait Language: Send + Sync {
     fn assertion(&self, _line: &str) -> Option<(String, String)> {
         None
     }
+    /// Whether a line of a test file asserts something (`assert ...`,
+    /// `expect(...)`): what a change of a project's own tests must keep
+    /// (see [`dropped_asserts`]).
+    fn asserts(&self, _line: &str) -> bool {
+        false
+    }
+}
+
+/// The asserting lines of test file `old` (see [`Language::asserts`]) that
+/// `new` no longer holds, trimmed: removed, or with another value. A line
+/// is compared by its shape: names may change (a function renamed
+/// everywhere), literals and operators may not (`== 4` made `== 5` to
+/// pass). Each line of `new` keeps one of `old` at most.
+pub fn dropped_asserts(language: &dyn Language, old: &str, new: &str) -> Vec<String> {
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|line| language.asserts(line))
+            .map(str::to_string)
+            .collect()
+    };
+    let mut kept: Vec<String> = lines(new).iter().map(|l| shape(l)).collect();
+    let mut dropped = Vec::new();
+    for line in lines(old) {
+        match kept.iter().position(|k| *k == shape(&line)) {
+            Some(at) => {
+                kept.swap_remove(at);
+            }
+            None => dropped.push(line),
+        }
+    }
+    dropped
+}
+
+/// A line with each name outside quotes made `x` and the spaces outside
+/// quotes dropped: what stays when only names change.
+fn shape(line: &str) -> String {
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    let mut in_name = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        if let Some(q) = quote {
+            out.push(c);
+            match (escaped, c) {
+                (false, '\\') => escaped = true,
+                (false, c) if c == q => quote = None,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        if c.is_alphanumeric() || c == '_' {
+            if !in_name && (c.is_alphabetic() || c == '_') {
+                in_name = true;
+                out.push('x');
+            } else if !in_name {
+                out.push(c);
+            }
+            continue;
+        }
+        in_name = false;
+        if matches!(c, '\'' | '"' | '`') {
+            quote = Some(c);
+        }
+        if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_assert_changed_or_removed_is_dropped_a_renamed_one_is_not() {
+        let python = Python;
+        let old = "from calc import add, average\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_average():\n    assert average([2, 4, 6]) == 4\n";
+        // The value changed to what the bug gives.
+        let weakened = old.replace("== 4", "== 5");
+        assert_eq!(
+            dropped_asserts(&python, old, &weakened),
+            ["assert average([2, 4, 6]) == 4"]
+        );
+        // Removed, and its test with it.
+        let removed = old.replace("    assert average([2, 4, 6]) == 4\n", "    pass\n");
+        assert_eq!(
+            dropped_asserts(&python, old, &removed),
+            ["assert average([2, 4, 6]) == 4"]
+        );
+        // Renamed everywhere, spaced otherwise, or moved: kept.
+        let renamed = old
+            .replace("average", "mean")
+            .replace("[2, 4, 6]", "[2,4,6]");
+        assert!(dropped_asserts(&python, old, &renamed).is_empty());
+        // Tests added: kept.
+        let added = format!("{old}\n\ndef test_more():\n    assert add(1, 1) == 2\n");
+        assert!(dropped_asserts(&python, old, &added).is_empty());
+        // A string's words are a value, not names.
+        let greet = "assert greet('Ann') == 'Hello, Ann!'\n";
+        assert_eq!(
+            dropped_asserts(&python, greet, "assert greet('Ann') == 'Hi, Ann!'\n"),
+            ["assert greet('Ann') == 'Hello, Ann!'"]
+        );
+        // One line of the new text keeps one of the old at most.
+        let twice = "assert f(1) == 1\nassert f(1) == 1\n";
+        assert_eq!(
+            dropped_asserts(&python, twice, "assert f(1) == 1\n"),
+            ["assert f(1) == 1"]
+        );
+        assert!(python.asserts("    self.assertEqual(a, b)"));
+        assert!(!python.asserts("    assertion = 1"));
+    }
 }

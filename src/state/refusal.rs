@@ -30,6 +30,9 @@ pub enum RefusalKind {
     ShortenedContent,
     /// The file's language refused the content.
     LanguageRefused,
+    /// A write or an edit that drops or alters an assert of a test file
+    /// that was there before the run.
+    TestsKept,
     /// The subtask marked done before anything was done for it.
     NothingDone,
     /// A check subtask marked done while its command has not passed.
@@ -76,6 +79,7 @@ impl RefusalKind {
             RefusalKind::UnseenFile
                 | RefusalKind::ShortenedContent
                 | RefusalKind::LanguageRefused
+                | RefusalKind::TestsKept
                 | RefusalKind::EditNoMatch
         )
     }

@@ -209,6 +209,14 @@ impl Language for Python {
         })
     }
 
+    fn asserts(&self, line: &str) -> bool {
+        let line = line.trim_start();
+        line.strip_prefix("assert")
+            .is_some_and(|rest| rest.starts_with([' ', '(']))
+            || line.contains("self.assert")
+            || line.contains("pytest.raises(")
+    }
+
     fn assertion(&self, line: &str) -> Option<(String, String)> {
         let answer = facts::ask(&[("line.py", line.trim())], None)?;
         let facts = answer.files.into_iter().next()?;
