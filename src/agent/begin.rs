@@ -44,7 +44,11 @@ impl Agent<'_> {
             };
             if let Event::Planned { tasks, .. } = &mut planned {
                 let baseline = &self.state().baseline.files;
-                decompose::on_workspace(tasks, |path| baseline.contains_key(path));
+                decompose::on_workspace(
+                    tasks,
+                    |path| baseline.contains_key(path),
+                    |path| self.languages.iter().any(|l| l.is_test(path)),
+                );
                 let files: Vec<String> = baseline.keys().cloned().collect();
                 if let Some(check) = Languages::default().check_command(self.tools.root(), &files) {
                     decompose::project_check(tasks, &check);

@@ -8,10 +8,22 @@ use crate::state::{SubtaskKind, TaskPlan};
 
 /// What a subtask on an existing file adds.
 const KEEP: &str = ". It exists: change what the goal asks and keep the rest of it";
+/// What a subtask on an existing test file adds: the runner refuses a
+/// change of its asserts (see `Agent::kept_tests`). A small model planned
+/// "Change test_calc.py: Fix the bug in calc.py so that the tests pass"
+/// and changed the test's expected value.
+const KEEP_TESTS: &str = ". It exists and holds the project's tests: keep each of its asserts as \
+it is (a change to them is refused) and change the code they test; add tests only if the goal \
+asks for them";
 
 /// `tasks` with each write of a file for which `exists` holds said as a
-/// change of that file.
-pub fn on_workspace(tasks: &mut [TaskPlan], exists: impl Fn(&str) -> bool) {
+/// change of that file; of a test file (`is_test`), one that keeps its
+/// asserts.
+pub fn on_workspace(
+    tasks: &mut [TaskPlan],
+    exists: impl Fn(&str) -> bool,
+    is_test: impl Fn(&str) -> bool,
+) {
     for task in tasks {
         for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
             let SubtaskKind::Write { path } = kind else {
@@ -23,8 +35,9 @@ pub fn on_workspace(tasks: &mut [TaskPlan], exists: impl Fn(&str) -> bool) {
             if let Some(rest) = subtask.strip_prefix(&format!("Write {path}")) {
                 *subtask = format!("Change {path}{rest}");
             }
-            if !subtask.ends_with(KEEP) {
-                subtask.push_str(KEEP);
+            let keep = if is_test(path) { KEEP_TESTS } else { KEEP };
+            if !subtask.ends_with(keep) {
+                subtask.push_str(keep);
             }
         }
     }
@@ -94,7 +107,7 @@ mod tests {
                 },
             ],
         }];
-        on_workspace(&mut tasks, |path| path == "calc.py");
+        on_workspace(&mut tasks, |path| path == "calc.py", |_| false);
         assert_eq!(
             tasks[0].subtasks,
             vec![
@@ -106,7 +119,7 @@ mod tests {
             ]
         );
         let once = tasks.clone();
-        on_workspace(&mut tasks, |path| path == "calc.py");
+        on_workspace(&mut tasks, |path| path == "calc.py", |_| false);
         assert_eq!(tasks, once, "said once");
     }
 
