@@ -359,3 +359,44 @@ fn bad_usage_exits_2() {
     test.run_with(&["goal", "--max-rounds", "lots"])
         .assert_code(2);
 }
+
+/// A reply cut off at the token cap inside its call (a small model that
+/// wrote newlines until the cap): corrected with what happened and how to
+/// write less, without the tools' schemas, which would stay in every later
+/// prompt of the subtask; the next reply's call runs.
+#[test]
+fn a_reply_cut_off_at_the_cap_is_corrected_without_the_schemas() {
+    let mut script = crate::support::fake_ollama::load_script("hello");
+    let write = script.rules[0].clone();
+    let mut again = write.clone();
+    again.name = "again, whole".into();
+    again.has = vec!["did not run: your reply was cut off".into()];
+    let mut broken = write;
+    broken.reply.tool_calls.clear();
+    broken.reply.content = format!(
+        "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"hello.py\", \"content\": \"print(1){}",
+        "\\n".repeat(200)
+    );
+    broken.reply.done_reason = Some("length".into());
+    script.rules.splice(0..1, [again, broken]);
+    let test = Test::new()
+        .serving(script)
+        .args(["Write a hello world script"]);
+    test.run().assert_code(0);
+    let corrections: Vec<String> = test
+        .records()
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::Nudged { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(corrections.len(), 1, "{corrections:#?}");
+    assert!(
+        corrections[0].starts_with("Your last reply did not run: your reply was cut off"),
+        "{}",
+        corrections[0]
+    );
+    assert!(!corrections[0].contains("list_dir"), "{}", corrections[0]);
+    assert_eq!(test.read("hello.py"), "print(\"Hello, World!\")\n");
+}

@@ -159,7 +159,7 @@ impl Agent<'_> {
         self.record_correction(message)
     }
 
-    fn record_correction(&mut self, message: String) -> Result<(), StoreError> {
+    pub(super) fn record_correction(&mut self, message: String) -> Result<(), StoreError> {
         let level = self.state().corrections + 1;
         self.record(
             Event::Nudged {

@@ -36,6 +36,7 @@ impl Agent<'_> {
             .into_iter()
             .unzip();
         let acted = !calls.is_empty();
+        let cut_off = done_reason.as_deref() == Some("length");
         self.record(
             Event::ModelReplied {
                 content,
@@ -53,7 +54,15 @@ impl Agent<'_> {
         if let Some(error) = broken
             && self.state().corrections < MAX_CORRECTIONS
         {
-            self.send_correction(&error)?;
+            match cut_off {
+                // The call was made, only too long: the schemas again would
+                // be ~400 tokens more in every later prompt of the subtask.
+                true => self.record_correction(format!(
+                    "Your last reply did not run: {error}. Answer again with one complete tool \
+                     call: to change part of a file, edit_file that part."
+                ))?,
+                false => self.send_correction(&error)?,
+            }
             return Ok(Step::Reask);
         }
         if !acted && let Some(ending) = self.nudge(&files).await? {
