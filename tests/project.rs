@@ -324,46 +324,77 @@ fn a_change_that_weakens_the_projects_tests_is_refused() {
     run.assert_code(0);
 }
 
-/// A model that reads calc.py, then rewrites it without `add`: the write's
-/// result, as the model receives it, names `add` as gone (and the event
-/// records it); the model puts it back and the project's tests pass.
+/// An edit that quotes a definition's first line as `old` and leaves it
+/// out of `new` (Qwen2.5-Coder 1.5B adding `count_vowels`: `reverse` was
+/// gone, its body under the new function) is refused naming `reverse`;
+/// the edit that gives the line again goes ahead, and both functions work.
 #[test]
-fn a_rewrite_that_drops_a_function_is_told_which() {
+fn an_edit_that_drops_a_definition_is_refused_naming_it() {
+    const TEXTUTIL: &str = "def reverse(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper() + \"!\"\n";
+    let test = Test::new()
+        .project(&[("textutil.py", TEXTUTIL)])
+        .script("edit_drops_def")
+        .args(["Add a function count_vowels(text) to textutil.py that returns how many vowels the text has"]);
+    let run = test.run();
+    let refused: Vec<String> = test
+        .records()
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
+                Some(error.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
+    assert!(
+        refused[0].starts_with("not written: this change removes `reverse` of textutil.py"),
+        "{}",
+        refused[0]
+    );
+    let now = test.read("textutil.py");
+    assert!(
+        now.starts_with("def count_vowels(text):")
+            && now.contains("def reverse(text):\n    \"\"\"The text backwards"),
+        "{now}"
+    );
+}
+
+/// A model that reads calc.py, then rewrites it without `add`, which the
+/// goal does not name: refused before it is written, naming `add` (calc.py
+/// was there before the run); the model puts it back and the project's
+/// tests pass. calc.py never loses `add`.
+#[test]
+fn a_rewrite_that_drops_a_function_is_refused_naming_it() {
     let test = Test::new()
         .calc_project()
         .script("drops_function")
         .args(["Fix average in calc.py"]);
     let run = test.run();
-    let removed: Vec<Vec<String>> = test
-        .records()
+    let records = test.records();
+    let refused: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
+                Some(error.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
+    assert!(
+        refused[0].starts_with("not written: this change removes `add` of calc.py"),
+        "{}",
+        refused[0]
+    );
+    let removed: Vec<Vec<String>> = records
         .iter()
         .filter_map(|r| match &r.event {
             Event::ActionFinished { outcome, .. } => Some(outcome.write.as_ref()?.removed.clone()),
             _ => None,
         })
         .collect();
-    assert_eq!(
-        removed,
-        [vec!["add".to_string()], Vec::new()],
-        "{}",
-        run.stderr
-    );
-    let told: Vec<String> = test
-        .server()
-        .requests()
-        .iter()
-        .filter_map(|r| r["messages"].as_array().cloned())
-        .flatten()
-        .filter(|m| m["role"] == "tool" && m["tool_name"] == "write_file")
-        .filter_map(|m| m["content"].as_str().map(str::to_string))
-        .filter(|content| content.contains("; the definition add is gone"))
-        .collect();
-    assert!(!told.is_empty(), "the model was never told add is gone");
-    assert!(
-        told[0].starts_with("Wrote 46 bytes to calc.py; it removed 5 line(s)"),
-        "{}",
-        told[0]
-    );
+    assert_eq!(removed, [Vec::<String>::new()], "no write removed add");
     run.assert_code(0);
     assert_eq!(
         test.read("calc.py"),

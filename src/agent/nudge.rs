@@ -192,7 +192,9 @@ impl Agent<'_> {
     /// shortened call or result (copied from the history, it would cut the
     /// file), or a write its language refused (see [`crate::lang`]), or an
     /// edit that leaves its file as its language would refuse a write, or
-    /// a write or an edit that drops an assert of the project's own tests.
+    /// a write or an edit that drops an assert of the project's own tests
+    /// or a definition of a file that was there, which the goal does not
+    /// name.
     pub(super) fn accept(&self, call: Call) -> Result<Call, Refusal> {
         let state = self.state();
         match &call {
@@ -255,6 +257,17 @@ impl Agent<'_> {
                     && let Some(why) = self.kept_tests(path, &after) =>
             {
                 Err(Refusal::new(RefusalKind::TestsKept, why))
+            }
+            Call::Action(tools::Action::WriteFile { path, content, .. })
+                if let Some(why) = self.kept_definitions(path, content, true) =>
+            {
+                Err(Refusal::new(RefusalKind::DefinitionsKept, why))
+            }
+            Call::Action(tools::Action::EditFile { path, old, new })
+                if let Some((_, after)) = self.edited(path, old, new)
+                    && let Some(why) = self.kept_definitions(path, &after, false) =>
+            {
+                Err(Refusal::new(RefusalKind::DefinitionsKept, why))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(refusal) = self.refusal(path, content) =>

@@ -152,6 +152,56 @@ impl Agent<'_> {
         })
     }
 
+    /// Why writing `content` to `path` is refused because it removes
+    /// top-level definitions: `path` was there before the run and the goal
+    /// does not name them. A small model adding `count_vowels` quoted
+    /// `def reverse(text):` as `old` and left it out of `new`: `reverse`
+    /// was gone and its body under the new function, and told so, it marked
+    /// the subtask done. A goal that names a definition may remove it.
+    /// `whole`: a `write_file`, not an edit.
+    pub(super) fn kept_definitions(
+        &self,
+        path: &str,
+        content: &str,
+        whole: bool,
+    ) -> Option<String> {
+        let path = path.trim_start_matches("./");
+        if !self.state().baseline.files.contains_key(path) {
+            return None;
+        }
+        let bytes = self.tools.contents(path)?;
+        // A whole write over a file the model has not seen is refused with
+        // the file shown first (see `Agent::unseen`), which says more.
+        let shown = self.tools.shown_path(path)?;
+        if whole && self.state().seen.get(&shown) != Some(&crate::tools::sha256_hex(&bytes)) {
+            return None;
+        }
+        let old = String::from_utf8(bytes).ok()?;
+        let goal = &self.state().goal;
+        let named = |name: &str| {
+            goal.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| word == name)
+        };
+        let lost: Vec<String> =
+            crate::tools::lost_definitions(&self.reviews.languages, path, &old, content)
+                .into_iter()
+                .filter(|name| !named(name))
+                .collect();
+        (!lost.is_empty()).then(|| {
+            format!(
+                "not written: this change removes {} of {path}, which was there before this run, \
+                 and the goal does not ask for that. Keep {}: put new code beside what is there \
+                 (with edit_file, quote the line after which it goes and give that line again at \
+                 the start of `new`).",
+                lost.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if lost.len() == 1 { "it" } else { "them" }
+            )
+        })
+    }
+
     /// Why an `edit_file` call is refused: the file as the edit would leave
     /// it is what its language refuses, and was not before (a model that
     /// quotes part of a line writes a block its file cannot parse; the edit

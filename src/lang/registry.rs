@@ -68,7 +68,7 @@ impl Languages {
         if let Some(tests) = self.check_command(Path::new("."), files) {
             return tests;
         }
-        if !check.is_empty() && !self.all().any(|l| l.runs_tests(check)) {
+        if is_command(check) && !self.all().any(|l| l.runs_tests(check)) {
             return check.to_string();
         }
         files
@@ -79,9 +79,43 @@ impl Languages {
     }
 }
 
+/// Whether a planned check reads as a command: it splits into words as a
+/// shell would, and its first word is a program's name or path (lower
+/// case). A small model gave "Run the project's tests to ensure the
+/// count_vowels function works as expected." as the check, and the check
+/// subtask went on running it.
+fn is_command(check: &str) -> bool {
+    let Ok(words) = shell_words::split(check) else {
+        return false;
+    };
+    words.first().is_some_and(|program| {
+        program.chars().all(|c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '/')
+        }) && program.chars().any(|c| c.is_ascii_lowercase())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_check_in_prose_is_not_a_command() {
+        let languages = Languages::default();
+        let files = ["textutil.py".to_string()];
+        let prose =
+            "Run the project's tests to ensure the count_vowels function works as expected.";
+        assert_eq!(languages.plan_check(&files, prose), "python3 textutil.py");
+        assert_eq!(
+            languages.plan_check(&files, "Run textutil.py"),
+            "python3 textutil.py"
+        );
+        assert_eq!(
+            languages.plan_check(&files, "python3 textutil.py --shout 'Ann'"),
+            "python3 textutil.py --shout 'Ann'"
+        );
+        assert_eq!(languages.plan_check(&files, "./run.sh"), "./run.sh");
+    }
 
     #[test]
     fn a_path_belongs_to_the_language_of_its_kind() {

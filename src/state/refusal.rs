@@ -33,6 +33,9 @@ pub enum RefusalKind {
     /// A write or an edit that drops or alters an assert of a test file
     /// that was there before the run.
     TestsKept,
+    /// A write or an edit that removes a top-level definition of a file
+    /// that was there before the run, which the goal does not name.
+    DefinitionsKept,
     /// The subtask marked done before anything was done for it.
     NothingDone,
     /// A check subtask marked done while its command has not passed.
@@ -80,6 +83,7 @@ impl RefusalKind {
                 | RefusalKind::ShortenedContent
                 | RefusalKind::LanguageRefused
                 | RefusalKind::TestsKept
+                | RefusalKind::DefinitionsKept
                 | RefusalKind::EditNoMatch
         )
     }

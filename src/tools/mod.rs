@@ -50,6 +50,7 @@ pub use files::sha256_hex;
 pub use output::HeadTail;
 pub use process::{Limits, become_subreaper};
 pub use refusal::{Refusal, RefusalKind};
+pub use removal::lost_definitions;
 pub use specs::{names, specs};
 
 /// Calls of one reply that run; the rest are refused. A model that emits

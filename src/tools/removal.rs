@@ -87,7 +87,9 @@ pub fn lost(names: &[String]) -> String {
 
 /// The definitions of `old` that `new` no longer has, when the language of
 /// `path` parsed both (one toolchain run for the two).
-fn lost_definitions(languages: &Languages, path: &str, old: &str, new: &str) -> Vec<String> {
+/// The top-level definitions of `old` that `new` no longer has, by name,
+/// when the language of `path` parses both.
+pub fn lost_definitions(languages: &Languages, path: &str, old: &str, new: &str) -> Vec<String> {
     let Some(language) = languages.for_path(path) else {
         return Vec::new();
     };
