@@ -129,6 +129,9 @@ impl Language for Python {
             content: text,
             facts,
             is_test,
+            had_tests: workspace
+                .text(path)
+                .is_some_and(|text| text.contains("def test")),
             modules: &modules,
             written: &written,
             conftest,

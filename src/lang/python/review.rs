@@ -41,6 +41,8 @@ pub struct Write<'a> {
     pub content: &'a str,
     pub facts: &'a Facts,
     pub is_test: bool,
+    /// The file as it is now defines tests (`def test...`).
+    pub had_tests: bool,
     /// The modules the file may import (`game` for `game.py`).
     pub modules: &'a [Module<'a>],
     /// The names of the modules this run wrote: a test calling what they
@@ -67,6 +69,20 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 error.line,
                 line(write.content, error.line),
                 error.message
+            ),
+            None,
+        ));
+    }
+    if !write.is_test && !write.had_tests && !write.facts.tests.is_empty() {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let stem = name.trim_end_matches(".py");
+        return Some((
+            format!(
+                "{path} is not a test file: pytest collects tests only from files named \
+                 test_*.py or *_test.py, so its {} test function(s) would never run. Keep {path} \
+                 for the code, without tests, and write the tests in test_{stem}.py, which \
+                 imports what it tests from {stem}.",
+                write.facts.tests.len()
             ),
             None,
         ));

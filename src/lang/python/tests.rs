@@ -328,3 +328,29 @@ fn definitions_and_failures_come_from_the_parser_and_pytest() {
     );
     assert_eq!(Python.assertion("x = 1"), None);
 }
+
+#[test]
+fn tests_written_into_a_module_are_refused_with_where_they_go() {
+    const INVENTORY: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n";
+    let with_tests = format!(
+        "{INVENTORY}\n\ndef test_add():\n    inventory = Inventory()\n    assert inventory.items == {{}}\n"
+    );
+    let workspace = files(&[("inventory.py", INVENTORY)]);
+    match review_in(&workspace, "inventory.py", &with_tests) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "inventory.py is not a test file: pytest collects tests only from files named \
+             test_*.py or *_test.py, so its 1 test function(s) would never run. Keep \
+             inventory.py for the code, without tests, and write the tests in \
+             test_inventory.py, which imports what it tests from inventory."
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A module that had tests before keeps them; the code alone is fine.
+    let had = files(&[("inventory.py", with_tests.as_str())]);
+    assert_eq!(review_in(&had, "inventory.py", &with_tests), Review::Accept);
+    assert_eq!(
+        review_in(&workspace, "inventory.py", INVENTORY),
+        Review::Accept
+    );
+}
