@@ -1,8 +1,9 @@
 //! `edit_file`: replaces one occurrence of a passage the model quotes.
 //!
 //! The passage is looked for exactly first; when it is not there, line by
-//! line with each line's leading and trailing whitespace ignored (a model
-//! often quotes code with its indentation changed). Zero or several matches
+//! line with each line's leading and trailing whitespace ignored and its
+//! quotes taken as alike (a model often quotes code with its indentation or
+//! its quotes changed). Zero or several matches
 //! are refused with the lines nearest to what was quoted, numbered, so the
 //! model can quote again.
 
@@ -186,10 +187,12 @@ fn line_of(text: &str, at: usize) -> usize {
 }
 
 /// Byte spans of `text` whose lines equal the lines of `old` once each
-/// line is trimmed; a span covers whole lines, its final newline excluded
-/// when `old` has none.
+/// line is trimmed and its double quotes are made single (a model quotes
+/// `'Hello, {name}!'` for `"Hello, {name}!"`); a span covers whole lines,
+/// its final newline excluded when `old` has none.
 fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
-    let wanted: Vec<&str> = old.lines().map(str::trim).collect();
+    let loose = |line: &str| line.trim().replace('"', "'");
+    let wanted: Vec<String> = old.lines().map(loose).collect();
     if wanted.iter().all(|line| line.is_empty()) {
         return Vec::new();
     }
@@ -209,7 +212,7 @@ fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
         let same = window
             .iter()
             .zip(&wanted)
-            .all(|((s, e, _), want)| text[*s..*e].trim() == *want);
+            .all(|((s, e, _), want)| loose(&text[*s..*e]) == *want);
         if let (true, Some(last)) = (same, window.last()) {
             let end = if old.ends_with('\n') { last.2 } else { last.1 };
             spans.push((window[0].0, end));
@@ -344,6 +347,22 @@ mod tests {
         let new = "    def f(self):\n        return 2";
         let edited = apply(text, old, new, "a.py").unwrap();
         assert_eq!(edited, "class A:\n    def f(self):\n        return 2\n");
+    }
+
+    #[test]
+    fn a_passage_quoted_with_the_other_quotes_matches() {
+        let text = "def greeting(name):\n    return f\"Hello, {name}!\"\n";
+        let edited = apply(
+            text,
+            "return f'Hello, {name}!'",
+            "return f'HELLO, {name.upper()}!'",
+            "g.py",
+        )
+        .unwrap();
+        assert_eq!(
+            edited,
+            "def greeting(name):\n    return f'HELLO, {name.upper()}!'\n"
+        );
     }
 
     #[test]
