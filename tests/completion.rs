@@ -257,3 +257,41 @@ fn an_option_of_the_goal_no_requirement_names_is_not_taken_as_met() {
     assert!(reason.contains("--shout"), "{reason}");
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
+
+/// An add-function run at 0afdc15 ended "Goal achieved" on an assessment
+/// that read `count_vowels` into a textutil.py without it. A name the goal
+/// gives in call form that no source file defines is an unmet requirement,
+/// whatever the assessment says.
+#[test]
+fn a_function_the_goal_names_and_no_file_defines_is_not_taken_as_met() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add count_vowels",
+            "subtasks": ["Change textutil.py: add count_vowels(text)"]}]},
+        "rules": [
+            {"name": "done", "last_tool": "Edited textutil.py",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "edited textutil.py"}}]}}
+        ],
+        "otherwise": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "textutil.py",
+            "old": "def reverse(text):", "new": "def reverse(text):\n    # backwards"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("textutil.py", "def reverse(text):\n    return text[::-1]\n")
+        .args([
+            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let named = state
+        .requirements
+        .iter()
+        .find(|r| r.requirement.starts_with("count_vowels"))
+        .expect("the goal's function as a requirement");
+    assert!(!named.met, "{named:?}");
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}

@@ -57,6 +57,30 @@ impl Language for JavaScript {
             .any(|ext| path.ends_with(ext))
     }
 
+    fn defines(&self, text: &str, name: &str) -> bool {
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("export ").unwrap_or(line);
+            let line = line.strip_prefix("default ").unwrap_or(line);
+            let line = line.strip_prefix("async ").unwrap_or(line);
+            [
+                "function ",
+                "function* ",
+                "class ",
+                "const ",
+                "let ",
+                "var ",
+            ]
+            .iter()
+            .filter_map(|keyword| line.strip_prefix(keyword))
+            .any(|rest| {
+                rest.strip_prefix(name).is_some_and(|after| {
+                    !after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            })
+        })
+    }
+
     fn asserts(&self, line: &str) -> bool {
         let line = line.trim_start();
         line.starts_with("assert") || line.contains("expect(")

@@ -139,6 +139,30 @@ pub trait Language: Send + Sync {
     fn asserts(&self, _line: &str) -> bool {
         false
     }
+    /// Whether source `text` defines `name` (a function, a class, a method
+    /// or a name bound at the top), read from its lines.
+    fn defines(&self, _text: &str, _name: &str) -> bool {
+        false
+    }
+}
+
+/// The names a text gives in call form, `count_vowels(text)`: what a goal
+/// says must exist.
+pub fn called_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (at, _) in text.match_indices('(') {
+        let before = &text[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &before[start..];
+        if name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
 }
 
 /// The asserting lines of test file `old` (see [`Language::asserts`]) that
@@ -207,6 +231,27 @@ fn shape(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_names_a_goal_calls_and_their_definitions() {
+        let goal = "Add a function count_vowels(text) to textutil.py (it counts vowels); fizzbuzz(n), again count_vowels(x)";
+        assert_eq!(called_names(goal), ["count_vowels", "fizzbuzz"]);
+        let python = Python;
+        let text = "import sys\n\ndef count_vowels(text):\n    return 0\n\nclass Inventory:\n    def add(self, name):\n        pass\n\nLIMIT = 3\n";
+        for name in ["count_vowels", "Inventory", "add", "LIMIT"] {
+            assert!(python.defines(text, name), "{name}");
+        }
+        for name in ["count", "sys", "name", "fizzbuzz"] {
+            assert!(!python.defines(text, name), "{name}");
+        }
+        let js = JavaScript;
+        assert!(js.defines(
+            "export function add(a, b) {}\nconst mul = (a, b) => a * b;\n",
+            "mul"
+        ));
+        assert!(js.defines("export function add(a, b) {}\n", "add"));
+        assert!(!js.defines("add(1, 2);\n", "add"));
+    }
 
     #[test]
     fn an_assert_changed_or_removed_is_dropped_a_renamed_one_is_not() {

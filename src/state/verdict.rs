@@ -210,6 +210,32 @@ pub fn hold_to_goal(goal: &str, mut requirements: Vec<Requirement>) -> Vec<Requi
     requirements
 }
 
+/// Every name the goal gives in call form (`count_vowels(text)`) is
+/// defined by a source file of the workspace (`defined`, by the file's
+/// language): one that is not is an unmet requirement, whatever the
+/// assessment said. An add-function run ended "Goal achieved" on an
+/// assessment that read `count_vowels` into a textutil.py without it.
+pub fn hold_to_named(
+    goal: &str,
+    mut requirements: Vec<Requirement>,
+    defined: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    for name in crate::lang::called_names(goal) {
+        if defined(&name) {
+            continue;
+        }
+        requirements.push(Requirement {
+            requirement: format!("{name} is defined as the goal says"),
+            met: false,
+            evidence: format!("no source file of the workspace defines {name}"),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+        });
+    }
+    requirements
+}
+
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
@@ -505,6 +531,20 @@ mod tests {
         // added once.
         assert_eq!(hold_to_goal("Write rock-paper-scissors", vec![]), vec![]);
         assert_eq!(hold_to_goal("add -v; -v prints more", vec![]).len(), 1);
+    }
+
+    #[test]
+    fn a_name_the_goal_calls_that_no_file_defines_is_unmet() {
+        let goal = "Add a function count_vowels(text) to textutil.py";
+        let claimed = req("count_vowels is defined in textutil.py", true, false);
+        let held = hold_to_named(goal, vec![claimed.clone()], |_| false);
+        assert_eq!(held.len(), 2);
+        assert!(!held[1].met && held[1].requirement.starts_with("count_vowels"));
+        assert!(matches!(verdict(&[], &held, &[]), Verdict::Missing(_)));
+        assert_eq!(
+            hold_to_named(goal, vec![claimed.clone()], |n| n == "count_vowels"),
+            vec![claimed]
+        );
     }
 
     #[test]

@@ -63,6 +63,22 @@ fn schema() -> Value {
 }
 
 impl Agent<'_> {
+    /// Whether a source file of the workspace (one the run wrote, or one
+    /// there before it) defines `name`, by its language.
+    fn defines(&self, name: &str) -> bool {
+        let state = self.state();
+        let paths = state.files.keys().chain(state.baseline.files.keys());
+        paths.into_iter().any(|path| {
+            let Some(language) = self.languages.iter().find(|l| l.owns(path)) else {
+                return false;
+            };
+            self.tools
+                .contents(path)
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .is_some_and(|text| language.defines(&text, name))
+        })
+    }
+
     /// The model's requirement-by-requirement answer, recorded; `None` when
     /// the run ended meanwhile (a stop, an unusable model, or no usable
     /// answer).
@@ -106,6 +122,10 @@ impl Agent<'_> {
                     let runs = self.show(&requirements).await;
                     let requirements = verdict::hold_to_output(requirements, &runs);
                     let requirements = verdict::hold_to_goal(&self.state().goal, requirements);
+                    let requirements =
+                        verdict::hold_to_named(&self.state().goal, requirements, |name| {
+                            self.defines(name)
+                        });
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),

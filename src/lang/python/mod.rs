@@ -212,6 +212,24 @@ impl Language for Python {
         })
     }
 
+    fn defines(&self, text: &str, name: &str) -> bool {
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("async ").unwrap_or(line);
+            let named = |rest: Option<&str>| {
+                rest.is_some_and(|rest| {
+                    rest.strip_prefix(name)
+                        .is_some_and(|after| after.starts_with(['(', ':', ' ']))
+                })
+            };
+            named(line.strip_prefix("def "))
+                || named(line.strip_prefix("class "))
+                || line.strip_prefix(name).is_some_and(|after| {
+                    after.trim_start().starts_with('=') && !after.trim_start().starts_with("==")
+                })
+        })
+    }
+
     fn asserts(&self, line: &str) -> bool {
         let line = line.trim_start();
         line.strip_prefix("assert")
