@@ -248,26 +248,9 @@ impl Agent<'_> {
                 ))
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
-                if let Some(why) = self.kept_tests(path, content) =>
+                if let Some(refusal) = self.kept(path, content, true) =>
             {
-                Err(Refusal::new(RefusalKind::TestsKept, why))
-            }
-            Call::Action(tools::Action::EditFile { path, old, new })
-                if let Some((_, after)) = self.edited(path, old, new)
-                    && let Some(why) = self.kept_tests(path, &after) =>
-            {
-                Err(Refusal::new(RefusalKind::TestsKept, why))
-            }
-            Call::Action(tools::Action::WriteFile { path, content, .. })
-                if let Some(why) = self.kept_definitions(path, content, true) =>
-            {
-                Err(Refusal::new(RefusalKind::DefinitionsKept, why))
-            }
-            Call::Action(tools::Action::EditFile { path, old, new })
-                if let Some((_, after)) = self.edited(path, old, new)
-                    && let Some(why) = self.kept_definitions(path, &after, false) =>
-            {
-                Err(Refusal::new(RefusalKind::DefinitionsKept, why))
+                Err(refusal)
             }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(refusal) = self.refusal(path, content) =>
@@ -278,17 +261,12 @@ impl Agent<'_> {
                 ))
             }
             Call::Action(tools::Action::EditFile { path, old, new })
-                if let Some(refusal) = self.edit_refusal(path, old, new) =>
+                if let Some((before, after)) = self.edited(path, old, new)
+                    && let Some(refusal) = self
+                        .kept(path, &after, false)
+                        .or_else(|| self.edit_refusal(path, &before, &after)) =>
             {
-                Err(Refusal::new(
-                    RefusalKind::LanguageRefused,
-                    format!(
-                        "not edited: with this edit {path} would be refused: {} {path} is \
-                         unchanged. Quote whole lines in `old`, with their indentation, and \
-                         give `new` as whole lines too; or write the whole file with write_file.",
-                        refusal.reason
-                    ),
-                ))
+                Err(refusal)
             }
             _ => Ok(call),
         }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::lang::{self, Languages, Refusal, Review, Workspace};
-use crate::tools::Toolbox;
+use crate::tools::{self, RefusalKind, Toolbox};
 
 /// The reviews of the pending reply's writes: path and content to the
 /// refusal, `None` when accepted.
@@ -118,8 +118,18 @@ impl Agent<'_> {
     /// `None` when the edit does not apply (the tool says why when it runs).
     pub(super) fn edited(&self, path: &str, old: &str, new: &str) -> Option<(String, String)> {
         let before = String::from_utf8(self.tools.contents(path)?).ok()?;
-        let after = crate::tools::apply_edit(&before, old, new, path).ok()?;
+        let after = tools::apply_edit(&before, old, new, path).ok()?;
         Some((before, after))
+    }
+
+    /// Why writing `content` to `path` (whole, or by an edit) is refused:
+    /// it changes the project's tests or drops its definitions.
+    pub(super) fn kept(&self, path: &str, content: &str, whole: bool) -> Option<tools::Refusal> {
+        if let Some(why) = self.kept_tests(path, content) {
+            return Some(tools::Refusal::new(RefusalKind::TestsKept, why));
+        }
+        let why = self.kept_definitions(path, content, whole)?;
+        Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why))
     }
 
     /// Why writing `content` to `path` is refused because it changes the
@@ -128,7 +138,7 @@ impl Agent<'_> {
     /// [`lang::dropped_asserts`]). They are what shows the code works: a
     /// small model told to fix a bug the tests show changed `== 4` to
     /// `== 5` in the test instead. Tests may be added, and names changed.
-    pub(super) fn kept_tests(&self, path: &str, content: &str) -> Option<String> {
+    fn kept_tests(&self, path: &str, content: &str) -> Option<String> {
         let path = path.trim_start_matches("./");
         if !self.state().baseline.files.contains_key(path) {
             return None;
@@ -159,12 +169,7 @@ impl Agent<'_> {
     /// was gone and its body under the new function, and told so, it marked
     /// the subtask done. A goal that names a definition may remove it.
     /// `whole`: a `write_file`, not an edit.
-    pub(super) fn kept_definitions(
-        &self,
-        path: &str,
-        content: &str,
-        whole: bool,
-    ) -> Option<String> {
+    fn kept_definitions(&self, path: &str, content: &str, whole: bool) -> Option<String> {
         let path = path.trim_start_matches("./");
         if !self.state().baseline.files.contains_key(path) {
             return None;
@@ -172,9 +177,11 @@ impl Agent<'_> {
         let bytes = self.tools.contents(path)?;
         // A whole write over a file the model has not seen is refused with
         // the file shown first (see `Agent::unseen`), which says more.
-        let shown = self.tools.shown_path(path)?;
-        if whole && self.state().seen.get(&shown) != Some(&crate::tools::sha256_hex(&bytes)) {
-            return None;
+        if whole {
+            let shown = self.tools.shown_path(path)?;
+            if self.state().seen.get(&shown) != Some(&tools::sha256_hex(&bytes)) {
+                return None;
+            }
         }
         let old = String::from_utf8(bytes).ok()?;
         let goal = &self.state().goal;
@@ -183,7 +190,7 @@ impl Agent<'_> {
                 .any(|word| word == name)
         };
         let lost: Vec<String> =
-            crate::tools::lost_definitions(&self.reviews.languages, path, &old, content)
+            tools::lost_definitions(&self.reviews.languages, path, &old, content)
                 .into_iter()
                 .filter(|name| !named(name))
                 .collect();
@@ -202,20 +209,32 @@ impl Agent<'_> {
         })
     }
 
-    /// Why an `edit_file` call is refused: the file as the edit would leave
-    /// it is what its language refuses, and was not before (a model that
-    /// quotes part of a line writes a block its file cannot parse; the edit
-    /// tool would write it). `None` when the edit does not apply: the tool
-    /// says why when it runs.
-    pub(super) fn edit_refusal(&self, path: &str, old: &str, new: &str) -> Option<Refusal> {
-        let (before, after) = self.edited(path, old, new)?;
-        let Review::Refuse(refusal) = self.review(path, &after) else {
+    /// Why an `edit_file` call that turns `before` into `after` is refused:
+    /// `after` is what the file's language refuses, and `before` was not
+    /// (a model that quotes part of a line writes a block its file cannot
+    /// parse; the edit tool would write it).
+    pub(super) fn edit_refusal(
+        &self,
+        path: &str,
+        before: &str,
+        after: &str,
+    ) -> Option<tools::Refusal> {
+        let Review::Refuse(refusal) = self.review(path, after) else {
             return None;
         };
-        match self.review(path, &before) {
-            Review::Refuse(was) if was.reason == refusal.reason => None,
-            _ => Some(refusal),
+        if matches!(self.review(path, before), Review::Refuse(was) if was.reason == refusal.reason)
+        {
+            return None;
         }
+        Some(tools::Refusal::new(
+            RefusalKind::LanguageRefused,
+            format!(
+                "not edited: with this edit {path} would be refused: {} {path} is unchanged. \
+                 Quote whole lines in `old`, with their indentation, and give `new` as whole \
+                 lines too; or write the whole file with write_file.",
+                refusal.reason
+            ),
+        ))
     }
 
     fn review(&self, path: &str, content: &str) -> Review {

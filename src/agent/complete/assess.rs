@@ -64,19 +64,25 @@ fn schema() -> Value {
 
 impl Agent<'_> {
     /// Whether a source file of the workspace (one the run wrote, or one
-    /// there before it) defines `name`, by its language.
+    /// there before it) defines `name`, by its language. A workspace with
+    /// no source file of a language the runner knows cannot be judged so:
+    /// there, every name counts as defined (the checks and the assessment
+    /// decide alone).
     fn defines(&self, name: &str) -> bool {
         let state = self.state();
+        let mut known = false;
         let paths = state.files.keys().chain(state.baseline.files.keys());
-        paths.into_iter().any(|path| {
+        let found = paths.into_iter().any(|path| {
             let Some(language) = self.languages.iter().find(|l| l.owns(path)) else {
                 return false;
             };
+            known = true;
             self.tools
                 .contents(path)
                 .and_then(|bytes| String::from_utf8(bytes).ok())
                 .is_some_and(|text| language.defines(&text, name))
-        })
+        });
+        found || !known
     }
 
     /// The model's requirement-by-requirement answer, recorded; `None` when
