@@ -360,7 +360,7 @@ fn an_edit_that_drops_a_definition_is_refused_naming_it() {
     );
 }
 
-/// A model that reads calc.py, then rewrites it without `add`, which the
+/// A model that reads calc.py, then rewrites it as a program without `add`, which the
 /// goal does not name: refused before it is written, naming `add` (calc.py
 /// was there before the run); the model puts it back and the project's
 /// tests pass. calc.py never loses `add`.
@@ -401,4 +401,53 @@ fn a_rewrite_that_drops_a_function_is_refused_naming_it() {
         CALC.replace("(len(xs) - 1)", "len(xs)")
     );
     test.assert_replay_matches();
+}
+
+/// A model that gives the fixed file as a code block in its text ("Here's
+/// the corrected `calc.py`:") under a subtask that named the test file, and
+/// calls only `mark_subtask_complete` (Qwen2.5-Coder 1.5B did, four times,
+/// and calc.py was never written): the file the text names is one the
+/// project had, so the block is written before the claim, and the
+/// project's tests pass.
+#[test]
+fn a_file_of_the_project_given_as_a_code_block_is_written() {
+    let test = Test::new()
+        .calc_project()
+        .script("fixed_in_prose")
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(xs) - 1)", "len(xs)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
+    run.assert_code(0);
+}
+
+/// A model that writes the one function it fixes alone over calc.py (a
+/// small model's habit, and aider's way of giving a change): nothing but
+/// definitions and an import, so they are put in beside what calc.py
+/// holds, `average` replaced where it was and `add` kept, not refused and
+/// not written over the file.
+#[test]
+fn a_function_written_alone_over_its_file_is_put_in_beside_the_others() {
+    let test = Test::new()
+        .calc_project()
+        .script("fixes_one_function")
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    let refused = test
+        .records()
+        .iter()
+        .filter(|r| matches!(&r.event, Event::CallRejected { .. }))
+        .count();
+    assert_eq!(refused, 0, "{}", run.stderr);
+    assert_eq!(
+        test.read("calc.py"),
+        "import math\n\n\ndef add(a, b):\n    return a + b\n\n\ndef average(xs):\n    return math.fsum(xs) / len(xs)\n"
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC);
+    run.assert_code(0);
 }

@@ -16,22 +16,14 @@ impl Agent<'_> {
         done_reason: Option<&str>,
     ) -> (Vec<ToolCall>, bool) {
         if !tool_calls.is_empty() {
-            return (tool_calls, false);
+            // Native calls too: the file the text gives goes first.
+            let calls = self.with_fenced_files(content, tool_calls);
+            return (calls, false);
         }
         let names = tools::names();
         let cut = done_reason == Some("length");
-        let mut calls = text_calls::extract(content, &names);
-        // A file given as a code block is written before the calls after
-        // it (the run of the tests it fixes), unless a call writes one.
-        if !calls.iter().any(|call| call.name == "write_file") {
-            let paths = focus::known_paths(self.state());
-            let current = |path: &str| {
-                let bytes = self.tools.contents(path)?;
-                String::from_utf8(bytes).ok()
-            };
-            let writes = text_calls::fenced_files(content, &paths, current);
-            calls = writes.into_iter().chain(calls).collect();
-        }
+        let calls = text_calls::extract(content, &names);
+        let mut calls = self.with_fenced_files(content, calls);
         if calls.is_empty() && !cut {
             calls = text_calls::extract_unclosed(content, &names);
         }
@@ -61,5 +53,25 @@ impl Agent<'_> {
         }
         let from_text = !calls.is_empty();
         (calls, from_text)
+    }
+
+    /// `calls` after the files the reply's text gives as code blocks: a
+    /// file so given is written before the calls after it (the run of the
+    /// tests it fixes, the claim that it is done), unless a call writes or
+    /// edits a file itself.
+    fn with_fenced_files(&self, content: &str, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        if calls
+            .iter()
+            .any(|call| call.name == "write_file" || call.name == "edit_file")
+        {
+            return calls;
+        }
+        let paths = focus::known_paths(self.state());
+        let current = |path: &str| {
+            let bytes = self.tools.contents(path)?;
+            String::from_utf8(bytes).ok()
+        };
+        let writes = text_calls::fenced_files(content, &paths, current);
+        writes.into_iter().chain(calls).collect()
     }
 }

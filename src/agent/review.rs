@@ -81,9 +81,18 @@ impl Agent<'_> {
         calls
             .into_iter()
             .map(|mut call| {
-                let Some((path, content)) = write_of(&call) else {
+                let Some((path, mut content)) = write_of(&call) else {
                     return call;
                 };
+                if let Some(merged) = self.merged(&path, &content) {
+                    tracing::warn!(
+                        path,
+                        "a write of definitions alone over a file of the project: put in \
+                         beside what the file holds, not over it"
+                    );
+                    call.arguments["content"] = serde_json::Value::String(merged.clone());
+                    content = merged;
+                }
                 let refusal = match self.review(&path, &content) {
                     Review::Accept => None,
                     Review::Repair { content, why } => {
@@ -184,16 +193,7 @@ impl Agent<'_> {
             }
         }
         let old = String::from_utf8(bytes).ok()?;
-        let goal = &self.state().goal;
-        let named = |name: &str| {
-            goal.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|word| word == name)
-        };
-        let lost: Vec<String> =
-            tools::lost_definitions(&self.reviews.languages, path, &old, content)
-                .into_iter()
-                .filter(|name| !named(name))
-                .collect();
+        let lost = self.lost_unasked(path, &old, content);
         (!lost.is_empty()).then(|| {
             format!(
                 "not written: this change removes {} of {path}, which was there before this run, \
@@ -207,6 +207,43 @@ impl Agent<'_> {
                 if lost.len() == 1 { "it" } else { "them" }
             )
         })
+    }
+
+    /// The top-level definitions of `old` that `new` no longer has and the
+    /// goal does not name (a goal that names one may remove it).
+    fn lost_unasked(&self, path: &str, old: &str, new: &str) -> Vec<String> {
+        let goal = &self.state().goal;
+        let named = |name: &str| {
+            goal.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| word == name)
+        };
+        tools::lost_definitions(&self.reviews.languages, path, old, new)
+            .into_iter()
+            .filter(|name| !named(name))
+            .collect()
+    }
+
+    /// `content` put into `path` beside what it holds, when `content` is
+    /// nothing but definitions and writing it whole would remove
+    /// definitions of the project's file that the goal does not name (see
+    /// [`crate::lang::Language::merge`]): a small model fixing `average`
+    /// writes `def average` alone over `calc.py`, as aider's models give a
+    /// block to put in. A definition the fragment repeats is replaced
+    /// where it is.
+    fn merged(&self, path: &str, content: &str) -> Option<String> {
+        let path = path.trim_start_matches("./");
+        if !self.state().baseline.files.contains_key(path) {
+            return None;
+        }
+        let language = self.reviews.languages.for_path(path)?;
+        let old = String::from_utf8(self.tools.contents(path)?).ok()?;
+        if self.lost_unasked(path, &old, content).is_empty() {
+            return None;
+        }
+        let merged = language.merge(&old, content)?;
+        self.lost_unasked(path, &old, &merged)
+            .is_empty()
+            .then_some(merged)
     }
 
     /// Why an `edit_file` call that turns `before` into `after` is refused:

@@ -139,6 +139,14 @@ pub trait Language: Send + Sync {
     fn asserts(&self, _line: &str) -> bool {
         false
     }
+    /// `current` with the definitions `fragment` gives put in: each of the
+    /// same name replaced where it is, the others added beside them. `None`
+    /// unless `fragment` is nothing but definitions (and imports) and
+    /// `current` defines something it does not: a small model fixing one
+    /// function writes that function alone over its file.
+    fn merge(&self, _current: &str, _fragment: &str) -> Option<String> {
+        None
+    }
     /// Whether source `text` defines `name` (a function, a class, a method
     /// or a name bound at the top), read from its lines.
     fn defines(&self, _text: &str, _name: &str) -> bool {

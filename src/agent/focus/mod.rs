@@ -66,15 +66,23 @@ fn result_of<'a>(state: &'a State, fact: &CallFact) -> &'a str {
         .map_or("", |message| message.content.as_str())
 }
 
-/// The files a reply may give as code blocks: those the run wrote, and the
-/// one the active subtask is to write.
+/// The files a reply may give as code blocks: those the run wrote, those
+/// that were there before it and still are, and the one the active subtask
+/// is to write. A small model asked to fix `calc.py` under a subtask that
+/// named the test file gave "Here's the corrected `calc.py`:" and the whole
+/// file, right, four times, and it was never written.
 pub fn known_paths(state: &State) -> Vec<String> {
-    let mut paths: Vec<String> = state
-        .files
-        .keys()
-        .filter(|path| !state.missing.contains(*path))
-        .cloned()
-        .collect();
+    let baseline = &state.baseline;
+    let mut paths: Vec<String> =
+        state
+            .files
+            .keys()
+            .filter(|path| !state.missing.contains(*path))
+            .chain(baseline.files.keys().filter(|path| {
+                !baseline.deleted.contains(*path) && !state.files.contains_key(*path)
+            }))
+            .cloned()
+            .collect();
     if let Some((_, subtask)) = state.tree.active()
         && let SubtaskKind::Write { path } = &subtask.kind
         && !paths.contains(path)

@@ -177,6 +177,61 @@ def merge_asserts(current, fragment, fragment_facts):
     return merged if replaced and parse(merged)[0] is not None else None
 
 
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def span(node):
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    return start, node.end_lineno
+
+
+def merge_definitions(current, fragment):
+    """current with the definitions of fragment put in: one of the same name
+    replaced where it is, a new one after the last definition, a new import after
+    the imports; when fragment is nothing but definitions and imports and
+    current defines something fragment does not (a whole file would lose
+    it). None otherwise, or when the result does not parse."""
+    tree, old = parse(fragment)[0], parse(current)[0]
+    if tree is None or old is None or not tree.body:
+        return None
+    if not all(isinstance(n, DEFS + (ast.Import, ast.ImportFrom)) for n in tree.body):
+        return None
+    defs = [n for n in tree.body if isinstance(n, DEFS)]
+    have = {n.name: span(n) for n in old.body if isinstance(n, DEFS)}
+    if not defs or set(have) <= {d.name for d in defs}:
+        return None
+    pieces = fragment.split("\n")
+    text = lambda node: pieces[span(node)[0] - 1:span(node)[1]]
+    # (first line, last line, new lines), 1-based, applied bottom up.
+    edits = [(*have[n.name], text(n)) for n in defs if n.name in have]
+    known = {ast.unparse(n) for n in old.body if isinstance(n, (ast.Import, ast.ImportFrom))}
+    imports = [ast.unparse(n) for n in tree.body
+               if isinstance(n, (ast.Import, ast.ImportFrom)) and ast.unparse(n) not in known]
+    if imports:
+        at = 0
+        body = old.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            at = body[0].end_lineno
+        first = not known
+        for node in body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                at = node.end_lineno
+        following = current.split("\n")[at:at + 1]
+        if first and following and following[0].strip():
+            imports += ["", ""]
+        edits.append((at + 1, at, imports))
+    added = [line for n in defs if n.name not in have for line in ["", ""] + text(n)]
+    if added:
+        # After the last definition: before a `__main__` block that may call it.
+        last = max((end for _, end in have.values()), default=len(current.rstrip("\n").split("\n")))
+        edits.append((last + 1, last, added))
+    lines = current.split("\n")
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        lines[start - 1:end] = new
+    merged = "\n".join(lines)
+    return merged if merged != current and parse(merged)[0] is not None else None
+
+
 def main():
     request = json.load(sys.stdin)
     files = request.get("files", [])
@@ -187,6 +242,10 @@ def main():
     current = request.get("current")
     if files and current is not None and all_facts[0]["error"] is None:
         merged = merge_asserts(current, files[0]["text"], all_facts[0])
+    if request.get("definitions") and files and current is not None:
+        json.dump({"files": [], "repaired": None, "merged": None,
+                   "definitions": merge_definitions(current, files[0]["text"])}, sys.stdout)
+        return
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
                "merged": merged and {"text": merged, "facts": facts(merged)}}, sys.stdout)

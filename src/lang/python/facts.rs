@@ -93,6 +93,10 @@ pub struct Answer {
     /// `current` with its asserts replaced by the first file's, when the
     /// first file is only such asserts and the result parses.
     pub merged: Option<Mended>,
+    /// `current` with the first file's definitions put in, when asked for
+    /// (see [`merge_definitions`]).
+    #[serde(default)]
+    pub definitions: Option<String>,
 }
 
 impl Facts {
@@ -127,4 +131,27 @@ pub fn ask(files: &[(&str, &str)], current: Option<&str>) -> Option<Answer> {
     serde_json::from_str(&output.stdout)
         .map_err(|error| tracing::warn!(%error, "python3's facts did not read"))
         .ok()
+}
+
+/// `current` with the definitions `fragment` gives put in: one of the same
+/// name replaced where it is, a new one after the last definition, a new
+/// import after the imports. `None` unless `fragment` is nothing but
+/// definitions and imports and `current` defines something it does not (a
+/// whole file, it would lose that), or when the result does not parse.
+pub fn merge_definitions(current: &str, fragment: &str) -> Option<String> {
+    let request = serde_json::json!({
+        "files": [{ "path": "", "text": fragment }],
+        "current": current,
+        "definitions": true,
+    })
+    .to_string();
+    let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;
+    if !output.success {
+        tracing::warn!(stderr = %output.stderr, "python3 could not merge the definitions");
+        return None;
+    }
+    let answer: Answer = serde_json::from_str(&output.stdout)
+        .map_err(|error| tracing::warn!(%error, "python3's merge did not read"))
+        .ok()?;
+    answer.definitions
 }

@@ -212,6 +212,10 @@ impl Language for Python {
         })
     }
 
+    fn merge(&self, current: &str, fragment: &str) -> Option<String> {
+        facts::merge_definitions(current, fragment)
+    }
+
     fn defines(&self, text: &str, name: &str) -> bool {
         text.lines().any(|line| {
             let line = line.trim_start();

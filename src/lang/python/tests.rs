@@ -354,3 +354,31 @@ fn tests_written_into_a_module_are_refused_with_where_they_go() {
         Review::Accept
     );
 }
+
+#[test]
+fn definitions_written_alone_are_put_in_beside_the_others() {
+    let python = Python;
+    let current = "\"\"\"Sums.\"\"\"\nimport sys\n\n\n@cache\ndef add(a, b):\n    return a - b\n\n\ndef mean(xs):\n    return 0\n\n\nif __name__ == \"__main__\":\n    print(add(1, 2))\n";
+    // One replaced where it was (its decorator with it), one new before
+    // the `__main__` block that may call it, the new import after the old.
+    let merged = python
+        .merge(
+            current,
+            "import math\n\ndef add(a, b):\n    return a + b\n\ndef half(x):\n    return x / 2\n",
+        )
+        .expect("merged");
+    assert_eq!(
+        merged,
+        "\"\"\"Sums.\"\"\"\nimport sys\nimport math\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mean(xs):\n    return 0\n\n\ndef half(x):\n    return x / 2\n\n\nif __name__ == \"__main__\":\n    print(add(1, 2))\n"
+    );
+    // A whole program (a statement besides definitions), a fragment that
+    // defines everything the file does, one that does not parse: written
+    // as they are.
+    for whole in [
+        "def add(a, b):\n    return a + b\n\nprint(add(1, 2))\n",
+        "def add(a, b):\n    return a + b\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n",
+        "def add(a, b:\n    return a + b\n",
+    ] {
+        assert_eq!(python.merge(current, whole), None, "{whole}");
+    }
+}

@@ -9,6 +9,21 @@ fn a_check_subtask_ends_when_its_command_passes() {
     fresh.files.clear();
     assert_eq!(known_paths(&fresh), ["a.py"], "named by the subtask's kind");
     assert_eq!(known_paths(&s), ["a.py", "test_a.py"]);
+    // The files there were before the run, unless gone.
+    let mut existing = fresh.clone();
+    for path in ["calc.py", "gone.py", "a.py"] {
+        existing.baseline.files.insert(
+            path.into(),
+            crate::state::BaselineFile {
+                path: path.into(),
+                size: 1,
+                modified: 0,
+                sha256: None,
+            },
+        );
+    }
+    existing.baseline.deleted.push("gone.py".into());
+    assert_eq!(known_paths(&existing), ["a.py", "calc.py"]);
     exchange(
         &mut s,
         vec![
