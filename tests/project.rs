@@ -451,3 +451,53 @@ fn a_function_written_alone_over_its_file_is_put_in_beside_the_others() {
     assert_eq!(test.read("test_calc.py"), TEST_CALC);
     run.assert_code(0);
 }
+
+/// A plan that makes the failing test file the file to change ("Write
+/// test_calc.py: Fix the bug in calc.py", as Qwen2.5-Coder 1.5B planned in
+/// each of its calc-fix runs): the project's tests ran before the plan and
+/// failed, so the planner was shown where, and the subtask changes
+/// calc.py, the code they test, and keeps test_calc.py.
+#[test]
+fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
+    let test = Test::new()
+        .calc_project()
+        .script("plans_the_test_file")
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    let asked = test
+        .server()
+        .requests()
+        .iter()
+        .map(|r| r.to_string())
+        .find(|r| r.contains("GOAL:"))
+        .expect("the planner was asked");
+    assert!(
+        asked.contains("The project's tests FAIL now: `python3 -m pytest -q` exit code 1, 1 failed, 1 passed.\\n  test_calc.py:9: assert 3.0 == 2"),
+        "{asked}"
+    );
+    assert!(!asked.contains("__pycache__"), "{asked}");
+    let planned = test.records().into_iter().find_map(|r| match r.event {
+        Event::Planned { tasks, .. } => Some(tasks),
+        _ => None,
+    });
+    let tasks = planned.expect("planned");
+    assert_eq!(
+        tasks[0].kinds[0],
+        runner::state::SubtaskKind::Write {
+            path: "calc.py".into()
+        }
+    );
+    assert!(
+        tasks[0].subtasks[0].starts_with("Change calc.py: Fix the bug"),
+        "{:?}",
+        tasks[0].subtasks
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(xs) - 1)", "len(xs)"),
+        "{}",
+        run.stderr
+    );
+    run.assert_code(0);
+}

@@ -6,6 +6,7 @@ use super::{Agent, Step, decompose, reconcile};
 use crate::lang::Languages;
 use crate::model::{Failure, ModelError};
 use crate::state::Event;
+use crate::state::verdict::CheckRun;
 use crate::store::{Durability, StoreError};
 use crate::workspace::{self, Map};
 
@@ -37,13 +38,24 @@ impl Agent<'_> {
             }
         }
         if !self.state().tree.is_planned() {
-            let mut planned = match self.plan(goal).await {
+            let tests = self.projects_tests().await;
+            let mut planned = match self.plan(goal, tests.as_ref()).await {
                 None => return self.stopped().map(Step::End),
                 Some(Err(failure)) => return self.model_failed(failure).map(Step::End),
                 Some(Ok(planned)) => planned,
             };
             if let Event::Planned { tasks, .. } = &mut planned {
                 let baseline = &self.state().baseline.files;
+                if tests.as_ref().is_some_and(fail) {
+                    decompose::to_code_under_test(tasks, |path| {
+                        let language = self.languages.iter().find(|l| l.is_test(path))?;
+                        baseline.contains_key(path).then_some(())?;
+                        language
+                            .subjects(path)
+                            .into_iter()
+                            .find(|code| baseline.contains_key(code))
+                    });
+                }
                 decompose::on_workspace(
                     tasks,
                     |path| baseline.contains_key(path),
@@ -95,14 +107,73 @@ impl Agent<'_> {
     }
 
     /// The `planned` event; `None` when a stop was requested meanwhile.
-    async fn plan(&mut self, goal: &str) -> Option<Result<Event, Failure>> {
+    /// The project's own tests run once before the plan, as the model's
+    /// `run_cmd` would run them: the planner is shown what fails, and a
+    /// plan to change a failing test file changes the code it tests (see
+    /// [`decompose::to_code_under_test`]). `None` when the workspace has no
+    /// tests or the run was asked to stop. Only read, never logged: a run
+    /// that stops before its plan runs them again.
+    async fn projects_tests(&mut self) -> Option<CheckRun> {
+        let files: Vec<String> = self.state().baseline.files.keys().cloned().collect();
+        let check = Languages::default().check_command(self.tools.root(), &files)?;
+        if self.stop.is_requested() {
+            return None;
+        }
+        let run = self.run_check(&check).await;
+        run.exit_code.is_some().then_some(run)
+    }
+
+    async fn plan(
+        &mut self,
+        goal: &str,
+        tests: Option<&CheckRun>,
+    ) -> Option<Result<Event, Failure>> {
         let map = Map::build(self.tools.root(), self.languages, goal);
+        let mut shown = map.text().to_string();
+        if let Some(run) = tests {
+            shown.push_str(&self.tests_now(run));
+        }
         self.reporter.thinking(true);
         let planned = tokio::select! {
-            planned = decompose::plan(self.model, self.settings, goal, map.text(), self.options()) => Some(planned),
+            planned = decompose::plan(self.model, self.settings, goal, &shown, self.options()) => Some(planned),
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);
         planned
     }
+
+    /// What the planner is told of the project's tests as they are: they
+    /// pass, or what fails and where (by the language's reading of the
+    /// output, at most a few places).
+    fn tests_now(&self, run: &CheckRun) -> String {
+        if !fail(run) {
+            return format!("\nThe project's tests pass now (`{}`).", run.command);
+        }
+        let mut text = format!(
+            "\nThe project's tests FAIL now: `{}` exit code {}{}.",
+            run.command,
+            run.exit_code.map_or("none".to_string(), |c| c.to_string()),
+            run.tests
+                .map(|t| format!(", {} failed, {} passed", t.failed, t.passed))
+                .unwrap_or_default()
+        );
+        let problems = self
+            .languages
+            .iter()
+            .flat_map(|l| l.failures(&run.output))
+            .take(3);
+        for problem in problems {
+            let place = match problem.line {
+                Some(line) => format!("{}:{line}", problem.path),
+                None => problem.path.clone(),
+            };
+            text.push_str(&format!("\n  {place}: {}", problem.message));
+        }
+        text
+    }
+}
+
+/// The project's tests ran and did not pass.
+fn fail(run: &CheckRun) -> bool {
+    !run.passed() && run.tests.is_some_and(|t| t.failed > 0)
 }

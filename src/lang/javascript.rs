@@ -88,6 +88,34 @@ impl Language for JavaScript {
 
     /// What `node --test` runs by default: `*.test.js`, `*-test.js`,
     /// `*_test.js`, `test-*.js`, and any file under a `test` folder.
+    fn subjects(&self, test: &str) -> Vec<String> {
+        if !self.is_test(test) {
+            return Vec::new();
+        }
+        let (dir, name) = test.rsplit_once('/').unwrap_or(("", test));
+        let Some((stem, extension)) = name.rsplit_once('.') else {
+            return Vec::new();
+        };
+        let stem = [".test", "-test", "_test"]
+            .iter()
+            .find_map(|s| stem.strip_suffix(s))
+            .or_else(|| stem.strip_prefix("test-"))
+            .unwrap_or(stem);
+        let module = format!("{stem}.{extension}");
+        let mut subjects = vec![match dir {
+            "" => module.clone(),
+            dir => format!("{dir}/{module}"),
+        }];
+        if let Some(parent) = dir
+            .strip_suffix("test")
+            .or_else(|| dir.strip_suffix("tests"))
+        {
+            subjects.push(format!("{parent}{module}"));
+            subjects.push(format!("{parent}src/{module}"));
+        }
+        subjects
+    }
+
     fn is_test(&self, path: &str) -> bool {
         if !self.owns(path) {
             return false;

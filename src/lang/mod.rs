@@ -87,6 +87,12 @@ pub trait Language: Send + Sync {
     fn owns(&self, path: &str) -> bool;
     /// Whether a path is a test file of this language.
     fn is_test(&self, path: &str) -> bool;
+    /// The files test file `test` most likely tests, by this language's
+    /// naming (`test_calc.py` tests `calc.py`), nearest first; the caller
+    /// keeps those that exist.
+    fn subjects(&self, _test: &str) -> Vec<String> {
+        Vec::new()
+    }
     /// The command that checks a workspace holding `files` (relative paths)
     /// in this language: its tests when it has any, `None` when there is
     /// nothing of this language to check.

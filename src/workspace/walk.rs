@@ -13,7 +13,11 @@ use ignore::WalkBuilder;
 pub const MAX_WALK: usize = 20_000;
 
 /// Folders never walked: the runner's own state and git's.
-const SKIPPED: [&str; 2] = [".agent_context", ".git"];
+/// Never walked: the runner's own folder, git's, and what toolchains
+/// generate (Python's bytecode, npm's packages), which a project's
+/// `.gitignore` usually leaves out and the map never needs; running the
+/// project's tests before the plan makes `__pycache__`.
+const SKIPPED: [&str; 4] = [".agent_context", ".git", "__pycache__", "node_modules"];
 
 /// A file of the workspace as a stat sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]

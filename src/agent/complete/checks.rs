@@ -33,7 +33,7 @@ impl Agent<'_> {
     /// Runs one check as the model's `run_cmd` would (the same whitelist,
     /// sandbox and limits). A check only reads the work, so it is not
     /// announced in the log first: one a crash interrupted runs again.
-    pub(super) async fn run_check(&mut self, command: &str) -> CheckRun {
+    pub(in crate::agent) async fn run_check(&mut self, command: &str) -> CheckRun {
         let outcome = match self.run_as_the_model_would(command, None).await {
             Ok(outcome) => outcome,
             Err(why) => return refused(command, &why),

@@ -43,6 +43,57 @@ pub fn on_workspace(
     }
 }
 
+/// `tasks` with each planned write of an existing test file made a change
+/// of the code it tests (`subject` gives it; `None` leaves the write as it
+/// is), when the project's tests fail before the run and the plan does not
+/// change that code already. Asked to fix the bug the failing tests of
+/// `test_calc.py` show, a small model planned "Write test_calc.py: Fix the
+/// bug in calc.py" in each of its runs, and with the tests' asserts kept
+/// it had nothing left to change. Called only when the tests fail: a plan
+/// that adds tests to a project whose tests pass keeps its test file.
+pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Option<String>) {
+    let written: Vec<String> = tasks
+        .iter()
+        .flat_map(|t| &t.kinds)
+        .filter_map(|kind| match kind {
+            SubtaskKind::Write { path } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    for task in tasks {
+        let mut moved: Vec<(String, String)> = Vec::new();
+        for (subtask, kind) in task.subtasks.iter_mut().zip(task.kinds.iter_mut()) {
+            let SubtaskKind::Write { path } = kind else {
+                continue;
+            };
+            let Some(code) = subject(path) else {
+                continue;
+            };
+            if written.contains(&code) || moved.iter().any(|(_, c)| *c == code) {
+                continue;
+            }
+            let test = path.clone();
+            let rest = ["Write ", "Change "]
+                .iter()
+                .find_map(|verb| subtask.strip_prefix(&format!("{verb}{test}")))
+                .map(|rest| rest.to_string());
+            *subtask = match rest {
+                Some(rest) => format!("Change {code}{rest}"),
+                None => format!("Change {code}: {subtask}"),
+            };
+            subtask.push_str(&format!(
+                ". The project's tests in {test} fail now: change {code} so that they pass, and \
+                 keep {test} as it is"
+            ));
+            *kind = SubtaskKind::Write { path: code.clone() };
+            moved.push((test, code));
+        }
+        for (test, code) in moved {
+            task.description = task.description.replace(&test, &code);
+        }
+    }
+}
+
 /// `tasks` checked by the project's own tests, `check` (the command its
 /// languages give for the tests that were there before the run): a plan
 /// whose checks do not run it gets it as its last subtask. A small model
@@ -121,6 +172,50 @@ mod tests {
         let once = tasks.clone();
         on_workspace(&mut tasks, |path| path == "calc.py", |_| false);
         assert_eq!(tasks, once, "said once");
+    }
+
+    #[test]
+    fn a_planned_write_of_a_failing_test_file_changes_the_code_it_tests() {
+        let plan = |first: &str, second: Option<&str>| {
+            let mut kinds = vec![SubtaskKind::Write { path: first.into() }];
+            let mut subtasks = vec![format!("Write {first}: fix the bug in calc.py")];
+            if let Some(second) = second {
+                kinds.push(SubtaskKind::Write {
+                    path: second.into(),
+                });
+                subtasks.push(format!("Write {second}"));
+            }
+            vec![TaskPlan {
+                description: format!("Write {first}, then run the tests"),
+                subtasks,
+                kinds,
+            }]
+        };
+        let subject = |path: &str| (path == "test_calc.py").then(|| "calc.py".to_string());
+        let mut tasks = plan("test_calc.py", None);
+        to_code_under_test(&mut tasks, subject);
+        assert_eq!(
+            tasks[0].kinds,
+            [SubtaskKind::Write {
+                path: "calc.py".into()
+            }]
+        );
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Change calc.py: fix the bug in calc.py. The project's tests in test_calc.py fail \
+             now: change calc.py so that they pass, and keep test_calc.py as it is"
+        );
+        assert_eq!(tasks[0].description, "Write calc.py, then run the tests");
+        // A plan that changes the code already keeps its test file.
+        let mut both = plan("calc.py", Some("test_calc.py"));
+        let before = both.clone();
+        to_code_under_test(&mut both, subject);
+        assert_eq!(both, before);
+        // A file that is not a test of the project: kept.
+        let mut other = plan("notes.py", None);
+        let before = other.clone();
+        to_code_under_test(&mut other, subject);
+        assert_eq!(other, before);
     }
 
     #[test]

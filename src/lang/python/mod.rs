@@ -34,6 +34,32 @@ impl Language for Python {
         name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
     }
 
+    fn subjects(&self, test: &str) -> Vec<String> {
+        if !self.is_test(test) {
+            return Vec::new();
+        }
+        let (dir, name) = test.rsplit_once('/').unwrap_or(("", test));
+        let stem = name.trim_end_matches(".py");
+        let stem = stem
+            .strip_prefix("test_")
+            .or_else(|| stem.strip_suffix("_test"))
+            .unwrap_or(stem);
+        let module = format!("{stem}.py");
+        let mut subjects = vec![match dir {
+            "" => module.clone(),
+            dir => format!("{dir}/{module}"),
+        }];
+        // tests/test_calc.py tests calc.py beside tests/, or under src/.
+        if let Some(parent) = dir
+            .strip_suffix("tests")
+            .or_else(|| dir.strip_suffix("test"))
+        {
+            subjects.push(format!("{parent}{module}"));
+            subjects.push(format!("{parent}src/{module}"));
+        }
+        subjects
+    }
+
     fn check_command(&self, _root: &Path, files: &[String]) -> Option<String> {
         files
             .iter()
