@@ -102,18 +102,7 @@ impl Language for JavaScript {
             .or_else(|| stem.strip_prefix("test-"))
             .unwrap_or(stem);
         let module = format!("{stem}.{extension}");
-        let mut subjects = vec![match dir {
-            "" => module.clone(),
-            dir => format!("{dir}/{module}"),
-        }];
-        if let Some(parent) = dir
-            .strip_suffix("test")
-            .or_else(|| dir.strip_suffix("tests"))
-        {
-            subjects.push(format!("{parent}{module}"));
-            subjects.push(format!("{parent}src/{module}"));
-        }
-        subjects
+        super::places_of_module(dir, &module)
     }
 
     fn is_test(&self, path: &str) -> bool {

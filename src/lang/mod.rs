@@ -160,6 +160,25 @@ pub trait Language: Send + Sync {
     }
 }
 
+/// Where the module a test file in `dir` tests may be, by the naming most
+/// projects follow, nearest first: beside it, and for a test in `tests/`
+/// (or `test/`), beside that folder or under `src/` there.
+fn places_of_module(dir: &str, module: &str) -> Vec<String> {
+    let mut places = vec![match dir {
+        "" => module.to_string(),
+        dir => format!("{dir}/{module}"),
+    }];
+    let parent = dir
+        .strip_suffix("tests")
+        .or_else(|| dir.strip_suffix("test"))
+        .filter(|parent| parent.is_empty() || parent.ends_with('/'));
+    if let Some(parent) = parent {
+        places.push(format!("{parent}{module}"));
+        places.push(format!("{parent}src/{module}"));
+    }
+    places
+}
+
 /// The names a text gives in call form, `count_vowels(text)`: what a goal
 /// says must exist.
 pub fn called_names(text: &str) -> Vec<String> {
@@ -245,6 +264,22 @@ fn shape(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_file_names_the_module_it_tests() {
+        assert_eq!(Python.subjects("test_calc.py"), ["calc.py"]);
+        assert_eq!(Python.subjects("pkg/calc_test.py"), ["pkg/calc.py"]);
+        assert_eq!(
+            Python.subjects("tests/test_calc.py"),
+            ["tests/calc.py", "calc.py", "src/calc.py"]
+        );
+        assert!(Python.subjects("calc.py").is_empty(), "not a test");
+        assert_eq!(
+            JavaScript.subjects("test/game.test.js"),
+            ["test/game.js", "game.js", "src/game.js"]
+        );
+        assert_eq!(Python.subjects("mytests/test_a.py"), ["mytests/a.py"]);
+    }
 
     #[test]
     fn the_names_a_goal_calls_and_their_definitions() {

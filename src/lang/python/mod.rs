@@ -45,19 +45,7 @@ impl Language for Python {
             .or_else(|| stem.strip_suffix("_test"))
             .unwrap_or(stem);
         let module = format!("{stem}.py");
-        let mut subjects = vec![match dir {
-            "" => module.clone(),
-            dir => format!("{dir}/{module}"),
-        }];
-        // tests/test_calc.py tests calc.py beside tests/, or under src/.
-        if let Some(parent) = dir
-            .strip_suffix("tests")
-            .or_else(|| dir.strip_suffix("test"))
-        {
-            subjects.push(format!("{parent}{module}"));
-            subjects.push(format!("{parent}src/{module}"));
-        }
-        subjects
+        super::places_of_module(dir, &module)
     }
 
     fn check_command(&self, _root: &Path, files: &[String]) -> Option<String> {
