@@ -86,8 +86,14 @@ impl Language for JavaScript {
         line.starts_with("assert") || line.contains("expect(")
     }
 
-    /// What `node --test` runs by default: `*.test.js`, `*-test.js`,
-    /// `*_test.js`, `test-*.js`, and any file under a `test` folder.
+    fn test_path(&self, module: &str) -> Option<String> {
+        if !self.owns(module) || self.is_test(module) {
+            return None;
+        }
+        let (stem, extension) = module.rsplit_once('.')?;
+        Some(format!("{stem}.test.{extension}"))
+    }
+
     fn subjects(&self, test: &str) -> Vec<String> {
         if !self.is_test(test) {
             return Vec::new();
@@ -105,6 +111,8 @@ impl Language for JavaScript {
         super::places_of_module(dir, &module)
     }
 
+    /// What `node --test` runs by default: `*.test.js`, `*-test.js`,
+    /// `*_test.js`, `test-*.js`, and any file under a `test` folder.
     fn is_test(&self, path: &str) -> bool {
         if !self.owns(path) {
             return false;

@@ -93,6 +93,12 @@ pub trait Language: Send + Sync {
     fn subjects(&self, _test: &str) -> Vec<String> {
         Vec::new()
     }
+    /// Where the tests of source file `module` go, by the naming this
+    /// language's test runner collects (`calc.py` -> `test_calc.py`);
+    /// `None` when it has none.
+    fn test_path(&self, _module: &str) -> Option<String> {
+        None
+    }
     /// The command that checks a workspace holding `files` (relative paths)
     /// in this language: its tests when it has any, `None` when there is
     /// nothing of this language to check.
@@ -279,6 +285,17 @@ mod tests {
             ["test/game.js", "game.js", "src/game.js"]
         );
         assert_eq!(Python.subjects("mytests/test_a.py"), ["mytests/a.py"]);
+        // And the other way: where the tests of a module go.
+        assert_eq!(
+            Python.test_path("pkg/inventory.py").as_deref(),
+            Some("pkg/test_inventory.py")
+        );
+        assert_eq!(Python.test_path("test_inventory.py"), None);
+        assert_eq!(
+            JavaScript.test_path("game.js").as_deref(),
+            Some("game.test.js")
+        );
+        assert_eq!(Python.test_path("game.js"), None);
     }
 
     #[test]

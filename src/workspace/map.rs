@@ -60,6 +60,20 @@ impl Map {
                     .join(", ")
             ));
         }
+        // A language with source files and no tests: where they would go.
+        for language in languages {
+            let tested = paths.iter().any(|p| language.is_test(p));
+            let first = ranked.iter().map(|f| &f.entry.path).find_map(|path| {
+                let test = language.test_path(path)?;
+                Some((path, test))
+            });
+            if let (false, Some((module, test))) = (tested, first) {
+                tail.push(format!(
+                    "No tests yet: tests go in a file of their own, named so the test runner \
+                     finds them: {test} for {module}"
+                ));
+            }
+        }
         let head = format!(
             "WORKSPACE ({} files already in the folder; path, size, [test], top-level definitions):",
             paths.len()

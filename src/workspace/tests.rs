@@ -31,6 +31,9 @@ impl Language for Snake {
     fn run_command(&self, path: &str) -> String {
         format!("python3 {path}")
     }
+    fn test_path(&self, module: &str) -> Option<String> {
+        (self.owns(module) && !self.is_test(module)).then(|| format!("test_{module}"))
+    }
     fn runs_tests(&self, command: &str) -> bool {
         command.contains("pytest")
     }
@@ -96,6 +99,30 @@ fn the_map_names_files_sizes_definitions_tests_and_the_check() {
     assert!(map.names_a_file("Fix average in calc.py"));
     assert!(map.names_a_file("run the calc tests"));
     assert!(!map.names_a_file("Write hello.py"));
+}
+
+#[test]
+fn a_project_without_tests_is_told_where_they_go() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "README.md", "inventory\n");
+    write(dir.path(), "inventory.py", CALC);
+    let map = Map::build(
+        dir.path(),
+        &languages(),
+        "Add pytest tests for inventory.py",
+    );
+    assert!(
+        map.text().ends_with(
+            "No tests yet: tests go in a file of their own, named so the test runner finds \
+             them: test_inventory.py for inventory.py"
+        ),
+        "{}",
+        map.text()
+    );
+    // With tests, nothing is said of where they go.
+    write(dir.path(), "test_inventory.py", TEST_CALC);
+    let map = Map::build(dir.path(), &languages(), "anything");
+    assert!(!map.text().contains("No tests yet"), "{}", map.text());
 }
 
 #[test]

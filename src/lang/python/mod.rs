@@ -34,6 +34,17 @@ impl Language for Python {
         name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
     }
 
+    fn test_path(&self, module: &str) -> Option<String> {
+        if !self.owns(module) || self.is_test(module) {
+            return None;
+        }
+        let (dir, name) = module.rsplit_once('/').unwrap_or(("", module));
+        Some(match dir {
+            "" => format!("test_{name}"),
+            dir => format!("{dir}/test_{name}"),
+        })
+    }
+
     fn subjects(&self, test: &str) -> Vec<String> {
         if !self.is_test(test) {
             return Vec::new();
