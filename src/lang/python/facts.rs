@@ -31,6 +31,20 @@ pub struct Facts {
     pub unittest_calls: Vec<UnittestCall>,
     /// Every name the top level binds: definitions, imports, assignments.
     pub bound: Vec<String>,
+    /// Statements after a `return`, `raise`, `continue` or `break` in the
+    /// same block.
+    #[serde(default)]
+    pub unreachable: Vec<Unreachable>,
+}
+
+/// A statement that can never run.
+#[derive(Debug, Deserialize)]
+pub struct Unreachable {
+    pub line: u32,
+    /// The line of the statement that ends the block before it, and its
+    /// word (`return`).
+    pub after: u32,
+    pub word: String,
 }
 
 #[derive(Debug, Deserialize)]

@@ -110,14 +110,22 @@ impl Language for Python {
         others.sort();
         others.dedup();
         let current = is_test.then(|| workspace.text(path)).flatten();
+        // The file as it is, last: what the write makes worse is refused,
+        // not what it keeps.
+        let now = workspace.text(path);
         let mut batch: Vec<(&str, &str)> = vec![(path, content)];
         batch.extend(others.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+        batch.extend(now.as_deref().map(|text| (path, text)));
         let Some(answer) = facts::ask(&batch, current.as_deref()) else {
             return Review::Accept;
         };
         let mut files = answer.files.into_iter();
         let original = files.next().unwrap_or_default();
-        let facts: Vec<Facts> = files.collect();
+        let mut facts: Vec<Facts> = files.collect();
+        let was = match now {
+            Some(_) => facts.pop(),
+            None => None,
+        };
         let modules: Vec<Module> = others
             .iter()
             .zip(&facts)
@@ -160,6 +168,7 @@ impl Language for Python {
             modules: &modules,
             written: &written,
             conftest,
+            was: was.as_ref(),
         };
         match review::problem(&write) {
             Some((reason, instead)) => Review::Refuse(Refusal { reason, instead }),

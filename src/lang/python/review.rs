@@ -49,6 +49,8 @@ pub struct Write<'a> {
     /// define must import it.
     pub written: &'a [String],
     pub conftest: Option<&'a Facts>,
+    /// The facts of the file as it is, when it is there.
+    pub was: Option<&'a Facts>,
 }
 
 /// Why the write should not happen, with what to write instead when known.
@@ -69,6 +71,24 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 error.line,
                 line(write.content, error.line),
                 error.message
+            ),
+            None,
+        ));
+    }
+    let had = write.was.map_or(0, |was| was.unreachable.len());
+    if write.facts.unreachable.len() > had
+        && let Some(dead) = write.facts.unreachable.first()
+    {
+        return Some((
+            format!(
+                "line {} of {path} (`{}`) can never run: it comes after the `{}` on line {} \
+                 (`{}`) in the same block. Remove it, or put it where it can run; when the code \
+                 already does what you meant, it needs no change.",
+                dead.line,
+                line(write.content, dead.line).trim(),
+                dead.word,
+                dead.after,
+                line(write.content, dead.after).trim(),
             ),
             None,
         ));

@@ -382,3 +382,34 @@ fn definitions_written_alone_are_put_in_beside_the_others() {
         assert_eq!(python.merge(current, whole), None, "{whole}");
     }
 }
+
+#[test]
+fn a_write_that_leaves_a_line_after_a_return_is_refused_unless_it_was_so() {
+    let calc = "def add(a, b):\n    return a + b\n";
+    // A small model "made add return the sum" by an edit that gave the
+    // return again under the one there was.
+    let twice = "def add(a, b):\n    return a + b\n    return a + b\n";
+    let workspace = files(&[("calc.py", calc)]);
+    match review_in(&workspace, "calc.py", twice) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "line 3 of calc.py (`return a + b`) can never run: it comes after the `return` on \
+             line 2 (`return a + b`) in the same block. Remove it, or put it where it can run; \
+             when the code already does what you meant, it needs no change."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let in_a_loop = "def first(xs):\n    for x in xs:\n        break\n        print(x)\n";
+    assert!(matches!(
+        review_in(&files(&[]), "first.py", in_a_loop),
+        Review::Refuse(_)
+    ));
+    // A file that had such a line keeps it: only a write that makes it
+    // worse is refused.
+    let workspace = files(&[("calc.py", twice)]);
+    let changed = format!("{twice}\n\ndef mul(a, b):\n    return a * b\n");
+    assert_eq!(review_in(&workspace, "calc.py", &changed), Review::Accept);
+    // Code after an if that returns is fine.
+    let guard = "def f(x):\n    if x:\n        return 1\n    return 2\n";
+    assert_eq!(review_in(&files(&[]), "f.py", guard), Review::Accept);
+}
