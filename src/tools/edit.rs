@@ -30,7 +30,7 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
     match exact.as_slice() {
         [at] => {
             let new = indented_after_mid_line(text, *at, old, new);
-            return Ok(format!("{}{new}{}", &text[..*at], &text[at + old.len()..]));
+            return Ok(spliced(text, *at, at + old.len(), &new));
         }
         [] => {}
         several => {
@@ -42,7 +42,7 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
     match spans.as_slice() {
         [(start, end)] => {
             let new = indented_at_line(&text[*start..*end], old, new);
-            Ok(format!("{}{new}{}", &text[..*start], &text[*end..]))
+            Ok(spliced(text, *start, *end, &new))
         }
         [] => Err(no_match(text, old, path)),
         several => {
@@ -50,6 +50,34 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
             Err(several_matches(text, path, &lines))
         }
     }
+}
+
+/// `text` with `start..end` replaced by `new`. When `new` repeats what
+/// comes after the passage (or before it) as it is in the file, it gives
+/// that part again rather than something to put beside it, so it replaces
+/// that part too: a small model adding a function quoted a file's first
+/// line as `old` and gave the whole new file as `new`, and the rest of the
+/// old file came after it, every function twice.
+fn spliced(text: &str, start: usize, end: usize, new: &str) -> String {
+    let restated = |part: &str| {
+        let part = part.trim();
+        part.lines().filter(|l| !l.trim().is_empty()).count() >= 2 && new.contains(part)
+    };
+    let before = if restated(&text[..start]) {
+        ""
+    } else {
+        &text[..start]
+    };
+    let after = if restated(&text[end..]) {
+        if new.ends_with('\n') || !text.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        }
+    } else {
+        &text[end..]
+    };
+    format!("{before}{new}{after}")
 }
 
 /// Runs `edit_file` on a workspace file: read, edit, write (as
@@ -370,6 +398,30 @@ mod tests {
         let error = apply(CALC, "def averge(xs, ys):", "x", "calc.py").unwrap_err();
         assert!(error.contains("was not found"), "{error}");
         assert!(error.contains("5: def average(xs):"), "{error}");
+    }
+
+    #[test]
+    fn a_new_passage_that_restates_the_rest_of_the_file_replaces_it() {
+        let text = "def reverse(text):\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper()\n";
+        let whole = format!("{text}\n\ndef count(text):\n    return len(text)");
+        // The first line quoted, the whole new file given.
+        let edited = apply(text, "def reverse(text):", &whole, "t.py").unwrap();
+        assert_eq!(edited, format!("{whole}\n"));
+        // The last line quoted, the whole new file given.
+        let edited = apply(
+            text,
+            "    return text.upper()\n",
+            &format!("{whole}\n"),
+            "t.py",
+        )
+        .unwrap();
+        assert_eq!(edited, format!("{whole}\n"));
+        // A passage that repeats one line of what follows is put in as it is.
+        let text = "a = 1\nb = 2\nc = 3\n";
+        assert_eq!(
+            apply(text, "a = 1\n", "a = 1\nc = 3\n", "t.py").unwrap(),
+            "a = 1\nc = 3\nb = 2\nc = 3\n"
+        );
     }
 
     #[test]

@@ -136,6 +136,15 @@ def facts(text):
             out["bound"] += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
     out["calls"] = sorted(set(out["calls"]))
     out["unreachable"] = unreachable(tree)
+    first = {}
+    out["redefined"] = []
+    # A decorated one may mean it (typing's @overload, @f.register).
+    for node in tree.body:
+        if isinstance(node, DEFS) and not node.decorator_list:
+            if node.name in first:
+                out["redefined"].append({"name": node.name, "line": node.lineno, "first": first[node.name]})
+            else:
+                first[node.name] = node.lineno
     return out
 
 

@@ -35,6 +35,18 @@ pub struct Facts {
     /// same block.
     #[serde(default)]
     pub unreachable: Vec<Unreachable>,
+    /// Top-level functions and classes defined again further down.
+    #[serde(default)]
+    pub redefined: Vec<Redefined>,
+}
+
+/// A top-level definition given a second time: the second replaces the
+/// first when the module runs.
+#[derive(Debug, Deserialize)]
+pub struct Redefined {
+    pub name: String,
+    pub line: u32,
+    pub first: u32,
 }
 
 /// A statement that can never run.

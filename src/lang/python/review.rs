@@ -93,6 +93,19 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    let had = write.was.map_or(0, |was| was.redefined.len());
+    if write.facts.redefined.len() > had
+        && let Some(again) = write.facts.redefined.first()
+    {
+        return Some((
+            format!(
+                "{path} would define `{}` twice (lines {} and {}): the second replaces the \
+                 first. Keep one `{}`, and each other definition once.",
+                again.name, again.first, again.line, again.name
+            ),
+            None,
+        ));
+    }
     if !write.is_test && !write.had_tests && !write.facts.tests.is_empty() {
         let name = path.rsplit('/').next().unwrap_or(path);
         let stem = name.trim_end_matches(".py");

@@ -413,3 +413,28 @@ fn a_write_that_leaves_a_line_after_a_return_is_refused_unless_it_was_so() {
     let guard = "def f(x):\n    if x:\n        return 1\n    return 2\n";
     assert_eq!(review_in(&files(&[]), "f.py", guard), Review::Accept);
 }
+
+#[test]
+fn a_write_that_defines_a_function_twice_is_refused_unless_it_was_so() {
+    let text = "def reverse(text):\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper()\n";
+    let again = format!(
+        "{text}\n\ndef count(text):\n    return len(text)\n\n\ndef shout(text):\n    return text.upper()\n"
+    );
+    let workspace = files(&[("textutil.py", text)]);
+    match review_in(&workspace, "textutil.py", &again) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "textutil.py would define `shout` twice (lines 5 and 13): the second replaces the \
+             first. Keep one `shout`, and each other definition once."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let workspace = files(&[("textutil.py", &again)]);
+    assert_eq!(
+        review_in(&workspace, "textutil.py", &format!("{again}\nX = 1\n")),
+        Review::Accept,
+        "it had the second shout already"
+    );
+    let overloads = "from typing import overload\n\n@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\n";
+    assert_eq!(review_in(&files(&[]), "f.py", overloads), Review::Accept);
+}
