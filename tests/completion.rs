@@ -10,6 +10,22 @@ use crate::support::Test;
 const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef average(numbers):\n    return sum(numbers) / (len(numbers) + 1)\n";
 const TEST_CALC: &str = "from calc import add, average\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n";
 
+/// Runs `test`, which must end not achieved (exit 1) with a requirement
+/// about tests unmet because no test ran and passed.
+fn tests_held_unmet(test: &Test) -> (crate::support::Run, runner::state::State) {
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let tests = state
+        .requirements
+        .iter()
+        .find(|r| r.about_tests)
+        .expect("a requirement about tests");
+    assert!(!tests.met, "{tests:?}");
+    assert_eq!(tests.evidence, "the last check ran no test that passed");
+    (run, state)
+}
+
 fn cycles(test: &Test) -> Vec<String> {
     test.records()
         .into_iter()
@@ -31,11 +47,22 @@ fn a_model_that_claims_done_while_the_tests_fail_gets_a_new_cycle_not_goal_achie
     let state = test.assert_replay_matches();
     // The claims ended the plan's subtasks, the project's tests ran and
     // failed, and what failed became a cycle; there the model fixed it.
-    let first_check = test
-        .records()
-        .into_iter()
-        .find_map(|r| match r.event {
-            Event::Checked { checks } => Some(checks),
+    // The project's tests ran before the plan too, and failed.
+    let records = test.records();
+    let planned = records
+        .iter()
+        .position(|r| matches!(r.event, Event::Planned { .. }))
+        .expect("planned");
+    let before = records[..planned].iter().find_map(|r| match &r.event {
+        Event::Checked { checks } => Some(checks.clone()),
+        _ => None,
+    });
+    assert_eq!(before.expect("run before the plan")[0].exit_code, Some(1));
+    assert_eq!(state.tests_before, Some(false));
+    let first_check = records[planned..]
+        .iter()
+        .find_map(|r| match &r.event {
+            Event::Checked { checks } => Some(checks.clone()),
             _ => None,
         })
         .expect("a completion check");
@@ -45,7 +72,8 @@ fn a_model_that_claims_done_while_the_tests_fail_gets_a_new_cycle_not_goal_achie
     assert_eq!(
         cycles(&test),
         vec![
-            "Cycle 1: what is still missing: what the goal asks for; `python3 -m pytest -q` passes"
+            "Cycle 1: what is still missing: what the goal asks for; the tests the goal speaks \
+             of are there, run and pass; `python3 -m pytest -q` passes"
                 .to_string()
         ]
     );
@@ -121,16 +149,7 @@ fn a_requirement_about_tests_is_not_met_by_a_claim_when_no_test_ran() {
         "--max-cycles",
         "0",
     ]);
-    let run = test.run();
-    run.assert_code(1);
-    let state = test.assert_replay_matches();
-    let tests = state
-        .requirements
-        .iter()
-        .find(|r| r.about_tests)
-        .expect("a requirement about tests");
-    assert!(!tests.met, "{tests:?}");
-    assert_eq!(tests.evidence, "the last check ran no test that passed");
+    let (run, state) = tests_held_unmet(&test);
     assert!(state.requirements.iter().any(|r| r.met && !r.about_tests));
     let ended = state.ended.expect("ended");
     assert!(
@@ -293,5 +312,45 @@ fn a_function_the_goal_names_and_no_file_defines_is_not_taken_as_met() {
         .find(|r| r.requirement.starts_with("count_vowels"))
         .expect("the goal's function as a requirement");
     assert!(!named.met, "{named:?}");
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}
+
+/// A goal that asks for tests, a plan that makes the module the file to
+/// change and `python3 inventory.py` the check, a model that adds a
+/// docstring and an assessment that lists the class's methods, met from
+/// the code, and no requirement about tests (an add-tests run at b9361f3
+/// ended "Goal achieved" so, with no test written). A goal that speaks of
+/// tests has a requirement about tests, met only by tests that ran and
+/// passed: not achieved.
+#[test]
+fn a_goal_that_asks_for_tests_is_not_met_without_them() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "inventory.py", "purpose": "Add pytest tests for the Inventory class"}],
+            "check": "python3 inventory.py"},
+        "rules": [
+            {"name": "the check", "subtask": "Run `python3 inventory.py`",
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 inventory.py"}}]}},
+            {"name": "done", "last_tool": "Edited inventory.py",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "edited inventory.py"}}]}},
+            {"name": "ran", "last_tool": "exit code 0",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "it runs"}}]}}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "Inventory has add, remove and count", "met": true,
+             "evidence": "def add(self, name, count=1):", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "inventory.py",
+            "old": "class Inventory:", "new": "class Inventory:\n    \"\"\"Items in stock.\"\"\""}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file(
+            "inventory.py",
+            "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n",
+        )
+        .args(["Add pytest tests for the Inventory class in inventory.py", "--max-cycles", "0"]);
+    let (run, state) = tests_held_unmet(&test);
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }

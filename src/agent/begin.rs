@@ -111,8 +111,8 @@ impl Agent<'_> {
     /// `run_cmd` would run them: the planner is shown what fails, and a
     /// plan to change a failing test file changes the code it tests (see
     /// [`decompose::to_code_under_test`]). `None` when the workspace has no
-    /// tests or the run was asked to stop. Only read, never logged: a run
-    /// that stops before its plan runs them again.
+    /// tests or the run was asked to stop. Recorded as `checked` (a run
+    /// that stops before its plan runs them again).
     async fn projects_tests(&mut self) -> Option<CheckRun> {
         let files: Vec<String> = self.state().baseline.files.keys().cloned().collect();
         let check = Languages::default().check_command(self.tools.root(), &files)?;
@@ -120,7 +120,19 @@ impl Agent<'_> {
             return None;
         }
         let run = self.run_check(&check).await;
-        run.exit_code.is_some().then_some(run)
+        run.exit_code?;
+        // Recorded: whether they passed before the run is what tells a
+        // goal that adds tests from one that makes them pass.
+        let recorded = self.record(
+            Event::Checked {
+                checks: std::slice::from_ref(&run).to_vec(),
+            },
+            Durability::Lazy,
+        );
+        if let Err(error) = recorded {
+            tracing::warn!(%error, "the run of the project's tests was not recorded");
+        }
+        Some(run)
     }
 
     async fn plan(

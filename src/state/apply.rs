@@ -222,6 +222,10 @@ impl State {
                 }
             }
             Event::Checked { checks } => {
+                // Before the plan: the project's own tests as they were.
+                if !self.tree.is_planned() {
+                    self.tests_before = Some(checks.iter().all(super::verdict::CheckRun::passed));
+                }
                 self.checks.clone_from(checks);
                 for check in checks {
                     self.commands.push_back(CommandRun {

@@ -172,6 +172,10 @@ pub struct State {
     /// The checks of the last completion check.
     #[serde(default)]
     pub checks: Vec<CheckRun>,
+    /// Whether the project's own tests passed when they ran before the
+    /// plan; `None` when they did not run (no tests, or a plan without).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests_before: Option<bool>,
     /// The goal's requirements as the last completion check found them.
     #[serde(default)]
     pub requirements: Vec<Requirement>,

@@ -236,6 +236,66 @@ pub fn hold_to_named(
     requirements
 }
 
+/// Words by which a goal asks for tests, or for tests to pass.
+const TEST_WORDS: [&str; 8] = [
+    "test",
+    "tests",
+    "tested",
+    "testing",
+    "pytest",
+    "unittest",
+    "unittests",
+    "jest",
+];
+
+/// Whether the goal speaks of tests: one of [`TEST_WORDS`], or the name
+/// of a test file (`is_test`, by the languages: `test_calc.py`).
+pub fn speaks_of_tests(goal: &str, is_test: impl Fn(&str) -> bool) -> bool {
+    goal.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ','))
+        .map(|word| word.trim_end_matches(['.', ':', ';', '!', '?']))
+        .any(|word| TEST_WORDS.contains(&word.to_lowercase().as_str()) || is_test(word))
+}
+
+/// A goal that speaks of tests (see [`speaks_of_tests`]) has a requirement
+/// about tests: when the assessment listed none (an add-tests run listed
+/// the class's methods, met from the code, and ended "Goal achieved" with
+/// no test written), one is added, met only when the last checks ran tests
+/// that passed and those tests are not only the ones the project had
+/// unchanged (`new_tests`: the run wrote or changed a test file, or the
+/// project had none, or its tests failed before the run). A goal that
+/// only mentions tests is held to them passing, which it needs anyway.
+pub fn hold_to_tests_asked(
+    speaks: bool,
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    new_tests: bool,
+) -> Vec<Requirement> {
+    if !speaks || requirements.iter().any(|r| r.about_tests) {
+        return requirements;
+    }
+    let passed = checks.iter().find(|check| check.tests_passed());
+    let (met, evidence) = match (passed, new_tests) {
+        (Some(check), true) => (
+            true,
+            format!("`{}` ran tests and they passed", check.command),
+        ),
+        (Some(_), false) => (
+            false,
+            "only the tests the project had ran; the run wrote no test".to_string(),
+        ),
+        (None, _) => (false, "the last check ran no test that passed".to_string()),
+    };
+    requirements.push(Requirement {
+        requirement: "the tests the goal speaks of are there, run and pass".into(),
+        met,
+        evidence,
+        about_tests: true,
+        about_output: false,
+        shown_by: None,
+    });
+    requirements
+}
+
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
@@ -619,5 +679,49 @@ mod tests {
         let tested = [run("python3 -m pytest -q", Some(0), Some((4, 0)))];
         assert_eq!(hold_to_tests(claimed.clone(), &tested), claimed);
         assert!(!hold_to_tests(claimed, &[])[0].met);
+    }
+
+    #[test]
+    fn a_goal_that_speaks_of_tests_has_a_requirement_about_them() {
+        let is_test = |word: &str| word.starts_with("test_") && word.ends_with(".py");
+        for goal in [
+            "Add pytest tests for the Inventory class",
+            "Write fizzbuzz.py; add tests for it",
+            "Make test_calc.py pass",
+            "The tests in test_calc.py fail. Fix the bug",
+        ] {
+            assert!(speaks_of_tests(goal, is_test), "{goal}");
+        }
+        for goal in [
+            "Write a hello world script",
+            "Add a --shout flag",
+            "protest.py says no",
+        ] {
+            assert!(!speaks_of_tests(goal, is_test), "{goal}");
+        }
+        let methods = vec![req("Inventory has add", true, false)];
+        let pytest = run("python3 -m pytest -q", Some(0), Some((3, 0)));
+        let program = run("python3 inventory.py", Some(0), None);
+        // Not spoken of: nothing added.
+        assert_eq!(
+            hold_to_tests_asked(false, methods.clone(), std::slice::from_ref(&program), true),
+            methods
+        );
+        // Spoken of, and no test ran: added, unmet.
+        let held = hold_to_tests_asked(true, methods.clone(), std::slice::from_ref(&program), true);
+        assert_eq!(held.len(), 2);
+        assert!(held[1].about_tests && !held[1].met, "{:?}", held[1]);
+        // Tests ran and passed, and they are new: met.
+        let held = hold_to_tests_asked(true, methods.clone(), &[program, pytest.clone()], true);
+        assert!(held[1].met, "{:?}", held[1]);
+        // Only the project's own tests, as they were, passing: unmet.
+        let held = hold_to_tests_asked(true, methods.clone(), std::slice::from_ref(&pytest), false);
+        assert!(!held[1].met, "{:?}", held[1]);
+        // A requirement about tests already there: nothing added.
+        let listed = vec![req("tests pass", false, true)];
+        assert_eq!(
+            hold_to_tests_asked(true, listed.clone(), &[pytest], true),
+            listed
+        );
     }
 }

@@ -85,6 +85,25 @@ impl Agent<'_> {
         found || !known
     }
 
+    /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
+    fn speaks_of_tests(&self) -> bool {
+        verdict::speaks_of_tests(&self.state().goal, |word| {
+            self.languages.iter().any(|l| l.is_test(word))
+        })
+    }
+
+    /// Whether tests that pass now can be the goal's and not only the
+    /// project's as they were: the run wrote or changed a test file, or the
+    /// project had none, or its tests failed before the run.
+    fn new_tests(&self) -> bool {
+        let state = self.state();
+        let is_test = |path: &String| self.languages.iter().any(|l| l.is_test(path));
+        state.files.keys().any(is_test)
+            || state.baseline.changed.iter().any(is_test)
+            || !state.baseline.files.keys().any(is_test)
+            || state.tests_before == Some(false)
+    }
+
     /// The model's requirement-by-requirement answer, recorded; `None` when
     /// the run ended meanwhile (a stop, an unusable model, or no usable
     /// answer).
@@ -132,6 +151,12 @@ impl Agent<'_> {
                         verdict::hold_to_named(&self.state().goal, requirements, |name| {
                             self.defines(name)
                         });
+                    let requirements = verdict::hold_to_tests_asked(
+                        self.speaks_of_tests(),
+                        requirements,
+                        checks,
+                        self.new_tests(),
+                    );
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),
