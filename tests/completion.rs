@@ -351,6 +351,6 @@ fn a_goal_that_asks_for_tests_is_not_met_without_them() {
             "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n",
         )
         .args(["Add pytest tests for the Inventory class in inventory.py", "--max-cycles", "0"]);
-    let (run, state) = tests_held_unmet(&test);
+    let (run, _) = tests_held_unmet(&test);
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
