@@ -100,7 +100,7 @@ impl Language for Python {
         let mut others: Vec<(String, String)> = workspace
             .files()
             .into_iter()
-            .filter(|p| p != path && !p.contains('/') && self.owns(p) && !self.is_test(p))
+            .filter(|p| p != path && self.owns(p) && !self.is_test(p) && module_name(p).is_some())
             .filter_map(|p| {
                 let text = workspace.text(&p)?;
                 (text.len() <= MAX_MODULE_BYTES).then_some((p, text))
@@ -129,9 +129,12 @@ impl Language for Python {
         let modules: Vec<Module> = others
             .iter()
             .zip(&facts)
-            .map(|((p, _), facts)| Module {
-                name: p.trim_end_matches(".py"),
-                facts,
+            .filter_map(|((p, _), facts)| {
+                Some(Module {
+                    name: module_name(p)?,
+                    path: p,
+                    facts,
+                })
             })
             .collect();
         let written: Vec<String> = workspace
@@ -282,4 +285,18 @@ impl Language for Python {
         let assert = facts.asserts.into_iter().next()?;
         Some((assert.call, assert.expected))
     }
+}
+
+/// The name `path` is imported by from the top of the workspace:
+/// `game.py` is `game`, `mathx/mul.py` is `mathx.mul`, `mathx/__init__.py`
+/// is `mathx`; `None` when a part is not a name Python imports.
+fn module_name(path: &str) -> Option<String> {
+    let stem = path.strip_suffix(".py")?;
+    let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+    let parts: Vec<&str> = stem.split('/').collect();
+    let names = parts.iter().all(|part| {
+        part.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+    });
+    names.then(|| parts.join("."))
 }

@@ -31,7 +31,9 @@ const PYTEST_FIXTURES: [&str; 16] = [
 /// A module of the workspace as the review reads it: its name (`game`)
 /// and facts.
 pub struct Module<'a> {
-    pub name: &'a str,
+    /// As it is imported: `game`, `mathx.mul`.
+    pub name: String,
+    pub path: &'a str,
     pub facts: &'a Facts,
 }
 
@@ -130,8 +132,8 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             write
                 .modules
                 .iter()
-                .filter(|m| write.written.iter().any(|w| w == m.name))
-                .find_map(|m| test_start(m.name, m.facts)),
+                .filter(|m| write.written.contains(&m.name))
+                .find_map(|m| test_start(&m.name, m.facts)),
         ));
     }
     if write.is_test
@@ -289,9 +291,21 @@ fn missing_imports(write: &Write) -> Option<String> {
             return None;
         }
         let defined = module.facts.names();
+        // Where the first missing name is defined, when another module has it.
+        let elsewhere = write
+            .modules
+            .iter()
+            .find(|m| m.name != module.name && m.facts.defines(missing[0]))
+            .map(|m| {
+                format!(
+                    " {} is in {}: `from {} import {}`.",
+                    missing[0], m.path, m.name, missing[0]
+                )
+            })
+            .unwrap_or_default();
         Some(format!(
-            "{}.py has no {}: it defines {}. Import what it defines: `from {} import {}`",
-            module.name,
+            "{} has no {}: it defines {}.{elsewhere} Import what it defines: `from {} import {}`",
+            module.path,
             missing.join(", "),
             match defined.is_empty() {
                 true => "no function".to_string(),
@@ -308,10 +322,10 @@ fn missing_imports(write: &Write) -> Option<String> {
 fn unimported_calls(write: &Write) -> Option<String> {
     let facts = write.facts;
     for module in write.modules {
-        if !write.written.iter().any(|w| w == module.name) {
+        if !write.written.contains(&module.name) {
             continue;
         }
-        let name = module.name;
+        let name = module.name.as_str();
         let functions = module.facts.names();
         let plain = facts
             .imports

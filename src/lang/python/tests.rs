@@ -438,3 +438,27 @@ fn a_write_that_defines_a_function_twice_is_refused_unless_it_was_so() {
     let overloads = "from typing import overload\n\n@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\n";
     assert_eq!(review_in(&files(&[]), "f.py", overloads), Review::Accept);
 }
+
+#[test]
+fn an_import_from_a_module_of_a_package_that_lacks_the_name_is_refused() {
+    let workspace = files(&[
+        ("mathx/__init__.py", ""),
+        ("mathx/add.py", "def add(a, b):\n    return a + b\n"),
+        ("mathx/mul.py", "def mul(a, b):\n    return a * b\n"),
+    ]);
+    let test = "from mathx.mul import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
+    match review_in(&workspace, "mathx/test_add.py", test) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "in mathx/test_add.py, mathx/mul.py has no add: it defines mul. add is in \
+             mathx/add.py: `from mathx.add import add`. Import what it defines: `from mathx.mul \
+             import mul`. Give the whole file with that changed."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let right = test.replace("mathx.mul", "mathx.add");
+    assert_eq!(
+        review_in(&workspace, "mathx/test_add.py", &right),
+        Review::Accept
+    );
+}
