@@ -354,3 +354,65 @@ fn a_goal_that_asks_for_tests_is_not_met_without_them() {
     let (run, _) = tests_held_unmet(&test);
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
+
+/// A "mathx package with add and mul functions" written as `mathx/add.py`
+/// and `mathx/mul.py` with no `__init__.py`, tests that import
+/// `mathx.mul` and pass, and an assessment that finds it all met (a
+/// package run at bb52142 ended "Goal achieved" so, while `from mathx
+/// import add` gave the module): a package the goal names must give its
+/// modules' functions, so the run is not achieved.
+#[test]
+fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "mathx/add.py", "purpose": "add"},
+            {"path": "mathx/mul.py", "purpose": "mul"},
+            {"path": "mathx/test_mul.py", "purpose": "tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            {"name": "the check", "subtask": "Run `python3 -m pytest -q`",
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}},
+            {"name": "done", "last_tool": "Wrote ",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "written"}}]}},
+            {"name": "passed", "last_tool": "exit code 0",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "passed"}}]}},
+            {"name": "add", "subtask": "Write mathx/add.py",
+             "reply": {"tool_calls": [{"name": "write_file", "arguments": {"path": "mathx/add.py",
+                "content": "def add(a, b):\n    return a + b\n"}}]}},
+            {"name": "mul", "subtask": "Write mathx/mul.py",
+             "reply": {"tool_calls": [{"name": "write_file", "arguments": {"path": "mathx/mul.py",
+                "content": "def mul(a, b):\n    return a * b\n"}}]}},
+            {"name": "tests", "subtask": "Write mathx/test_mul.py",
+             "reply": {"tool_calls": [{"name": "write_file", "arguments": {"path": "mathx/test_mul.py",
+                "content": "from mathx.mul import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"}}]}}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "mathx/add.py and mathx/mul.py exist", "met": true, "evidence": "they do", "about_tests": false},
+            {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "done"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Create a mathx package with add and mul functions and pytest tests",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let exported = state
+        .requirements
+        .iter()
+        .find(|r| r.requirement.starts_with("`from mathx import add`"))
+        .expect("the package's add as a requirement");
+    assert!(!exported.met, "{exported:?}");
+    assert!(
+        test.read("mathx/add.py").contains("def add"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}

@@ -159,6 +159,15 @@ pub trait Language: Send + Sync {
     fn merge(&self, _current: &str, _fragment: &str) -> Option<String> {
         None
     }
+    /// The names a package folder does not give as they are named: for
+    /// each module `P/X` of `files` (path and text) that defines `X`, when
+    /// `P`'s own module does not bind `X`, `(P, X, path)`: importing `X`
+    /// from `P` gives the module, not what it defines (a "mathx package with
+    /// add and mul functions" of `mathx/add.py` and `mathx/mul.py` ended
+    /// "Goal achieved" while `from mathx import add` gave a module).
+    fn unexported(&self, _files: &[(String, String)]) -> Vec<(String, String, String)> {
+        Vec::new()
+    }
     /// Whether source `text` defines `name` (a function, a class, a method
     /// or a name bound at the top), read from its lines.
     fn defines(&self, _text: &str, _name: &str) -> bool {

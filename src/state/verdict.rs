@@ -236,6 +236,43 @@ pub fn hold_to_named(
     requirements
 }
 
+/// Every package the goal names gives the names of its modules' own
+/// definitions: for each `(package, name, path)` of `unexported` (see
+/// [`crate::lang::Language::unexported`]) whose package the goal names as a
+/// word, an unmet requirement is added. A "mathx package with add and mul
+/// functions" of `mathx/add.py` and `mathx/mul.py`, no `__init__.py`, ended
+/// "Goal achieved": `from mathx import add` gave the module.
+pub fn hold_to_exports(
+    goal: &str,
+    mut requirements: Vec<Requirement>,
+    unexported: &[(String, String, String)],
+) -> Vec<Requirement> {
+    let named = |package: &str| {
+        goal.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| word == package)
+    };
+    for (folder, name, path) in unexported {
+        if !named(folder.rsplit('/').next().unwrap_or(folder)) {
+            continue;
+        }
+        let package = folder.replace('/', ".");
+        requirements.push(Requirement {
+            requirement: format!(
+                "`from {package} import {name}` gives {name} as {path} defines it"
+            ),
+            met: false,
+            evidence: format!(
+                "{package}'s own module (its __init__) does not import {name}, so `from {package} \
+                 import {name}` gives the module {path}"
+            ),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+        });
+    }
+    requirements
+}
+
 /// Words by which a goal asks for tests, or for tests to pass.
 const TEST_WORDS: [&str; 8] = [
     "test",
@@ -723,5 +760,29 @@ mod tests {
             hold_to_tests_asked(true, listed.clone(), &[pytest], true),
             listed
         );
+    }
+
+    #[test]
+    fn a_package_the_goal_names_gives_its_modules_functions() {
+        let unexported = vec![
+            (
+                "mathx".to_string(),
+                "add".to_string(),
+                "mathx/add.py".to_string(),
+            ),
+            (
+                "other".to_string(),
+                "f".to_string(),
+                "other/f.py".to_string(),
+            ),
+        ];
+        let goal = "Create a mathx package with add and mul functions and pytest tests";
+        let held = hold_to_exports(goal, vec![req("files exist", true, false)], &unexported);
+        assert_eq!(held.len(), 2, "only the package the goal names: {held:?}");
+        assert_eq!(
+            held[1].requirement,
+            "`from mathx import add` gives add as mathx/add.py defines it"
+        );
+        assert!(!held[1].met);
     }
 }

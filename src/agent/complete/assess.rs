@@ -85,6 +85,31 @@ impl Agent<'_> {
         found || !known
     }
 
+    /// The names the run's package folders do not give as they are named
+    /// (see [`crate::lang::Language::unexported`]), from the files the run
+    /// wrote and those there before it.
+    fn unexported(&self) -> Vec<(String, String, String)> {
+        let state = self.state();
+        let paths: Vec<&String> = state
+            .files
+            .keys()
+            .chain(state.baseline.files.keys())
+            .collect();
+        let mut found = Vec::new();
+        for language in self.languages {
+            let files: Vec<(String, String)> = paths
+                .iter()
+                .filter(|p| language.owns(p))
+                .filter_map(|p| {
+                    let text = String::from_utf8(self.tools.contents(p)?).ok()?;
+                    Some((p.to_string(), text))
+                })
+                .collect();
+            found.extend(language.unexported(&files));
+        }
+        found
+    }
+
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
     fn speaks_of_tests(&self) -> bool {
         verdict::speaks_of_tests(&self.state().goal, |word| {
@@ -151,6 +176,11 @@ impl Agent<'_> {
                         verdict::hold_to_named(&self.state().goal, requirements, |name| {
                             self.defines(name)
                         });
+                    let requirements = verdict::hold_to_exports(
+                        &self.state().goal,
+                        requirements,
+                        &self.unexported(),
+                    );
                     let requirements = verdict::hold_to_tests_asked(
                         self.speaks_of_tests(),
                         requirements,

@@ -249,6 +249,28 @@ impl Language for Python {
         })
     }
 
+    fn unexported(&self, files: &[(String, String)]) -> Vec<(String, String, String)> {
+        let text_of = |path: &str| files.iter().find(|(p, _)| p == path).map(|(_, t)| t);
+        let mut found = Vec::new();
+        for (path, text) in files {
+            let Some((package, file)) = path.rsplit_once('/') else {
+                continue;
+            };
+            let Some(name) = file.strip_suffix(".py") else {
+                continue;
+            };
+            if name == "__init__" || self.is_test(path) || !self.defines(text, name) {
+                continue;
+            }
+            let init = text_of(&format!("{package}/__init__.py"));
+            if init.is_some_and(|init| self.defines(init, name) || imports(init, name)) {
+                continue;
+            }
+            found.push((package.to_string(), name.to_string(), path.clone()));
+        }
+        found
+    }
+
     fn merge(&self, current: &str, fragment: &str) -> Option<String> {
         facts::merge_definitions(current, fragment)
     }
@@ -299,4 +321,22 @@ fn module_name(path: &str) -> Option<String> {
             && part.chars().all(|c| c.is_alphanumeric() || c == '_')
     });
     names.then(|| parts.join("."))
+}
+
+/// Whether `text` binds `name` by an import at its top: `from .add import
+/// add`, `from mathx.add import add as add`, `import add`.
+fn imports(text: &str, name: &str) -> bool {
+    text.lines().any(|line| {
+        let Some((_, names)) = line.split_once("import ") else {
+            return false;
+        };
+        if !(line.starts_with("from ") || line.starts_with("import ")) {
+            return false;
+        }
+        names
+            .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
+            .split(',')
+            .map(|n| n.split(" as ").last().unwrap_or(n).trim())
+            .any(|n| n == name)
+    })
 }

@@ -462,3 +462,40 @@ fn an_import_from_a_module_of_a_package_that_lacks_the_name_is_refused() {
         Review::Accept
     );
 }
+
+#[test]
+fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_it() {
+    let file = |p: &str, t: &str| (p.to_string(), t.to_string());
+    let add = file("mathx/add.py", "def add(a, b):\n    return a + b\n");
+    let mul = file("mathx/mul.py", "def mul(a, b):\n    return a * b\n");
+    let test = file("mathx/test_mul.py", "def test_mul():\n    pass\n");
+    let found = Python.unexported(&[add.clone(), mul.clone(), test.clone()]);
+    assert_eq!(
+        found,
+        [
+            (
+                "mathx".to_string(),
+                "add".to_string(),
+                "mathx/add.py".to_string()
+            ),
+            (
+                "mathx".to_string(),
+                "mul".to_string(),
+                "mathx/mul.py".to_string()
+            ),
+        ]
+    );
+    let init = file(
+        "mathx/__init__.py",
+        "from .add import add\nfrom mathx.mul import (mul)\n",
+    );
+    assert!(
+        Python
+            .unexported(&[add.clone(), mul.clone(), init])
+            .is_empty()
+    );
+    // A module at the top, or one that does not define its own name: nothing.
+    let top = file("add.py", "def add(a, b):\n    return a + b\n");
+    let helpers = file("mathx/helpers.py", "def add(a, b):\n    return a + b\n");
+    assert!(Python.unexported(&[top, helpers]).is_empty());
+}
