@@ -9,6 +9,13 @@ pub fn shell_quote(text: &str) -> String {
     shell_words::quote(text).into_owned()
 }
 
+/// Whether `text` has `word` as a word of its own: a run of letters,
+/// digits and `_` (`add` in "add and mul", not in "address").
+pub fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
 /// The first line of `text`, cut to `max` characters.
 pub fn shorten(text: &str, max: usize) -> String {
     let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");

@@ -125,7 +125,7 @@ impl Agent<'_> {
         // goal that adds tests from one that makes them pass.
         let recorded = self.record(
             Event::Checked {
-                checks: std::slice::from_ref(&run).to_vec(),
+                checks: vec![run.clone()],
             },
             Durability::Lazy,
         );

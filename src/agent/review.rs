@@ -213,13 +213,9 @@ impl Agent<'_> {
     /// goal does not name (a goal that names one may remove it).
     fn lost_unasked(&self, path: &str, old: &str, new: &str) -> Vec<String> {
         let goal = &self.state().goal;
-        let named = |name: &str| {
-            goal.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|word| word == name)
-        };
         tools::lost_definitions(&self.reviews.languages, path, old, new)
             .into_iter()
-            .filter(|name| !named(name))
+            .filter(|name| !crate::text::has_word(goal, name))
             .collect()
     }
 

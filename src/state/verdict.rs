@@ -247,12 +247,8 @@ pub fn hold_to_exports(
     mut requirements: Vec<Requirement>,
     unexported: &[(String, String, String)],
 ) -> Vec<Requirement> {
-    let named = |package: &str| {
-        goal.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|word| word == package)
-    };
     for (folder, name, path) in unexported {
-        if !named(folder.rsplit('/').next().unwrap_or(folder)) {
+        if !names_folder(goal, folder) {
             continue;
         }
         let package = folder.replace('/', ".");
@@ -273,6 +269,11 @@ pub fn hold_to_exports(
     requirements
 }
 
+/// Whether `goal` gives the name of `folder` (its last part) as a word.
+pub fn names_folder(goal: &str, folder: &str) -> bool {
+    crate::text::has_word(goal, folder.rsplit('/').next().unwrap_or(folder))
+}
+
 /// Words by which a goal asks for tests, or for tests to pass.
 const TEST_WORDS: [&str; 8] = [
     "test",
@@ -288,9 +289,7 @@ const TEST_WORDS: [&str; 8] = [
 /// Whether the goal speaks of tests: one of [`TEST_WORDS`], or the name
 /// of a test file (`is_test`, by the languages: `test_calc.py`).
 pub fn speaks_of_tests(goal: &str, is_test: impl Fn(&str) -> bool) -> bool {
-    goal.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ','))
-        .map(|word| word.trim_end_matches(['.', ':', ';', '!', '?']))
-        .any(|word| TEST_WORDS.contains(&word.to_lowercase().as_str()) || is_test(word))
+    tokens(goal).any(|word| TEST_WORDS.contains(&word.to_lowercase().as_str()) || is_test(word))
 }
 
 /// A goal that speaks of tests (see [`speaks_of_tests`]) has a requirement
@@ -400,16 +399,22 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
 
 /// The command-line options a requirement names (`--shout`, `-n`).
 fn options(text: &str) -> impl Iterator<Item = &str> {
+    tokens(text).filter(|word| {
+        let name = word.trim_start_matches('-');
+        (1..=2).contains(&(word.len() - name.len()))
+            && name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+/// The words of a text as a person types them on a command line or names
+/// a file: split at spaces, quotes, brackets and commas, with a sentence's
+/// final punctuation dropped (`--shout`, `test_calc.py`).
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ','))
         .map(|word| word.trim_end_matches(['.', ':', ';', '!', '?']))
-        .filter(|word| {
-            let name = word.trim_start_matches('-');
-            (1..=2).contains(&(word.len() - name.len()))
-                && name.starts_with(|c: char| c.is_ascii_alphabetic())
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        })
 }
 
 /// Text with its runs of whitespace made one space.

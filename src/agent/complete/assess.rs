@@ -85,15 +85,21 @@ impl Agent<'_> {
         found || !known
     }
 
-    /// The names the run's package folders do not give as they are named
-    /// (see [`crate::lang::Language::unexported`]), from the files the run
-    /// wrote and those there before it.
+    /// The names the package folders the goal names do not give as they
+    /// are named (see [`crate::lang::Language::unexported`]), from the
+    /// files the run wrote and those there before it, in those folders
+    /// only (the others are not read).
     fn unexported(&self) -> Vec<(String, String, String)> {
         let state = self.state();
+        let in_named = |path: &&String| {
+            path.rsplit_once('/')
+                .is_some_and(|(folder, _)| verdict::names_folder(&state.goal, folder))
+        };
         let paths: Vec<&String> = state
             .files
             .keys()
             .chain(state.baseline.files.keys())
+            .filter(in_named)
             .collect();
         let mut found = Vec::new();
         for language in self.languages {

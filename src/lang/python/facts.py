@@ -267,17 +267,17 @@ def merge_definitions(current, fragment):
 def main():
     request = json.load(sys.stdin)
     files = request.get("files", [])
+    current = request.get("current")
+    if request.get("definitions"):
+        merged = merge_definitions(current, files[0]["text"]) if files and current is not None else None
+        json.dump({"files": [], "repaired": None, "merged": None, "definitions": merged}, sys.stdout)
+        return
     all_facts = [facts(f["text"]) for f in files]
     repaired = merged = None
     if files and all_facts[0]["error"] is not None:
         repaired = repair_apostrophes(files[0]["text"])
-    current = request.get("current")
     if files and current is not None and all_facts[0]["error"] is None:
         merged = merge_asserts(current, files[0]["text"], all_facts[0])
-    if request.get("definitions") and files and current is not None:
-        json.dump({"files": [], "repaired": None, "merged": None,
-                   "definitions": merge_definitions(current, files[0]["text"])}, sys.stdout)
-        return
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
                "merged": merged and {"text": merged, "facts": facts(merged)}}, sys.stdout)

@@ -163,7 +163,8 @@ pub fn ask(files: &[(&str, &str)], current: Option<&str>) -> Option<Answer> {
 /// name replaced where it is, a new one after the last definition, a new
 /// import after the imports. `None` unless `fragment` is nothing but
 /// definitions and imports and `current` defines something it does not (a
-/// whole file, it would lose that), or when the result does not parse.
+/// whole file, it would lose that), or when the result does not parse;
+/// `current` itself when the definitions are those it has.
 pub fn merge_definitions(current: &str, fragment: &str) -> Option<String> {
     let request = serde_json::json!({
         "files": [{ "path": "", "text": fragment }],

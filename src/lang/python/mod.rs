@@ -109,19 +109,20 @@ impl Language for Python {
             .collect();
         others.sort();
         others.dedup();
-        let current = is_test.then(|| workspace.text(path)).flatten();
-        // The file as it is, last: what the write makes worse is refused,
-        // not what it keeps.
+        // The file as it is, last in the batch: what the write makes worse
+        // is refused, not what it keeps.
         let now = workspace.text(path);
+        let current = now.as_deref().filter(|_| is_test);
         let mut batch: Vec<(&str, &str)> = vec![(path, content)];
         batch.extend(others.iter().map(|(p, t)| (p.as_str(), t.as_str())));
         batch.extend(now.as_deref().map(|text| (path, text)));
-        let Some(answer) = facts::ask(&batch, current.as_deref()) else {
+        let Some(answer) = facts::ask(&batch, current) else {
             return Review::Accept;
         };
         let mut files = answer.files.into_iter();
         let original = files.next().unwrap_or_default();
         let mut facts: Vec<Facts> = files.collect();
+        let had_tests = now.as_deref().is_some_and(|text| text.contains("def test"));
         let was = match now {
             Some(_) => facts.pop(),
             None => None,
@@ -165,9 +166,7 @@ impl Language for Python {
             content: text,
             facts,
             is_test,
-            had_tests: workspace
-                .text(path)
-                .is_some_and(|text| text.contains("def test")),
+            had_tests,
             modules: &modules,
             written: &written,
             conftest,
