@@ -3,7 +3,7 @@
 //! goal requirement by requirement, and what is missing becomes a new
 //! cycle of work.
 
-use runner::state::{Event, Outcome};
+use runner::state::{Event, Outcome, SubtaskKind};
 
 use crate::support::Test;
 
@@ -26,12 +26,47 @@ fn tests_held_unmet(test: &Test) -> (crate::support::Run, runner::state::State) 
     (run, state)
 }
 
+/// A rule of a script: when the last tool result has `last_tool`, the
+/// subtask is marked done (`success`) for `reason`.
+fn ends_when(last_tool: &str, success: bool, reason: &str) -> serde_json::Value {
+    serde_json::json!({"name": reason, "last_tool": last_tool,
+        "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": success, "reason": reason}}]}})
+}
+
+/// A goal that adds tests to an untested `inventory.py`, with `cycles`.
+fn add_tests(script: crate::support::fake_ollama::Script, cycles: &str) -> Test {
+    Test::new()
+        .serving(script)
+        .file(
+            "inventory.py",
+            "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n",
+        )
+        .args(["Add pytest tests for the Inventory class in inventory.py", "--max-cycles", cycles])
+}
+
+/// A rule of a script: while the active subtask has `subtask`, the reply
+/// is the call of `tool` with `arguments`.
+fn on_subtask(subtask: &str, tool: &str, arguments: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"name": subtask, "subtask": subtask,
+        "reply": {"tool_calls": [{"name": tool, "arguments": arguments}]}})
+}
+
 fn cycles(test: &Test) -> Vec<String> {
+    tasks(test, true)
+        .into_iter()
+        .map(|t| t.description)
+        .collect()
+}
+
+/// The tasks the run planned (`cycles` false) or its cycles took on.
+fn tasks(test: &Test, cycles: bool) -> Vec<runner::state::TaskPlan> {
     test.records()
         .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CycleStarted { task, .. } => Some(task.description),
-            _ => None,
+        .flat_map(|r| match r.event {
+            Event::CycleStarted { task, .. } if cycles => vec![task],
+            Event::Planned { tasks, .. } if !cycles => tasks,
+            _ => Vec::new(),
         })
         .collect()
 }
@@ -287,9 +322,7 @@ fn a_function_the_goal_names_and_no_file_defines_is_not_taken_as_met() {
         "plan": {"tasks": [{"description": "Add count_vowels",
             "subtasks": ["Change textutil.py: add count_vowels(text)"]}]},
         "rules": [
-            {"name": "done", "last_tool": "Edited textutil.py",
-             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
-                "arguments": {"success": true, "reason": "edited textutil.py"}}]}}
+            ends_when("Edited textutil.py", true, "edited textutil.py")
         ],
         "otherwise": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "textutil.py",
             "old": "def reverse(text):", "new": "def reverse(text):\n    # backwards"}}]}
@@ -321,21 +354,17 @@ fn a_function_the_goal_names_and_no_file_defines_is_not_taken_as_met() {
 /// the code, and no requirement about tests (an add-tests run at b9361f3
 /// ended "Goal achieved" so, with no test written). A goal that speaks of
 /// tests has a requirement about tests, met only by tests that ran and
-/// passed: not achieved.
+/// passed: not achieved. And its plan writes the tests in a file of their
+/// own, checked by pytest.
 #[test]
 fn a_goal_that_asks_for_tests_is_not_met_without_them() {
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "inventory.py", "purpose": "Add pytest tests for the Inventory class"}],
             "check": "python3 inventory.py"},
         "rules": [
-            {"name": "the check", "subtask": "Run `python3 inventory.py`",
-             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 inventory.py"}}]}},
-            {"name": "done", "last_tool": "Edited inventory.py",
-             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
-                "arguments": {"success": true, "reason": "edited inventory.py"}}]}},
-            {"name": "ran", "last_tool": "exit code 0",
-             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
-                "arguments": {"success": true, "reason": "it runs"}}]}}
+            on_subtask("Run `python3 inventory.py`", "run_cmd", serde_json::json!({"cmd": "python3 inventory.py"})),
+            ends_when("Edited inventory.py", true, "edited inventory.py"),
+            ends_when("exit code 0", true, "it runs")
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "Inventory has add, remove and count", "met": true,
@@ -344,15 +373,77 @@ fn a_goal_that_asks_for_tests_is_not_met_without_them() {
             "old": "class Inventory:", "new": "class Inventory:\n    \"\"\"Items in stock.\"\"\""}}]}
     }))
     .expect("script");
-    let test = Test::new()
-        .serving(script)
-        .file(
-            "inventory.py",
-            "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n",
-        )
-        .args(["Add pytest tests for the Inventory class in inventory.py", "--max-cycles", "0"]);
-    let (run, _) = tests_held_unmet(&test);
+    let test = add_tests(script, "0");
+    let run = test.run();
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    // The plan's change of inventory.py was made the write of its tests,
+    // checked by pytest.
+    let plan = tasks(&test, false);
+    assert_eq!(
+        plan[0].kinds[0],
+        SubtaskKind::Write {
+            path: "test_inventory.py".into()
+        }
+    );
+    assert!(
+        plan[0].kinds.contains(&SubtaskKind::Check {
+            cmd: "python3 -m pytest -q".into()
+        }),
+        "{plan:?}"
+    );
+}
+
+/// The tests a goal asks for go in a file of their own: a model that put
+/// them in the module (here, a docstring in inventory.py) gets a cycle
+/// that writes `test_inventory.py` and runs pytest, and there the tests
+/// are written and pass (a fizzbuzz run's cycle, told to "add pytest
+/// tests" and checked by `python3 fizzbuzz.py`, wrote fizzbuzz.py twice
+/// and never a test).
+#[test]
+fn missing_tests_get_a_cycle_that_writes_their_file_and_runs_them() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "inventory.py", "purpose": "Add pytest tests for the Inventory class"}],
+            "check": "python3 inventory.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("exit code 5", false, "no tests ran"),
+            ends_when("Wrote ", true, "written"),
+            ends_when("Edited inventory.py", true, "edited"),
+            on_subtask("Write test_inventory.py: Make this true", "write_file", serde_json::json!({"path": "test_inventory.py",
+                "content": "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.items == {\"pen\": 2}\n"})),
+            on_subtask("Write test_inventory.py", "edit_file", serde_json::json!({"path": "inventory.py",
+                "old": "class Inventory:", "new": "class Inventory:\n    \"\"\"Items in stock.\"\"\""})),
+            on_subtask("python3 -m pytest -q", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "Inventory has add", "met": true,
+             "evidence": "def add(self, name, count=1):", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 inventory.py"}}]}
+    }))
+    .expect("script");
+    let test = add_tests(script, "1");
+    let run = test.run();
+    run.assert_code(0);
+    let cycle = tasks(&test, true);
+    assert_eq!(cycle.len(), 1, "{}", run.stderr);
+    let cycle_task = &cycle[0];
+    assert_eq!(
+        cycle_task.kinds[0],
+        SubtaskKind::Write {
+            path: "test_inventory.py".into()
+        },
+        "{cycle_task:?}"
+    );
+    assert!(test.read("test_inventory.py").contains("def test_add"));
+    let state = test.assert_replay_matches();
+    let tests = state
+        .requirements
+        .iter()
+        .find(|r| r.about_tests)
+        .expect("a requirement about tests");
+    assert!(tests.met, "{tests:?}");
+    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
 
 /// A "mathx package with add and mul functions" written as `mathx/add.py`
@@ -370,23 +461,15 @@ fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
             {"path": "mathx/test_mul.py", "purpose": "tests"}],
             "check": "python3 -m pytest -q"},
         "rules": [
-            {"name": "the check", "subtask": "Run `python3 -m pytest -q`",
-             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}},
-            {"name": "done", "last_tool": "Wrote ",
-             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
-                "arguments": {"success": true, "reason": "written"}}]}},
-            {"name": "passed", "last_tool": "exit code 0",
-             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
-                "arguments": {"success": true, "reason": "passed"}}]}},
-            {"name": "add", "subtask": "Write mathx/add.py",
-             "reply": {"tool_calls": [{"name": "write_file", "arguments": {"path": "mathx/add.py",
-                "content": "def add(a, b):\n    return a + b\n"}}]}},
-            {"name": "mul", "subtask": "Write mathx/mul.py",
-             "reply": {"tool_calls": [{"name": "write_file", "arguments": {"path": "mathx/mul.py",
-                "content": "def mul(a, b):\n    return a * b\n"}}]}},
-            {"name": "tests", "subtask": "Write mathx/test_mul.py",
-             "reply": {"tool_calls": [{"name": "write_file", "arguments": {"path": "mathx/test_mul.py",
-                "content": "from mathx.mul import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"}}]}}
+            on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
+            ends_when("Wrote ", true, "written"),
+            ends_when("exit code 0", true, "passed"),
+            on_subtask("Write mathx/add.py", "write_file", serde_json::json!({"path": "mathx/add.py",
+                "content": "def add(a, b):\n    return a + b\n"})),
+            on_subtask("Write mathx/mul.py", "write_file", serde_json::json!({"path": "mathx/mul.py",
+                "content": "def mul(a, b):\n    return a * b\n"})),
+            on_subtask("Write mathx/test_mul.py", "write_file", serde_json::json!({"path": "mathx/test_mul.py",
+                "content": "from mathx.mul import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"}))
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "mathx/add.py and mathx/mul.py exist", "met": true, "evidence": "they do", "about_tests": false},

@@ -56,12 +56,21 @@ impl Agent<'_> {
                             .find(|code| baseline.contains_key(code))
                     });
                 }
+                let tests = self.speaks_of_tests().then(|| {
+                    decompose::tests_of_their_own(
+                        tasks,
+                        |path| self.languages.iter().any(|l| l.is_test(path)),
+                        |path| self.languages.iter().find_map(|l| l.test_path(path)),
+                        |path| baseline.contains_key(path),
+                        |path| self.asked_of(goal, path),
+                    )
+                });
                 decompose::on_workspace(
                     tasks,
                     |path| baseline.contains_key(path),
                     |path| self.languages.iter().any(|l| l.is_test(path)),
                 );
-                let files: Vec<String> = baseline.keys().cloned().collect();
+                let files: Vec<String> = baseline.keys().cloned().chain(tests.flatten()).collect();
                 if let Some(check) = Languages::default().check_command(self.tools.root(), &files) {
                     decompose::project_check(tasks, &check);
                 }
@@ -104,6 +113,25 @@ impl Agent<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// Whether the goal asks a change of `path`, a file of the project,
+    /// beyond its tests: it gives a name in call form (`shout(text)`)
+    /// that the file does not define.
+    fn asked_of(&self, goal: &str, path: &str) -> bool {
+        let Some(language) = self.languages.iter().find(|l| l.owns(path)) else {
+            return true;
+        };
+        let Some(text) = self
+            .tools
+            .contents(path)
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+        else {
+            return true;
+        };
+        crate::lang::called_names(goal)
+            .iter()
+            .any(|name| !language.defines(&text, name))
     }
 
     /// The `planned` event; `None` when a stop was requested meanwhile.

@@ -117,7 +117,7 @@ impl Agent<'_> {
     }
 
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
-    fn speaks_of_tests(&self) -> bool {
+    pub(in crate::agent) fn speaks_of_tests(&self) -> bool {
         verdict::speaks_of_tests(&self.state().goal, |word| {
             self.languages.iter().any(|l| l.is_test(word))
         })

@@ -16,48 +16,87 @@ fn cut(text: &str) -> String {
     }
 }
 
+/// Where the tests a goal asks for go when the workspace has none for its
+/// code: the test file (by the code's language) and the command that runs
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TestsPlace {
+    pub path: String,
+    pub command: String,
+}
+
 /// The task of a new cycle: each unmet requirement, then each check (the
 /// failed ones, or all of them when a requirement was missing, so the
-/// cycle ends with the work checked).
+/// cycle ends with the work checked). An unmet requirement about tests,
+/// with a place for them (`tests`), is the write of that test file, and
+/// the cycle runs them: a cycle asked to "add pytest tests" of a
+/// fizzbuzz.py with its plan's check, `python3 fizzbuzz.py`, wrote
+/// fizzbuzz.py again twice and never a test.
 pub(super) fn cycle_task(
     cycle: u32,
     checks: &[CheckRun],
     requirements: &[Requirement],
     failed: &[String],
+    tests: Option<&TestsPlace>,
 ) -> TaskPlan {
     let unmet: Vec<&Requirement> = requirements.iter().filter(|r| !r.met).collect();
     // With no check, a failed subtask is done again (see verdict::verdict).
     let again = failed
         .iter()
         .filter(|_| checks.is_empty())
-        .map(|subtask| cut(subtask));
+        .map(|subtask| (cut(subtask), SubtaskKind::Free));
     // Tests that must pass, with a check that failed: the check's own
-    // subtask below ("make it succeed") is that work.
+    // subtask below ("make it succeed") is that work, unless there are no
+    // tests yet to make pass.
     let check_failed = checks.iter().any(|c| !c.passed());
-    let mut subtasks: Vec<String> = unmet
-        .iter()
-        .filter(|r| !(r.about_tests && check_failed))
-        .map(|r| {
+    let make_true = |r: &&Requirement| {
+        format!(
+            "Make this true: {} (found: {})",
+            cut(&r.requirement),
+            cut(&r.evidence)
+        )
+    };
+    let written = tests.and_then(|place| {
+        let r = unmet.iter().find(|r| r.about_tests)?;
+        Some((
             format!(
-                "Make this true: {} (found: {})",
-                cut(&r.requirement),
-                cut(&r.evidence)
-            )
-        })
-        .chain(again)
-        .take(MAX_CYCLE_SUBTASKS - checks.len().min(MAX_CYCLE_SUBTASKS - 1))
+                "Write {}: {}. The tests go in {}, a file of their own that imports what it tests",
+                place.path,
+                make_true(r),
+                place.path
+            ),
+            SubtaskKind::Write {
+                path: place.path.clone(),
+            },
+        ))
+    });
+    let mut runs: Vec<&str> = checks
+        .iter()
+        .filter(|check| !(unmet.is_empty() && check.passed()))
+        .map(|check| check.command.as_str())
         .collect();
-    let mut kinds = vec![SubtaskKind::Free; subtasks.len()];
-    for check in checks {
-        if unmet.is_empty() && check.passed() {
-            continue;
-        }
+    if let Some(place) = tests.filter(|_| written.is_some())
+        && !runs
+            .iter()
+            .any(|run| run.split_whitespace().eq(place.command.split_whitespace()))
+    {
+        runs.push(&place.command);
+    }
+    let tests_written = written.is_some();
+    let (mut subtasks, mut kinds): (Vec<String>, Vec<SubtaskKind>) = unmet
+        .iter()
+        .filter(|r| !(r.about_tests && (check_failed || tests_written)))
+        .map(|r| (make_true(r), SubtaskKind::Free))
+        .chain(written)
+        .chain(again)
+        .take(MAX_CYCLE_SUBTASKS - runs.len().min(MAX_CYCLE_SUBTASKS - 1))
+        .unzip();
+    for run in runs {
         subtasks.push(format!(
-            "Run `{}` and make it succeed (fix the files if it fails)",
-            check.command
+            "Run `{run}` and make it succeed (fix the files if it fails)"
         ));
         kinds.push(SubtaskKind::Check {
-            cmd: check.command.clone(),
+            cmd: run.to_string(),
         });
     }
     if subtasks.is_empty() {
@@ -115,6 +154,7 @@ mod tests {
             &[check("python3 -m pytest -q", Some(0))],
             &[req("add", true), req("mul", false)],
             &["Write mathx/mul.py".into()],
+            None,
         );
         assert_eq!(
             task.subtasks,
@@ -134,6 +174,7 @@ mod tests {
             &[check("python3 -m pytest -q", Some(1))],
             &[req("add", true)],
             &[],
+            None,
         );
         assert_eq!(
             task.subtasks,
@@ -146,8 +187,60 @@ mod tests {
     }
 
     #[test]
+    fn missing_tests_with_no_test_file_are_written_in_their_own_and_run() {
+        let tests = Requirement {
+            about_tests: true,
+            ..req("pytest tests for fizzbuzz", false)
+        };
+        let place = TestsPlace {
+            path: "test_fizzbuzz.py".into(),
+            command: "python3 -m pytest -q".into(),
+        };
+        let checks = [check("python3 fizzbuzz.py", Some(0))];
+        let task = cycle_task(
+            1,
+            &checks,
+            &[req("fizzbuzz", true), tests.clone()],
+            &[],
+            Some(&place),
+        );
+        assert_eq!(
+            task.kinds,
+            vec![
+                SubtaskKind::Write {
+                    path: "test_fizzbuzz.py".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 fizzbuzz.py".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 -m pytest -q".into()
+                },
+            ]
+        );
+        assert!(
+            task.subtasks[0].starts_with(
+                "Write test_fizzbuzz.py: Make this true: pytest tests for fizzbuzz (found:"
+            ),
+            "{}",
+            task.subtasks[0]
+        );
+        // Without a place, the requirement is said as before, and the
+        // checks are the plan's.
+        let task = cycle_task(1, &checks, &[tests], &[], None);
+        assert_eq!(task.kinds[0], SubtaskKind::Free);
+        assert_eq!(task.subtasks.len(), 2);
+    }
+
+    #[test]
     fn with_no_check_a_failed_subtask_is_done_again() {
-        let task = cycle_task(1, &[], &[req("add", true)], &["Write poem.txt".into()]);
+        let task = cycle_task(
+            1,
+            &[],
+            &[req("add", true)],
+            &["Write poem.txt".into()],
+            None,
+        );
         assert_eq!(task.subtasks, vec!["Write poem.txt".to_string()]);
     }
 }

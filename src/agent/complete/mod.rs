@@ -24,7 +24,9 @@ use crate::state::verdict::{self, CheckRun, Requirement, Verdict};
 use crate::state::{Ending, Event, Outcome, Status};
 use crate::store::{Durability, StoreError};
 
-use cycle::cycle_task;
+use crate::lang::Languages;
+use crate::state::SubtaskKind;
+use cycle::{TestsPlace, cycle_task};
 
 impl Agent<'_> {
     /// Every subtask has ended: check, assess, and either end or start a
@@ -64,7 +66,8 @@ impl Agent<'_> {
             }
             Verdict::Missing(missing) if self.another_cycle() => {
                 let cycle = self.state().cycles + 1;
-                let task = cycle_task(cycle, &checks, &requirements, &failed);
+                let tests = self.tests_place(&requirements);
+                let task = cycle_task(cycle, &checks, &requirements, &failed, tests.as_ref());
                 self.reporter.notice(&format!(
                     "not achieved yet ({}); cycle {cycle} of {} works on it",
                     missing.join("; "),
@@ -80,6 +83,53 @@ impl Agent<'_> {
                     .map(Some)
             }
         }
+    }
+
+    /// Where the tests go that an unmet requirement about tests asks for,
+    /// when the workspace holds no test file of the code: the test file
+    /// of the first source file the plan or the run wrote, or the goal
+    /// names (by its language), and the command that would run it.
+    fn tests_place(&self, requirements: &[Requirement]) -> Option<TestsPlace> {
+        if !requirements.iter().any(|r| r.about_tests && !r.met) {
+            return None;
+        }
+        let state = self.state();
+        let present = |path: &str| {
+            state.files.contains_key(path)
+                || (state.baseline.files.contains_key(path)
+                    && !state.baseline.deleted.iter().any(|d| d == path))
+        };
+        let is_test = |path: &str| self.languages.iter().any(|l| l.is_test(path));
+        let files: Vec<&String> = state
+            .files
+            .keys()
+            .chain(state.baseline.files.keys())
+            .collect();
+        if files.iter().any(|path| present(path) && is_test(path)) {
+            return None;
+        }
+        let planned = state
+            .tree
+            .tasks
+            .iter()
+            .flat_map(|t| &t.subtasks)
+            .filter_map(|subtask| match &subtask.kind {
+                SubtaskKind::Write { path } => Some(path),
+                _ => None,
+            });
+        let named = files
+            .iter()
+            .copied()
+            .filter(|path| crate::text::has_word(&state.goal, path));
+        let path = planned
+            .chain(state.files.keys())
+            .chain(named)
+            .filter(|path| present(path))
+            .find_map(|path| self.languages.iter().find_map(|l| l.test_path(path)))?;
+        let mut listed: Vec<String> = files.iter().map(|path| path.to_string()).collect();
+        listed.push(path.clone());
+        let command = Languages::default().check_command(self.tools.root(), &listed)?;
+        Some(TestsPlace { path, command })
     }
 
     /// Whether what is missing gets another cycle: not past `--max-cycles`,

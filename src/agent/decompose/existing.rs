@@ -94,6 +94,79 @@ pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Opti
     }
 }
 
+/// `tasks` with the tests a goal asks for in a file of their own, for a
+/// goal that speaks of tests (the caller knows) and a plan that writes no
+/// test file: the test file of the first planned source file that has none
+/// (`test_path`, by its language: `test_inventory.py` for `inventory.py`).
+/// A change of an existing file the goal asks nothing else of
+/// (`asked_of` is false) becomes the write of its tests; otherwise the
+/// tests are written after it. Returns the planned test file. Asked to add
+/// tests to `inventory.py`, a small model planned "Change inventory.py:
+/// Add pytest tests" in every run and added a docstring; asked for a
+/// function and its tests, it wrote the function alone, and pytest, which
+/// reads only test files, found no test.
+pub fn tests_of_their_own(
+    tasks: &mut [TaskPlan],
+    is_test: impl Fn(&str) -> bool,
+    test_path: impl Fn(&str) -> Option<String>,
+    exists: impl Fn(&str) -> bool,
+    asked_of: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let writes = || {
+        tasks
+            .iter()
+            .flat_map(|t| &t.kinds)
+            .filter_map(|kind| match kind {
+                SubtaskKind::Write { path } => Some(path.clone()),
+                _ => None,
+            })
+    };
+    if writes().any(|path| is_test(&path)) {
+        return None;
+    }
+    let (code, test) = writes().find_map(|path| {
+        let test = test_path(&path).filter(|test| !exists(test))?;
+        Some((path, test))
+    })?;
+    let retarget = exists(&code) && !asked_of(&code);
+    for task in tasks.iter_mut() {
+        let Some(at) = task
+            .kinds
+            .iter()
+            .position(|kind| matches!(kind, SubtaskKind::Write { path } if *path == code))
+        else {
+            continue;
+        };
+        let own = format!(
+            "The tests go in {test}, a file of their own that imports what it tests from {code}"
+        );
+        if retarget {
+            let subtask = &task.subtasks[at];
+            let rest = ["Write ", "Change "]
+                .iter()
+                .find_map(|verb| subtask.strip_prefix(&format!("{verb}{code}")))
+                .map(str::to_string)
+                .unwrap_or_else(|| format!(": {subtask}"));
+            task.subtasks[at] = format!("Write {test}{rest}. {own}; {code} stays as it is");
+            task.kinds[at] = SubtaskKind::Write { path: test.clone() };
+            task.description = task.description.replace(&code, &test);
+        } else {
+            task.subtasks[at].push_str(&format!(". Its tests go in {test}, the next subtask"));
+            task.subtasks.insert(
+                at + 1,
+                format!(
+                    "Write {test}: the tests the goal asks for, of what {code} holds. {own}. \
+                     Complete working code, no placeholders"
+                ),
+            );
+            task.kinds
+                .insert(at + 1, SubtaskKind::Write { path: test.clone() });
+        }
+        return Some(test);
+    }
+    None
+}
+
 /// `tasks` checked by the project's own tests, `check` (the command its
 /// languages give for the tests that were there before the run): a plan
 /// whose checks do not run it gets it as its last subtask. A small model
@@ -216,6 +289,101 @@ mod tests {
         let before = other.clone();
         to_code_under_test(&mut other, subject);
         assert_eq!(other, before);
+    }
+
+    #[test]
+    fn the_tests_a_goal_asks_for_go_in_a_file_of_their_own() {
+        let write = |path: &str| SubtaskKind::Write { path: path.into() };
+        let plan = |path: &str| {
+            vec![TaskPlan {
+                description: format!("Write {path}, then run `python3 {path}`"),
+                subtasks: vec![
+                    format!("Write {path}: the function and its tests"),
+                    format!("Run `python3 {path}`"),
+                ],
+                kinds: vec![
+                    write(path),
+                    SubtaskKind::Check {
+                        cmd: format!("python3 {path}"),
+                    },
+                ],
+            }]
+        };
+        let is_test = |path: &str| path.starts_with("test_");
+        let test_path = |path: &str| (!is_test(path)).then(|| format!("test_{path}"));
+        let project = ["inventory.py"];
+        let exists = |path: &str| project.contains(&path);
+
+        // A new file: its tests are written after it.
+        let mut new = plan("fizzbuzz.py");
+        let planned = tests_of_their_own(&mut new, is_test, test_path, exists, |_| false);
+        assert_eq!(planned.as_deref(), Some("test_fizzbuzz.py"));
+        assert_eq!(
+            new[0].kinds,
+            [
+                write("fizzbuzz.py"),
+                write("test_fizzbuzz.py"),
+                SubtaskKind::Check {
+                    cmd: "python3 fizzbuzz.py".into()
+                }
+            ]
+        );
+        assert_eq!(
+            new[0].subtasks[0],
+            "Write fizzbuzz.py: the function and its tests. Its tests go in test_fizzbuzz.py, the \
+             next subtask"
+        );
+        assert!(
+            new[0].subtasks[1].starts_with("Write test_fizzbuzz.py: the tests the goal asks for"),
+            "{}",
+            new[0].subtasks[1]
+        );
+
+        // A file of the project the goal asks nothing else of: the change is
+        // the write of its tests.
+        let mut existing = plan("inventory.py");
+        let planned = tests_of_their_own(&mut existing, is_test, test_path, exists, |_| false);
+        assert_eq!(planned.as_deref(), Some("test_inventory.py"));
+        assert_eq!(existing[0].kinds[0], write("test_inventory.py"));
+        assert_eq!(existing[0].subtasks.len(), 2);
+        assert_eq!(
+            existing[0].subtasks[0],
+            "Write test_inventory.py: the function and its tests. The tests go in \
+             test_inventory.py, a file of their own that imports what it tests from \
+             inventory.py; inventory.py stays as it is"
+        );
+        assert_eq!(
+            existing[0].description,
+            "Write test_inventory.py, then run `python3 test_inventory.py`"
+        );
+
+        // One the goal asks more of keeps its change, and its tests follow.
+        let mut asked = plan("inventory.py");
+        tests_of_their_own(&mut asked, is_test, test_path, exists, |_| true);
+        assert_eq!(
+            asked[0].kinds[..2],
+            [write("inventory.py"), write("test_inventory.py")]
+        );
+
+        // A plan that writes a test file, or code whose test file is there:
+        // unchanged.
+        let mut tested = plan("fizzbuzz.py");
+        tested[0].subtasks.push("Write test_fizzbuzz.py".into());
+        tested[0].kinds.push(write("test_fizzbuzz.py"));
+        let before = tested.clone();
+        assert_eq!(
+            tests_of_their_own(&mut tested, is_test, test_path, exists, |_| false),
+            None
+        );
+        assert_eq!(tested, before);
+        let mut covered = plan("calc.py");
+        let before = covered.clone();
+        let there = |path: &str| path == "test_calc.py" || path == "calc.py";
+        assert_eq!(
+            tests_of_their_own(&mut covered, is_test, test_path, there, |_| false),
+            None
+        );
+        assert_eq!(covered, before);
     }
 
     #[test]
