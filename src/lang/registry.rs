@@ -68,8 +68,11 @@ impl Languages {
         if let Some(tests) = self.check_command(Path::new("."), files) {
             return tests;
         }
-        if is_command(check) && !self.all().any(|l| l.runs_tests(check)) {
-            return check.to_string();
+        if let Some(check) = filled(check, files)
+            && is_command(&check)
+            && !self.all().any(|l| l.runs_tests(&check))
+        {
+            return check;
         }
         files
             .iter()
@@ -77,6 +80,38 @@ impl Languages {
             .find_map(|f| Some(self.for_path(f)?.run_command(f)))
             .unwrap_or_default()
     }
+}
+
+/// `check` with each placeholder of a file (`<path-to-file>`, `<input
+/// file>`) made the file the command runs, one of the planned `files`: a
+/// file that is there once the plan is done, so the check runs as given.
+/// `None` when another placeholder, or a shell's `<` or `>`, is left: such
+/// a check cannot run (`run_cmd` starts one program, without a shell). A
+/// small model planned `python3 word_count.py <path-to-file>`, and its
+/// check subtask and its cycle ran it, refused, until the run ended.
+fn filled(check: &str, files: &[String]) -> Option<String> {
+    if !check.contains(['<', '>']) {
+        return Some(check.to_string());
+    }
+    let words = shell_words::split(check).ok()?;
+    let program = words.iter().find(|word| files.contains(word))?;
+    let filled: Vec<String> = words
+        .iter()
+        .map(|word| {
+            let inner = word.strip_prefix('<')?.strip_suffix('>')?.to_lowercase();
+            match inner.contains("file") || inner.contains("path") {
+                true => Some(program.clone()),
+                false => None,
+            }
+        })
+        .zip(&words)
+        .map(|(filled, word)| match filled {
+            Some(program) => Some(program),
+            None if word.contains(['<', '>']) => None,
+            None => Some(word.clone()),
+        })
+        .collect::<Option<_>>()?;
+    Some(shell_words::join(filled))
 }
 
 /// Whether a planned check reads as a command: it splits into words as a
@@ -115,6 +150,33 @@ mod tests {
             "python3 textutil.py --shout 'Ann'"
         );
         assert_eq!(languages.plan_check(&files, "./run.sh"), "./run.sh");
+    }
+
+    #[test]
+    fn a_placeholder_of_a_file_in_a_check_is_the_file_it_runs() {
+        let languages = Languages::default();
+        let files = ["word_count.py".to_string()];
+        assert_eq!(
+            languages.plan_check(&files, "python3 word_count.py <path-to-file>"),
+            "python3 word_count.py word_count.py"
+        );
+        assert_eq!(
+            languages.plan_check(&files, "python3 word_count.py '<input file>' --top 3"),
+            "python3 word_count.py word_count.py --top 3"
+        );
+        // Any other placeholder, or a shell's redirection: the program's
+        // own run.
+        for check in [
+            "python3 word_count.py <number>",
+            "python3 word_count.py < notes.txt",
+            "python3 word_count.py > out.txt",
+        ] {
+            assert_eq!(
+                languages.plan_check(&files, check),
+                "python3 word_count.py",
+                "{check}"
+            );
+        }
     }
 
     #[test]
