@@ -16,6 +16,15 @@ pub fn has_word(text: &str, word: &str) -> bool {
         .any(|w| w == word)
 }
 
+/// Whether `text` names the file `path`: as a word of path characters
+/// (letters, digits, `_./-`; a sentence's last `.` and a leading `./`
+/// aside), the path itself or, for a path in a folder, its whole.
+pub fn names_path(text: &str, path: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || "_./-".contains(c)))
+        .map(|word| word.trim_end_matches('.').trim_start_matches("./"))
+        .any(|word| word == path)
+}
+
 /// The first line of `text`, cut to `max` characters.
 pub fn shorten(text: &str, max: usize) -> String {
     let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -60,7 +69,17 @@ macro_rules! errln {
 
 #[cfg(test)]
 mod tests {
-    use super::shorten;
+    use super::{names_path, shorten};
+
+    #[test]
+    fn a_text_names_a_path_as_a_word_of_its_own() {
+        assert!(names_path("Change greet.py so that it shouts.", "greet.py"));
+        assert!(names_path("`python3 ./greet.py --shout`", "greet.py"));
+        assert!(names_path("see mathx/add.py", "mathx/add.py"));
+        assert!(!names_path("see mathx/add.py", "add.py"));
+        assert!(!names_path("greet.pyc", "greet.py"));
+        assert!(!names_path("the greeting", "greet.py"));
+    }
 
     #[test]
     fn shorten_keeps_the_first_line_and_cuts_it() {

@@ -499,3 +499,62 @@ fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
     );
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
+
+/// A cycle's change of a file, marked done with nothing changed, is
+/// refused once: what it asks for was found missing in the files as they
+/// are (a cli-flag run's cycle, "Make this true: ... an optional --shout
+/// flag", ran `python3 greet.py --shout`, saw "Hello, --shout!" and called
+/// it done, twice). The cycle names the file: the goal's `greet.py`.
+#[test]
+fn a_cycle_that_changes_nothing_is_not_taken_as_done() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "take an optional --shout flag"}],
+            "check": "python3 greet.py"},
+        "rules": [
+            ends_when("Edited greet.py", true, "edited"),
+            {"name": "told", "last_tool": "no file has changed since this subtask began",
+             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "greet.py",
+                "old": "print(\"Hello\")", "new": "print(\"HELLO\" if \"--shout\" in sys.argv else \"Hello\")"}}]}},
+            ends_when("exit code 0", true, "it runs"),
+            on_subtask("Make this true", "run_cmd", serde_json::json!({"cmd": "python3 greet.py --shout"}))
+        ],
+        "assessments": [
+            {"has": ["in sys.argv"], "answer": {"requirements": [
+                {"requirement": "--shout prints the greeting in capitals", "met": true,
+                 "evidence": "\"--shout\" in sys.argv", "about_tests": false,
+                 "about_output": true, "command": "python3 greet.py --shout", "expects": "HELLO"}]}},
+            {"has": [], "answer": {"requirements": [
+                {"requirement": "--shout prints the greeting in capitals", "met": false,
+                 "evidence": "greet.py reads no option", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", "import sys\n\nprint(\"Hello\")\n")
+        .args([
+            "Change the script so that it takes an optional --shout flag that prints the greeting in capitals: greet.py",
+            "--max-cycles",
+            "1",
+        ]);
+    let run = test.run();
+    run.assert_code(0);
+    let cycle = tasks(&test, true);
+    assert_eq!(
+        cycle[0].kinds[0],
+        SubtaskKind::Write {
+            path: "greet.py".into()
+        },
+        "{cycle:?}"
+    );
+    let refused = test
+        .records()
+        .into_iter()
+        .filter(|r| {
+            matches!(&r.event, Event::CallRejected { kind, .. }
+                if *kind == runner::state::RefusalKind::NothingChanged)
+        })
+        .count();
+    assert_eq!(refused, 1, "{}", run.stderr);
+    assert!(test.read("greet.py").contains("HELLO"));
+}

@@ -204,6 +204,20 @@ impl Agent<'_> {
                  it). Do it first with one tool call, then mark it complete.",
             )),
             Call::Complete { success: true, .. }
+                if let Some(path) = focus::unchanged_in_cycle(state)
+                    && !focus::completion_refused(state, RefusalKind::NothingChanged) =>
+            {
+                Err(Refusal::new(
+                    RefusalKind::NothingChanged,
+                    format!(
+                        "not accepted: the check of the work found this missing in the files as \
+                         they are, and no file has changed since this subtask began. Change \
+                         {path} (edit_file or write_file) so that it is true; if it cannot be \
+                         done, mark the subtask with success=false and the reason."
+                    ),
+                ))
+            }
+            Call::Complete { success: true, .. }
                 if let Some(check) = focus::check_command(state)
                     && !focus::check_passed(state, &check) =>
             {

@@ -42,6 +42,9 @@ pub enum RefusalKind {
     CheckNotPassed,
     /// The subtask given up after nothing but a refused write.
     GaveUpTooSoon,
+    /// A cycle's change of a file marked done while no file has changed
+    /// since it began.
+    NothingChanged,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -70,7 +73,10 @@ impl RefusalKind {
         self.is_refused_write()
             || matches!(
                 self,
-                RefusalKind::NothingDone | RefusalKind::CheckNotPassed | RefusalKind::GaveUpTooSoon
+                RefusalKind::NothingDone
+                    | RefusalKind::CheckNotPassed
+                    | RefusalKind::GaveUpTooSoon
+                    | RefusalKind::NothingChanged
             )
     }
 

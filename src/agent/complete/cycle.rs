@@ -2,6 +2,7 @@
 
 use crate::state::verdict::{CheckRun, Requirement};
 use crate::state::{SubtaskKind, TaskPlan};
+use crate::text::names_path;
 
 /// Subtasks of a cycle: each missing requirement, then the checks.
 const MAX_CYCLE_SUBTASKS: usize = 6;
@@ -14,6 +15,24 @@ fn cut(text: &str) -> String {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
     }
+}
+
+/// The source file requirement `r` is about: the first of `sources` its
+/// words, its evidence or the command that shows it name, else the first
+/// of them (the plan's own file). A cycle's "Make this true: ... takes an
+/// optional --shout flag" named no file, and a small model ran `python3
+/// greet.py --shout`, saw it fail, and called the subtask done, twice.
+fn file_of<'a>(r: &Requirement, sources: &'a [String]) -> Option<&'a String> {
+    let command = r.shown_by.as_ref().map(|s| s.command.as_str());
+    let texts = [
+        Some(r.requirement.as_str()),
+        Some(r.evidence.as_str()),
+        command,
+    ];
+    sources
+        .iter()
+        .find(|path| texts.iter().flatten().any(|text| names_path(text, path)))
+        .or(sources.first())
 }
 
 /// Where the tests a goal asks for go when the workspace has none for its
@@ -38,6 +57,7 @@ pub(super) fn cycle_task(
     requirements: &[Requirement],
     failed: &[String],
     tests: Option<&TestsPlace>,
+    sources: &[String],
 ) -> TaskPlan {
     let unmet: Vec<&Requirement> = requirements.iter().filter(|r| !r.met).collect();
     // With no check, a failed subtask is done again (see verdict::verdict).
@@ -86,7 +106,13 @@ pub(super) fn cycle_task(
     let (mut subtasks, mut kinds): (Vec<String>, Vec<SubtaskKind>) = unmet
         .iter()
         .filter(|r| !(r.about_tests && (check_failed || tests_written)))
-        .map(|r| (make_true(r), SubtaskKind::Free))
+        .map(|r| match file_of(r, sources).filter(|_| !r.about_tests) {
+            Some(path) => (
+                format!("Change {path}: {}", make_true(r)),
+                SubtaskKind::Write { path: path.clone() },
+            ),
+            None => (make_true(r), SubtaskKind::Free),
+        })
         .chain(written)
         .chain(again)
         .take(MAX_CYCLE_SUBTASKS - runs.len().min(MAX_CYCLE_SUBTASKS - 1))
@@ -155,6 +181,7 @@ mod tests {
             &[req("add", true), req("mul", false)],
             &["Write mathx/mul.py".into()],
             None,
+            &[],
         );
         assert_eq!(
             task.subtasks,
@@ -175,6 +202,7 @@ mod tests {
             &[req("add", true)],
             &[],
             None,
+            &[],
         );
         assert_eq!(
             task.subtasks,
@@ -203,6 +231,7 @@ mod tests {
             &[req("fizzbuzz", true), tests.clone()],
             &[],
             Some(&place),
+            &[],
         );
         assert_eq!(
             task.kinds,
@@ -227,9 +256,53 @@ mod tests {
         );
         // Without a place, the requirement is said as before, and the
         // checks are the plan's.
-        let task = cycle_task(1, &checks, &[tests], &[], None);
+        let task = cycle_task(1, &checks, &[tests], &[], None, &[]);
         assert_eq!(task.kinds[0], SubtaskKind::Free);
         assert_eq!(task.subtasks.len(), 2);
+    }
+
+    #[test]
+    fn a_missing_requirement_is_the_change_of_the_file_it_is_about() {
+        let shout = Requirement {
+            shown_by: Some(crate::state::verdict::ShownBy {
+                command: "python3 greet.py --shout".into(),
+                expects: "HELLO".into(),
+            }),
+            ..req("it takes an optional --shout flag", false)
+        };
+        let sources = ["util.py".to_string(), "greet.py".to_string()];
+        let checks = [check("python3 greet.py", Some(0))];
+        let task = cycle_task(
+            1,
+            &checks,
+            std::slice::from_ref(&shout),
+            &[],
+            None,
+            &sources,
+        );
+        assert_eq!(
+            task.kinds[0],
+            SubtaskKind::Write {
+                path: "greet.py".into()
+            }
+        );
+        assert_eq!(
+            task.subtasks[0],
+            "Change greet.py: Make this true: it takes an optional --shout flag (found: \
+             mathx/__init__.py has no mul)"
+        );
+        // Named nowhere: the first source, the plan's own file.
+        let plain = req("it shouts", false);
+        let task = cycle_task(1, &checks, &[plain], &[], None, &sources);
+        assert_eq!(
+            task.kinds[0],
+            SubtaskKind::Write {
+                path: "util.py".into()
+            }
+        );
+        // No source: said as it is.
+        let task = cycle_task(1, &checks, &[shout], &[], None, &[]);
+        assert_eq!(task.kinds[0], SubtaskKind::Free);
     }
 
     #[test]
@@ -240,6 +313,7 @@ mod tests {
             &[req("add", true)],
             &["Write poem.txt".into()],
             None,
+            &[],
         );
         assert_eq!(task.subtasks, vec!["Write poem.txt".to_string()]);
     }

@@ -19,7 +19,7 @@ mod checks;
 mod cycle;
 mod shown;
 
-use super::Agent;
+use super::{Agent, decompose};
 use crate::state::verdict::{self, CheckRun, Requirement, Verdict};
 use crate::state::{Ending, Event, Outcome, Status};
 use crate::store::{Durability, StoreError};
@@ -67,7 +67,21 @@ impl Agent<'_> {
             Verdict::Missing(missing) if self.another_cycle() => {
                 let cycle = self.state().cycles + 1;
                 let tests = self.tests_place(&requirements);
-                let task = cycle_task(cycle, &checks, &requirements, &failed, tests.as_ref());
+                let sources = self.sources();
+                let mut task = cycle_task(
+                    cycle,
+                    &checks,
+                    &requirements,
+                    &failed,
+                    tests.as_ref(),
+                    &sources,
+                );
+                let baseline = &self.state().baseline.files;
+                decompose::on_workspace(
+                    std::slice::from_mut(&mut task),
+                    |path| baseline.contains_key(path),
+                    |path| self.languages.iter().any(|l| l.is_test(path)),
+                );
                 self.reporter.notice(&format!(
                     "not achieved yet ({}); cycle {cycle} of {} works on it",
                     missing.join("; "),
@@ -86,9 +100,9 @@ impl Agent<'_> {
     }
 
     /// Where the tests go that an unmet requirement about tests asks for,
-    /// when the workspace holds no test file of the code: the test file
-    /// of the first source file the plan or the run wrote, or the goal
-    /// names (by its language), and the command that would run it.
+    /// when the workspace holds no test file: the test file of the first
+    /// of [`Self::sources`] (by its language), and the command that would
+    /// run it.
     fn tests_place(&self, requirements: &[Requirement]) -> Option<TestsPlace> {
         if !requirements.iter().any(|r| r.about_tests && !r.met) {
             return None;
@@ -108,6 +122,21 @@ impl Agent<'_> {
         if files.iter().any(|path| present(path) && is_test(path)) {
             return None;
         }
+        let path = self
+            .sources()
+            .iter()
+            .find_map(|path| self.languages.iter().find_map(|l| l.test_path(path)))?;
+        let mut listed: Vec<String> = files.iter().map(|path| path.to_string()).collect();
+        listed.push(path.clone());
+        let command = Languages::default().check_command(self.tools.root(), &listed)?;
+        Some(TestsPlace { path, command })
+    }
+
+    /// The source files a requirement of the goal can be about, most
+    /// likely first: those the plan writes, those the run wrote, those of
+    /// the project the goal names; each there now, and not a test.
+    fn sources(&self) -> Vec<String> {
+        let state = self.state();
         let planned = state
             .tree
             .tasks
@@ -117,19 +146,23 @@ impl Agent<'_> {
                 SubtaskKind::Write { path } => Some(path),
                 _ => None,
             });
-        let named = files
-            .iter()
-            .copied()
-            .filter(|path| crate::text::has_word(&state.goal, path));
-        let path = planned
-            .chain(state.files.keys())
-            .chain(named)
-            .filter(|path| present(path))
-            .find_map(|path| self.languages.iter().find_map(|l| l.test_path(path)))?;
-        let mut listed: Vec<String> = files.iter().map(|path| path.to_string()).collect();
-        listed.push(path.clone());
-        let command = Languages::default().check_command(self.tools.root(), &listed)?;
-        Some(TestsPlace { path, command })
+        let named = state
+            .baseline
+            .files
+            .keys()
+            .filter(|path| crate::text::names_path(&state.goal, path));
+        let mut sources: Vec<String> = Vec::new();
+        for path in planned.chain(state.files.keys()).chain(named) {
+            let source = self
+                .languages
+                .iter()
+                .any(|l| l.owns(path) && !l.is_test(path));
+            let there = self.tools.contents(path).is_some();
+            if source && there && !sources.contains(path) {
+                sources.push(path.clone());
+            }
+        }
+        sources
     }
 
     /// Whether what is missing gets another cycle: not past `--max-cycles`,

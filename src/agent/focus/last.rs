@@ -6,7 +6,7 @@ use super::check::passed;
 use super::{COMPLETE, calls, result_of, tool_calls};
 use crate::lang::Languages;
 use crate::model::text_calls;
-use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State};
+use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State, SubtaskKind};
 
 /// What the last tool call of the active subtask came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,13 +42,32 @@ pub fn acted(state: &State) -> bool {
 
 /// Whether giving up the active subtask was already refused as too soon.
 pub fn gave_up_before(state: &State) -> bool {
-    calls(state).any(|fact| {
-        fact.tool == COMPLETE
-            && fact.came
-                == Came::Refused {
-                    kind: RefusalKind::GaveUpTooSoon,
-                }
-    })
+    completion_refused(state, RefusalKind::GaveUpTooSoon)
+}
+
+/// Whether a completion of the active subtask was refused as `kind`.
+pub fn completion_refused(state: &State, kind: RefusalKind) -> bool {
+    calls(state).any(|fact| fact.tool == COMPLETE && fact.came == Came::Refused { kind })
+}
+
+/// The file a cycle's active subtask is to change, while no write or edit
+/// has run in it: its requirement was found missing on the files as they
+/// are, so a claim that it is done, with nothing changed, is a claim
+/// against the evidence.
+pub fn unchanged_in_cycle(state: &State) -> Option<String> {
+    let cursor = state.tree.cursor?;
+    if state.cycles == 0 || cursor.task < state.cycle_start {
+        return None;
+    }
+    let (_, subtask) = state.tree.active()?;
+    let SubtaskKind::Write { path } = &subtask.kind else {
+        return None;
+    };
+    let wrote = tool_calls(state).any(|fact| {
+        matches!(fact.tool.as_str(), "write_file" | "edit_file")
+            && matches!(&fact.came, Came::Ran { outcome } if !outcome.interrupted)
+    });
+    (!wrote).then(|| path.clone())
 }
 
 /// What one call of the active subtask came to.
