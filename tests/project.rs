@@ -501,3 +501,52 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
     );
     run.assert_code(0);
 }
+
+/// Under a subtask that writes one file, a code block of another file in
+/// the reply's text is not written: an add-tests run, under "Write
+/// test_inventory.py: ... inventory.py stays as it is", gave inventory.py
+/// with docstrings added as a block, and it was written over the
+/// project's file. Here the block is left, and the test file the model
+/// writes next is what the run adds.
+#[test]
+fn a_code_block_of_another_file_than_the_subtasks_is_not_written() {
+    let inventory = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n";
+    let documented = inventory.replace(
+        "class Inventory:\n",
+        "class Inventory:\n    \"\"\"Items in stock.\"\"\"\n\n",
+    );
+    let write_tests = serde_json::json!({"tool_calls": [{"name": "write_file", "arguments": {
+        "path": "test_inventory.py",
+        "content": "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.items == {\"pen\": 2}\n"}}]});
+    let done = |reason: &str| {
+        serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": reason}}]})
+    };
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "inventory.py", "purpose": "Add pytest tests for the Inventory class"}],
+            "check": "python3 inventory.py"},
+        "rules": [
+            {"name": "written", "last_tool": "Wrote ", "reply": done("written")},
+            {"name": "passed", "last_tool": "exit code 0", "reply": done("it passes")},
+            {"name": "tests, told again", "subtask": "Write test_inventory.py",
+             "has": ["without calling a tool"], "reply": write_tests},
+            {"name": "the module as a block", "subtask": "Write test_inventory.py",
+             "reply": {"content": format!("Here's the updated `inventory.py`:\n\n```python\n{documented}```\n")}},
+            {"name": "pytest", "subtask": "python3 -m pytest -q",
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "tests of Inventory.add", "met": true,
+             "evidence": "def test_add", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 inventory.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("inventory.py", inventory)
+        .args(["Add pytest tests for the Inventory class in inventory.py"]);
+    let run = test.run();
+    assert_eq!(test.read("inventory.py"), inventory, "{}", run.stderr);
+    assert!(test.read("test_inventory.py").contains("def test_add"));
+    run.assert_code(0);
+}

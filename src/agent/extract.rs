@@ -5,6 +5,7 @@
 use super::{Agent, focus};
 use crate::chat::ToolCall;
 use crate::model::text_calls;
+use crate::state::SubtaskKind;
 use crate::tools;
 
 impl Agent<'_> {
@@ -58,7 +59,11 @@ impl Agent<'_> {
     /// `calls` after the files the reply's text gives as code blocks: a
     /// file so given is written before the calls after it (the run of the
     /// tests it fixes, the claim that it is done), unless a call writes or
-    /// edits a file itself.
+    /// edits a file itself. Under a subtask that writes one file, only a
+    /// block of that file is: an add-tests run, under "Write
+    /// test_inventory.py: ... inventory.py stays as it is", had its block
+    /// of inventory.py with docstrings added written over the project's
+    /// file.
     fn with_fenced_files(&self, content: &str, calls: Vec<ToolCall>) -> Vec<ToolCall> {
         if calls
             .iter()
@@ -66,7 +71,13 @@ impl Agent<'_> {
         {
             return calls;
         }
-        let paths = focus::known_paths(self.state());
+        let state = self.state();
+        let paths = match state.tree.active() {
+            Some((_, subtask)) if let SubtaskKind::Write { path } = &subtask.kind => {
+                vec![path.clone()]
+            }
+            _ => focus::known_paths(state),
+        };
         let current = |path: &str| {
             let bytes = self.tools.contents(path)?;
             String::from_utf8(bytes).ok()
