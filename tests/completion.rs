@@ -558,3 +558,57 @@ fn a_cycle_that_changes_nothing_is_not_taken_as_done() {
     assert_eq!(refused, 1, "{}", run.stderr);
     assert!(test.read("greet.py").contains("HELLO"));
 }
+
+/// Under a check subtask, the tests the run wrote keep their asserts: a
+/// fizzbuzz run whose tests failed on a `fizzbuzz` that printed instead of
+/// returning made them one `assert fizzbuzz(1) == None`, and pytest
+/// passed. Refused, the model changes the code.
+#[test]
+fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
+    let write = |path: &str, content: &str| {
+        serde_json::json!({"tool_calls": [{"name": "write_file",
+            "arguments": {"path": path, "content": content}}]})
+    };
+    let printing = "def fizzbuzz(n):\n    print('Fizz' if n % 3 == 0 else str(n))\n";
+    let returning = "def fizzbuzz(n):\n    return 'Fizz' if n % 3 == 0 else str(n)\n";
+    let tests = "from fizzbuzz import fizzbuzz\n\n\ndef test_fizz():\n    assert fizzbuzz(3) == 'Fizz'\n    assert fizzbuzz(1) == '1'\n";
+    let weakened =
+        "from fizzbuzz import fizzbuzz\n\n\ndef test_fizz():\n    assert fizzbuzz(1) == None\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
+            {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "refused", "last_tool": "this subtask makes", "reply": write("fizzbuzz.py", returning)},
+            {"name": "weaken", "last_tool": "exit code 1", "reply": write("test_fizzbuzz.py", weakened)},
+            {"name": "code", "subtask": "Write fizzbuzz.py", "reply": write("fizzbuzz.py", printing)},
+            {"name": "tests", "subtask": "Write test_fizzbuzz.py", "reply": write("test_fizzbuzz.py", tests)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "fizzbuzz returns Fizz for multiples of 3", "met": true,
+             "evidence": "test_fizz passed", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write fizzbuzz.py with a function fizzbuzz(n) and pytest tests for it",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    assert_eq!(test.read("test_fizzbuzz.py"), tests, "{}", run.stderr);
+    assert_eq!(test.read("fizzbuzz.py"), returning);
+    let kept = test
+        .records()
+        .into_iter()
+        .filter(|r| {
+            matches!(&r.event, Event::CallRejected { kind, .. }
+                if *kind == runner::state::RefusalKind::TestsKept)
+        })
+        .count();
+    assert_eq!(kept, 1);
+}

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::lang::{self, Languages, Refusal, Review, Workspace};
+use crate::state::SubtaskKind;
 use crate::tools::{self, RefusalKind, Toolbox};
 
 /// The reviews of the pending reply's writes: path and content to the
@@ -147,9 +148,25 @@ impl Agent<'_> {
     /// [`lang::dropped_asserts`]). They are what shows the code works: a
     /// small model told to fix a bug the tests show changed `== 4` to
     /// `== 5` in the test instead. Tests may be added, and names changed.
+    ///
+    /// Under a check subtask, the tests this run wrote keep their number
+    /// of asserts: the check is made to pass by the code. A fizzbuzz run
+    /// whose 50 asserts failed on a `fizzbuzz` that printed instead of
+    /// returning made them one, `assert fizzbuzz(1) == None`, and pytest
+    /// passed. An assert the run wrote may still be changed: a small
+    /// model's own test expecting `add(1, 2) == 4` is fixed so.
     fn kept_tests(&self, path: &str, content: &str) -> Option<String> {
         let path = path.trim_start_matches("./");
-        if !self.state().baseline.files.contains_key(path) {
+        let state = self.state();
+        let projects = state.baseline.files.contains_key(path);
+        let check = match state.tree.active() {
+            Some((_, subtask)) => match &subtask.kind {
+                SubtaskKind::Check { cmd } => Some(cmd.clone()),
+                _ => None,
+            },
+            None => None,
+        };
+        if !projects && check.is_none() {
             return None;
         }
         let language = self.reviews.languages.for_path(path)?;
@@ -159,15 +176,27 @@ impl Agent<'_> {
         let old = String::from_utf8(self.tools.contents(path)?).ok()?;
         let dropped = lang::dropped_asserts(language, &old, content);
         let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
-        (!dropped.is_empty()).then(|| {
-            format!(
+        let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();
+        let fewer = asserts(&old).saturating_sub(asserts(content));
+        if dropped.is_empty() || (!projects && fewer == 0) {
+            return None;
+        }
+        Some(match (projects, check) {
+            (false, Some(check)) => format!(
+                "not written: this subtask makes `{check}` pass by changing the code; the tests \
+                 in {path} say what the code must do, and this change drops {fewer} of their \
+                 asserts (among {}). Keep them and change the code they test; an assert that \
+                 contradicts the goal may be corrected, one for one.",
+                shown.join(", ")
+            ),
+            _ => format!(
                 "not written: {path} was there before this run and holds the project's tests, \
                  which show whether the code works; this change drops or alters {} of its \
                  asserts: {}. Keep them as they are and change the code they test so that they \
                  pass (adding tests is fine).",
                 dropped.len(),
                 shown.join(", ")
-            )
+            ),
         })
     }
 
