@@ -52,6 +52,12 @@ fn on_subtask(subtask: &str, tool: &str, arguments: serde_json::Value) -> serde_
         "reply": {"tool_calls": [{"name": tool, "arguments": arguments}]}})
 }
 
+/// A reply that writes `content` to `path`.
+fn write_reply(path: &str, content: &str) -> serde_json::Value {
+    serde_json::json!({"tool_calls": [{"name": "write_file",
+        "arguments": {"path": path, "content": content}}]})
+}
+
 fn cycles(test: &Test) -> Vec<String> {
     tasks(test, true)
         .into_iter()
@@ -565,10 +571,6 @@ fn a_cycle_that_changes_nothing_is_not_taken_as_done() {
 /// passed. Refused, the model changes the code.
 #[test]
 fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
-    let write = |path: &str, content: &str| {
-        serde_json::json!({"tool_calls": [{"name": "write_file",
-            "arguments": {"path": path, "content": content}}]})
-    };
     let printing = "def fizzbuzz(n):\n    print('Fizz' if n % 3 == 0 else str(n))\n";
     let returning = "def fizzbuzz(n):\n    return 'Fizz' if n % 3 == 0 else str(n)\n";
     let tests = "from fizzbuzz import fizzbuzz\n\n\ndef test_fizz():\n    assert fizzbuzz(3) == 'Fizz'\n    assert fizzbuzz(1) == '1'\n";
@@ -582,10 +584,10 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
         "rules": [
             ends_when("exit code 0", true, "it passes"),
             ends_when("Wrote ", true, "written"),
-            {"name": "refused", "last_tool": "this subtask makes", "reply": write("fizzbuzz.py", returning)},
-            {"name": "weaken", "last_tool": "exit code 1", "reply": write("test_fizzbuzz.py", weakened)},
-            {"name": "code", "subtask": "Write fizzbuzz.py", "reply": write("fizzbuzz.py", printing)},
-            {"name": "tests", "subtask": "Write test_fizzbuzz.py", "reply": write("test_fizzbuzz.py", tests)}
+            {"name": "refused", "last_tool": "this subtask makes", "reply": write_reply("fizzbuzz.py", returning)},
+            {"name": "weaken", "last_tool": "exit code 1", "reply": write_reply("test_fizzbuzz.py", weakened)},
+            {"name": "code", "subtask": "Write fizzbuzz.py", "reply": write_reply("fizzbuzz.py", printing)},
+            {"name": "tests", "subtask": "Write test_fizzbuzz.py", "reply": write_reply("test_fizzbuzz.py", tests)}
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "fizzbuzz returns Fizz for multiples of 3", "met": true,
@@ -611,4 +613,49 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
         })
         .count();
     assert_eq!(kept, 1);
+}
+
+/// A check that reads an input file nothing holds gets the write of a
+/// sample of it first: a word-count run planned `python3 word_count.py
+/// test_file.txt` with no test_file.txt, and its check ended in a
+/// FileNotFoundError it never got past.
+#[test]
+fn an_input_the_check_reads_is_written_before_it_runs() {
+    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py test_file.txt"},
+        "rules": [
+            ends_when("exit code 0", true, "it counts"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)},
+            {"name": "input", "subtask": "Write test_file.txt", "reply": write_reply("test_file.txt", "one two three\n")}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file", "met": true,
+             "evidence": "3", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py test_file.txt"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write a script word_count.py that prints the number of words in the file given as its argument",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let plan = tasks(&test, false);
+    assert_eq!(
+        plan[0].kinds[1],
+        SubtaskKind::Write {
+            path: "test_file.txt".into()
+        },
+        "{plan:?}"
+    );
+    assert_eq!(test.read("test_file.txt"), "one two three\n");
+    assert!(
+        run.stderr
+            .contains("`python3 word_count.py test_file.txt` passed"),
+        "{}",
+        run.stderr
+    );
 }

@@ -65,6 +65,11 @@ impl Agent<'_> {
                         |path| self.asked_of(goal, path),
                     )
                 });
+                decompose::inputs_of_checks(
+                    tasks,
+                    |path| baseline.contains_key(path) || self.tools.contents(path).is_some(),
+                    |path| self.languages.iter().any(|l| l.owns(path)),
+                );
                 decompose::on_workspace(
                     tasks,
                     |path| baseline.contains_key(path),

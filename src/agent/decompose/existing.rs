@@ -6,6 +6,18 @@
 
 use crate::state::{SubtaskKind, TaskPlan};
 
+/// The files the plan writes, in order.
+fn planned_writes(tasks: &[TaskPlan]) -> Vec<String> {
+    tasks
+        .iter()
+        .flat_map(|t| &t.kinds)
+        .filter_map(|kind| match kind {
+            SubtaskKind::Write { path } => Some(path.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What a subtask on an existing file adds.
 const KEEP: &str = ". It exists: change what the goal asks and keep the rest of it";
 /// What a subtask on an existing test file adds: the runner refuses a
@@ -52,14 +64,7 @@ pub fn on_workspace(
 /// it had nothing left to change. Called only when the tests fail: a plan
 /// that adds tests to a project whose tests pass keeps its test file.
 pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Option<String>) {
-    let written: Vec<String> = tasks
-        .iter()
-        .flat_map(|t| &t.kinds)
-        .filter_map(|kind| match kind {
-            SubtaskKind::Write { path } => Some(path.clone()),
-            _ => None,
-        })
-        .collect();
+    let written = planned_writes(tasks);
     for task in tasks {
         let mut moved: Vec<(String, String)> = Vec::new();
         for (subtask, kind) in task.subtasks.iter_mut().zip(task.kinds.iter_mut()) {
@@ -112,19 +117,11 @@ pub fn tests_of_their_own(
     exists: impl Fn(&str) -> bool,
     asked_of: impl Fn(&str) -> bool,
 ) -> Option<String> {
-    let writes = || {
-        tasks
-            .iter()
-            .flat_map(|t| &t.kinds)
-            .filter_map(|kind| match kind {
-                SubtaskKind::Write { path } => Some(path.clone()),
-                _ => None,
-            })
-    };
-    if writes().any(|path| is_test(&path)) {
+    let writes = planned_writes(tasks);
+    if writes.iter().any(|path| is_test(path)) {
         return None;
     }
-    let (code, test) = writes().find_map(|path| {
+    let (code, test) = writes.into_iter().find_map(|path| {
         let test = test_path(&path).filter(|test| !exists(test))?;
         Some((path, test))
     })?;
@@ -165,6 +162,74 @@ pub fn tests_of_their_own(
         return Some(test);
     }
     None
+}
+
+/// `tasks` with a write of each input file a check names that neither the
+/// workspace (`exists`) nor the plan holds, before the check: a data file
+/// (`code` is false for it: no language owns it) given as an argument. A
+/// small model planned `python3 word_count.py test_file.txt` with no
+/// test_file.txt, and its check subtask ended in a FileNotFoundError it
+/// never got past. At most two a check.
+pub fn inputs_of_checks(
+    tasks: &mut [TaskPlan],
+    exists: impl Fn(&str) -> bool,
+    code: impl Fn(&str) -> bool,
+) {
+    let mut planned = planned_writes(tasks);
+    for task in tasks {
+        let mut at = 0;
+        while at < task.kinds.len() {
+            let SubtaskKind::Check { cmd } = &task.kinds[at] else {
+                at += 1;
+                continue;
+            };
+            let cmd = cmd.clone();
+            let words = shell_words::split(&cmd).unwrap_or_default();
+            let inputs: Vec<String> = words
+                .iter()
+                .skip(1)
+                .filter(|word| is_data_file(word) && !code(word))
+                .filter(|word| !exists(word) && !planned.contains(word))
+                .take(2)
+                .cloned()
+                .collect();
+            for input in inputs {
+                task.subtasks.insert(
+                    at,
+                    format!(
+                        "Write {input}: a small sample input that `{cmd}` reads (the check runs \
+                         on it), with content whose right answer you know"
+                    ),
+                );
+                task.kinds.insert(
+                    at,
+                    SubtaskKind::Write {
+                        path: input.clone(),
+                    },
+                );
+                planned.push(input);
+                at += 1;
+            }
+            at += 1;
+        }
+    }
+}
+
+/// A relative path of a file with an extension, inside the workspace: not
+/// an option, not absolute, no `..`.
+fn is_data_file(word: &str) -> bool {
+    let Some((stem, extension)) = word.rsplit_once('.') else {
+        return false;
+    };
+    !word.starts_with(['-', '/', '~'])
+        && !word.contains("..")
+        && !stem.is_empty()
+        && !stem.ends_with('/')
+        && !extension.is_empty()
+        && extension.chars().all(|c| c.is_ascii_alphanumeric())
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_./-".contains(c))
 }
 
 /// `tasks` checked by the project's own tests, `check` (the command its
@@ -384,6 +449,54 @@ mod tests {
             None
         );
         assert_eq!(covered, before);
+    }
+
+    #[test]
+    fn an_input_a_check_names_and_nothing_holds_is_written_first() {
+        let plan = |check: &str| {
+            vec![TaskPlan {
+                description: "Write word_count.py".into(),
+                subtasks: vec!["Write word_count.py".into(), format!("Run `{check}`")],
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "word_count.py".into(),
+                    },
+                    SubtaskKind::Check { cmd: check.into() },
+                ],
+            }]
+        };
+        let code = |path: &str| path.ends_with(".py");
+        let mut tasks = plan("python3 word_count.py test_file.txt");
+        inputs_of_checks(&mut tasks, |_| false, code);
+        assert_eq!(
+            tasks[0].kinds[1],
+            SubtaskKind::Write {
+                path: "test_file.txt".into()
+            }
+        );
+        assert!(tasks[0].subtasks[1].starts_with(
+            "Write test_file.txt: a small sample input that `python3 word_count.py test_file.txt` reads"
+        ));
+        assert_eq!(
+            tasks[0].kinds[2],
+            SubtaskKind::Check {
+                cmd: "python3 word_count.py test_file.txt".into()
+            }
+        );
+        // There already, code, an option, a path outside, or no file: kept.
+        for (check, there) in [
+            ("python3 word_count.py notes.txt", true),
+            ("python3 -m pytest -q test_other.py", false),
+            ("python3 word_count.py --top 3", false),
+            ("python3 word_count.py /etc/hosts", false),
+            ("python3 word_count.py ../notes.txt", false),
+            ("python3 word_count.py", false),
+        ] {
+            let mut tasks = plan(check);
+            let before = tasks.clone();
+            inputs_of_checks(&mut tasks, |_| there, code);
+            assert_eq!(tasks, before, "{check}");
+        }
     }
 
     #[test]

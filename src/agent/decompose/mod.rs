@@ -27,7 +27,9 @@ use crate::model::{ChatRequest, Failure, Model, Options};
 use crate::settings::Settings;
 use crate::state::{Event, TaskPlan};
 
-pub use existing::{on_workspace, project_check, tests_of_their_own, to_code_under_test};
+pub use existing::{
+    inputs_of_checks, on_workspace, project_check, tests_of_their_own, to_code_under_test,
+};
 pub use parse::parse;
 
 /// Corrections sent back before falling back to the goal as the only task.
