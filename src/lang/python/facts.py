@@ -135,6 +135,8 @@ def facts(text):
         for target in targets:
             out["bound"] += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
     out["calls"] = sorted(set(out["calls"]))
+    out["valueless"] = [n.name for n in tree.body
+                        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)
     first = {}
     out["redefined"] = []
@@ -146,6 +148,23 @@ def facts(text):
             else:
                 first[node.name] = node.lineno
     return out
+
+
+def valueless(function):
+    """Whether a function gives no value: no `return` with one (other than
+    None) and no `yield`, outside the functions and classes it defines."""
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return False
+        if isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and node.value.value is None):
+            return False
+        todo.extend(ast.iter_child_nodes(node))
+    return True
 
 
 TERMINAL = {ast.Return: "return", ast.Raise: "raise", ast.Continue: "continue", ast.Break: "break"}

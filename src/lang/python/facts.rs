@@ -38,6 +38,10 @@ pub struct Facts {
     /// Top-level functions and classes defined again further down.
     #[serde(default)]
     pub redefined: Vec<Redefined>,
+    /// Top-level functions that give no value: no `return` with one, no
+    /// `yield`.
+    #[serde(default)]
+    pub valueless: Vec<String>,
 }
 
 /// A top-level definition given a second time: the second replaces the

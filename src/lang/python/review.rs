@@ -198,6 +198,33 @@ fn test_problem(write: &Write) -> Option<String> {
         .or_else(|| unprovided_arguments(write))
         .or_else(|| missing_imports(write))
         .or_else(|| unimported_calls(write))
+        .or_else(|| asserts_nothing(write))
+}
+
+/// `assert f(...) == None` of a function of the workspace that gives no
+/// value: it passes whatever `f` does. A fizzbuzz run whose `fizzbuzz`
+/// printed instead of returning had its tests made `assert fizzbuzz(1) ==
+/// None`, pytest passed, and the run said "Goal achieved".
+fn asserts_nothing(write: &Write) -> Option<String> {
+    write.facts.asserts.iter().find_map(|assert| {
+        if assert.value.as_deref() != Some("None") {
+            return None;
+        }
+        let name = assert.call.split('(').next()?.trim();
+        if write.facts.defs.iter().any(|d| d.name == name) {
+            return None;
+        }
+        let module = write
+            .modules
+            .iter()
+            .find(|m| m.facts.valueless.iter().any(|v| v == name))?;
+        Some(format!(
+            "line {} asserts `{} == None`, but {name} in {} gives no value (no `return` with \
+             one), so the assert passes whatever it does and tests nothing. Assert the value \
+             the goal says {name} gives, and make {name} return it",
+            assert.line, assert.call, module.path
+        ))
+    })
 }
 
 /// Two asserts of the same call with literal arguments that expect

@@ -499,3 +499,35 @@ fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_i
     let helpers = file("mathx/helpers.py", "def add(a, b):\n    return a + b\n");
     assert!(Python.unexported(&[top, helpers]).is_empty());
 }
+
+#[test]
+fn an_assert_that_a_function_giving_no_value_gives_none_tests_nothing() {
+    let printing =
+        "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        print(i)\n    return\n";
+    let returning = "def fizzbuzz(n):\n    def inner():\n        return 1\n    return str(n)\n";
+    let test =
+        "from fizzbuzz import fizzbuzz\n\n\ndef test_one():\n    assert fizzbuzz(1) == None\n";
+    let review = |module: &str, test: &str| match review_in(
+        &files(&[("fizzbuzz.py", module)]),
+        "test_fizzbuzz.py",
+        test,
+    ) {
+        Review::Refuse(refusal) => Some(refusal.reason),
+        _ => None,
+    };
+    let refused = review(printing, test).expect("refused");
+    assert!(
+        refused.contains(
+            "line 5 asserts `fizzbuzz(1) == None`, but fizzbuzz in fizzbuzz.py gives no value"
+        ),
+        "{refused}"
+    );
+    // A value returned by a function it defines is not its own.
+    let nested = "def fizzbuzz(n):\n    def inner():\n        return 1\n    print(inner())\n";
+    assert!(review(nested, test).is_some());
+    // A function that returns a value, and an assert of another value.
+    assert_eq!(review(returning, test), None);
+    let fizz =
+        "from fizzbuzz import fizzbuzz\n\n\ndef test_one():\n    assert fizzbuzz(3) == 'Fizz'\n";
+    assert_eq!(review(printing, fizz), None);
+}
