@@ -146,7 +146,7 @@ pub fn tests_of_their_own(
                 .unwrap_or_else(|| format!(": {subtask}"));
             task.subtasks[at] = format!("Write {test}{rest}. {own}; {code} stays as it is");
             task.kinds[at] = SubtaskKind::Write { path: test.clone() };
-            task.description = task.description.replace(&code, &test);
+            task.description = task.description.replacen(&code, &test, 1);
         } else {
             task.subtasks[at].push_str(&format!(". Its tests go in {test}, the next subtask"));
             task.subtasks.insert(
@@ -418,8 +418,8 @@ mod tests {
              inventory.py; inventory.py stays as it is"
         );
         assert_eq!(
-            existing[0].description,
-            "Write test_inventory.py, then run `python3 test_inventory.py`"
+            existing[0].description, "Write test_inventory.py, then run `python3 inventory.py`",
+            "the check it names is kept"
         );
 
         // One the goal asks more of keeps its change, and its tests follow.
