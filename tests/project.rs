@@ -324,13 +324,22 @@ fn a_change_that_weakens_the_projects_tests_is_refused() {
     run.assert_code(0);
 }
 
+/// How many calls of the run were refused.
+fn rejected_calls(test: &Test) -> usize {
+    test.records()
+        .iter()
+        .filter(|r| matches!(&r.event, Event::CallRejected { .. }))
+        .count()
+}
+
+const TEXTUTIL: &str = "def reverse(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper() + \"!\"\n";
+
 /// An edit that quotes a definition's first line as `old` and leaves it
 /// out of `new` (Qwen2.5-Coder 1.5B adding `count_vowels`: `reverse` was
 /// gone, its body under the new function) is refused naming `reverse`;
 /// the edit that gives the line again goes ahead, and both functions work.
 #[test]
 fn an_edit_that_drops_a_definition_is_refused_naming_it() {
-    const TEXTUTIL: &str = "def reverse(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper() + \"!\"\n";
     let test = Test::new()
         .project(&[("textutil.py", TEXTUTIL)])
         .script("edit_drops_def")
@@ -358,6 +367,47 @@ fn an_edit_that_drops_a_definition_is_refused_naming_it() {
             && now.contains("def reverse(text):\n    \"\"\"The text backwards"),
         "{now}"
     );
+}
+
+/// An edit whose new text is whole definitions, the quoted one and the
+/// next given again without their docstrings and the new one after them
+/// (Qwen2.5-Coder 1.5B adding `count_vowels` quoted `def reverse(text):`
+/// so; spliced there, `reverse`'s old body came after the new `return`, a
+/// line that can never run, and refused, the model lost its way): the
+/// definitions are put in, `reverse` and `shout` kept as they were, and
+/// the edit is logged as the smallest edit that does it.
+#[test]
+fn an_edit_whose_new_text_is_whole_definitions_is_put_in_by_them() {
+    let test = Test::new()
+        .project(&[("textutil.py", TEXTUTIL)])
+        .script("edit_restates")
+        .args(["Add a function count_vowels(text) to textutil.py that returns how many vowels the text has"]);
+    let run = test.run();
+    assert_eq!(rejected_calls(&test), 0, "{}", run.stderr);
+    let added = "\n\n\ndef count_vowels(text):\n    vowels = 'aeiouAEIOU'\n    count = 0\n    \
+                 for char in text:\n        if char in vowels:\n            count += 1\n    return count";
+    assert_eq!(
+        test.read("textutil.py"),
+        format!("{}{added}\n", TEXTUTIL.trim_end())
+    );
+    let logged = test.records().into_iter().find_map(|r| match r.event {
+        Event::ModelReplied { calls, .. }
+            if calls.first().is_some_and(|c| c.name == "edit_file") =>
+        {
+            Some(calls[0].arguments.clone())
+        }
+        _ => None,
+    });
+    let logged = logged.expect("the edit is logged");
+    assert_eq!(
+        logged["old"], "    return text.upper() + \"!\"\n",
+        "{logged}"
+    );
+    assert!(
+        logged["new"].as_str().unwrap().ends_with("return count\n"),
+        "{logged}"
+    );
+    test.assert_replay_matches();
 }
 
 /// A model that reads calc.py, then rewrites it as a program without `add`, which the
@@ -438,12 +488,7 @@ fn a_function_written_alone_over_its_file_is_put_in_beside_the_others() {
         .script("fixes_one_function")
         .args(["Fix average in calc.py"]);
     let run = test.run();
-    let refused = test
-        .records()
-        .iter()
-        .filter(|r| matches!(&r.event, Event::CallRejected { .. }))
-        .count();
-    assert_eq!(refused, 0, "{}", run.stderr);
+    assert_eq!(rejected_calls(&test), 0, "{}", run.stderr);
     assert_eq!(
         test.read("calc.py"),
         "import math\n\n\ndef add(a, b):\n    return a + b\n\n\ndef average(xs):\n    return math.fsum(xs) / len(xs)\n"

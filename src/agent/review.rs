@@ -62,6 +62,15 @@ fn write_of(call: &ToolCall) -> Option<(String, String)> {
     Some((path.to_string(), content.to_string()))
 }
 
+/// The path, `old` and `new` of an `edit_file` call.
+fn edit_of(call: &ToolCall) -> Option<(String, String, String)> {
+    if call.name != "edit_file" {
+        return None;
+    }
+    let text = |key: &str| call.arguments[key].as_str().map(str::to_string);
+    Some((text("path")?, text("old")?, text("new")?))
+}
+
 impl Agent<'_> {
     /// Step 5 of the round: the reply's calls as they are to be logged,
     /// each write reviewed by its language and each premature claim of a
@@ -82,6 +91,18 @@ impl Agent<'_> {
         calls
             .into_iter()
             .map(|mut call| {
+                if let Some((path, old, new)) = edit_of(&call)
+                    && let Some((old, new)) = self.put_in(&path, &old, &new)
+                {
+                    tracing::warn!(
+                        path,
+                        "an edit whose new text is whole definitions, which spliced at its \
+                         quote would break the file: put in by definitions"
+                    );
+                    call.arguments["old"] = serde_json::Value::String(old);
+                    call.arguments["new"] = serde_json::Value::String(new);
+                    return call;
+                }
                 let Some((path, mut content)) = write_of(&call) else {
                     return call;
                 };
@@ -269,6 +290,34 @@ impl Agent<'_> {
         self.lost_unasked(path, &old, &merged)
             .is_empty()
             .then_some(merged)
+    }
+
+    /// The `old` and `new` of an edit of `path` that puts in the
+    /// definitions `new` gives (see [`crate::lang::Language::put_in`]),
+    /// when `new` is whole definitions and the edit as it is would be
+    /// refused: its quote is not there, or spliced there it leaves the
+    /// file as its language refuses it or without definitions the goal
+    /// does not ask to remove. What is put in is then said as the
+    /// smallest edit that does it, which the log and the conversation
+    /// keep. `None` when the edit goes ahead as it is, or putting in does
+    /// not give a file that would be accepted.
+    fn put_in(&self, path: &str, old: &str, new: &str) -> Option<(String, String)> {
+        let language = self.reviews.languages.for_path(path)?;
+        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let refused = |after: &str| {
+            self.kept(path, after, false).is_some()
+                || self.edit_refusal(path, &before, after).is_some()
+        };
+        if let Ok(spliced) = tools::apply_edit(&before, old, new, path)
+            && !refused(&spliced)
+        {
+            return None;
+        }
+        let merged = language.put_in(&before, new)?;
+        if refused(&merged) {
+            return None;
+        }
+        tools::smallest_edit(&before, &merged)
     }
 
     /// Why an `edit_file` call that turns `before` into `after` is refused:

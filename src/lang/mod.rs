@@ -159,6 +159,18 @@ pub trait Language: Send + Sync {
     fn merge(&self, _current: &str, _fragment: &str) -> Option<String> {
         None
     }
+    /// `current` with every definition `fragment` gives put in, as
+    /// [`Language::merge`] puts them, whatever `current` defines: what the
+    /// new text of an edit means when it is whole definitions and the
+    /// edit, spliced where its quote is, would break the file (a small
+    /// model adding a function quoted a function's first line and gave
+    /// that function, the next and the new one: the quoted function's body
+    /// came after the new one's `return`). A definition given again with
+    /// only its docstrings left out stays as it is. `None` when `fragment`
+    /// is not definitions (and imports) alone.
+    fn put_in(&self, _current: &str, _fragment: &str) -> Option<String> {
+        None
+    }
     /// The names a package folder does not give as they are named: for
     /// each module `P/X` of `files` (path and text) that defines `X`, when
     /// `P`'s own module does not bind `X`, `(P, X, path)`: importing `X`

@@ -80,6 +80,42 @@ fn spliced(text: &str, start: usize, end: usize, new: &str) -> String {
     format!("{before}{new}{after}")
 }
 
+/// The smallest edit, in whole lines, that turns `before` into `after`:
+/// `(old, new)` such that [`apply`] of them to `before` gives `after`, with
+/// `old` quoted once in `before` (lines around the change added until it
+/// is). `None` when the texts are the same or no such quote exists. An
+/// edit the runner mends is logged and shown so: what changed, where.
+pub fn smallest(before: &str, after: &str) -> Option<(String, String)> {
+    if before == after {
+        return None;
+    }
+    let (was, is): (Vec<&str>, Vec<&str>) =
+        (before.split('\n').collect(), after.split('\n').collect());
+    let same_start = was.iter().zip(&is).take_while(|(a, b)| a == b).count();
+    let most_end = was.len().min(is.len()) - same_start;
+    let same_end = was
+        .iter()
+        .rev()
+        .zip(is.iter().rev())
+        .take(most_end)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (mut from, mut to) = (same_start, same_end);
+    loop {
+        let old = was[from..was.len() - to].join("\n");
+        let new = is[from..is.len() - to].join("\n");
+        let quoted_once = !old.trim().is_empty() && before.matches(old.as_str()).count() == 1;
+        if quoted_once && apply(before, &old, &new, "").as_deref() == Ok(after) {
+            return Some((old, new));
+        }
+        match (from, to) {
+            (0, 0) => return None,
+            (0, _) => to -= 1,
+            _ => from -= 1,
+        }
+    }
+}
+
 /// Runs `edit_file` on a workspace file: read, edit, write (as
 /// `write_file` writes, so the result carries the same `FileChange`).
 #[cfg(test)]
@@ -422,6 +458,26 @@ mod tests {
             apply(text, "a = 1\n", "a = 1\nc = 3\n", "t.py").unwrap(),
             "a = 1\nc = 3\nb = 2\nc = 3\n"
         );
+    }
+
+    #[test]
+    fn the_smallest_edit_quotes_what_changed_with_lines_around_until_once() {
+        let before = "def a():\n    return 1\n\n\ndef b():\n    return 1\n";
+        let after = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
+        let (old, new) = smallest(before, after).unwrap();
+        // `    return 1` alone is there twice: the line before makes it one.
+        assert_eq!(old, "def b():\n    return 1");
+        assert_eq!(new, "def b():\n    return 2");
+        assert_eq!(apply(before, &old, &new, "x.py").unwrap(), after);
+        // Lines put in: quoted with the line before them.
+        let added = format!("{before}\n\ndef c():\n    return 3\n");
+        let (old, new) = smallest(before, &added).unwrap();
+        assert_eq!(apply(before, &old, &new, "x.py").unwrap(), added);
+        assert!(
+            new.contains("def c():") && !old.contains("def c"),
+            "{old:?} {new:?}"
+        );
+        assert_eq!(smallest(before, before), None);
     }
 
     #[test]

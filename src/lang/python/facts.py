@@ -9,7 +9,9 @@ single-quoted strings escaped ('It's' -> 'It\\'s'), when it does not
 parse and that makes it parse. "merged" is "current" with its asserts
 replaced by those of the first file, when the first file is nothing but
 asserts each of a call "current" asserts on exactly one line, and the
-result parses. Nothing here decides what the runner does with a fact.
+result parses. With "definitions": true (or "whole") in stdin, the answer is
+{"definitions": "current" with the first file's definitions put in, or null}
+(see merge_definitions). Nothing here decides what the runner does with a fact.
 """
 import ast
 import json
@@ -234,13 +236,27 @@ def span(node):
     return start, node.end_lineno
 
 
-def merge_definitions(current, fragment):
+def without_docstrings(node):
+    """The definition's code as its parser reads it, docstrings left out."""
+    node = ast.parse(ast.unparse(node)).body[0]
+    for inner in ast.walk(node):
+        body = getattr(inner, "body", None)
+        if (isinstance(inner, DEFS) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            inner.body = body[1:] or [ast.Pass()]
+    return ast.dump(node)
+
+
+def merge_definitions(current, fragment, whole=False):
     """current with the definitions of fragment put in: one of the same name
-    replaced where it is, a new one after the last definition, a new import after
-    the imports; when fragment is nothing but definitions and imports and
-    current defines something fragment does not (a whole file would lose
-    it). None otherwise, or when the result does not parse; current itself
-    when the definitions are the same."""
+    replaced where it is (kept as it is when fragment gives it again with
+    only its docstrings left out), a new one after the last definition, a new
+    import after the imports; when fragment is nothing but definitions and
+    imports and current defines something fragment does not (a whole file
+    would lose it), or, with `whole`, whatever current defines (the new text
+    of an edit that gives whole definitions). None otherwise, or when the
+    result does not parse; current itself when the definitions are the
+    same."""
     tree, old = parse(fragment)[0], parse(current)[0]
     if tree is None or old is None or not tree.body:
         return None
@@ -248,12 +264,14 @@ def merge_definitions(current, fragment):
         return None
     defs = [n for n in tree.body if isinstance(n, DEFS)]
     have = {n.name: span(n) for n in old.body if isinstance(n, DEFS)}
-    if not defs or set(have) <= {d.name for d in defs}:
+    if not defs or (not whole and set(have) <= {d.name for d in defs}):
         return None
+    was = {n.name: without_docstrings(n) for n in old.body if isinstance(n, DEFS)}
     pieces = fragment.split("\n")
     text = lambda node: pieces[span(node)[0] - 1:span(node)[1]]
     # (first line, last line, new lines), 1-based, applied bottom up.
-    edits = [(*have[n.name], text(n)) for n in defs if n.name in have]
+    edits = [(*have[n.name], text(n)) for n in defs
+             if n.name in have and without_docstrings(n) != was[n.name]]
     known = {ast.unparse(n) for n in old.body if isinstance(n, (ast.Import, ast.ImportFrom))}
     imports = [ast.unparse(n) for n in tree.body
                if isinstance(n, (ast.Import, ast.ImportFrom)) and ast.unparse(n) not in known]
@@ -288,7 +306,9 @@ def main():
     files = request.get("files", [])
     current = request.get("current")
     if request.get("definitions"):
-        merged = merge_definitions(current, files[0]["text"]) if files and current is not None else None
+        whole = request["definitions"] == "whole"
+        merged = (merge_definitions(current, files[0]["text"], whole)
+                  if files and current is not None else None)
         json.dump({"files": [], "repaired": None, "merged": None, "definitions": merged}, sys.stdout)
         return
     all_facts = [facts(f["text"]) for f in files]

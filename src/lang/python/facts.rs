@@ -168,12 +168,15 @@ pub fn ask(files: &[(&str, &str)], current: Option<&str>) -> Option<Answer> {
 /// import after the imports. `None` unless `fragment` is nothing but
 /// definitions and imports and `current` defines something it does not (a
 /// whole file, it would lose that), or when the result does not parse;
-/// `current` itself when the definitions are those it has.
-pub fn merge_definitions(current: &str, fragment: &str) -> Option<String> {
+/// `current` itself when the definitions are those it has. With `whole`,
+/// also when `fragment` gives every definition of `current` (the new text
+/// of an edit). A definition given again with only its docstrings left
+/// out stays as it is.
+pub fn merge_definitions(current: &str, fragment: &str, whole: bool) -> Option<String> {
     let request = serde_json::json!({
         "files": [{ "path": "", "text": fragment }],
         "current": current,
-        "definitions": true,
+        "definitions": if whole { serde_json::json!("whole") } else { serde_json::json!(true) },
     })
     .to_string();
     let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;

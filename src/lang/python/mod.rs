@@ -271,7 +271,11 @@ impl Language for Python {
     }
 
     fn merge(&self, current: &str, fragment: &str) -> Option<String> {
-        facts::merge_definitions(current, fragment)
+        facts::merge_definitions(current, fragment, false)
+    }
+
+    fn put_in(&self, current: &str, fragment: &str) -> Option<String> {
+        facts::merge_definitions(current, fragment, true)
     }
 
     fn defines(&self, text: &str, name: &str) -> bool {
