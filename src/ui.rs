@@ -124,7 +124,7 @@ impl Terminal {
                 }
                 self.line(&format!(
                     "plan:\n{}",
-                    crate::agent::prompt::plan_lines(state)
+                    crate::agent::prompt::plan_lines(state, true)
                 ));
             }
             Event::RoundStarted { round, missing } => {
@@ -279,7 +279,7 @@ impl Terminal {
             Event::CycleStarted { cycle, .. } => {
                 self.line(&format!(
                     "plan, cycle {cycle}: what is missing\n{}",
-                    crate::agent::prompt::plan_lines(state)
+                    crate::agent::prompt::plan_lines(state, true)
                 ));
             }
             Event::Reflected { lessons, .. } => {

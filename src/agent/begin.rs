@@ -174,13 +174,14 @@ impl Agent<'_> {
         tests: Option<&CheckRun>,
     ) -> Option<Result<Event, Failure>> {
         let map = Map::build(self.tools.root(), self.languages, goal);
-        let mut shown = map.text().to_string();
-        if let Some(run) = tests {
-            shown.push_str(&self.tests_now(run));
-        }
+        // The map the planner sees is the one the cycle's calls start with.
+        self.map.keep(self.state().cycles, &map);
+        let head = self.head();
+        let tests_now = tests.map(|run| self.tests_now(run)).unwrap_or_default();
+        let workspace = decompose::workspace_section(!map.is_empty(), &tests_now);
         self.reporter.thinking(true);
         let planned = tokio::select! {
-            planned = decompose::plan(self.model, self.settings, goal, &shown, self.options()) => Some(planned),
+            planned = decompose::plan(self.model, self.settings, goal, &head, &workspace, self.options()) => Some(planned),
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);

@@ -32,7 +32,7 @@ use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
 use crate::store::{Durability, Store, StoreError};
 use crate::tools::{self, Toolbox};
-use crate::workspace::{RoundMap, Watch};
+use crate::workspace::{PlanMap, Watch};
 
 /// Corrective re-asks within one round, when the model's calls could not be
 /// used: after two, the round ends and the next one starts afresh.
@@ -83,8 +83,8 @@ pub struct Agent<'a> {
     languages: &'a [Box<dyn Language>],
     /// The probe of the files there were when the run began.
     watch: Watch,
-    /// The workspace map of the rounds.
-    map: RoundMap,
+    /// The workspace map of the cycle's plan, in every call's head.
+    map: PlanMap,
 }
 
 /// What a conversation turn led to.
@@ -118,7 +118,7 @@ impl<'a> Agent<'a> {
             parsed: Vec::new(),
             languages: &[],
             watch: Watch::default(),
-            map: RoundMap::default(),
+            map: PlanMap::default(),
         }
     }
 

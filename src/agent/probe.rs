@@ -1,9 +1,8 @@
 //! What the round sees of the workspace: the probe of the files (those the
 //! run wrote and those that were there before it) and the workspace map of
-//! the standing block.
+//! the head every call starts with.
 
 use super::{Agent, prompt};
-use crate::model::ChatRequest;
 use crate::state::Event;
 use crate::store::{Durability, StoreError};
 use crate::workspace;
@@ -43,21 +42,13 @@ impl Agent<'_> {
         Ok(missing)
     }
 
-    /// `request` with the workspace map, when the active subtask names a
-    /// file of the map (see [`RoundMap`]: made at the subtask's start and
-    /// kept for it, in the standing block).
-    pub(super) fn with_map(&mut self, request: ChatRequest) -> ChatRequest {
+    /// What every call of the run starts with (see [`prompt::head`]): the
+    /// goal, the lessons, and the map of this cycle's plan.
+    pub(super) fn head(&mut self) -> String {
         let state = self.store.state();
-        let Some((_, subtask)) = state.tree.active() else {
-            return request;
-        };
-        let root = self.tools.root();
-        match self
+        let map = self
             .map
-            .for_subtask(root, self.languages, &state.goal, &subtask.description)
-        {
-            Some(map) => prompt::with_workspace(request, map),
-            None => request,
-        }
+            .of_cycle(self.tools.root(), self.languages, &state.goal, state.cycles);
+        prompt::head(&state.goal, self.lessons.as_deref(), map)
     }
 }

@@ -28,23 +28,25 @@ impl Agent<'_> {
         outcome: Outcome,
         reason: &str,
     ) -> Result<(), StoreError> {
+        let head = self.head();
         let state = self.state();
         let errors: Vec<&str> = state.errors.iter().map(String::as_str).collect();
         let summary = format!(
-            "GOAL: {}\nOUTCOME: {outcome:?}: {reason}\nPLAN:\n{}\nRECENT ERRORS: {}\n\n\
+            "OUTCOME: {outcome:?}: {reason}\nPLAN:\n{}\nRECENT ERRORS: {}\n\n\
              Look back at this run. Answer with JSON: what worked, what failed, and what to do \
              next time, at most {ITEMS} short items each.",
-            state.goal,
-            prompt::plan_lines(state),
+            prompt::plan_lines(state, true),
             if errors.is_empty() {
                 "(none)".to_string()
             } else {
                 errors.join(" | ")
             },
         );
+        // The head first, as every call of the run: the server's cache
+        // keeps it from the last call.
         let ask = format!(
-            "No tool call now: review the work of this run so that the next run here goes \
-             better.\n\n{summary}"
+            "{head}\n\nNo tool call now: review the work of this run so that the next run here \
+             goes better.\n\n{summary}"
         );
         let request = prompt::answer_request(self.settings, ask, schema(), self.options());
         let reply = match self.ask(&request).await {

@@ -173,6 +173,7 @@ mod tests {
             crate::state::FileRecord {
                 sha256: "x".into(),
                 created: false,
+                ..Default::default()
             },
         );
         assert_eq!(named_files(&state), vec!["test_ops.py", "util.py"]);

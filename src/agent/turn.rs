@@ -73,7 +73,8 @@ impl Agent<'_> {
 
     /// The request of the turn, and the files its context block shows (a
     /// nudge quotes them): those there before the run that the subtask or
-    /// the goal names, then those the run wrote, within one budget.
+    /// the goal names, then those the run wrote, within one budget, in the
+    /// order of their last change (see [`crate::state::FileRecord`]).
     fn context(&mut self) -> Result<(ChatRequest, Vec<(String, String)>), StoreError> {
         let budget = prompt::files_budget(self.state());
         let mut files = self.show_named(budget)?;
@@ -83,14 +84,16 @@ impl Agent<'_> {
             self.tools,
             budget.saturating_sub(used),
         ));
+        let state = self.state();
+        files.sort_by_key(|(path, _)| state.files.get(path).map_or(0, |f| f.changed_at));
+        let head = self.head();
         let request = prompt::request_with_files(
             self.state(),
             self.settings,
             self.num_ctx,
-            self.lessons.as_deref(),
+            &head,
             &files,
         );
-        let request = self.with_map(request);
         if let (Some(standing), Some(round)) = (request.messages.get(1), request.messages.last()) {
             tracing::info!(
                 bytes = request.size(),

@@ -35,15 +35,19 @@ impl State {
         self.saw(outcome.seen.as_deref());
         if let Some(write) = &outcome.write {
             self.seen.insert(write.path.clone(), write.after.clone());
-            let created = match self.files.get(&write.path) {
-                Some(file) => file.created,
-                None => write.before.is_none(),
+            let (created, changed_at) = match self.files.get(&write.path) {
+                Some(file) => (file.created, file.changed_at),
+                None => (write.before.is_none(), self.exchanges),
             };
             self.files.insert(
                 write.path.clone(),
                 FileRecord {
                     sha256: write.after.clone(),
                     created,
+                    changed_at: match write.changed() {
+                        true => self.exchanges,
+                        false => changed_at,
+                    },
                 },
             );
             self.missing.retain(|path| path != &write.path);
@@ -75,6 +79,7 @@ impl State {
                     FileRecord {
                         sha256: sha256.to_string(),
                         created,
+                        changed_at: self.exchanges,
                     },
                 );
             }

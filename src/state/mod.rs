@@ -66,12 +66,18 @@ pub struct RecentAction {
 }
 
 /// A file the runner wrote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileRecord {
     /// SHA-256 of what the runner last wrote.
     pub sha256: String,
     /// The file did not exist before the runner's first write.
     pub created: bool,
+    /// The exchange of the last write that changed it (or of the rollback
+    /// that put it back): files shown in the prompt come in this order,
+    /// so a change moves one file to the end and leaves the others where
+    /// the server's prefix cache keeps them.
+    #[serde(default)]
+    pub changed_at: u64,
 }
 
 /// A command the model ran.

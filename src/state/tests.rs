@@ -145,7 +145,8 @@ fn a_reply_is_worked_off_and_the_cursor_moves() {
         state.files.get("hello.py"),
         Some(&FileRecord {
             sha256: "h1".into(),
-            created: true
+            created: true,
+            changed_at: 1,
         })
     );
     let exchange = state.conversation.back().unwrap();

@@ -17,5 +17,5 @@ mod tests;
 
 pub use baseline::{MAX_BASELINE, Probed, Watch, done_mark, record as record_baseline};
 pub use map::{MAP_BUDGET, Map};
-pub use round::RoundMap;
+pub use round::PlanMap;
 pub use walk::{Entry, MAX_WALK, Walk, walk};

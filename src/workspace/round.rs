@@ -1,44 +1,40 @@
-//! The map a round is shown: only when its active subtask names a file of
-//! the map, made at the subtask's start and kept for the subtask, never a
-//! walk every round.
+//! The map the calls of a cycle are shown: made with the plan (the one the
+//! planner saw, or at a cycle's start, or at the first round of a resumed
+//! run) and kept for the cycle, never a walk every round. It is part of the
+//! head every call of the run starts with, where the server's prefix cache
+//! keeps it; the files the run changes are shown whole after it.
 
 use std::path::Path;
 
 use super::map::Map;
 use crate::lang::Language;
 
-/// The last map made, and what it was made for.
+/// The map of the cycle, and which cycle it was made for.
 #[derive(Debug, Default)]
-pub struct RoundMap {
-    made: Option<(String, Map)>,
+pub struct PlanMap {
+    made: Option<(u32, String)>,
 }
 
-impl RoundMap {
-    /// The map's text for a round of `goal` whose active subtask is
-    /// `subtask`, when the subtask names a file of the map. It is made when
-    /// the subtask changes, not after a write: it sits before the
-    /// conversation, and a map made again would send the whole
-    /// conversation to be read again (the files the subtask changes are
-    /// shown whole after it).
-    pub fn for_subtask(
+impl PlanMap {
+    /// Keeps `map`, made for the plan of `cycle` (the planner was shown it).
+    pub fn keep(&mut self, cycle: u32, map: &Map) {
+        self.made = Some((cycle, map.text().to_string()));
+    }
+
+    /// The map's text for a call of `cycle`, made when this cycle has none
+    /// yet; `None` when the folder holds no file.
+    pub fn of_cycle(
         &mut self,
         root: &Path,
         languages: &[Box<dyn Language>],
         goal: &str,
-        subtask: &str,
+        cycle: u32,
     ) -> Option<&str> {
-        let focus = format!("{goal} {subtask}");
-        let stale = match &self.made {
-            None => true,
-            // A subtask that names no file there needs no fresh map.
-            Some((_, map)) if !map.names_a_file(subtask) => return None,
-            Some((made_for, _)) => *made_for != focus,
-        };
-        if stale {
-            self.made = Some((focus.clone(), Map::build(root, languages, &focus)));
+        if self.made.as_ref().is_none_or(|(made, _)| *made != cycle) {
+            self.keep(cycle, &Map::build(root, languages, goal));
         }
-        let (_, map) = self.made.as_ref()?;
-        map.names_a_file(subtask).then(|| map.text())
+        let (_, text) = self.made.as_ref()?;
+        (!text.is_empty()).then_some(text.as_str())
     }
 }
 
@@ -47,22 +43,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_round_gets_the_map_when_its_subtask_names_a_file_and_a_fresh_one_at_the_next_subtask() {
+    fn the_map_is_made_once_a_cycle() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("calc.py"), "x").unwrap();
-        let mut round = RoundMap::default();
-        let shown = |round: &mut RoundMap, subtask: &str| {
-            round
-                .for_subtask(dir.path(), &[], "goal", subtask)
+        let mut map = PlanMap::default();
+        let shown = |map: &mut PlanMap, cycle| {
+            map.of_cycle(dir.path(), &[], "goal", cycle)
                 .map(str::to_string)
         };
-        assert_eq!(shown(&mut round, "Write hello.py"), None);
-        let first = shown(&mut round, "Fix calc.py").unwrap();
+        assert_eq!(shown(&mut map, 0), None, "an empty folder has no map");
+        std::fs::write(dir.path().join("calc.py"), "x").unwrap();
+        // Kept for the cycle it was made for, though the folder changed.
+        assert_eq!(shown(&mut map, 0), None);
+        let first = shown(&mut map, 1).unwrap();
         assert!(first.starts_with("WORKSPACE (1 files"), "{first}");
         std::fs::write(dir.path().join("other.py"), "y").unwrap();
-        // The same subtask: the map is not made again.
-        assert_eq!(shown(&mut round, "Fix calc.py").unwrap(), first);
-        let fresh = shown(&mut round, "Test calc.py").unwrap();
+        assert_eq!(shown(&mut map, 1).unwrap(), first);
+        let fresh = shown(&mut map, 2).unwrap();
         assert!(fresh.starts_with("WORKSPACE (2 files"), "{fresh}");
     }
 }

@@ -143,10 +143,13 @@ impl Agent<'_> {
         checks: &[CheckRun],
     ) -> Result<Option<Vec<Requirement>>, StoreError> {
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
+        let head = self.head();
         let state = self.state();
+        // The head first, as every call of the run: the server's cache keeps
+        // it from the last round.
         let ask = format!(
-            "{ASSESSOR}\n\n{}",
-            assessment_prompt(&state.goal, &files, checks, &state.requirements)
+            "{head}\n\n{ASSESSOR}\n\n{}",
+            assessment_prompt(&files, checks, &state.requirements)
         );
         let first = prompt::answer_request(self.settings, ask, schema(), self.options());
         let mut messages = first.messages.clone();
@@ -243,13 +246,13 @@ impl Agent<'_> {
     }
 }
 
+/// What the assessment asks after the head (which holds the goal).
 fn assessment_prompt(
-    goal: &str,
     files: &[(String, String)],
     checks: &[CheckRun],
     before: &[Requirement],
 ) -> String {
-    let mut text = format!("GOAL: {goal}\n\nFILES:\n");
+    let mut text = "FILES:\n".to_string();
     if files.is_empty() {
         text.push_str("(the run wrote no file)\n");
     }
@@ -396,12 +399,7 @@ mod tests {
             output: "$ python3 hello_world.py\nexit code 0".into(),
             tests: None,
         };
-        let prompt = assessment_prompt(
-            "Write a hello world script",
-            &[],
-            std::slice::from_ref(&silent),
-            &[],
-        );
+        let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[]);
         assert!(
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
@@ -412,7 +410,7 @@ mod tests {
             output: format!("{}\nHello, World!", silent.output),
             ..silent
         };
-        let prompt = assessment_prompt("Write a hello world script", &[], &[spoke], &[]);
+        let prompt = assessment_prompt(&[], &[spoke], &[]);
         assert!(!prompt.contains("printed nothing"), "{prompt}");
     }
 
@@ -420,7 +418,7 @@ mod tests {
     fn the_answer_format_gives_nothing_a_model_could_copy_as_a_requirement() {
         // Qwen2.5-Coder 1.5B listed the example requirements of an earlier
         // prompt as the goal's, and a cycle went to make them true.
-        let prompt = assessment_prompt("Write a hello world script", &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[]);
         let example = &prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..];
         let example: Value = serde_json::from_str(example).unwrap();
         let items = example["requirements"].as_array().unwrap();
@@ -444,7 +442,7 @@ mod tests {
             shown_by: None,
         };
         let before = [requirement("add", true), requirement("mul(a, b)", false)];
-        let prompt = assessment_prompt("add and mul", &[], &[], &before);
+        let prompt = assessment_prompt(&[], &[], &before);
         assert!(
             prompt.contains(
                 "NOT MET AT THE LAST ASSESSMENT (list each again):\n- mul(a, b) (seen)\n"

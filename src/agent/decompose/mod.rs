@@ -70,38 +70,43 @@ pub fn schema() -> Value {
     })
 }
 
-/// What the planner is told of the folder: the workspace map (see
-/// [`crate::workspace::Map`]) and what a plan may do with what is there.
-/// Empty for an empty folder.
-pub fn workspace_section(map: &str) -> String {
-    if map.is_empty() {
+/// What the planner is told of the folder after its instructions (the map
+/// is in the head, before them): the project's tests as they are now, and
+/// what a plan may do with what is there. Empty for an empty folder.
+pub fn workspace_section(files_there: bool, tests_now: &str) -> String {
+    if !files_there {
         return String::new();
     }
+    let tests_now = tests_now.trim();
+    let tests_now = match tests_now.is_empty() {
+        true => String::new(),
+        false => format!("{tests_now}\n"),
+    };
     format!(
-        "{map}\n\nA task may change a file that is already there: give its path, and in its \
-         purpose what to change and what to keep as it is. When the project has tests, the \
-         check is the project's own tests.\n\n"
+        "{tests_now}A task may change a file that is already there: give its path, and in its \
+         purpose what to change and what to keep as it is. When the project has tests, the check \
+         is the project's own tests.\n\n"
     )
 }
 
-/// Asks for a plan, showing the model `map`, the workspace as it is;
-/// returns the `planned` event. Only a failure of the model itself
-/// (unreachable, not pulled) is an error.
-/// It is asked in a round's prefix (see [`prompt::answer_request`]): what a
-/// planner is told comes first in the user message.
+/// Asks for a plan; returns the `planned` event. Only a failure of the
+/// model itself (unreachable, not pulled) is an error. It is asked in a
+/// round's prefix (see [`prompt::answer_request`]), its user message
+/// starting with `head`, as every call of the run does (the goal, the
+/// lessons, the workspace map: see [`prompt::head`]); what a planner is
+/// told comes after it, then `workspace` (see [`workspace_section`]).
+/// When no plan comes, `goal` is the single task.
 pub async fn plan(
     model: &dyn Model,
     settings: &Settings,
     goal: &str,
-    map: &str,
+    head: &str,
+    workspace: &str,
     options: Options,
 ) -> Result<Event, Failure> {
     let first = prompt::answer_request(
         settings,
-        format!(
-            "{PLANNER}\n\nGOAL: {goal}\n\n{}Answer as {SHAPE}",
-            workspace_section(map)
-        ),
+        format!("{head}\n\n{PLANNER}\n\n{workspace}Answer as {SHAPE}"),
         schema(),
         options,
     );

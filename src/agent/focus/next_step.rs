@@ -13,7 +13,9 @@ pub fn complete_call(did: &str) -> String {
 }
 
 /// The last line of the context block: what to do now, with the subtask
-/// named again (a small model follows the end of its prompt best).
+/// named again where the model has not acted on it yet or its call was
+/// refused (a small model follows the end of its prompt best); after a
+/// call that worked, the ACTIVE SUBTASK line just above names it.
 pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
     let Some((_, subtask)) = state.tree.active() else {
         return "Every subtask has ended.".into();
@@ -31,9 +33,12 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
             ),
         },
         Last::Worked { did } => match after_work(state, &did) {
+            // The subtask is the round block's line above: named again in
+            // every round of a subtask, it was the most of what the server
+            // read again each round.
             Ending::Complete(call) => format!(
-                "Your last call worked ({did}). If the ACTIVE SUBTASK ({subtask}) is done now, \
-                 answer with exactly {call}. If not, call one tool for it."
+                "Your last call worked ({did}). If the ACTIVE SUBTASK is done now, answer with \
+                 exactly {call}. If not, call one tool for it."
             ),
             Ending::CheckAgain(call) => format!(
                 "Your last call worked ({did}). Now run the check again: answer with exactly \

@@ -30,43 +30,56 @@ const SHOWN_CONTENTS: usize = 6;
 /// Less room than this left: the next file is not shown at all.
 const FILE_MIN: usize = 256;
 
-/// The part of the context that changes only when a subtask starts or a
-/// note or a file changes: the goal, the lessons, the task, the plan, the
-/// notes, then the contents of the files shown. It is sent before the
-/// conversation, so the server's prefix cache keeps it from round to round
-/// (see [`super::request_with_files`]). The files come last: they change
-/// with a write, the rest only at a subtask's start, where the
-/// conversation starts over anyway; the files the active subtask changes
-/// are in the round block instead ([`part_by_change`]). They come in the
-/// order given, so an unchanged set renders the same bytes.
-pub fn standing_block(
-    state: &State,
-    lessons: Option<&str>,
-    contents: &[(String, String)],
-) -> String {
-    let mut lines = vec![format!("GOAL: {}", state.goal)];
+/// What every call of a run begins its user message with, the same from
+/// the plan to the reflection: the goal, the lessons of earlier runs, and
+/// the workspace map of the plan (see [`crate::workspace::PlanMap`]). The
+/// server's prefix cache keeps it after the system prompt and the tool
+/// schemas from one call to the next, whichever call it is.
+pub fn head(goal: &str, lessons: Option<&str>, map: Option<&str>) -> String {
+    let mut lines = vec![format!("GOAL: {goal}")];
     if let Some(lessons) = lessons {
         lines.push(format!("LESSONS (from earlier runs here):\n{lessons}"));
     }
-    let tasks = &state.tree.tasks;
-    match state.tree.cursor {
-        Some(cursor) => {
-            let task = &tasks[cursor.task];
-            lines.push(format!(
-                "CURRENT TASK: {} (task {}/{})",
-                task.description,
-                cursor.task + 1,
-                tasks.len()
-            ));
-        }
-        None => lines.push("CURRENT TASK: (none: every subtask has ended)".into()),
-    }
-    lines.push(format!("PLAN:\n{}", plan_lines(state)));
+    lines.extend(map.filter(|map| !map.is_empty()).map(str::to_string));
+    lines.join("\n")
+}
+
+/// The part of the context that changes only when a subtask starts, a file
+/// changes or a note is kept, in that order from what changes least: the
+/// [`head`], the plan (its subtasks unmarked), the contents of the files
+/// shown, the notes, then the current task and the plan's progress (each
+/// subtask's number and mark), which change only when a subtask starts. It is sent before the conversation,
+/// so the server's prefix cache keeps it from round to round and from one
+/// subtask to the next (see [`super::request_with_files`]). The files
+/// come in the order given (the order of their last change: a file the
+/// last subtask changed comes last), so an unchanged set renders the same
+/// bytes; the files the active subtask changes are in the round block
+/// instead ([`part_by_change`]).
+pub fn standing_block(
+    state: &State,
+    head: &str,
+    contents: &[(String, String)],
+) -> String {
+    let mut lines = vec![head.to_string()];
+    lines.push(format!("PLAN:\n{}", plan_lines(state, false)));
+    lines.extend(contents.iter().map(content_lines));
     if !state.notes.is_empty() {
         let start = state.notes.len().saturating_sub(SHOWN_NOTES);
         lines.push(format!("NOTES: {}", state.notes[start..].join(" | ")));
     }
-    lines.extend(contents.iter().map(content_lines));
+    match state.tree.cursor {
+        Some(cursor) => {
+            let tasks = &state.tree.tasks;
+            lines.push(format!(
+                "CURRENT TASK: {} (task {}/{})",
+                tasks[cursor.task].description,
+                cursor.task + 1,
+                tasks.len()
+            ));
+            lines.push(format!("PLAN PROGRESS: {}", progress(state)));
+        }
+        None => lines.push("CURRENT TASK: (none: every subtask has ended)".into()),
+    }
     lines.join("\n")
 }
 
@@ -219,19 +232,18 @@ fn or_none(text: String) -> String {
     }
 }
 
-/// The tree, one line a subtask, with a mark for its status.
-pub fn plan_lines(state: &State) -> String {
+/// The tree, one line a subtask, with a mark for its status when `marked`
+/// (unmarked, it changes only when a cycle adds a task).
+pub fn plan_lines(state: &State, marked: bool) -> String {
     let mut lines = Vec::new();
     for (t, task) in state.tree.tasks.iter().enumerate() {
         for (s, subtask) in task.subtasks.iter().enumerate() {
-            let mark = match subtask.status {
-                Status::Completed => "[x]",
-                Status::Failed => "[!]",
-                Status::InProgress => "[>]",
-                Status::Pending => "[ ]",
+            let mark = match marked {
+                true => format!("{} ", mark(subtask.status)),
+                false => String::new(),
             };
             lines.push(format!(
-                "  {mark} {}.{} {}",
+                "  {mark}{}.{} {}",
                 t + 1,
                 s + 1,
                 subtask.description
@@ -239,6 +251,27 @@ pub fn plan_lines(state: &State) -> String {
         }
     }
     lines.join("\n")
+}
+
+fn mark(status: Status) -> &'static str {
+    match status {
+        Status::Completed => "[x]",
+        Status::Failed => "[!]",
+        Status::InProgress => "[>]",
+        Status::Pending => "[ ]",
+    }
+}
+
+/// Each subtask's number with its mark, on one line: what the plan lines
+/// of the standing block leave out.
+fn progress(state: &State) -> String {
+    let mut marks = Vec::new();
+    for (t, task) in state.tree.tasks.iter().enumerate() {
+        for (s, subtask) in task.subtasks.iter().enumerate() {
+            marks.push(format!("{} {}.{}", mark(subtask.status), t + 1, s + 1));
+        }
+    }
+    marks.join(" ")
 }
 
 /// The byte budget of file contents in the context block, halved at each

@@ -2,10 +2,11 @@
 //! cache (which keeps the last prompt and evaluates only what follows the
 //! longest common prefix with it): what never changes first (the system
 //! prompt, the tool schemas), then what changes rarely (the standing block:
-//! goal, plan, the workspace map, the files shown), then the exchanges of
-//! the active subtask, which only grow, and last what changes every round
-//! (the round block: the active subtask, the facts of the probe, what to do
-//! now). The two blocks are in `context.rs`.
+//! the head every call of the run starts with (goal, lessons, the map of
+//! the plan), then the plan and the files shown), then the exchanges of the
+//! active subtask, which only grow, and last what changes every round (the
+//! round block: the active subtask, the plan's progress, the facts of the
+//! probe, what to do now). The blocks are in `context.rs`.
 
 mod context;
 
@@ -17,7 +18,7 @@ use crate::state::State;
 use crate::tools;
 
 pub use context::{
-    files_budget, part_by_change, plan_lines, round_block, standing_block, written_files,
+    files_budget, head, part_by_change, plan_lines, round_block, standing_block, written_files,
 };
 
 /// A tool result in the prompt is cut to this many bytes (head and tail),
@@ -67,55 +68,32 @@ pub fn answer_request(
     }
 }
 
-/// `request` with the workspace map at the end of its standing block (the
-/// first user message): it changes only when files do, so it sits before
-/// the conversation, in the part of the prompt the server's prefix cache
-/// keeps from round to round, and the system prompt stays the same for the
-/// whole run.
-pub fn with_workspace(mut request: ChatRequest, map: &str) -> ChatRequest {
-    if map.is_empty() {
-        return request;
-    }
-    if let Some(standing) = request
-        .messages
-        .iter_mut()
-        .take(2)
-        .find(|m| m.role == Role::User)
-    {
-        standing.content.push('\n');
-        standing.content.push_str(map);
-    }
-    request
-}
-
 /// The request of a round. Under context pressure it keeps fewer exchanges
 /// and shorter tool results, so the prompt stays inside the window however
-/// long the run.
-pub fn request(
-    state: &State,
-    settings: &Settings,
-    num_ctx: u64,
-    lessons: Option<&str>,
-) -> ChatRequest {
-    request_with_files(state, settings, num_ctx, lessons, &[])
+/// long the run. `head` is what every call of the run starts with (see
+/// [`head`]).
+pub fn request(state: &State, settings: &Settings, num_ctx: u64, head: &str) -> ChatRequest {
+    request_with_files(state, settings, num_ctx, head, &[])
 }
 
 /// [`request`] with the contents of files in the standing block (see
-/// [`written_files`]). Only the exchanges of the active subtask are sent,
-/// at most `--history-keep` of them, between the standing block and the
-/// round block: from one round to the next, only the last exchange and the
-/// round block are new, unless a file, a note or the window changed.
+/// [`written_files`]), in the order given. Only the exchanges of the
+/// active subtask are sent, at most `--history-keep` of them, between the
+/// standing block and the round block: from one round to the next, only
+/// the last exchange and the round block are new, and from one subtask to
+/// the next the standing block stays but for the files the last subtask
+/// changed, unless a note or the window changed.
 pub fn request_with_files(
     state: &State,
     settings: &Settings,
     num_ctx: u64,
-    lessons: Option<&str>,
+    head: &str,
     files: &[(String, String)],
 ) -> ChatRequest {
     let (standing, changing) = part_by_change(state, files);
     let mut messages = vec![
         Message::system(system_prompt(settings)),
-        Message::user(standing_block(state, lessons, &standing)),
+        Message::user(standing_block(state, head, &standing)),
     ];
     let current: Vec<&Vec<Message>> = focus::current_exchanges(state).collect();
     let keep = (settings.history_keep >> state.pressure).max(1);
@@ -262,7 +240,7 @@ mod tests {
             while state.conversation.len() > crate::state::KEPT_EXCHANGES {
                 state.conversation.pop_front();
             }
-            let sent = request(&state, &settings, 8192, None).messages;
+            let sent = request(&state, &settings, 8192, "GOAL: g").messages;
             assert!(sent.len() - 3 <= settings.history_keep);
             prefixes.push(sent[2].content.clone());
         }
@@ -290,10 +268,10 @@ mod tests {
             ("b.py".to_string(), "B = 2\n".to_string()),
         ];
         let mut state = State::default();
-        let mut sent = vec![request_with_files(&state, &settings, 8192, None, &files).messages];
+        let mut sent = vec![request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages];
         for n in 0..3 {
             next_round(&mut state, n);
-            sent.push(request_with_files(&state, &settings, 8192, None, &files).messages);
+            sent.push(request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages);
         }
         for pair in sent.windows(2) {
             let kept = pair[0].len() - 1;
@@ -332,7 +310,7 @@ mod tests {
                 }),
             },
         });
-        let moved = request_with_files(&state, &settings, 8192, None, &files).messages;
+        let moved = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
         assert!(moved[1].content.contains("CONTENT OF a.py:"));
         assert!(!moved[1].content.contains("CONTENT OF b.py:"));
         let round = moved.last().map(|m| m.content.as_str()).unwrap_or("");
@@ -341,24 +319,63 @@ mod tests {
             "{round}"
         );
         next_round(&mut state, 3);
-        let after = request_with_files(&state, &settings, 8192, None, &files).messages;
+        let after = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
         let kept = moved.len() - 1;
         assert_eq!(after[..kept], moved[..kept], "stable again after the move");
     }
 
     #[test]
-    fn the_workspace_map_goes_in_the_standing_block_not_the_system_prompt() {
+    fn the_head_starts_the_standing_block_and_the_system_prompt_stays() {
         let settings = Settings::new("/nowhere".into());
         let state = State::default();
-        let plain = request(&state, &settings, 8192, None);
-        let mapped = with_workspace(plain.clone(), "WORKSPACE (1 files)\ncalc.py");
+        let plain = request(&state, &settings, 8192, "GOAL: g");
+        let map = "WORKSPACE (1 files)\ncalc.py";
+        let mapped = request(&state, &settings, 8192, &head("g", None, Some(map)));
         assert_eq!(mapped.messages[0], plain.messages[0]);
         assert!(
             mapped.messages[1]
                 .content
-                .ends_with("\nWORKSPACE (1 files)\ncalc.py")
+                .starts_with("GOAL: g\nWORKSPACE (1 files)\ncalc.py\nPLAN:"),
+            "{}",
+            mapped.messages[1].content
         );
         assert_eq!(mapped.messages[2..], plain.messages[2..]);
+        assert_eq!(head("g", Some("- run it"), None), "GOAL: g\nLESSONS (from earlier runs here):\n- run it");
+    }
+
+    /// A plan of two subtasks: the second's first round sends the first's
+    /// standing block again but its last lines, which say what is done.
+    #[test]
+    fn the_next_subtask_keeps_the_standing_block() {
+        use crate::state::{Event, TaskPlan};
+        let settings = Settings::new("/nowhere".into());
+        let mut state = State::default();
+        state.apply_next(Event::Planned {
+            tasks: vec![TaskPlan {
+                description: "Greet".into(),
+                subtasks: vec!["Write hello.py".into(), "Run `python3 hello.py`".into()],
+                kinds: Vec::new(),
+            }],
+            fallback: None,
+            model_calls: 1,
+            usage: Default::default(),
+            retries: 0,
+        });
+        let first = request(&state, &settings, 8192, "GOAL: g").messages;
+        state.apply_next(Event::SubtaskEnded {
+            call: None,
+            task: 0,
+            subtask: 0,
+            success: true,
+            reason: "written".into(),
+        });
+        let second = request(&state, &settings, 8192, "GOAL: g").messages;
+        let (before, after) = (&first[1].content, &second[1].content);
+        let kept = before.find("CURRENT TASK:").unwrap();
+        assert_eq!(before[..kept], after[..kept], "the standing block stays but its end");
+        assert!(!before[..kept].contains("[x]") && !before[..kept].contains("[>]"));
+        assert!(before[kept..].starts_with("CURRENT TASK: Greet (task 1/1)\nPLAN PROGRESS: [>] 1.1 [ ] 1.2"), "{before}");
+        assert!(after.ends_with("\nPLAN PROGRESS: [x] 1.1 [>] 1.2"), "{after}");
     }
 
     #[test]
@@ -376,7 +393,7 @@ mod tests {
             Message::user("Call a tool now"),
         ]);
         let settings = Settings::new("/nowhere".into());
-        let sent = request(&state, &settings, 8192, None).messages;
+        let sent = request(&state, &settings, 8192, "GOAL: g").messages;
         let roles: Vec<(Role, &str)> = sent[2..sent.len() - 1]
             .iter()
             .map(|m| (m.role, m.content.as_str()))

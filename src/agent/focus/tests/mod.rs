@@ -47,6 +47,7 @@ fn state() -> State {
             FileRecord {
                 sha256: String::new(),
                 created: true,
+                ..FileRecord::default()
             },
         );
     }
