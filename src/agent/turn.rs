@@ -87,13 +87,8 @@ impl Agent<'_> {
         let state = self.state();
         files.sort_by_key(|(path, _)| state.files.get(path).map_or(0, |f| f.changed_at));
         let head = self.head();
-        let request = prompt::request_with_files(
-            self.state(),
-            self.settings,
-            self.num_ctx,
-            &head,
-            &files,
-        );
+        let request =
+            prompt::request_with_files(self.state(), self.settings, self.num_ctx, &head, &files);
         if let (Some(standing), Some(round)) = (request.messages.get(1), request.messages.last()) {
             tracing::info!(
                 bytes = request.size(),

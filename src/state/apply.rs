@@ -155,7 +155,9 @@ impl State {
                 signature,
                 seen,
             } => {
-                self.take_call(*call);
+                if let Some(whole) = self.take_call(*call) {
+                    self.keep_refused(*call, &whole);
+                }
                 self.saw(seen.as_deref());
                 if let Some(signature) = signature {
                     self.refused.push_back(signature.clone());

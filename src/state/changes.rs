@@ -2,7 +2,7 @@
 //! pending reply, what an action's outcome changes, a rollback, and the tool
 //! result told to the model with what its call came to.
 
-use super::conversation::KEPT_RESULT;
+use super::conversation::{KEPT_REFUSED_ARGUMENT, KEPT_RESULT, cut};
 use super::{
     ActionOutcome, CallFact, Came, CommandRun, FileRecord, KEPT_COMMANDS, KEPT_ERRORS,
     KEPT_EXCHANGES, SeenFile, State, head_and_tail,
@@ -128,6 +128,22 @@ impl State {
 
     /// Adds a tool result to the current exchange, and what its call came
     /// to beside it.
+    /// Call `index` of the exchange's reply, refused, kept as the model
+    /// sent it (up to [`KEPT_REFUSED_ARGUMENT`] an argument) instead of
+    /// cut as calls are kept: it is what the model is to correct.
+    pub(super) fn keep_refused(&mut self, index: usize, whole: &ToolCall) {
+        let reply = self
+            .conversation
+            .back_mut()
+            .and_then(|exchange| exchange.first_mut())
+            .filter(|message| message.role == crate::chat::Role::Assistant);
+        if let Some(kept) = reply.and_then(|message| message.tool_calls.get_mut(index))
+            && kept.name == whole.name
+        {
+            *kept = cut(whole, KEPT_REFUSED_ARGUMENT);
+        }
+    }
+
     pub(super) fn tell(&mut self, tool: &str, content: &str, came: Came) {
         let message = Message::tool(tool, head_and_tail(content, KEPT_RESULT));
         let at = match self.conversation.back_mut() {

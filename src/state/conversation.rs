@@ -19,22 +19,30 @@ pub(super) const KEPT_RESULT: usize = 16 * 1024;
 /// rewritten after every action. The pending reply keeps the whole call.
 pub const KEPT_ARGUMENT: usize = 600;
 
+/// A string argument of a refused call is kept up to this many bytes: the
+/// model is to correct what it sent, and shown it cut, a small model sent
+/// the cut text back, mark and all (Qwen2.5-Coder 1.5B, twice in a row).
+pub const KEPT_REFUSED_ARGUMENT: usize = 6 * 1024;
+
 /// Calls as the conversation keeps them: long string arguments cut.
 pub(super) fn shortened(calls: &[ToolCall]) -> Vec<ToolCall> {
-    let mut calls = calls.to_vec();
-    for call in &mut calls {
-        if let Some(args) = call.arguments.as_object_mut() {
-            for value in args.values_mut() {
-                if let Some(text) = value.as_str()
-                    && text.len() > KEPT_ARGUMENT
-                {
-                    let cut = crate::state::guard::floor_char_boundary(text, KEPT_ARGUMENT);
-                    *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
-                }
+    calls.iter().map(|call| cut(call, KEPT_ARGUMENT)).collect()
+}
+
+/// `call` with its string arguments cut to `max` bytes.
+pub(super) fn cut(call: &ToolCall, max: usize) -> ToolCall {
+    let mut call = call.clone();
+    if let Some(args) = call.arguments.as_object_mut() {
+        for value in args.values_mut() {
+            if let Some(text) = value.as_str()
+                && text.len() > max
+            {
+                let cut = crate::state::guard::floor_char_boundary(text, max);
+                *value = format!("{}… [{} bytes in all]", &text[..cut], text.len()).into();
             }
         }
     }
-    calls
+    call
 }
 
 /// `text` cut to about `max` bytes: its head and its tail, with a line that

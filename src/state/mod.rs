@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chat::{Message, ToolCall, Usage};
 pub use baseline::{Baseline, BaselineFile};
-pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, head_and_tail};
+pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, KEPT_REFUSED_ARGUMENT, head_and_tail};
 pub use event::{Event, LoopPattern, NudgeKind, Outcome, Record};
 pub use facts::{CallFact, Came};
 pub use outcome::{ActionOutcome, CommandEnd, FileChange, SeenFile, WriteIntent};

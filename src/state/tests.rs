@@ -321,6 +321,42 @@ fn the_conversation_is_bounded() {
     assert_eq!(state.model_calls as usize, 1 + KEPT_EXCHANGES + 10);
 }
 
+/// A long write is kept cut in the conversation; refused, it is kept as
+/// the model sent it (the model is to correct it), within its own bound.
+#[test]
+fn a_refused_call_is_kept_whole_in_the_conversation() {
+    let long = "x".repeat(KEPT_ARGUMENT * 2);
+    let huge = "y".repeat(KEPT_REFUSED_ARGUMENT * 2);
+    let write = |content: &str| call("write_file", json!({"path": "a.py", "content": content}));
+    let mut events = events();
+    events.truncate(2);
+    events.push(Event::ModelReplied {
+        content: String::new(),
+        calls: vec![write(&long), write(&long), write(&huge)],
+        from_text: false,
+        usage: Usage::default(),
+        retries: 0,
+        done_reason: None,
+    });
+    for index in [1, 2] {
+        events.push(Event::CallRejected {
+            call: index,
+            tool: "write_file".into(),
+            kind: RefusalKind::LanguageRefused,
+            error: "not written".into(),
+            signature: None,
+            seen: None,
+        });
+    }
+    let state = replay(events);
+    let kept = &state.conversation.back().unwrap()[0].tool_calls;
+    let content = |i: usize| kept[i].arguments["content"].as_str().unwrap().to_string();
+    assert!(content(0).ends_with(&format!("… [{} bytes in all]", long.len())));
+    assert_eq!(content(1), long, "refused: whole");
+    assert!(content(2).starts_with(&"y".repeat(KEPT_REFUSED_ARGUMENT)));
+    assert!(content(2).ends_with(&format!("… [{} bytes in all]", huge.len())));
+}
+
 #[test]
 fn every_event_survives_serialization() {
     let mut all = events();

@@ -55,11 +55,7 @@ pub fn head(goal: &str, lessons: Option<&str>, map: Option<&str>) -> String {
 /// last subtask changed comes last), so an unchanged set renders the same
 /// bytes; the files the active subtask changes are in the round block
 /// instead ([`part_by_change`]).
-pub fn standing_block(
-    state: &State,
-    head: &str,
-    contents: &[(String, String)],
-) -> String {
+pub fn standing_block(state: &State, head: &str, contents: &[(String, String)]) -> String {
     let mut lines = vec![head.to_string()];
     lines.push(format!("PLAN:\n{}", plan_lines(state, false)));
     lines.extend(contents.iter().map(content_lines));

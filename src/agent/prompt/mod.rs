@@ -268,7 +268,8 @@ mod tests {
             ("b.py".to_string(), "B = 2\n".to_string()),
         ];
         let mut state = State::default();
-        let mut sent = vec![request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages];
+        let mut sent =
+            vec![request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages];
         for n in 0..3 {
             next_round(&mut state, n);
             sent.push(request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages);
@@ -340,7 +341,10 @@ mod tests {
             mapped.messages[1].content
         );
         assert_eq!(mapped.messages[2..], plain.messages[2..]);
-        assert_eq!(head("g", Some("- run it"), None), "GOAL: g\nLESSONS (from earlier runs here):\n- run it");
+        assert_eq!(
+            head("g", Some("- run it"), None),
+            "GOAL: g\nLESSONS (from earlier runs here):\n- run it"
+        );
     }
 
     /// A plan of two subtasks: the second's first round sends the first's
@@ -372,10 +376,21 @@ mod tests {
         let second = request(&state, &settings, 8192, "GOAL: g").messages;
         let (before, after) = (&first[1].content, &second[1].content);
         let kept = before.find("CURRENT TASK:").unwrap();
-        assert_eq!(before[..kept], after[..kept], "the standing block stays but its end");
+        assert_eq!(
+            before[..kept],
+            after[..kept],
+            "the standing block stays but its end"
+        );
         assert!(!before[..kept].contains("[x]") && !before[..kept].contains("[>]"));
-        assert!(before[kept..].starts_with("CURRENT TASK: Greet (task 1/1)\nPLAN PROGRESS: [>] 1.1 [ ] 1.2"), "{before}");
-        assert!(after.ends_with("\nPLAN PROGRESS: [x] 1.1 [>] 1.2"), "{after}");
+        assert!(
+            before[kept..]
+                .starts_with("CURRENT TASK: Greet (task 1/1)\nPLAN PROGRESS: [>] 1.1 [ ] 1.2"),
+            "{before}"
+        );
+        assert!(
+            after.ends_with("\nPLAN PROGRESS: [x] 1.1 [>] 1.2"),
+            "{after}"
+        );
     }
 
     #[test]

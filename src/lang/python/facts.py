@@ -9,7 +9,10 @@ single-quoted strings escaped ('It's' -> 'It\\'s'), when it does not
 parse and that makes it parse. "merged" is "current" with its asserts
 replaced by those of the first file, when the first file is nothing but
 asserts each of a call "current" asserts on exactly one line, and the
-result parses. With "definitions": true (or "whole") in stdin, the answer is
+result parses. With "test": true, "wrapped" is the first file written as a
+script (asserts at its top, no test function) with its statements moved into
+one test function (see wrap_script). With "definitions": true (or "whole") in
+stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
 (see merge_definitions). Nothing here decides what the runner does with a fact.
 """
@@ -117,7 +120,11 @@ def facts(text):
         if (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)
                 and len(node.test.ops) == 1 and isinstance(node.test.ops[0], ast.Eq)):
             left, right = node.test.left, node.test.comparators[0]
-            pure = (isinstance(left, ast.Call) and all(literal(a) for a in left.args)
+            # A method's object may have changed between two asserts
+            # (`inv.count('apple')` before and after a removal): only a
+            # function's call with literal arguments is taken as pure.
+            pure = (isinstance(left, ast.Call) and isinstance(left.func, ast.Name)
+                    and all(literal(a) for a in left.args)
                     and not left.keywords and "random" not in segment(text, left))
             out["asserts"].append({
                 "line": node.lineno, "end": node.end_lineno,
@@ -205,6 +212,41 @@ def repair_apostrophes(text):
             return None
         lines[at] = escaped
     return None
+
+
+def wrap_script(text, path):
+    """A test file written as a script: asserts at its top and no test
+    function, which pytest would import and then find nothing to run. Its
+    statements that are not imports or definitions are moved, in order,
+    into one test function named after the file (the comments and blank
+    lines before each go with it); None when it is not such a file or the
+    result does not parse."""
+    tree = parse(text)[0]
+    if tree is None or not any(isinstance(n, ast.Assert) for n in tree.body):
+        return None
+    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
+           for n in ast.walk(tree)):
+        return None
+    lines = text.split("\n")
+    kept, moved, taken = [], [], 0
+    for node in tree.body:
+        part = lines[taken:node.end_lineno]
+        taken = node.end_lineno
+        if isinstance(node, DEFS + (ast.Import, ast.ImportFrom)):
+            kept += part
+        else:
+            moved += part
+    kept += lines[taken:]
+    for part in (kept, moved):
+        while part and not part[-1].strip():
+            part.pop()
+        while part and not part[0].strip():
+            part.pop(0)
+    stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    name = stem if stem.startswith("test") else "test_" + stem
+    body = ["    " + line if line.strip() else "" for line in moved]
+    wrapped = "\n".join(kept + (["", ""] if kept else []) + [f"def {name}():"] + body) + "\n"
+    return wrapped if parse(wrapped)[0] is not None else None
 
 
 def merge_asserts(current, fragment, fragment_facts):
@@ -312,14 +354,19 @@ def main():
         json.dump({"files": [], "repaired": None, "merged": None, "definitions": merged}, sys.stdout)
         return
     all_facts = [facts(f["text"]) for f in files]
-    repaired = merged = None
+    repaired = merged = wrapped = None
     if files and all_facts[0]["error"] is not None:
         repaired = repair_apostrophes(files[0]["text"])
     if files and current is not None and all_facts[0]["error"] is None:
         merged = merge_asserts(current, files[0]["text"], all_facts[0])
+    # Over a test file that has tests, a script is not all of it.
+    had_tests = current is not None and facts(current)["tests"]
+    if files and request.get("test") and all_facts[0]["error"] is None and not had_tests:
+        wrapped = wrap_script(files[0]["text"], files[0]["path"])
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
-               "merged": merged and {"text": merged, "facts": facts(merged)}}, sys.stdout)
+               "merged": merged and {"text": merged, "facts": facts(merged)},
+               "wrapped": wrapped and {"text": wrapped, "facts": facts(wrapped)}}, sys.stdout)
 
 
 main()

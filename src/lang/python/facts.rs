@@ -123,6 +123,10 @@ pub struct Answer {
     /// `current` with its asserts replaced by the first file's, when the
     /// first file is only such asserts and the result parses.
     pub merged: Option<Mended>,
+    /// The first file, a test file written as a script, with its
+    /// statements in one test function, when asked for (see [`ask`]).
+    #[serde(default)]
+    pub wrapped: Option<Mended>,
     /// `current` with the first file's definitions put in, when asked for
     /// (see [`merge_definitions`]).
     #[serde(default)]
@@ -145,14 +149,16 @@ impl Facts {
 }
 
 /// Asks Python's parser about `files` (path and text); `current` is the
-/// text the first file replaces, for merging asserts. `None` when `python3`
-/// is missing or fails.
-pub fn ask(files: &[(&str, &str)], current: Option<&str>) -> Option<Answer> {
+/// text the first file replaces, for merging asserts; `test`: the first
+/// file is a test file (a script of asserts is wrapped into a test).
+/// `None` when `python3` is missing or fails.
+pub fn ask(files: &[(&str, &str)], current: Option<&str>, test: bool) -> Option<Answer> {
     let files: Vec<serde_json::Value> = files
         .iter()
         .map(|(path, text)| serde_json::json!({ "path": path, "text": text }))
         .collect();
-    let request = serde_json::json!({ "files": files, "current": current }).to_string();
+    let request =
+        serde_json::json!({ "files": files, "current": current, "test": test }).to_string();
     let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;
     if !output.success {
         tracing::warn!(stderr = %output.stderr, "python3 could not read the files; judging nothing");

@@ -78,7 +78,7 @@ impl Language for Python {
             .iter()
             .map(|(p, t)| (p.as_str(), t.as_str()))
             .collect();
-        let Some(answer) = facts::ask(&batch, None) else {
+        let Some(answer) = facts::ask(&batch, None, false) else {
             return vec![None; files.len()];
         };
         let mut all: Vec<Option<Vec<Definition>>> = answer
@@ -116,7 +116,7 @@ impl Language for Python {
         let mut batch: Vec<(&str, &str)> = vec![(path, content)];
         batch.extend(others.iter().map(|(p, t)| (p.as_str(), t.as_str())));
         batch.extend(now.as_deref().map(|text| (path, text)));
-        let Some(answer) = facts::ask(&batch, current) else {
+        let Some(answer) = facts::ask(&batch, current, is_test) else {
             return Review::Accept;
         };
         let mut files = answer.files.into_iter();
@@ -148,18 +148,26 @@ impl Language for Python {
             .iter()
             .find(|m| m.name == "conftest")
             .map(|m| m.facts);
-        let (text, facts, why) = match (&answer.merged, &answer.repaired) {
-            (Some(m), _) => (
+        let (text, facts, why) = match (&answer.merged, &answer.repaired, &answer.wrapped) {
+            (Some(m), _, _) => (
                 m.text.as_str(),
                 &m.facts,
                 "asserts written alone replace the asserts of the same call in the test file",
             ),
-            (None, Some(r)) => (
+            (None, Some(r), _) => (
                 r.text.as_str(),
                 &r.facts,
                 "escaped apostrophes that ended strings early",
             ),
-            (None, None) => (content, &original, ""),
+            // A test file written as a script: pytest would import it and
+            // find no test (Qwen2.5-Coder 1.5B wrote such a file again and
+            // again, refused each time).
+            (None, None, Some(w)) => (
+                w.text.as_str(),
+                &w.facts,
+                "a test file written as a script: its statements moved into one test function",
+            ),
+            (None, None, None) => (content, &original, ""),
         };
         let write = Write {
             path,
@@ -305,7 +313,7 @@ impl Language for Python {
     }
 
     fn assertion(&self, line: &str) -> Option<(String, String)> {
-        let answer = facts::ask(&[("line.py", line.trim())], None)?;
+        let answer = facts::ask(&[("line.py", line.trim())], None, false)?;
         let facts = answer.files.into_iter().next()?;
         let assert = facts.asserts.into_iter().next()?;
         Some((assert.call, assert.expected))

@@ -187,6 +187,44 @@ fn two_asserts_of_one_call_that_expect_different_results() {
         ),
         None
     );
+    // A method's object may have changed in between: an inventory counts
+    // 5 apples, then 3 after two are taken.
+    assert_eq!(
+        problem(
+            "from game import Game\n\ndef test_count():\n    g = Game()\n    g.add('apple', 5)\n    assert g.count('apple') == 5\n    g.remove('apple', 2)\n    assert g.count('apple') == 3\n"
+        ),
+        None
+    );
+}
+
+/// A test file written as a script (Qwen2.5-Coder 1.5B adding tests for an
+/// inventory wrote its asserts at the top of the file, and refused because
+/// pytest would find no test, wrote the same file three times): its
+/// statements go into one test function named after the file, the imports
+/// stay at the top.
+#[test]
+fn a_test_file_written_as_a_script_becomes_one_test() {
+    let script = "from game import Game\n\n# play a round\ng = Game()\nassert g.play('rock', 'paper') == 'P2'\nprint('All tests passed!')";
+    let Review::Repair { content, why } =
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", script)
+    else {
+        panic!("a script of asserts is mended");
+    };
+    assert_eq!(
+        content,
+        "from game import Game\n\n\ndef test_game():\n    # play a round\n    g = Game()\n    assert g.play('rock', 'paper') == 'P2'\n    print('All tests passed!')\n"
+    );
+    assert!(why.contains("script"), "{why}");
+    // Not a test file, or one with a test already: as it was.
+    assert!(matches!(
+        review_in(&files(&[("game.py", GAME)]), "play.py", script),
+        Review::Accept
+    ));
+    let with_test = format!("{script}\n\ndef test_more():\n    assert True\n");
+    assert!(matches!(
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", &with_test),
+        Review::Accept
+    ));
 }
 
 #[test]
