@@ -79,6 +79,21 @@ pub trait Workspace {
     fn written(&self) -> Vec<String>;
 }
 
+/// A name a package does not give as it is named (see
+/// [`Language::unexported`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unexported {
+    /// The package, as an import names it (`mathx`).
+    pub package: String,
+    /// The name its module defines (`add`).
+    pub name: String,
+    /// The module that defines it (`mathx/add.py`).
+    pub module: String,
+    /// The file that must bind it for the package to give it
+    /// (`mathx/__init__.py`): the file a cycle changes.
+    pub binder: String,
+}
+
 /// Everything the runner knows of one language.
 pub trait Language: Send + Sync {
     /// `python`, `javascript`.
@@ -173,11 +188,11 @@ pub trait Language: Send + Sync {
     }
     /// The names a package folder does not give as they are named: for
     /// each module `P/X` of `files` (path and text) that defines `X`, when
-    /// `P`'s own module does not bind `X`, `(P, X, path)`: importing `X`
-    /// from `P` gives the module, not what it defines (a "mathx package with
-    /// add and mul functions" of `mathx/add.py` and `mathx/mul.py` ended
-    /// "Goal achieved" while `from mathx import add` gave a module).
-    fn unexported(&self, _files: &[(String, String)]) -> Vec<(String, String, String)> {
+    /// `P`'s own module does not bind `X`: importing `X` from `P` gives the
+    /// module, not what it defines (a "mathx package with add and mul
+    /// functions" of `mathx/add.py` and `mathx/mul.py` ended "Goal
+    /// achieved" while `from mathx import add` gave a module).
+    fn unexported(&self, _files: &[(String, String)]) -> Vec<Unexported> {
         Vec::new()
     }
     /// Whether source `text` defines `name` (a function, a class, a method

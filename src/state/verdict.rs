@@ -2,6 +2,7 @@
 //! are, and the goal's requirements, each met or not with its evidence.
 //! "Goal achieved" is decided here from these facts, never from a claim.
 
+use crate::lang::Unexported;
 use serde::{Deserialize, Serialize};
 
 /// How many tests a check ran, as its test runner reported them.
@@ -51,6 +52,10 @@ pub struct Requirement {
     /// The command that shows it, and the text its output must hold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown_by: Option<ShownBy>,
+    /// The file to change to meet it, when the runner knows (a package's
+    /// `__init__.py` that must import a name): a cycle changes that file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// How a requirement about output is shown: a command, and text that its
@@ -204,6 +209,7 @@ pub fn hold_to_goal(goal: &str, mut requirements: Vec<Requirement>) -> Vec<Requi
                 about_tests: false,
                 about_output: true,
                 shown_by: None,
+                file: None,
             });
         }
     }
@@ -231,39 +237,48 @@ pub fn hold_to_named(
             about_tests: false,
             about_output: false,
             shown_by: None,
+            file: None,
         });
     }
     requirements
 }
 
 /// Every package the goal names gives the names of its modules' own
-/// definitions: for each `(package, name, path)` of `unexported` (see
+/// definitions: for each of `unexported` (see
 /// [`crate::lang::Language::unexported`]) whose package the goal names as a
-/// word, an unmet requirement is added. A "mathx package with add and mul
+/// word, an unmet requirement is added, about the file that must bind the
+/// name (a cycle changes that file). A "mathx package with add and mul
 /// functions" of `mathx/add.py` and `mathx/mul.py`, no `__init__.py`, ended
 /// "Goal achieved": `from mathx import add` gave the module.
 pub fn hold_to_exports(
     goal: &str,
     mut requirements: Vec<Requirement>,
-    unexported: &[(String, String, String)],
+    unexported: &[Unexported],
 ) -> Vec<Requirement> {
-    for (folder, name, path) in unexported {
-        if !names_folder(goal, folder) {
+    for missing in unexported {
+        let Unexported {
+            package,
+            name,
+            module,
+            binder,
+        } = missing;
+        if !names_folder(goal, package.rsplit('.').next().unwrap_or(package)) {
             continue;
         }
-        let package = folder.replace('/', ".");
         requirements.push(Requirement {
             requirement: format!(
-                "`from {package} import {name}` gives {name} as {path} defines it"
+                "{binder} imports {name} from {module}, so that `from {package} import {name}` \
+                 gives {name}"
             ),
             met: false,
             evidence: format!(
-                "{package}'s own module (its __init__) does not import {name}, so `from {package} \
-                 import {name}` gives the module {path}"
+                "{binder} does not import {name}, so `from {package} import {name}` gives the \
+                 module {module}"
             ),
             about_tests: false,
             about_output: false,
             shown_by: None,
+            file: Some(binder.clone()),
         });
     }
     requirements
@@ -328,6 +343,7 @@ pub fn hold_to_tests_asked(
         about_tests: true,
         about_output: false,
         shown_by: None,
+        file: None,
     });
     requirements
 }
@@ -451,6 +467,7 @@ mod tests {
             about_tests,
             about_output: false,
             shown_by: None,
+            file: None,
         }
     }
 
@@ -769,24 +786,20 @@ mod tests {
 
     #[test]
     fn a_package_the_goal_names_gives_its_modules_functions() {
-        let unexported = vec![
-            (
-                "mathx".to_string(),
-                "add".to_string(),
-                "mathx/add.py".to_string(),
-            ),
-            (
-                "other".to_string(),
-                "f".to_string(),
-                "other/f.py".to_string(),
-            ),
-        ];
+        let missing = |package: &str, name: &str| Unexported {
+            package: package.into(),
+            name: name.into(),
+            module: format!("{package}/{name}.py"),
+            binder: format!("{package}/__init__.py"),
+        };
+        let unexported = vec![missing("mathx", "add"), missing("other", "f")];
         let goal = "Create a mathx package with add and mul functions and pytest tests";
         let held = hold_to_exports(goal, vec![req("files exist", true, false)], &unexported);
         assert_eq!(held.len(), 2, "only the package the goal names: {held:?}");
         assert_eq!(
             held[1].requirement,
-            "`from mathx import add` gives add as mathx/add.py defines it"
+            "mathx/__init__.py imports add from mathx/add.py, so that `from mathx import add` \
+             gives add"
         );
         assert!(!held[1].met);
     }

@@ -89,7 +89,7 @@ impl Agent<'_> {
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
     /// only (the others are not read).
-    fn unexported(&self) -> Vec<(String, String, String)> {
+    fn unexported(&self) -> Vec<crate::lang::Unexported> {
         let state = self.state();
         let in_named = |path: &&String| {
             path.rsplit_once('/')
@@ -335,6 +335,7 @@ fn parse(content: &str) -> Result<Vec<Requirement>, String> {
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
                 shown_by: shown_by(item),
+                file: None,
             })
         })
         .collect();
@@ -372,6 +373,7 @@ mod tests {
                 about_tests: false,
                 about_output: false,
                 shown_by: None,
+                file: None,
             }])
         );
         let answer = "{\"requirements\": [{\"requirement\": \"--shout\", \"met\": true, \
@@ -440,6 +442,7 @@ mod tests {
             about_tests: false,
             about_output: false,
             shown_by: None,
+            file: None,
         };
         let before = [requirement("add", true), requirement("mul(a, b)", false)];
         let prompt = assessment_prompt(&[], &[], &before);

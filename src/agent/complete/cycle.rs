@@ -106,12 +106,23 @@ pub(super) fn cycle_task(
     let (mut subtasks, mut kinds): (Vec<String>, Vec<SubtaskKind>) = unmet
         .iter()
         .filter(|r| !(r.about_tests && (check_failed || tests_written)))
-        .map(|r| match file_of(r, sources).filter(|_| !r.about_tests) {
-            Some(path) => (
-                format!("Change {path}: {}", make_true(r)),
-                SubtaskKind::Write { path: path.clone() },
-            ),
-            None => (make_true(r), SubtaskKind::Free),
+        .map(|r| {
+            // The file the runner knows the requirement is about first:
+            // named only in its words, a package's `__init__.py` that did
+            // not exist lost to the module the words named too, and a
+            // small model put the import in the module itself.
+            let known = r.file.as_ref();
+            let verb = match known.is_some_and(|path| !sources.contains(path)) {
+                true => "Write",
+                false => "Change",
+            };
+            match known.or_else(|| file_of(r, sources).filter(|_| !r.about_tests)) {
+                Some(path) => (
+                    format!("{verb} {path}: {}", make_true(r)),
+                    SubtaskKind::Write { path: path.clone() },
+                ),
+                None => (make_true(r), SubtaskKind::Free),
+            }
         })
         .chain(written)
         .chain(again)
@@ -170,6 +181,7 @@ mod tests {
             about_tests: false,
             about_output: false,
             shown_by: None,
+            file: None,
         }
     }
 
@@ -192,6 +204,27 @@ mod tests {
             ]
         );
         assert_eq!(task.description, "Cycle 1: what is still missing: mul");
+    }
+
+    /// A package's `__init__.py` that must import a name: the cycle writes
+    /// it, though the requirement's words name the module too (and that
+    /// module is a source file there).
+    #[test]
+    fn a_requirement_about_a_file_the_runner_knows_changes_that_file() {
+        let mut missing = req("mathx/__init__.py imports add from mathx/add.py", false);
+        missing.file = Some("mathx/__init__.py".into());
+        let sources = ["mathx/add.py".to_string()];
+        let task = cycle_task(1, &[], &[missing.clone()], &[], None, &sources);
+        assert_eq!(
+            task.kinds[0],
+            SubtaskKind::Write {
+                path: "mathx/__init__.py".into()
+            }
+        );
+        assert!(task.subtasks[0].starts_with("Write mathx/__init__.py: Make this true"));
+        let sources = ["mathx/add.py".to_string(), "mathx/__init__.py".to_string()];
+        let task = cycle_task(1, &[], &[missing], &[], None, &sources);
+        assert!(task.subtasks[0].starts_with("Change mathx/__init__.py: Make this true"));
     }
 
     #[test]

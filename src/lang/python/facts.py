@@ -9,9 +9,10 @@ single-quoted strings escaped ('It's' -> 'It\\'s'), when it does not
 parse and that makes it parse. "merged" is "current" with its asserts
 replaced by those of the first file, when the first file is nothing but
 asserts each of a call "current" asserts on exactly one line, and the
-result parses. With "test": true, "wrapped" is the first file written as a
-script (asserts at its top, no test function) with its statements moved into
-one test function (see wrap_script). With "definitions": true (or "whole") in
+result parses. With "test": true, "wrapped" is the first file mended as pytest
+would run it: `self` left out of top-level tests that take it and do not use
+it, and a script (asserts at its top, no test function) with its statements
+moved into one test function (see mend_test). With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
 (see merge_definitions). Nothing here decides what the runner does with a fact.
@@ -249,6 +250,42 @@ def wrap_script(text, path):
     return wrapped if parse(wrapped)[0] is not None else None
 
 
+SELF_FIRST = re.compile(r"\(\s*self\s*(,\s*)?")
+
+
+def unselfed(text):
+    """A test file whose top-level test functions take `self` (copied from a
+    test class; pytest: "fixture 'self' not found") and never use it, with
+    `self` left out of them; None when there is none or the result does not
+    parse."""
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+    lines = text.split("\n")
+    changed = False
+    for node in tree.body:
+        if not (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.name.startswith("test") and node.args.args
+                and node.args.args[0].arg == "self"):
+            continue
+        if any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(node)):
+            continue
+        at = node.lineno - 1
+        mended = SELF_FIRST.sub("(", lines[at], count=1)
+        changed |= mended != lines[at]
+        lines[at] = mended
+    mended = "\n".join(lines)
+    return mended if changed and parse(mended)[0] is not None else None
+
+
+def mend_test(text, path):
+    """A test file as pytest would run it: `self` left out of test
+    functions that do not use it, then a script's statements wrapped into a
+    test (see unselfed, wrap_script); None when neither applies."""
+    mended = unselfed(text) or text
+    return wrap_script(mended, path) or (mended if mended != text else None)
+
+
 def merge_asserts(current, fragment, fragment_facts):
     if not fragment_facts["only_asserts"]:
         return None
@@ -362,7 +399,7 @@ def main():
     # Over a test file that has tests, a script is not all of it.
     had_tests = current is not None and facts(current)["tests"]
     if files and request.get("test") and all_facts[0]["error"] is None and not had_tests:
-        wrapped = wrap_script(files[0]["text"], files[0]["path"])
+        wrapped = mend_test(files[0]["text"], files[0]["path"])
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
                "merged": merged and {"text": merged, "facts": facts(merged)},

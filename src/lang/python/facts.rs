@@ -123,8 +123,9 @@ pub struct Answer {
     /// `current` with its asserts replaced by the first file's, when the
     /// first file is only such asserts and the result parses.
     pub merged: Option<Mended>,
-    /// The first file, a test file written as a script, with its
-    /// statements in one test function, when asked for (see [`ask`]).
+    /// The first file, a test file pytest would not run as written, mended
+    /// (`self` left out of top-level tests that do not use it; a script's
+    /// statements in one test function), when asked for (see [`ask`]).
     #[serde(default)]
     pub wrapped: Option<Mended>,
     /// `current` with the first file's definitions put in, when asked for

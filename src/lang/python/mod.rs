@@ -9,7 +9,7 @@ mod tests;
 
 use std::path::Path;
 
-use super::{Definition, Language, Problem, Refusal, Review, Workspace};
+use super::{Definition, Language, Problem, Refusal, Review, Unexported, Workspace};
 use facts::Facts;
 use review::{Module, Write};
 
@@ -159,13 +159,16 @@ impl Language for Python {
                 &r.facts,
                 "escaped apostrophes that ended strings early",
             ),
-            // A test file written as a script: pytest would import it and
-            // find no test (Qwen2.5-Coder 1.5B wrote such a file again and
-            // again, refused each time).
+            // A test file pytest would not run as written, mended where the
+            // mend loses nothing: a script (pytest imports it and finds no
+            // test) and top-level tests that take `self` and never use it
+            // (Qwen2.5-Coder 1.5B wrote each again and again, refused each
+            // time with what to change).
             (None, None, Some(w)) => (
                 w.text.as_str(),
                 &w.facts,
-                "a test file written as a script: its statements moved into one test function",
+                "a test file pytest would not run: `self` left out of test functions that do \
+                 not use it, or a script's statements moved into one test function",
             ),
             (None, None, None) => (content, &original, ""),
         };
@@ -256,7 +259,7 @@ impl Language for Python {
         })
     }
 
-    fn unexported(&self, files: &[(String, String)]) -> Vec<(String, String, String)> {
+    fn unexported(&self, files: &[(String, String)]) -> Vec<Unexported> {
         let text_of = |path: &str| files.iter().find(|(p, _)| p == path).map(|(_, t)| t);
         let mut found = Vec::new();
         for (path, text) in files {
@@ -269,11 +272,17 @@ impl Language for Python {
             if name == "__init__" || self.is_test(path) || !self.defines(text, name) {
                 continue;
             }
-            let init = text_of(&format!("{package}/__init__.py"));
+            let binder = format!("{package}/__init__.py");
+            let init = text_of(&binder);
             if init.is_some_and(|init| self.defines(init, name) || imports(init, name)) {
                 continue;
             }
-            found.push((package.to_string(), name.to_string(), path.clone()));
+            found.push(Unexported {
+                package: package.replace('/', "."),
+                name: name.to_string(),
+                module: path.clone(),
+                binder,
+            });
         }
         found
     }

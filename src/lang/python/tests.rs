@@ -50,12 +50,24 @@ fn refused(reason: &str) -> String {
 
 #[test]
 fn a_test_function_that_takes_self_outside_a_class() {
+    // It uses `self`: refused, told what to write.
     assert_eq!(
-        problem("from game import play\n\ndef test_play(self):\n    assert play(1, 2) == 1\n"),
+        problem("from game import play\n\ndef test_play(self):\n    assert play(self, 2) == 1\n"),
         Some(refused(
             "`def test_play(self):` is not inside a class, so pytest has no `self` to give it \
              (\"fixture 'self' not found\"): write `def test_play():`"
         ))
+    );
+    // It does not: `self` is left out (a small model told so wrote the
+    // same file six times in a row).
+    let workspace = files(&[("game.py", GAME)]);
+    let unused = "from game import play\n\ndef test_play(self):\n    assert play(1, 2) == 1\n\ndef test_two( self ):\n    assert play(2, 2) == 2\n";
+    let Review::Repair { content, .. } = review_in(&workspace, "test_game.py", unused) else {
+        panic!("mended");
+    };
+    assert_eq!(
+        content,
+        "from game import play\n\ndef test_play():\n    assert play(1, 2) == 1\n\ndef test_two():\n    assert play(2, 2) == 2\n"
     );
     // A method of a class, and a fixture whose name only starts with self.
     assert_eq!(
@@ -508,21 +520,13 @@ fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_i
     let mul = file("mathx/mul.py", "def mul(a, b):\n    return a * b\n");
     let test = file("mathx/test_mul.py", "def test_mul():\n    pass\n");
     let found = Python.unexported(&[add.clone(), mul.clone(), test.clone()]);
-    assert_eq!(
-        found,
-        [
-            (
-                "mathx".to_string(),
-                "add".to_string(),
-                "mathx/add.py".to_string()
-            ),
-            (
-                "mathx".to_string(),
-                "mul".to_string(),
-                "mathx/mul.py".to_string()
-            ),
-        ]
-    );
+    let missing = |name: &str| Unexported {
+        package: "mathx".into(),
+        name: name.into(),
+        module: format!("mathx/{name}.py"),
+        binder: "mathx/__init__.py".into(),
+    };
+    assert_eq!(found, [missing("add"), missing("mul")]);
     let init = file(
         "mathx/__init__.py",
         "from .add import add\nfrom mathx.mul import (mul)\n",
