@@ -57,6 +57,10 @@ impl Language for JavaScript {
             .any(|ext| path.ends_with(ext))
     }
 
+    fn no_value(&self, shown: &str) -> bool {
+        shown.trim() == "undefined"
+    }
+
     fn defines(&self, text: &str, name: &str) -> bool {
         text.lines().any(|line| {
             let line = line.trim_start();

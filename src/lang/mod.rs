@@ -195,6 +195,12 @@ pub trait Language: Send + Sync {
     fn unexported(&self, _files: &[(String, String)]) -> Vec<Unexported> {
         Vec::new()
     }
+    /// Whether `shown`, a value as the test runner prints it, is the
+    /// language's "no value" (Python's `None`): what a function that
+    /// returns nothing gave.
+    fn no_value(&self, _shown: &str) -> bool {
+        false
+    }
     /// Whether source `text` defines `name` (a function, a class, a method
     /// or a name bound at the top), read from its lines.
     fn defines(&self, _text: &str, _name: &str) -> bool {

@@ -96,21 +96,53 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
     let quoted = source
         .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
         .unwrap_or_default();
-    let expected = source
-        .and_then(|text| returned_instead(path, text, what))
+    let (expected, target) = source
+        .and_then(|text| returned_instead(path, text, what, contents))
         .unwrap_or_default();
+    let target = target.as_deref().unwrap_or(path);
     format!(
         "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
-         corrected content of {path}."
+         corrected content of {target}."
     )
+}
+
+/// The module of `contents` (not a test) that defines the function `call`
+/// calls, by its language: `fizzbuzz.py` for `fizzbuzz(3)`.
+fn defining_module<'a>(
+    test: &str,
+    call: &str,
+    contents: &'a [(String, String)],
+) -> Option<&'a str> {
+    let name = call.split_once('(')?.0.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let languages = Languages::default();
+    let language = languages.for_path(test)?;
+    contents
+        .iter()
+        .filter(|(path, _)| language.owns(path) && !language.is_test(path))
+        .find(|(_, text)| language.defines(text, name))
+        .map(|(path, _)| path.as_str())
 }
 
 /// For a test line `assert CALL == EXPECTED` whose failure (pytest's
 /// `assert ACTUAL == EXPECTED`, in `what`) shows what CALL returned: both
 /// ways to make them agree, the test's line spelled out. A small model told
-/// only the line rewrote the file with the same assert three times.
-fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
-    let (call, written) = Languages::default().for_path(path)?.assertion(source)?;
+/// only the line rewrote the file with the same assert three times. When
+/// CALL gave no value at all (its language's `None`) and a module of
+/// `contents` defines the function, that module is the file to fix (the
+/// second part of the answer): a fizzbuzz that printed its answers was
+/// told to fix the test file, and the model wrote `== None` into it.
+fn returned_instead(
+    path: &str,
+    source: &str,
+    what: &str,
+    contents: &[(String, String)],
+) -> Option<(String, Option<String>)> {
+    let languages = Languages::default();
+    let language = languages.for_path(path)?;
+    let (call, written) = language.assertion(source)?;
     let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {
@@ -125,9 +157,27 @@ fn returned_instead(path: &str, source: &str, what: &str) -> Option<String> {
     if !same(written, expected) || same(actual, expected) || actual.contains("...") {
         return None;
     }
-    Some(format!(
-        " `{call}` returned {actual}, not {expected}. If the code is right, the test is wrong: \
-         write that line as `assert {call} == {actual}`. If the test is right, fix the code."
+    if language.no_value(actual)
+        && let Some(module) = defining_module(path, &call, contents)
+    {
+        let name = call
+            .split_once('(')
+            .map_or(call.as_str(), |(name, _)| name.trim());
+        return Some((
+            format!(
+                " `{call}` returned {actual}, not {expected}: {name} in {module} gives no value \
+                 there. The test is right: make {name} return the value (not print it)."
+            ),
+            Some(module.to_string()),
+        ));
+    }
+    Some((
+        format!(
+            " `{call}` returned {actual}, not {expected}. If the code is right, the test is \
+             wrong: write that line as `assert {call} == {actual}`. If the test is right, fix \
+             the code."
+        ),
+        None,
     ))
 }
 
@@ -168,5 +218,29 @@ mod tests {
         assert!(fix(None, "`python3 a.py` exit code 5", &[]).starts_with("Fix the cause"));
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
         assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
+    }
+
+    #[test]
+    fn a_call_that_gave_no_value_is_fixed_in_the_module_that_defines_it() {
+        // Qwen2.5-Coder 1.5B's fizzbuzz printed its answers.
+        let contents = [
+            (
+                "fizzbuzz.py".to_string(),
+                "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        print(i)\n".to_string(),
+            ),
+            (
+                "test_fizzbuzz.py".to_string(),
+                "from fizzbuzz import fizzbuzz\n\ndef test_fizzbuzz():\n    assert fizzbuzz(3) == 'Fizz'\n"
+                    .to_string(),
+            ),
+        ];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert None == 'Fizz'";
+        assert_eq!(
+            fix(Some("test_fizzbuzz.py line 4"), what, &contents),
+            "The error is at test_fizzbuzz.py line 4. Line 4 is: assert fizzbuzz(3) == 'Fizz' \
+             `fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py gives no value \
+             there. The test is right: make fizzbuzz return the value (not print it). Fix it: \
+             answer with write_file and the whole corrected content of fizzbuzz.py."
+        );
     }
 }

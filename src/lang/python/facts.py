@@ -278,11 +278,39 @@ def unselfed(text):
     return mended if changed and parse(mended)[0] is not None else None
 
 
-def mend_test(text, path):
-    """A test file as pytest would run it: `self` left out of test
-    functions that do not use it, then a script's statements wrapped into a
-    test (see unselfed, wrap_script); None when neither applies."""
-    mended = unselfed(text) or text
+def module_called(text, modules):
+    """`import M` then `M(...)`, where module M defines M ("'module' object
+    is not callable"), and M never used as a module (`M.x`): the import
+    made `from M import M`. `modules`: the names the workspace's modules at
+    the top of the folder define, by module name. None when there is none."""
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    used = {n.value.id for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    lines = text.split("\n")
+    changed = False
+    for node in tree.body:
+        if not (isinstance(node, ast.Import) and len(node.names) == 1 and node.names[0].asname is None
+                and node.lineno == node.end_lineno):
+            continue
+        name = node.names[0].name
+        if name in called and name not in used and name in modules.get(name, ()):
+            line = lines[node.lineno - 1]
+            lines[node.lineno - 1] = line[:node.col_offset] + f"from {name} import {name}"
+            changed = True
+    mended = "\n".join(lines)
+    return mended if changed and parse(mended)[0] is not None else None
+
+
+def mend_test(text, path, modules):
+    """A test file as pytest would run it: a module called as its function
+    imported as that function, `self` left out of test functions that do
+    not use it, then a script's statements wrapped into a test (see
+    module_called, unselfed, wrap_script); None when none applies."""
+    mended = module_called(text, modules) or text
+    mended = unselfed(mended) or mended
     return wrap_script(mended, path) or (mended if mended != text else None)
 
 
@@ -399,7 +427,10 @@ def main():
     # Over a test file that has tests, a script is not all of it.
     had_tests = current is not None and facts(current)["tests"]
     if files and request.get("test") and all_facts[0]["error"] is None and not had_tests:
-        wrapped = mend_test(files[0]["text"], files[0]["path"])
+        modules = {f["path"][:-3]: {d["name"] for d in fa["defs"]}
+                   for f, fa in zip(files[1:], all_facts[1:])
+                   if f["path"].endswith(".py") and "/" not in f["path"] and f["path"] != files[0]["path"]}
+        wrapped = mend_test(files[0]["text"], files[0]["path"], modules)
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
                "merged": merged and {"text": merged, "facts": facts(merged)},

@@ -167,8 +167,9 @@ impl Language for Python {
             (None, None, Some(w)) => (
                 w.text.as_str(),
                 &w.facts,
-                "a test file pytest would not run: `self` left out of test functions that do \
-                 not use it, or a script's statements moved into one test function",
+                "a test file pytest would not run: a module called as its function imported \
+                 as that function, `self` left out of test functions that do not use it, or a \
+                 script's statements moved into one test function",
             ),
             (None, None, None) => (content, &original, ""),
         };
@@ -293,6 +294,10 @@ impl Language for Python {
 
     fn put_in(&self, current: &str, fragment: &str) -> Option<String> {
         facts::merge_definitions(current, fragment, true)
+    }
+
+    fn no_value(&self, shown: &str) -> bool {
+        shown.trim() == "None"
     }
 
     fn defines(&self, text: &str, name: &str) -> bool {

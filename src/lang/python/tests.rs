@@ -317,12 +317,26 @@ fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
 #[test]
 fn a_module_called_as_a_function_or_not_imported() {
     let workspace = files(&[("rps.py", "def rps(a, b):\n    return a\n")]);
-    let Review::Refuse(refusal) = review_in(
+    // The module is never used as one: the import is made the function's
+    // (a small model told what to write gave the subtask up instead).
+    let Review::Repair { content, .. } = review_in(
         &workspace,
         "test_rps.py",
         "import rps\n\ndef test_rps():\n    assert rps('rock', 'rock') == 'rock'\n",
     ) else {
-        panic!("a module called is refused");
+        panic!("a module called as its function is mended");
+    };
+    assert_eq!(
+        content,
+        "from rps import rps\n\ndef test_rps():\n    assert rps('rock', 'rock') == 'rock'\n"
+    );
+    // Used as a module too: refused, told what to write.
+    let Review::Refuse(refusal) = review_in(
+        &workspace,
+        "test_rps.py",
+        "import rps\n\ndef test_rps():\n    assert rps('rock', 'rock') == rps.rps('a', 'b')\n",
+    ) else {
+        panic!("a module called and used is refused");
     };
     assert!(refusal.reason.contains("`import rps` gives the module rps"));
     let fine = "import rps\n\ndef test_rps():\n    assert rps.rps('rock', 'rock') == 'rock'\n";
