@@ -660,3 +660,48 @@ fn an_input_the_check_reads_is_written_before_it_runs() {
         run.stderr
     );
 }
+
+/// A subtask that writes a file, marked done while the file is not there
+/// (an rps run's game module was refused as Python could not read it, the
+/// model ran pytest and marked the module's subtask done): refused once,
+/// the model writes the file, and the goal is achieved with the file.
+#[test]
+fn a_subtask_that_writes_a_file_is_not_done_without_it() {
+    let greet = "print('hello')\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "prints hello"}],
+            "check": "python3 greet.py"},
+        "rules": [
+            {"name": "told", "last_tool": "greet.py is not there", "reply": write_reply("greet.py", greet)},
+            ends_when("Wrote ", true, "written"),
+            ends_when("exit code", true, "ran it"),
+            on_subtask("Write greet.py", "run_cmd", serde_json::json!({"cmd": "python3 --version"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "greet.py prints hello", "met": true, "evidence": "hello",
+             "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .args(["Write greet.py that prints hello"]);
+    let run = test.run();
+    run.assert_code(0);
+    let refused: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected {
+                kind: runner::state::RefusalKind::FileMissing,
+                error,
+                ..
+            } => Some(error),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(refused[0].starts_with("not accepted: this subtask writes greet.py"));
+    assert_eq!(test.read("greet.py"), greet);
+    test.assert_replay_matches();
+}

@@ -7,7 +7,7 @@ use super::{Agent, MAX_CORRECTIONS, focus};
 use crate::chat::ToolSpec;
 use crate::lang;
 use crate::model::text_calls;
-use crate::state::{Came, Ending, Event, NudgeKind, Outcome};
+use crate::state::{Came, Ending, Event, NudgeKind, Outcome, SubtaskKind};
 use crate::store::{Durability, StoreError};
 use crate::tools::{self, Call, Refusal, RefusalKind};
 
@@ -203,6 +203,27 @@ impl Agent<'_> {
                 "not accepted: nothing has been done for the ACTIVE SUBTASK yet (no tool ran for \
                  it). Do it first with one tool call, then mark it complete.",
             )),
+            // A subtask that writes a file is not done while the file is
+            // not there: an rps run's game module was refused as Python
+            // could not read it, the model ran pytest (no test ran) and
+            // marked the module's subtask done, and the game was never
+            // written. Refused once a subtask: the completion check judges
+            // what is there in the end.
+            Call::Complete { success: true, .. }
+                if let Some((_, subtask)) = state.tree.active()
+                    && let SubtaskKind::Write { path } = &subtask.kind
+                    && !self.written_as(path)
+                    && !focus::completion_refused(state, RefusalKind::FileMissing) =>
+            {
+                Err(Refusal::new(
+                    RefusalKind::FileMissing,
+                    format!(
+                        "not accepted: this subtask writes {path}, and {path} is not there: \
+                         write it first (write_file with its whole content); if it cannot be \
+                         written, mark the subtask with success=false and the reason."
+                    ),
+                ))
+            }
             Call::Complete { success: true, .. }
                 if let Some(path) = focus::unchanged_in_cycle(state)
                     && !focus::completion_refused(state, RefusalKind::NothingChanged) =>
@@ -288,6 +309,16 @@ impl Agent<'_> {
 }
 
 impl Agent<'_> {
+    /// Whether `path` is there, or the run wrote a file of its name in
+    /// another folder (`tests/test_x.py` for `test_x.py`).
+    fn written_as(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.tools.contents(path).is_some()
+            || self.state().files.keys().any(|written| {
+                written.rsplit('/').next() == Some(name) && self.tools.exists(written)
+            })
+    }
+
     /// A write its language refused, told to the model: what is wrong, and
     /// what to write instead when the language knows. A test file that is
     /// a copy of a file the run wrote is said to be one: a small model shown

@@ -40,6 +40,9 @@ pub enum RefusalKind {
     NothingDone,
     /// A check subtask marked done while its command has not passed.
     CheckNotPassed,
+    /// A subtask that writes a file marked done while the file is not
+    /// there.
+    FileMissing,
     /// The subtask given up after nothing but a refused write.
     GaveUpTooSoon,
     /// A cycle's change of a file marked done while no file has changed
@@ -75,6 +78,7 @@ impl RefusalKind {
                 self,
                 RefusalKind::NothingDone
                     | RefusalKind::CheckNotPassed
+                    | RefusalKind::FileMissing
                     | RefusalKind::GaveUpTooSoon
                     | RefusalKind::NothingChanged
             )

@@ -24,7 +24,12 @@ pub fn passes(name: &str) -> bool {
 }
 
 /// The child's environment from the runner's, with `TMPDIR` pointing at
-/// the command's own temp folder when there is one.
+/// the command's own temp folder when there is one, and Python told to
+/// write no bytecode: a cached `.pyc` is trusted when its source has the
+/// same size and modification second, and the runner rewrites a file
+/// within a second, to the same size as often as not (a fixed
+/// `return` for a `print` of as many bytes ran the old code), and a
+/// command leaves no `__pycache__` in the user's project.
 pub fn child_env(tmp: Option<&std::path::Path>) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = std::env::vars()
         .filter(|(name, _)| passes(name) && !(tmp.is_some() && name == "TMPDIR"))
@@ -32,6 +37,7 @@ pub fn child_env(tmp: Option<&std::path::Path>) -> Vec<(String, String)> {
     if let Some(tmp) = tmp {
         env.push(("TMPDIR".into(), tmp.to_string_lossy().into_owned()));
     }
+    env.push(("PYTHONDONTWRITEBYTECODE".into(), "1".into()));
     env
 }
 
@@ -83,6 +89,12 @@ mod tests {
         let default = std::path::PathBuf::from("/tmp");
         assert_eq!(usable_temp("target/eval/tmp".into()), default);
         assert_eq!(usable_temp(dir.path().join("gone")), default);
+    }
+
+    #[test]
+    fn commands_write_no_bytecode() {
+        let env = child_env(None);
+        assert!(env.contains(&("PYTHONDONTWRITEBYTECODE".into(), "1".into())));
     }
 
     #[test]
