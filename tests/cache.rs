@@ -20,17 +20,40 @@ use crate::support::fake_ollama::requested_format;
 fn rendered(request: &Value) -> String {
     let mut text = request["tools"].to_string();
     for message in request["messages"].as_array().into_iter().flatten() {
-        text.push_str(&format!(
-            "\n<|{}|>{}{}{}",
-            message["role"].as_str().unwrap_or(""),
-            message["content"].as_str().unwrap_or(""),
-            message
-                .get("tool_calls")
-                .map_or(String::new(), Value::to_string),
-            message
-                .get("tool_name")
-                .map_or(String::new(), Value::to_string),
-        ));
+        text.push_str(&rendered_message(message));
+    }
+    text
+}
+
+fn rendered_message(message: &Value) -> String {
+    format!(
+        "\n<|{}|>{}{}{}",
+        message["role"].as_str().unwrap_or(""),
+        message["content"].as_str().unwrap_or(""),
+        message
+            .get("tool_calls")
+            .map_or(String::new(), Value::to_string),
+        message
+            .get("tool_name")
+            .map_or(String::new(), Value::to_string),
+    )
+}
+
+/// What the cache holds after `request` was answered, as far as `next`
+/// shows it: the request, and the reply the model generated after it when
+/// `next` sends that reply right after the request's messages, as it was
+/// written (a server keeps the tokens it generated in its cache too).
+fn cached_after(request: &Value, next: &Value) -> String {
+    let mut text = rendered(request);
+    let (Some(sent), Some(then)) = (request["messages"].as_array(), next["messages"].as_array())
+    else {
+        return text;
+    };
+    if then.len() > sent.len()
+        && then[..sent.len()] == sent[..]
+        && then[sent.len()]["role"] == "assistant"
+    {
+        text.push_str(&rendered_message(&then[sent.len()]));
     }
     text
 }
@@ -79,8 +102,15 @@ impl Reuse {
         let mut reuse = Reuse::default();
         let mut last = cached;
         let mut last_was_round = false;
-        for request in requests.iter().filter(|r| r.get("messages").is_some()) {
+        let chats: Vec<&Value> = requests
+            .iter()
+            .filter(|r| r.get("messages").is_some())
+            .collect();
+        for (at, request) in chats.iter().enumerate() {
             let text = rendered(request);
+            if at > 0 {
+                last = cached_after(chats[at - 1], request);
+            }
             let evaluated = text.len() - common_prefix(&last, &text);
             reuse.requests += 1;
             reuse.sent += text.len();
@@ -93,7 +123,6 @@ impl Reuse {
                 reuse.rounds_evaluated += evaluated;
             }
             last_was_round = round;
-            last = text;
         }
         reuse
     }
@@ -373,4 +402,67 @@ fn a_subtask_that_writes_twice_keeps_its_standing_block() {
     standing.dedup();
     assert_eq!(standing.len(), 2, "{standing:#?}");
     assert!(broken_prefixes(&rounds).is_empty());
+}
+
+/// A reply nothing came of (a call written as text that does not parse):
+/// the model is asked again with the request it answered, then its reply
+/// as it wrote it, then the correction, so the server reads only the
+/// correction; the round after the write that worked is made anew.
+#[test]
+fn a_reply_nothing_came_of_is_asked_again_after_it() {
+    let broken = "```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"hello.py\", \"content\": \"print('hi')\"\n```";
+    let fixed = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"hello.py\", \"content\": \"print('hi')\\n\"}}";
+    let script = serde_json::json!({
+        "plan": {"tasks": [{"path": "hello.py", "purpose": "prints hi"}], "check": "python3 hello.py"},
+        "rules": [
+            {"name": "fixed", "has": ["no tool call that could run"], "lacks": ["Wrote "], "reply": {"content": fixed}},
+            {"name": "done", "last_tool": "exit code 0", "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "it runs"}}]}},
+            {"name": "written", "last_tool": "Wrote ", "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "written"}}]}},
+            {"name": "check", "subtask": "Run", "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 hello.py"}}]}}
+        ],
+        "otherwise": {"content": broken}
+    });
+    let test = Test::new()
+        .serving(serde_json::from_value(script).unwrap())
+        .args(["Write hello.py that prints hi", "--max-rounds", "10"]);
+    test.run().assert_code(0);
+    let rounds = test.server().round_requests();
+    let at = rounds
+        .iter()
+        .position(|r| rendered(r).contains("no tool call that could run"))
+        .expect("a correction");
+    let (before, again) = (
+        rounds[at - 1]["messages"].as_array().unwrap(),
+        rounds[at]["messages"].as_array().unwrap(),
+    );
+    assert_eq!(
+        again[..before.len()],
+        before[..],
+        "the request it answered, as it was"
+    );
+    assert_eq!(again.len(), before.len() + 2);
+    assert_eq!(again[before.len()]["role"], "assistant");
+    assert_eq!(
+        again[before.len()]["content"],
+        broken,
+        "the reply as the model wrote it"
+    );
+    let told = again[before.len() + 1]["content"].as_str().unwrap();
+    assert!(
+        told.starts_with("Your last reply had no tool call"),
+        "{told}"
+    );
+    // After the write, a round is made anew: its round block is last.
+    let next = rounds[at + 1]["messages"].as_array().unwrap();
+    let last = next.last().unwrap()["content"].as_str().unwrap();
+    assert!(last.contains("ACTIVE SUBTASK:"), "{last}");
+    let reuse = Reuse::of(&rounds[at - 1..=at]);
+    assert_eq!(
+        reuse.evaluated - rendered(&rounds[at - 1]).len(),
+        rendered_message(&again[before.len() + 1]).len(),
+        "only the correction is read again"
+    );
 }

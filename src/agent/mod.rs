@@ -26,7 +26,7 @@ mod shown;
 mod turn;
 
 use crate::lang::Language;
-use crate::model::Model;
+use crate::model::{self, Model};
 use crate::settings::Settings;
 use crate::state::{Ending, Event, Outcome, Record, State};
 use crate::stop::Stop;
@@ -85,6 +85,10 @@ pub struct Agent<'a> {
     watch: Watch,
     /// The workspace map of the cycle's plan, in every call's head.
     map: PlanMap,
+    /// The last round's request, and the number of exchanges once its
+    /// reply was recorded: a request that asks again appends to it (see
+    /// [`prompt::asked_again`]).
+    asked: Option<(model::ChatRequest, u64)>,
 }
 
 /// What a conversation turn led to.
@@ -119,6 +123,7 @@ impl<'a> Agent<'a> {
             languages: &[],
             watch: Watch::default(),
             map: PlanMap::default(),
+            asked: None,
         }
     }
 

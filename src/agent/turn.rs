@@ -48,6 +48,7 @@ impl Agent<'_> {
             },
             Durability::Lazy,
         )?;
+        self.asked = Some((request, self.state().exchanges));
         self.parsed = parsed.into_iter().map(Some).collect();
         self.watch_context(usage)?;
         // A call that did not parse is corrected with its error, not nudged.
@@ -86,6 +87,17 @@ impl Agent<'_> {
         ));
         let state = self.state();
         files.sort_by_key(|(path, _)| state.files.get(path).map_or(0, |f| f.changed_at));
+        // Nothing came of the last reply: ask again after it, as it was.
+        if let Some((last, at)) = &self.asked
+            && *at == state.exchanges
+            && let Some(request) = prompt::asked_again(last, state, self.settings)
+        {
+            tracing::info!(
+                bytes = request.size(),
+                "context: asked again after the last reply"
+            );
+            return Ok((request, files));
+        }
         let head = self.head();
         let request =
             prompt::request_with_files(self.state(), self.settings, self.num_ctx, &head, &files);

@@ -14,7 +14,7 @@ use super::focus;
 use crate::chat::{Message, Role};
 use crate::model::{ChatRequest, Options, text_calls};
 use crate::settings::Settings;
-use crate::state::State;
+use crate::state::{Came, State};
 use crate::tools;
 
 pub use context::{
@@ -125,6 +125,75 @@ pub fn request_with_files(
             num_predict: Some(settings.num_predict),
         },
     }
+}
+
+/// Bytes a request asked again may add to the one it follows (see
+/// [`asked_again`]): past that, the request is made anew, within the
+/// bounds of a round's.
+const ASKED_AGAIN_MAX: usize = 16 * 1024;
+
+/// The request that asks the model again after a reply nothing came of (a
+/// call that did not parse or was refused, prose, a blocked repeat): the
+/// request that reply answered (`last`), then the reply as the model wrote
+/// it, then what the runner told it since (the results of its calls and
+/// the correction or nudge, in one user message). The server's prefix
+/// cache holds `last` and the reply it generated, so it reads only what
+/// the runner said: made anew with its round block after the exchange, the
+/// reply, the runner's answer and the round block were read again, half of
+/// all the prompt tokens a real model's runs evaluated (BENCHMARKS.md,
+/// issue 18). `None` when something came of the reply (an action ran, a
+/// note was kept, a subtask ended or began), when the reply's calls came as the
+/// server's own tool calls (rendered by the server, not as the model wrote
+/// them), when the context window is under pressure, or when it would grow
+/// past [`ASKED_AGAIN_MAX`]: the next request is made anew.
+pub fn asked_again(last: &ChatRequest, state: &State, settings: &Settings) -> Option<ChatRequest> {
+    let exchange = state.conversation.back()?;
+    let (reply, told) = exchange.split_first()?;
+    let written_as_text = reply.tool_calls.is_empty()
+        || !text_calls::extract(&reply.content, &tools::names()).is_empty();
+    if reply.role != Role::Assistant
+        || reply.content.trim().is_empty()
+        || !written_as_text
+        || told.is_empty()
+        || state.pressure > 0
+    {
+        return None;
+    }
+    let this = state.exchanges.checked_sub(1)?;
+    // A subtask that began since (the runner ended the last one as stuck)
+    // starts its own request.
+    if state.subtask_exchange > this {
+        return None;
+    }
+    let came_of_it = state.calls.iter().any(|fact| {
+        fact.exchange == this && !matches!(fact.came, Came::Refused { .. } | Came::Blocked)
+    });
+    if came_of_it {
+        return None;
+    }
+    let said: Vec<String> = told
+        .iter()
+        .map(|message| match message.role {
+            Role::Tool => format!(
+                "Result of {}: {}",
+                message.tool_name.as_deref().unwrap_or("your call"),
+                message.content
+            ),
+            _ => message.content.clone(),
+        })
+        .collect();
+    let mut messages = last.messages.clone();
+    messages.push(Message::assistant(reply.content.clone(), Vec::new()));
+    messages.push(Message::user(said.join("\n\n")));
+    let request = ChatRequest {
+        messages,
+        options: Options {
+            temperature: retry_temperature(state, settings.temperature),
+            ..last.options
+        },
+        ..last.clone()
+    };
+    (request.size() <= last.size() + ASKED_AGAIN_MAX).then_some(request)
 }
 
 /// The number of the first exchange sent, of the active subtask's exchanges
