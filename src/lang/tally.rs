@@ -6,6 +6,30 @@
 
 use crate::state::Tally;
 
+/// The tests a check's output says failed, as its test runner names them:
+/// pytest's short summary (`FAILED test_calc.py::test_add - assert ...`,
+/// `ERROR ...`), node's TAP lines (`not ok 2 - adds`). Empty when it names
+/// none.
+pub fn failed_tests(output: &str) -> Vec<String> {
+    let mut failed: Vec<String> = Vec::new();
+    for line in output.lines().map(str::trim) {
+        let named = line
+            .strip_prefix("FAILED ")
+            .or_else(|| line.strip_prefix("ERROR "))
+            .map(|rest| rest.split(" - ").next().unwrap_or(rest).trim())
+            .or_else(|| {
+                let rest = line.strip_prefix("not ok ")?;
+                Some(rest.split_once(" - ")?.1.trim())
+            });
+        if let Some(name) = named.filter(|n| !n.is_empty())
+            && !failed.iter().any(|f| f == name)
+        {
+            failed.push(name.to_string());
+        }
+    }
+    failed
+}
+
 pub fn tally(output: &str) -> Option<Tally> {
     pytest(output)
         .or_else(|| unittest(output))
@@ -135,5 +159,23 @@ mod tests {
     fn output_without_a_summary_ran_no_known_test() {
         assert_eq!(tally("Hello, World!\n"), None);
         assert_eq!(tally("I passed the ball in the park"), None);
+    }
+
+    #[test]
+    fn the_failed_tests_are_named_as_their_runner_names_them() {
+        let pytest = "FFF\n=== short test summary info ===\nFAILED test_calc.py::test_add - assert 6 == 5\nFAILED test_calc.py::test_average - assert 3.0 == 4\nERROR test_x.py\n2 failed, 1 passed in 0.02s\n";
+        assert_eq!(
+            failed_tests(pytest),
+            [
+                "test_calc.py::test_add",
+                "test_calc.py::test_average",
+                "test_x.py"
+            ]
+        );
+        assert_eq!(
+            failed_tests("not ok 2 - adds\nok 1 - subtracts\n"),
+            ["adds"]
+        );
+        assert!(failed_tests("3 passed in 0.01s").is_empty());
     }
 }

@@ -227,6 +227,10 @@ impl State {
                 // Before the plan: the project's own tests as they were.
                 if !self.tree.is_planned() {
                     self.tests_before = Some(checks.iter().all(super::verdict::CheckRun::passed));
+                    self.failing_before = checks
+                        .iter()
+                        .flat_map(|check| crate::lang::failed_tests(&check.output))
+                        .collect();
                 }
                 self.checks.clone_from(checks);
                 for check in checks {

@@ -182,6 +182,11 @@ pub struct State {
     /// plan; `None` when they did not run (no tests, or a plan without).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tests_before: Option<bool>,
+    /// The tests that failed when the project's own tests ran before the
+    /// plan, as their runner named them (see [`crate::lang::failed_tests`]):
+    /// a test of the project that fails now and is not here, the run broke.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failing_before: Vec<String>,
     /// The goal's requirements as the last completion check found them.
     #[serde(default)]
     pub requirements: Vec<Requirement>,

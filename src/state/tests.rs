@@ -436,3 +436,33 @@ fn a_rollback_moves_the_files_the_runner_answers_for() {
         "a file brought back after its removal is one the runner created"
     );
 }
+
+/// The project's tests run before the plan: whether they passed, and which
+/// failed, by their runner's names; a check after the plan changes neither.
+#[test]
+fn the_tests_that_failed_before_the_plan_are_kept() {
+    let check = |output: &str, code| crate::state::verdict::CheckRun {
+        command: "python3 -m pytest -q".into(),
+        exit_code: Some(code),
+        output: output.into(),
+        tests: None,
+    };
+    let mut events = events();
+    events.truncate(1);
+    events.push(Event::Checked {
+        checks: vec![check(
+            "FAILED test_calc.py::test_average - assert 3.0 == 4\n1 failed, 2 passed in 0.01s",
+            1,
+        )],
+    });
+    events.push(planned());
+    events.push(Event::Checked {
+        checks: vec![check(
+            "FAILED test_calc.py::test_add - x\n1 failed in 0.01s",
+            1,
+        )],
+    });
+    let state = replay(events);
+    assert_eq!(state.tests_before, Some(false));
+    assert_eq!(state.failing_before, ["test_calc.py::test_average"]);
+}

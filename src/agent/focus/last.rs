@@ -150,14 +150,55 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
         (None, Some(code)) => format!("exit code {code}"),
         (None, None) => "was killed".to_string(),
     };
-    let what = match error_line(output) {
+    let mut what = match error_line(output) {
         Some(error) => format!("`{command}` {status}: {error}"),
         None => format!("`{command}` {status}"),
     };
+    let broke = broken_tests(state, output);
+    if !broke.is_empty() {
+        what.push_str(&format!(
+            "; {} passed before this run and {} now: a change of this run broke what {} \
+             (put back what {} and fix only what failed before)",
+            broke.join(", "),
+            if broke.len() == 1 { "fails" } else { "fail" },
+            if broke.len() == 1 {
+                "it tests"
+            } else {
+                "they test"
+            },
+            if broke.len() == 1 {
+                "it needs"
+            } else {
+                "they need"
+            },
+        ));
+    }
     Last::Failed {
         what,
         file: pointed_at(state, output),
     }
+}
+
+/// The project's tests that `output` says failed and that passed when they
+/// ran before the plan: in a test file there before the run and not
+/// changed since, not among those that failed then. A small model asked
+/// to fix `average` made `add` return `a + b + 1` too, and `test_add`,
+/// which had passed, failed with the rest.
+fn broken_tests(state: &State, output: &str) -> Vec<String> {
+    if state.tests_before.is_none() {
+        return Vec::new();
+    }
+    let baseline = &state.baseline;
+    crate::lang::failed_tests(output)
+        .into_iter()
+        .filter(|test| {
+            let file = test.split("::").next().unwrap_or(test);
+            baseline.files.contains_key(file)
+                && !baseline.changed.iter().any(|c| c == file)
+                && !state.failing_before.contains(test)
+        })
+        .take(3)
+        .collect()
 }
 
 /// The line of a failing program's output that says what went wrong: what

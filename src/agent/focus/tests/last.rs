@@ -224,3 +224,39 @@ fn an_edit_its_tool_refused_is_a_refused_write_with_its_kind() {
     assert_eq!(kind, RefusalKind::EditNoMatch);
     assert!(kind.is_refused_write(), "giving up after it is too soon");
 }
+
+/// A test of the project that passed before the run and fails now is
+/// named as broken by the run; one that failed before, or of a test file
+/// the run changed, is not.
+#[test]
+fn a_test_that_passed_before_the_run_and_fails_now_is_named_broken() {
+    let summary = "\n=== short test summary info ===\nFAILED test_calc.py::test_add - assert 6 == 5\nFAILED test_calc.py::test_average - assert 3.0 == 4\n2 failed, 1 passed in 0.02s";
+    let mut s = state();
+    s.tests_before = Some(false);
+    s.failing_before = vec!["test_calc.py::test_average".into()];
+    s.baseline.files.insert(
+        "test_calc.py".into(),
+        crate::state::BaselineFile {
+            path: "test_calc.py".into(),
+            size: 1,
+            modified: 0,
+            sha256: None,
+        },
+    );
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, summary))]);
+    let Last::Failed { what, .. } = last(&s) else {
+        panic!("{:?}", last(&s));
+    };
+    assert!(
+        what.ends_with(
+            "; test_calc.py::test_add passed before this run and fails now: a change of this run \
+             broke what it tests (put back what it needs and fix only what failed before)"
+        ),
+        "{what}"
+    );
+    s.baseline.changed = vec!["test_calc.py".into()];
+    let Last::Failed { what, .. } = last(&s) else {
+        panic!("{:?}", last(&s));
+    };
+    assert!(!what.contains("passed before this run"), "{what}");
+}
