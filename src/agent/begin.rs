@@ -203,6 +203,18 @@ impl Agent<'_> {
                 .map(|t| format!(", {} failed, {} passed", t.failed, t.passed))
                 .unwrap_or_default()
         );
+        // The failed tests by name, with what failed, as the runner's
+        // summary says them; else where the language reads the failure.
+        let named = crate::lang::failed_with_why(&run.output);
+        if !named.is_empty() {
+            for (test, why) in named.iter().take(3) {
+                match why.is_empty() {
+                    true => text.push_str(&format!("\n  {test} fails")),
+                    false => text.push_str(&format!("\n  {test} fails: {why}")),
+                }
+            }
+            return text;
+        }
         let problems = self
             .languages
             .iter()

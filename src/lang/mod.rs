@@ -22,7 +22,7 @@ use std::path::Path;
 pub use javascript::JavaScript;
 pub use python::Python;
 pub use registry::Languages;
-pub use tally::{failed_tests, tally};
+pub use tally::{failed_tests, failed_with_why, tally};
 
 /// A top-level definition of a source file, for the workspace map:
 /// `def add(a, b)`, `class Game(Base)`, `function play(a, b)`. The

@@ -11,20 +11,32 @@ use crate::state::Tally;
 /// `ERROR ...`), node's TAP lines (`not ok 2 - adds`). Empty when it names
 /// none.
 pub fn failed_tests(output: &str) -> Vec<String> {
-    let mut failed: Vec<String> = Vec::new();
+    failed_with_why(output)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// [`failed_tests`] with what the runner said of each (pytest's words
+/// after ` - `; empty when it said nothing on that line).
+pub fn failed_with_why(output: &str) -> Vec<(String, String)> {
+    let mut failed: Vec<(String, String)> = Vec::new();
     for line in output.lines().map(str::trim) {
         let named = line
             .strip_prefix("FAILED ")
             .or_else(|| line.strip_prefix("ERROR "))
-            .map(|rest| rest.split(" - ").next().unwrap_or(rest).trim())
+            .map(|rest| match rest.split_once(" - ") {
+                Some((name, why)) => (name.trim(), why.trim()),
+                None => (rest.trim(), ""),
+            })
             .or_else(|| {
                 let rest = line.strip_prefix("not ok ")?;
-                Some(rest.split_once(" - ")?.1.trim())
+                Some((rest.split_once(" - ")?.1.trim(), ""))
             });
-        if let Some(name) = named.filter(|n| !n.is_empty())
-            && !failed.iter().any(|f| f == name)
+        if let Some((name, why)) = named.filter(|(n, _)| !n.is_empty())
+            && !failed.iter().any(|(f, _)| f == name)
         {
-            failed.push(name.to_string());
+            failed.push((name.to_string(), why.to_string()));
         }
     }
     failed
