@@ -45,7 +45,7 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
         }
         if !in_string && rest.starts_with("\"\"\"") {
             let body = &rest[3..];
-            let Some(end) = body.find("\"\"\"") else {
+            let Some((end, comma)) = triple_end(body) else {
                 if close_at_end {
                     let content = body.strip_prefix('\n').unwrap_or(body);
                     out.push_str(&Value::String(content.to_string()).to_string());
@@ -57,6 +57,9 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
             };
             let content = body[..end].strip_prefix('\n').unwrap_or(&body[..end]);
             out.push_str(&Value::String(content.to_string()).to_string());
+            if comma {
+                out.push(',');
+            }
             rest = &body[end + 3..];
             continue;
         }
@@ -120,6 +123,34 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
     }
     out
 }
+/// Where a Python `"""` string that starts `body` ends: the first `"""`
+/// after which the JSON goes on (a `,`, a `}` or `]`, or the next key, the
+/// comma left out: then `true`), so that a docstring inside the file's
+/// content does not end it (Qwen2.5-Coder 1.5B wrote `"content": """` then
+/// a function with its docstring, then `"""`, nine times in a row). The
+/// first `"""` at all when none is so followed.
+fn triple_end(body: &str) -> Option<(usize, bool)> {
+    let ends: Vec<usize> = body.match_indices("\"\"\"").map(|(at, _)| at).collect();
+    for &at in &ends {
+        let after = body[at + 3..].trim_start();
+        if after.is_empty() || after.starts_with([',', '}', ']']) {
+            return Some((at, false));
+        }
+        let key = after
+            .strip_prefix('"')
+            .and_then(|rest| rest.split_once('"'))
+            .filter(|(name, rest)| {
+                !name.is_empty()
+                    && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    && rest.trim_start().starts_with(':')
+            });
+        if key.is_some() {
+            return Some((at, true));
+        }
+    }
+    ends.first().map(|&at| (at, false))
+}
+
 /// What may follow a backslash in a JSON string.
 const JSON_ESCAPES: &str = "\"\\/bfnrtu";
 

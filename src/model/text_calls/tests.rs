@@ -124,6 +124,28 @@ fn python_strings_and_raw_line_breaks_are_repaired() {
 }
 
 #[test]
+fn a_docstring_inside_a_python_string_does_not_end_it() {
+    // Qwen2.5-Coder 1.5B adding count_vowels, nine times in a row.
+    let qwen = "```json\n{\n  \"name\": \"write_file\",\n  \"arguments\": {\n    \"path\": \"textutil.py\",\n    \"content\": \"\"\"\ndef count_vowels(text):\n    \"\"\"The number of vowels.\"\"\"\n    return sum(1 for c in text if c in 'aeiou')\n    \"\"\"\n  }\n}\n```";
+    assert_eq!(
+        names(qwen),
+        [(
+            "write_file".into(),
+            json!({"path": "textutil.py", "content": "def count_vowels(text):\n    \"\"\"The number of vowels.\"\"\"\n    return sum(1 for c in text if c in 'aeiou')\n    "})
+        )]
+    );
+    // Two such strings, the comma between them left out.
+    let edit = "{\"name\": \"edit_file\", \"arguments\": {\"path\": \"a.py\", \"old\": \"\"\"x = 1\"\"\"\n    \"new\": \"\"\"def f():\n    \"\"\"Doc.\"\"\"\n    return 2\n\"\"\"}}";
+    assert_eq!(
+        names(edit),
+        [(
+            "edit_file".into(),
+            json!({"path": "a.py", "old": "x = 1", "new": "def f():\n    \"\"\"Doc.\"\"\"\n    return 2\n"})
+        )]
+    );
+}
+
+#[test]
 fn a_docstring_inside_a_json_string_is_the_files_own() {
     // Qwen2.5-Coder 1.5B, as a real run wrote it eleven times in a row.
     let qwen = r#"```json
