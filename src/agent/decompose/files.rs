@@ -86,7 +86,17 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
                 true => format!("Write {path}"),
                 false => format!("Write {path}: {}", purpose.trim_end_matches('.')),
             };
-            match (program, languages.for_path(path)) {
+            // The module a test file tests, by its language's naming
+            // (`mathx/test_add.py` tests `mathx/add.py`) when the plan
+            // writes it, else the plan's last program: a package plan's
+            // tests were told to import from its `__main__.py`.
+            let tested_module = languages.for_path(path).and_then(|language| {
+                language
+                    .subjects(path)
+                    .into_iter()
+                    .find(|subject| files.iter().any(|(planned, _)| planned == subject))
+            });
+            match (tested_module.as_ref().or(program), languages.for_path(path)) {
                 (Some(program), Some(language)) if is_test(path) => {
                     line.push_str(&language.test_file_hint(program))
                 }
@@ -181,6 +191,17 @@ mod tests {
                  what it returns",
                 "Run `python3 -m pytest -q` and make it succeed (fix the files if it fails)"
             ]
+        );
+        // A package's test file imports the module it tests, not the
+        // plan's last program.
+        let package = r#"{"tasks": [{"path": "mathx/add.py", "purpose": "add"},
+            {"path": "mathx/__main__.py", "purpose": "entry"},
+            {"path": "mathx/test_add.py", "purpose": "tests"}], "check": ""}"#;
+        let plan = parse(package).unwrap();
+        assert!(
+            plan[0].subtasks[2].contains("It imports from mathx.add (`from mathx.add import"),
+            "{:?}",
+            plan[0].subtasks
         );
         // A pytest check without tests runs the program; so does no check.
         for check in ["python3 -m pytest -q", ""] {
