@@ -496,7 +496,7 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
 }
 
 #[test]
-fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
+fn a_file_repeated_over_and_over_is_stopped_and_written_up_to_the_repetition() {
     let (test, state) = add_with_tests("repeating", "12");
     // The cut reply became the write of the file up to where its block of
     // asserts began to repeat, the apostrophe that ended a string early
@@ -506,16 +506,28 @@ fn a_file_repeated_until_the_token_cap_is_written_up_to_the_repetition() {
         "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3, 'add\\'s sum'\n    \
          assert add(2, 2) == 4\n    assert add(0, 5) == 5\n    assert add(-1, 1) == 0\n"
     );
-    let cut = test
+    // The streamed reply was stopped once its block of asserts had come
+    // three times (eight lines over again), not read to the cap.
+    let (cut, content) = test
         .records()
         .into_iter()
         .find_map(|r| match r.event {
             Event::ModelReplied {
-                calls, done_reason, ..
-            } if done_reason.as_deref() == Some("length") => Some(calls),
+                calls,
+                done_reason,
+                content,
+                ..
+            } if done_reason.as_deref() == Some(runner::model::runaway::REPEATING) => {
+                Some((calls, content))
+            }
             _ => None,
         })
-        .expect("the cut reply is in the log");
+        .expect("the stopped reply is in the log");
+    assert_eq!(
+        content.matches("assert add(0, 5) == 5").count(),
+        3,
+        "{content}"
+    );
     assert_eq!(cut.len(), 1);
     assert_eq!(cut[0].name, "write_file");
     // The first one, whose test took `self` outside a class, was not

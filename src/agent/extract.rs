@@ -22,7 +22,7 @@ impl Agent<'_> {
             return (calls, false);
         }
         let names = tools::names();
-        let cut = done_reason == Some("length");
+        let cut = crate::model::runaway::cut_off(done_reason);
         let calls = text_calls::extract(content, &names);
         let mut calls = self.with_fenced_files(content, calls);
         if calls.is_empty() && !cut {

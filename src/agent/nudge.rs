@@ -176,6 +176,13 @@ impl Agent<'_> {
     /// the JSON error, or the token cap that cut it.
     pub(super) fn broken_call(&self, content: &str, done_reason: Option<&str>) -> Option<String> {
         let error = text_calls::diagnose(content, &tools::names())?;
+        if done_reason == Some(crate::model::runaway::REPEATING) {
+            return Some(
+                "your reply began to repeat the same lines over and over, so it was stopped and \
+                 the call is incomplete: write each line once, and end the call"
+                    .into(),
+            );
+        }
         if done_reason == Some("length") {
             return Some(format!(
                 "your reply was cut off at the limit of {} tokens, so the call is incomplete: \

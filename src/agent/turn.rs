@@ -36,7 +36,7 @@ impl Agent<'_> {
             .into_iter()
             .unzip();
         let acted = !calls.is_empty();
-        let cut_off = done_reason.as_deref() == Some("length");
+        let cut_off = crate::model::runaway::cut_off(done_reason.as_deref());
         self.record(
             Event::ModelReplied {
                 content,

@@ -5,6 +5,7 @@ pub mod json_mode;
 pub mod ollama;
 pub mod openai;
 pub mod retry;
+pub mod runaway;
 pub mod text_calls;
 pub mod tool_mode;
 

@@ -182,8 +182,12 @@ fn detail(event: &Event) -> String {
             if *retries > 0 {
                 text.push_str(&format!(" · {retries} retries"));
             }
-            if done_reason.as_deref() == Some("length") {
-                text.push_str(" · cut at --num-predict");
+            match done_reason.as_deref() {
+                Some("length") => text.push_str(" · cut at --num-predict"),
+                Some(crate::model::runaway::REPEATING) => {
+                    text.push_str(" · stopped: it repeated itself")
+                }
+                _ => {}
             }
             text
         }

@@ -321,16 +321,16 @@ fn respond(
         done_fields(&mut value, reply, prompt_tokens);
         return axum::Json(value).into_response();
     }
-    // Content in two pieces, the tool calls in a chunk of their own, then done.
-    let split = reply
+    // Content a line a chunk (at least one, empty or not), the tool calls in
+    // a chunk of their own, then done.
+    let mut lines: Vec<Value> = reply
         .content
-        .char_indices()
-        .nth(reply.content.chars().count() / 2)
-        .map_or(0, |(i, _)| i);
-    let mut lines = vec![
-        chunk(model, &reply.content[..split], None, false),
-        chunk(model, &reply.content[split..], None, false),
-    ];
+        .split_inclusive('\n')
+        .map(|piece| chunk(model, piece, None, false))
+        .collect();
+    if lines.is_empty() {
+        lines.push(chunk(model, "", None, false));
+    }
     if !reply.tool_calls.is_empty() {
         lines.push(chunk(model, "", Some(&reply.tool_calls), false));
     }

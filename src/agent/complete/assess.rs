@@ -174,7 +174,7 @@ impl Agent<'_> {
             };
             usage += reply.usage;
             retries += reply.retries;
-            let cut_off = reply.done_reason.as_deref() == Some("length");
+            let cut_off = crate::model::runaway::cut_off(reply.done_reason.as_deref());
             match parse(&reply.content) {
                 Ok(requirements) => {
                     let requirements = verdict::hold_to_tests(requirements, checks);

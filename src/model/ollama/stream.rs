@@ -1,6 +1,9 @@
 //! Ollama's NDJSON stream, put together into one reply: content and tool
 //! calls from every chunk, `done_reason` and token counts from the last, and
-//! an `{"error": ...}` line in the middle ended as the error it is.
+//! an `{"error": ...}` line in the middle ended as the error it is. A reply
+//! whose text has begun to repeat itself is ended there (see
+//! [`crate::model::runaway`]): the caller drops the stream, and Ollama stops
+//! generating when its client goes.
 
 use ollama_rs::generation::chat::ChatMessage;
 use serde::Deserialize;
@@ -8,6 +11,7 @@ use serde_json::json;
 
 use crate::chat::{ToolCall, Usage};
 use crate::model::ChatReply;
+use crate::model::runaway;
 
 /// One line of Ollama's NDJSON stream.
 #[derive(Deserialize)]
@@ -30,11 +34,16 @@ struct Chunk {
 #[derive(Default)]
 pub(super) struct Reply {
     reply: ChatReply,
+    /// Chunks with text: Ollama streams a token a chunk, so this is the
+    /// count of tokens of a reply that never reached its last chunk.
+    pieces: u64,
 }
 
 impl Reply {
-    /// Takes one line; `Ok(true)` once the final chunk arrived. An error line
-    /// comes back as the error body to classify.
+    /// Takes one line; `Ok(true)` once the final chunk arrived, or once the
+    /// text repeats itself (the reply ends there, `done_reason`
+    /// [`runaway::REPEATING`]). An error line comes back as the error body
+    /// to classify.
     pub(super) fn feed(&mut self, line: &[u8]) -> Result<bool, String> {
         let text = String::from_utf8_lossy(line);
         let text = text.trim();
@@ -47,6 +56,9 @@ impl Reply {
             return Err(json!({ "error": error }).to_string());
         }
         if let Some(message) = chunk.message {
+            if !message.content.is_empty() {
+                self.pieces += 1;
+            }
             self.reply.content.push_str(&message.content);
             self.reply
                 .tool_calls
@@ -66,6 +78,14 @@ impl Reply {
                 completion_tokens: chunk.eval_count.unwrap_or(0),
                 ..Usage::default()
             };
+        }
+        if !chunk.done && runaway::repeating(&self.reply.content) {
+            self.reply.done_reason = Some(runaway::REPEATING.into());
+            // Ollama's counts come with the last chunk, which is not
+            // waited for: the prompt's is unknown (0 is no pressure on the
+            // context window), the reply's is its pieces.
+            self.reply.usage.completion_tokens = self.pieces;
+            return Ok(true);
         }
         Ok(chunk.done)
     }

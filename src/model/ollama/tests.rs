@@ -1,6 +1,6 @@
 use super::*;
 use crate::chat::{ToolCall, Usage};
-use crate::model::{Options, RetryPolicy};
+use crate::model::{Options, RetryPolicy, runaway};
 
 fn client() -> OllamaClient {
     OllamaClient::new(ClientConfig {
@@ -114,4 +114,33 @@ fn a_stream_is_put_together_and_its_errors_surface() {
         .feed(br#"{"error":"an error was encountered while running the model"}"#)
         .unwrap_err();
     assert!(err.contains("while running the model"));
+}
+
+#[test]
+fn a_stream_that_repeats_itself_ends_where_the_repetition_is_plain() {
+    let piece = |text: &str| {
+        json!({"model": "m", "created_at": "t", "done": false,
+               "message": {"role": "assistant", "content": text}})
+        .to_string()
+    };
+    let mut reply = Reply::default();
+    let mut fed = 0;
+    let lines = std::iter::once("import calc\n\n".to_string()).chain(std::iter::repeat_n(
+        "assert calc.add(1, 2) == 3\n".to_string(),
+        400,
+    ));
+    for line in lines {
+        fed += 1;
+        if reply.feed(piece(&line).as_bytes()) == Ok(true) {
+            break;
+        }
+    }
+    // Eight copies of the line (eight line breaks after the first line of
+    // the loop), not the four hundred the model would have written.
+    assert_eq!(fed, 9);
+    let reply = reply.finish();
+    assert_eq!(reply.done_reason.as_deref(), Some(runaway::REPEATING));
+    assert_eq!(reply.usage.completion_tokens, 9);
+    assert_eq!(reply.usage.prompt_tokens, 0, "Ollama's count never came");
+    assert!(reply.content.starts_with("import calc\n\nassert calc.add"));
 }

@@ -1,0 +1,125 @@
+//! A reply that has begun to repeat itself: a small model that falls into a
+//! loop writes the same block of lines until the token cap (Qwen2.5-Coder
+//! 1.5B wrote `count_vowels` and `shout` again and again, 1,024 tokens,
+//! about two minutes on a workstation's CPU, every one of them thrown
+//! away). A streamed reply is stopped as soon as its text ends in such a
+//! run; what came before it is kept, as for a reply cut at the cap.
+
+/// The `done_reason` of a reply the runner stopped because it repeated
+/// itself. Everything that takes a reply cut at the cap (`length`) as cut
+/// off takes this one too (see [`cut_off`]).
+pub const REPEATING: &str = "repetition";
+
+/// Whether a reply that ended so was cut before the model finished it: at
+/// the token cap, or stopped by the runner because it repeated itself.
+pub fn cut_off(done_reason: Option<&str>) -> bool {
+    matches!(done_reason, Some("length") | Some(REPEATING))
+}
+
+/// Line breaks the repeated copies must hold between them, at least: code
+/// ends in a few closing lines, or says the same line twice or thrice
+/// (blank lines, `pass`), not eight lines over again.
+const MIN_REPEATED_LINES: usize = 8;
+/// The text looked at, from its end: a repeated block longer than a third
+/// of it is not seen.
+const WINDOW: usize = 12 * 1024;
+/// The end of the text whose earlier copies give the candidate lengths of
+/// the repeated block.
+const PROBE: usize = 16;
+
+/// Whether `text` ends in the same block of lines written three times or
+/// more in a row, with at least [`MIN_REPEATED_LINES`] line breaks in the
+/// copies after the first. A line break is a real one or the `\n` of a
+/// JSON string (a file written inside a call).
+pub fn repeating(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let tail = &bytes[bytes.len().saturating_sub(WINDOW)..];
+    let n = tail.len();
+    if n < 3 * PROBE {
+        return false;
+    }
+    let probe = &tail[n - PROBE..];
+    // Blank lines and spaces are no block (and, matching at every length,
+    // would make this slow).
+    if blank(probe) {
+        return false;
+    }
+    for period in 1..=n / 3 {
+        if &tail[n - PROBE - period..n - period] != probe {
+            continue;
+        }
+        // How far back the text keeps to this period.
+        let mut start = n - PROBE - period;
+        while start > 0 && tail[start - 1] == tail[start - 1 + period] {
+            start -= 1;
+        }
+        let repeated = &tail[start + period..];
+        if n - start < 3 * period || line_breaks(repeated) < MIN_REPEATED_LINES {
+            continue;
+        }
+        if !blank(repeated) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `bytes` are only white space, real or written as a JSON
+/// string's escapes (one of which either end may cut in two).
+fn blank(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text
+        .replace("\\n", "")
+        .replace("\\t", "")
+        .replace("\\r", "");
+    text.trim_start_matches(['n', 't', 'r'])
+        .trim_end_matches('\\')
+        .trim()
+        .is_empty()
+}
+
+fn line_breaks(bytes: &[u8]) -> usize {
+    let real = bytes.iter().filter(|&&b| b == b'\n').count();
+    let escaped = bytes.windows(2).filter(|w| w == b"\\n").count();
+    real + escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_written_again_and_again_is_seen_once_it_is_there_three_times() {
+        let block = "def count_vowels(text):\\n    \\\"\\\"\\\"The text backwards.\\\"\\\"\\\"\\n    \
+                     return text[::-1]\\n\\n\\ndef shout(text):\\n    return text.upper()\\n\\n\\n";
+        let start = "```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"t.py\", \
+                     \"content\": \"";
+        let twice = format!("{start}{block}{block}");
+        assert!(!repeating(&twice), "two copies are not yet a loop");
+        let thrice = format!("{twice}{block}def cou");
+        assert!(repeating(&thrice));
+        // Real line breaks, one line over and over.
+        let lines = format!("import x\n{}", "    assert add(1, 2) == 3\n".repeat(9));
+        assert!(repeating(&lines));
+        let few = format!("import x\n{}", "    assert add(1, 2) == 3\n".repeat(4));
+        assert!(!repeating(&few), "four equal lines can be meant");
+    }
+
+    #[test]
+    fn code_that_is_alike_but_not_the_same_is_not_a_loop() {
+        let tests: String = (0..40)
+            .map(|i| format!("def test_{i}():\n    assert fizzbuzz({i}) == expected({i})\n\n"))
+            .collect();
+        assert!(!repeating(&tests));
+        let rule = format!("# {}\nprint('x')\n", "-".repeat(300));
+        assert!(!repeating(&rule), "one long line holds no repeated lines");
+        let blank = format!("x = 1{}", "\n".repeat(40));
+        assert!(!repeating(&blank), "blank lines are no block");
+        let escaped = format!("{{\"content\": \"x = 1{}", "\\n".repeat(40));
+        assert!(!repeating(&escaped), "nor are they written as escapes");
+        assert!(!repeating(&format!("{escaped}\\")), "cut in an escape");
+        assert!(!repeating(""));
+        assert!(cut_off(Some("length")) && cut_off(Some(REPEATING)));
+        assert!(!cut_off(Some("stop")) && !cut_off(None));
+    }
+}
