@@ -211,7 +211,7 @@ fn assert_openai_rounds(test: &Test) {
     let rounds = test.server().round_requests();
     assert!(rounds.len() >= 3);
     for request in &rounds {
-        assert_eq!(request["stream"], Value::Bool(false));
+        assert_eq!(request["stream"], Value::Bool(true));
         assert_eq!(request["max_tokens"], serde_json::json!(4096));
         assert!(
             request.get("options").is_none(),
@@ -449,4 +449,47 @@ fn the_api_key_is_sent_and_never_written_or_printed() {
     run.assert_code(3);
     assert!(run.stderr.contains("--api-key"), "{}", run.stderr);
     assert_nowhere(&test, wrong, &[&run.stdout, &run.stderr]);
+}
+
+#[test]
+fn openai_replies_are_streamed_unless_the_server_refuses() {
+    let streamed = |test: &Test| -> Vec<bool> {
+        test.server()
+            .requests()
+            .iter()
+            .map(|r| r["stream"].as_bool().unwrap_or(false))
+            .collect()
+    };
+    let (test, _, _) = hello(same, &["--api", "openai"]);
+    let asked = streamed(&test);
+    assert!(asked.len() >= 3 && asked.iter().all(|s| *s), "{asked:?}");
+    // Refused once, the client asks for whole replies from then on, and
+    // the run goes on as if nothing happened.
+    let (test, _, _) = hello(|s| s.refuses_streaming = true, &["--api", "openai"]);
+    let asked = streamed(&test);
+    assert_eq!(asked[..2], [true, false], "{asked:?}");
+    assert!(asked[2..].iter().all(|s| !s), "{asked:?}");
+}
+
+#[test]
+fn a_reply_that_repeats_itself_is_stopped_by_both_apis() {
+    for api in ["ollama", "openai"] {
+        let test = Test::new().script("repeating").args([
+            "Write an add function with pytest tests",
+            "--max-rounds",
+            "12",
+            "--api",
+            api,
+        ]);
+        test.run().assert_code(0);
+        let stopped = replies(&test)
+            .into_iter()
+            .filter(|(_, _, reason)| reason.as_deref() == Some("repetition"))
+            .count();
+        assert_eq!(stopped, 2, "{api}: both of the script's loops");
+        assert!(
+            test.read("test_calc.py").contains("def test_add():"),
+            "{api}"
+        );
+    }
 }

@@ -34,6 +34,36 @@ pub struct Options {
     pub num_predict: Option<u32>,
 }
 
+/// Reads a streamed body a line at a time into `take` until it says the
+/// reply is whole (`Ok(true)`); `Ok(false)` when the body ended first (its
+/// last line, without a line break, given too). Only the new bytes are
+/// searched for the end of a line: a line of 50 MB (an oversized tool
+/// call) arrives in thousands of chunks, and searching it whole each time
+/// is quadratic. Returning drops nothing: the caller drops the response,
+/// and with it the connection, which stops the server's generation.
+async fn read_lines<E>(
+    response: &mut reqwest::Response,
+    transport: impl Fn(reqwest::Error) -> E,
+    mut take: impl FnMut(&[u8]) -> Result<bool, E>,
+) -> Result<bool, E> {
+    let mut buffer = Vec::new();
+    while let Some(bytes) = response.chunk().await.map_err(&transport)? {
+        let mut from = buffer.len();
+        buffer.extend_from_slice(&bytes);
+        while let Some(end) = buffer[from..].iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = buffer.drain(..=from + end).collect();
+            from = 0;
+            if take(&line)? {
+                return Ok(true);
+            }
+        }
+    }
+    match buffer.is_empty() {
+        true => Ok(false),
+        false => take(&buffer),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatRequest {
     pub messages: Vec<Message>,

@@ -96,6 +96,10 @@ pub(super) async fn chat_completions(
             &format!("registry.ollama.ai/library/{model} does not support tools"),
         );
     }
+    let stream = request["stream"].as_bool().unwrap_or(false);
+    if stream && script.refuses_streaming {
+        return error(400, "'stream_options' is not supported by this server");
+    }
     let prompt_tokens = body.len() as u64 / script.bytes_per_token.max(1);
     let (reply, fault) = reply_for(&shared, &as_ollama(&request), &body);
     match fault {
@@ -112,9 +116,65 @@ pub(super) async fn chat_completions(
                 answer["timings"] =
                     json!({ "prompt_n": prompt_tokens - cache_n, "cache_n": cache_n });
             }
-            axum::Json(answer).into_response()
+            match stream {
+                true => events(&answer),
+                false => axum::Json(answer).into_response(),
+            }
         }
     }
+}
+
+/// A whole answer as server-sent events, as llama-server streams one: the
+/// text a line an event, each tool call's name then its arguments in two
+/// pieces, the `finish_reason`, then `usage` and `timings`, then `[DONE]`.
+fn events(answer: &Value) -> Response {
+    let choice = &answer["choices"][0];
+    let message = &choice["message"];
+    let delta = |delta: Value| json!({ "choices": [{ "index": 0, "delta": delta }] });
+    let mut events = vec![delta(json!({ "role": "assistant", "content": "" }))];
+    let content = message["content"].as_str().unwrap_or("");
+    events.extend(
+        content
+            .split_inclusive('\n')
+            .map(|piece| delta(json!({ "content": piece }))),
+    );
+    for (index, call) in message["tool_calls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let arguments = call["function"]["arguments"].as_str().unwrap_or("");
+        let half = arguments.len() / 2;
+        let half = (half..=arguments.len())
+            .find(|&i| arguments.is_char_boundary(i))
+            .unwrap_or(half);
+        events.push(delta(
+            json!({ "tool_calls": [{ "index": index, "id": call["id"],
+            "type": "function", "function": { "name": call["function"]["name"],
+            "arguments": &arguments[..half] } }] }),
+        ));
+        events.push(delta(
+            json!({ "tool_calls": [{ "index": index, "function": { "arguments": &arguments[half..] } }] }),
+        ));
+    }
+    events.push(json!({ "choices": [{ "index": 0, "delta": {},
+        "finish_reason": choice["finish_reason"] }] }));
+    let mut last = json!({ "choices": [], "usage": answer["usage"] });
+    if !answer["timings"].is_null() {
+        last["timings"] = answer["timings"].clone();
+    }
+    events.push(last);
+    let mut lines: Vec<String> = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    lines.push("data: [DONE]\n\n".into());
+    let chunks: Vec<Result<Bytes, std::convert::Infallible>> =
+        lines.into_iter().map(|l| Ok(Bytes::from(l))).collect();
+    Response::builder()
+        .header(axum::http::header::CONTENT_TYPE, "text/event-stream")
+        .body(axum::body::Body::from_stream(futures_util::stream::iter(
+            chunks,
+        )))
+        .unwrap_or_else(|_| error(500, "cannot build the response"))
 }
 
 /// The request as the rules read it: Ollama's messages (arguments as

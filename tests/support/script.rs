@@ -47,6 +47,10 @@ pub struct Script {
     /// Served at `/props`, as llama-server describes its model there.
     #[serde(default)]
     pub props: Option<Value>,
+    /// The `/v1` chat route answers a streamed request with a 400, as a
+    /// server that takes no `stream_options` does.
+    #[serde(default)]
+    pub refuses_streaming: bool,
 }
 
 fn default_model() -> String {

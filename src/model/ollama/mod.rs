@@ -144,26 +144,13 @@ impl OllamaClient {
                 return Err(self.classify(Some(status), &body));
             }
             let mut reply = Reply::default();
-            let mut buffer = Vec::new();
-            while let Some(bytes) = response
-                .chunk()
-                .await
-                .map_err(|e| self.transport_error(e))?
-            {
-                // Only the new bytes are searched for the end of a line: a
-                // line of 50 MB (an oversized tool call) arrives in thousands
-                // of chunks, and searching it whole each time is quadratic.
-                let mut from = buffer.len();
-                buffer.extend_from_slice(&bytes);
-                while let Some(end) = buffer[from..].iter().position(|&b| b == b'\n') {
-                    let line: Vec<u8> = buffer.drain(..=from + end).collect();
-                    from = 0;
-                    if reply.feed(&line).map_err(|m| self.classify(None, &m))? {
-                        return Ok(reply.finish());
-                    }
-                }
-            }
-            if !buffer.is_empty() && reply.feed(&buffer).map_err(|m| self.classify(None, &m))? {
+            let whole = super::read_lines(
+                &mut response,
+                |e| self.transport_error(e),
+                |line| reply.feed(line).map_err(|m| self.classify(None, &m)),
+            )
+            .await?;
+            if whole {
                 return Ok(reply.finish());
             }
             Err(server_error(

@@ -9,6 +9,8 @@
 
 mod wire;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde_json::Value;
 
 use super::ollama::{root_cause, server_error};
@@ -67,6 +69,9 @@ pub struct OpenAiClient {
     config: ClientConfig,
     http: reqwest::Client,
     key: Option<ApiKey>,
+    /// Whether replies are asked for streamed: until the server refuses a
+    /// streamed request (see [`refuses_streaming`]).
+    streams: AtomicBool,
 }
 
 impl OpenAiClient {
@@ -80,7 +85,12 @@ impl OpenAiClient {
             .connect_timeout(CONNECT_TIMEOUT)
             .build()
             .map_err(|e| server_error(None, &e.to_string(), false))?;
-        Ok(OpenAiClient { config, http, key })
+        Ok(OpenAiClient {
+            config,
+            http,
+            key,
+            streams: AtomicBool::new(true),
+        })
     }
 
     fn authorized(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
@@ -94,13 +104,21 @@ impl OpenAiClient {
     async fn attempt(&self, body: &Value) -> Result<ChatReply, ModelError> {
         let url = format!("{}chat/completions", self.config.base_url);
         let call = async {
-            let response = self
+            let mut response = self
                 .authorized(self.http.post(url))
                 .json(body)
                 .send()
                 .await
                 .map_err(|e| self.transport_error(e))?;
             let status = response.status().as_u16();
+            let events = response
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("text/event-stream"));
+            if status == 200 && events {
+                return self.streamed(&mut response).await;
+            }
             let text = response.text().await.map_err(|e| self.transport_error(e))?;
             if status != 200 {
                 return Err(self.classify(status, &text));
@@ -117,6 +135,30 @@ impl OpenAiClient {
                 seconds: self.config.timeout.as_secs(),
             }),
         }
+    }
+
+    /// The reply of a server-sent event stream, read until it is whole or
+    /// repeats itself; the stream is dropped then, and the server stops
+    /// generating when its client goes.
+    async fn streamed(&self, response: &mut reqwest::Response) -> Result<ChatReply, ModelError> {
+        let mut reply = wire::Streamed::default();
+        let whole = super::read_lines(
+            response,
+            |e| self.transport_error(e),
+            |line| {
+                let line = String::from_utf8_lossy(line);
+                reply.feed(&line).map_err(|body| self.classify(500, &body))
+            },
+        )
+        .await?;
+        if whole || reply.finished() {
+            return Ok(reply.finish());
+        }
+        Err(server_error(
+            None,
+            "the reply stream ended before it was done (the server dropped the connection)",
+            true,
+        ))
     }
 
     fn redacted(&self, text: &str) -> String {
@@ -195,10 +237,19 @@ impl OpenAiClient {
 impl Model for OpenAiClient {
     fn chat<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<ChatReply, Failure>> {
         Box::pin(async move {
-            let body = wire::request(&self.config.model, request);
+            let streams = self.streams.load(Ordering::Relaxed);
+            let body = wire::request(&self.config.model, request, streams);
             // With -v, what the model was sent, whole: to see why it answered so.
             tracing::debug!(%body, "chat request");
-            let (mut reply, retries) = self.config.retry.run(|| self.attempt(&body)).await?;
+            let (mut reply, retries) = match self.config.retry.run(|| self.attempt(&body)).await {
+                Err(failure) if streams && refuses_streaming(&failure.error) => {
+                    tracing::warn!(error = %failure.error, "the server refuses streaming; asking without");
+                    self.streams.store(false, Ordering::Relaxed);
+                    let body = wire::request(&self.config.model, request, false);
+                    self.config.retry.run(|| self.attempt(&body)).await?
+                }
+                result => result?,
+            };
             reply.retries = retries;
             Ok(reply)
         })
@@ -246,6 +297,19 @@ impl Model for OpenAiClient {
 
 /// llama-server's `/props` tells what the model's chat template can do:
 /// as Ollama's capabilities, `tools` when it renders tool calls.
+/// Whether a server's error says it does not take a streamed request (or
+/// `stream_options`): a 4xx that names streaming.
+fn refuses_streaming(error: &ModelError) -> bool {
+    match error {
+        ModelError::Server {
+            status: Some(status),
+            message,
+            ..
+        } => (400..500).contains(status) && message.to_lowercase().contains("stream"),
+        _ => false,
+    }
+}
+
 fn template_capabilities(props: &Value) -> Vec<String> {
     let caps = &props["chat_template_caps"];
     match caps["supports_tool_calls"].as_bool() {

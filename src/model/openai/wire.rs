@@ -5,19 +5,24 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::chat::{Message, Role, ToolCall, Usage};
-use crate::model::{ChatReply, ChatRequest};
+use crate::model::{ChatReply, ChatRequest, runaway};
 
-/// The request body. Not streamed: the runner shows no tokens as they come,
-/// and a whole answer carries `usage` and complete tool-call arguments on
-/// every server (streamed, usage needs `stream_options`, which older servers
-/// refuse, and llama-server once refused tools with streaming altogether).
-pub fn request(model: &str, request: &ChatRequest) -> Value {
+/// The request body, streamed when `stream`: a streamed reply that has
+/// begun to repeat itself is stopped there (see [`Streamed`]), and
+/// `stream_options.include_usage` asks for the token counts at its end. A
+/// server that refuses either is asked without (see
+/// [`super::OpenAiClient`]): a whole answer carries `usage` and complete
+/// tool-call arguments on every server.
+pub fn request(model: &str, request: &ChatRequest, stream: bool) -> Value {
     let mut body = json!({
         "model": model,
         "messages": messages(&request.messages),
-        "stream": false,
+        "stream": stream,
         "temperature": request.options.temperature,
     });
+    if stream {
+        body["stream_options"] = json!({ "include_usage": true });
+    }
     if let Some(limit) = request.options.num_predict {
         body["max_tokens"] = json!(limit);
     }
@@ -190,9 +195,22 @@ pub fn reply(body: &str) -> Result<ChatReply, String> {
             arguments: decoded(call.function.arguments),
         })
         .collect();
+    Ok(ChatReply {
+        content: choice.message.content.unwrap_or_default(),
+        tool_calls,
+        usage: usage_of(completion.usage, completion.timings),
+        // "length" means cut at max_tokens, as Ollama's done_reason says.
+        done_reason: choice.finish_reason,
+        ..ChatReply::default()
+    })
+}
+
+/// The token counts of an answer: `usage`, and llama-server's `timings`
+/// where it gives them.
+fn usage_of(wire: Option<WireUsage>, timings: Option<Timings>) -> Usage {
     let mut usage = Usage::default();
     let mut cached = None;
-    if let Some(u) = completion.usage {
+    if let Some(u) = wire {
         usage.prompt_tokens = u.prompt_tokens;
         usage.completion_tokens = u.completion_tokens;
         cached = u.prompt_tokens_details.and_then(|d| d.cached_tokens);
@@ -202,7 +220,7 @@ pub fn reply(body: &str) -> Result<ChatReply, String> {
     if let Some(Timings {
         prompt_n: Some(evaluated),
         cache_n: Some(cache_n),
-    }) = completion.timings
+    }) = timings
     {
         cached = Some(cache_n);
         usage.prompt_tokens = usage.prompt_tokens.max(evaluated + cache_n);
@@ -211,14 +229,149 @@ pub fn reply(body: &str) -> Result<ChatReply, String> {
         usage.prompt_cached = cached.min(usage.prompt_tokens);
         usage.prompt_cache_known = usage.prompt_tokens;
     }
-    Ok(ChatReply {
-        content: choice.message.content.unwrap_or_default(),
-        tool_calls,
-        usage,
-        // "length" means cut at max_tokens, as Ollama's done_reason says.
-        done_reason: choice.finish_reason,
-        ..ChatReply::default()
-    })
+    usage
+}
+
+/// A streamed answer being put together from its server-sent events:
+/// `data: {chunk}` lines whose `choices[0].delta` carry pieces of the text
+/// and of the tool calls (by `index`, the arguments as pieces of a string),
+/// `finish_reason` in the last, `usage` (and llama-server's `timings`) in
+/// one after it, then `data: [DONE]`.
+#[derive(Default)]
+pub struct Streamed {
+    content: String,
+    /// Each call's name and arguments, as their pieces came.
+    calls: Vec<(String, String)>,
+    finish_reason: Option<String>,
+    usage: Option<WireUsage>,
+    timings: Option<Timings>,
+    /// Chunks with text: a token each on the servers seen.
+    pieces: u64,
+}
+
+#[derive(Deserialize)]
+struct Chunk {
+    #[serde(default)]
+    choices: Vec<ChunkChoice>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    timings: Option<Timings>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct ChunkChoice {
+    #[serde(default)]
+    delta: Option<Delta>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Delta {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<CallPiece>>,
+}
+
+#[derive(Deserialize)]
+struct CallPiece {
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default)]
+    function: Option<FunctionPiece>,
+}
+
+#[derive(Deserialize)]
+struct FunctionPiece {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<String>,
+}
+
+impl Streamed {
+    /// Takes one line of the stream; `Ok(true)` once the answer is whole
+    /// (`[DONE]`), or once its text repeats itself (it ends there,
+    /// `done_reason` [`runaway::REPEATING`]). An error event comes back as
+    /// the error body to classify.
+    pub fn feed(&mut self, line: &str) -> Result<bool, String> {
+        let Some(data) = line.trim().strip_prefix("data:") else {
+            return Ok(false);
+        };
+        let data = data.trim();
+        if data == "[DONE]" {
+            return Ok(true);
+        }
+        let chunk: Chunk = serde_json::from_str(data)
+            .map_err(|e| format!("{{\"error\":\"unreadable event in the reply ({e})\"}}"))?;
+        if chunk.error.is_some() {
+            return Err(data.to_string());
+        }
+        for choice in chunk.choices {
+            let delta = choice.delta.unwrap_or(Delta {
+                content: None,
+                tool_calls: None,
+            });
+            if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
+                self.pieces += 1;
+                self.content.push_str(&text);
+            }
+            for piece in delta.tool_calls.unwrap_or_default() {
+                let index = piece.index.unwrap_or(self.calls.len().saturating_sub(1));
+                if self.calls.len() <= index {
+                    self.calls.resize(index + 1, Default::default());
+                }
+                let function = piece.function.unwrap_or(FunctionPiece {
+                    name: None,
+                    arguments: None,
+                });
+                self.calls[index].0 += function.name.as_deref().unwrap_or("");
+                self.calls[index].1 += function.arguments.as_deref().unwrap_or("");
+            }
+            self.finish_reason = choice.finish_reason.or(self.finish_reason.take());
+        }
+        self.usage = chunk.usage.or(self.usage.take());
+        self.timings = chunk.timings.or(self.timings.take());
+        if self.finish_reason.is_none() && runaway::repeating(&self.content) {
+            self.finish_reason = Some(runaway::REPEATING.into());
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Whether the answer ended (a `finish_reason` came), for a stream
+    /// that closes without `[DONE]`.
+    pub fn finished(&self) -> bool {
+        self.finish_reason.is_some()
+    }
+
+    pub fn finish(self) -> ChatReply {
+        let stopped = self.finish_reason.as_deref() == Some(runaway::REPEATING);
+        let mut usage = usage_of(self.usage, self.timings);
+        if stopped {
+            // The counts come after the last piece, which is not waited for.
+            usage.completion_tokens = self.pieces;
+        }
+        ChatReply {
+            content: self.content,
+            tool_calls: self
+                .calls
+                .into_iter()
+                .filter(|(name, _)| !name.is_empty())
+                .map(|(name, arguments)| ToolCall {
+                    name,
+                    arguments: decoded(Value::String(arguments)),
+                })
+                .collect(),
+            usage,
+            done_reason: self.finish_reason,
+            ..ChatReply::default()
+        }
+    }
 }
 
 /// Arguments arrive as a JSON string; one that does not parse is kept as the
@@ -286,7 +439,11 @@ mod tests {
                 num_predict: Some(300),
             },
         };
-        let body = super::request("m", &request);
+        let streamed = super::request("m", &request, true);
+        assert_eq!(streamed["stream"], json!(true));
+        assert_eq!(streamed["stream_options"], json!({"include_usage": true}));
+        let body = super::request("m", &request, false);
+        assert!(body.get("stream_options").is_none());
         assert_eq!(body["max_tokens"], json!(300));
         assert_eq!(body["stream"], json!(false));
         assert_eq!(body["tool_choice"], json!("auto"));
@@ -315,6 +472,61 @@ mod tests {
         );
         assert_eq!(m[3]["tool_call_id"], json!("call00002"));
         assert!(body.get("num_ctx").is_none());
+    }
+
+    #[test]
+    fn a_stream_is_put_together_from_its_events() {
+        let mut reply = Streamed::default();
+        let events = [
+            ": keep-alive",
+            r#"data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}"#,
+            r#"data: {"choices":[{"index":0,"delta":{"content":"lo"}}]}"#,
+            r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"write_file","arguments":"{\"path\": "}}]}}]}"#,
+            r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"a.py\"}"}}]}}]}"#,
+            r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            r#"data: {"choices":[],"usage":{"prompt_tokens":100,"completion_tokens":7},"timings":{"prompt_n":30,"cache_n":70}}"#,
+        ];
+        for event in events {
+            assert_eq!(reply.feed(event), Ok(false), "{event}");
+        }
+        assert!(reply.finished());
+        assert_eq!(reply.feed("data: [DONE]"), Ok(true));
+        let reply = reply.finish();
+        assert_eq!(reply.content, "Hello");
+        assert_eq!(reply.tool_calls.len(), 1);
+        assert_eq!(reply.tool_calls[0].name, "write_file");
+        assert_eq!(reply.tool_calls[0].arguments, json!({"path": "a.py"}));
+        assert_eq!(reply.done_reason.as_deref(), Some("tool_calls"));
+        assert_eq!(reply.usage.prompt_tokens, 100);
+        assert_eq!(reply.usage.prompt_cached, 70);
+        assert_eq!(reply.usage.completion_tokens, 7);
+
+        let mut broken = Streamed::default();
+        let error = broken
+            .feed(r#"data: {"error":{"code":500,"message":"the slot died"}}"#)
+            .unwrap_err();
+        assert!(error.contains("the slot died"));
+    }
+
+    #[test]
+    fn a_stream_that_repeats_itself_is_stopped_there() {
+        let mut reply = Streamed::default();
+        let piece = |text: &str| {
+            format!(
+                "data: {}",
+                json!({"choices": [{"index": 0, "delta": {"content": text}}]})
+            )
+        };
+        let mut fed = 1;
+        assert_eq!(reply.feed(&piece("def f():\n")), Ok(false));
+        while reply.feed(&piece("    return 1\n")) == Ok(false) {
+            fed += 1;
+            assert!(fed < 50, "never stopped");
+        }
+        let reply = reply.finish();
+        assert_eq!(reply.done_reason.as_deref(), Some(runaway::REPEATING));
+        assert_eq!(reply.usage.completion_tokens, fed + 1);
+        assert_eq!(reply.usage.prompt_cache_known, 0, "the counts never came");
     }
 
     #[test]
