@@ -232,16 +232,19 @@ impl Agent<'_> {
                 ))
             }
             Call::Complete { success: true, .. }
-                if let Some(path) = focus::unchanged_in_cycle(state)
+                if let Some(path) = focus::unchanged(state)
                     && !focus::completion_refused(state, RefusalKind::NothingChanged) =>
             {
+                let why = match state.cycles > 0 {
+                    true => "the check of the work found this missing in the files as they are",
+                    false => "this subtask changes a file that was there before the run",
+                };
                 Err(Refusal::new(
                     RefusalKind::NothingChanged,
                     format!(
-                        "not accepted: the check of the work found this missing in the files as \
-                         they are, and no file has changed since this subtask began. Change \
-                         {path} (edit_file or write_file) so that it is true; if it cannot be \
-                         done, mark the subtask with success=false and the reason."
+                        "not accepted: {why}, and no file has changed since this subtask began. \
+                         Change {path} (edit_file or write_file) so that it is true; if it cannot \
+                         be done, mark the subtask with success=false and the reason."
                     ),
                 ))
             }

@@ -50,19 +50,23 @@ pub fn completion_refused(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.tool == COMPLETE && fact.came == Came::Refused { kind })
 }
 
-/// The file a cycle's active subtask is to change, while no write or edit
-/// has run in it: its requirement was found missing on the files as they
-/// are, so a claim that it is done, with nothing changed, is a claim
-/// against the evidence.
-pub fn unchanged_in_cycle(state: &State) -> Option<String> {
+/// The file the active subtask is to change, while no write or edit has
+/// run in it, when the subtask is a cycle's (its requirement was found
+/// missing on the files as they are) or the file was there before the run
+/// (the plan asked for a change of it): a claim that it is done, with
+/// nothing changed, is a claim against the evidence. An add-function run
+/// marked "Change textutil.py: Add count_vowels ..." done after running
+/// `python3 textutil.py` on the file as it was.
+pub fn unchanged(state: &State) -> Option<String> {
     let cursor = state.tree.cursor?;
-    if state.cycles == 0 || cursor.task < state.cycle_start {
-        return None;
-    }
+    let in_cycle = state.cycles > 0 && cursor.task >= state.cycle_start;
     let (_, subtask) = state.tree.active()?;
     let SubtaskKind::Write { path } = &subtask.kind else {
         return None;
     };
+    if !in_cycle && !state.baseline.files.contains_key(path) {
+        return None;
+    }
     let wrote = tool_calls(state).any(|fact| {
         matches!(fact.tool.as_str(), "write_file" | "edit_file")
             && matches!(&fact.came, Came::Ran { outcome } if !outcome.interrupted)

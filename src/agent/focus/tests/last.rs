@@ -234,15 +234,7 @@ fn a_test_that_passed_before_the_run_and_fails_now_is_named_broken() {
     let mut s = state();
     s.tests_before = Some(false);
     s.failing_before = vec!["test_calc.py::test_average".into()];
-    s.baseline.files.insert(
-        "test_calc.py".into(),
-        crate::state::BaselineFile {
-            path: "test_calc.py".into(),
-            size: 1,
-            modified: 0,
-            sha256: None,
-        },
-    );
+    in_baseline(&mut s, "test_calc.py");
     exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, summary))]);
     let Last::Failed { what, .. } = last(&s) else {
         panic!("{:?}", last(&s));
@@ -259,4 +251,34 @@ fn a_test_that_passed_before_the_run_and_fails_now_is_named_broken() {
         panic!("{:?}", last(&s));
     };
     assert!(!what.contains("passed before this run"), "{what}");
+}
+
+/// A subtask that writes a file the run made has nothing to keep it from
+/// being marked done after a command; one that changes a file that was
+/// there before the run, or one of a cycle, has, until a write or an edit
+/// runs in it.
+#[test]
+fn a_change_with_nothing_changed_is_known_for_project_files_and_cycles() {
+    let mut s = state();
+    exchange(&mut s, vec![("run_cmd", ran("python3 a.py", 0, ""))]);
+    assert_eq!(unchanged(&s), None, "a.py is the run's own");
+    let mut existing = s.clone();
+    in_baseline(&mut existing, "a.py");
+    assert_eq!(unchanged(&existing), Some("a.py".into()));
+    let mut cycle = s.clone();
+    cycle.cycles = 1;
+    assert_eq!(unchanged(&cycle), Some("a.py".into()));
+    exchange(&mut existing, vec![("write_file", wrote("a.py", true))]);
+    assert_eq!(unchanged(&existing), None, "written since");
+}
+
+/// `path` as a file that was there before the run.
+fn in_baseline(state: &mut State, path: &str) {
+    let file = crate::state::BaselineFile {
+        path: path.into(),
+        size: 1,
+        modified: 0,
+        sha256: None,
+    };
+    state.baseline.files.insert(path.into(), file);
 }
