@@ -230,6 +230,15 @@ pub fn hold_to_named(
         if defined(&name) {
             continue;
         }
+        // Already unmet by the assessment's word: a second requirement of
+        // it would be a second subtask of the cycle, to be "changed" after
+        // the first one made it true (an add-function run spent its last
+        // rounds there on edits that changed nothing).
+        let unmet = |r: &Requirement| !r.met && crate::text::has_word(&r.requirement, &name);
+        if let Some(requirement) = requirements.iter_mut().find(|r| unmet(r)) {
+            requirement.evidence = format!("no source file of the workspace defines {name}");
+            continue;
+        }
         requirements.push(Requirement {
             requirement: format!("{name} is defined as the goal says"),
             met: false,
@@ -663,6 +672,14 @@ mod tests {
         assert_eq!(
             hold_to_named(goal, vec![claimed.clone()], |n| n == "count_vowels"),
             vec![claimed]
+        );
+        // Found unmet already, it is not asked for twice.
+        let unmet = req("Add a function count_vowels(text)", false, false);
+        let held = hold_to_named(goal, vec![unmet], |_| false);
+        assert_eq!(held.len(), 1);
+        assert_eq!(
+            held[0].evidence,
+            "no source file of the workspace defines count_vowels"
         );
     }
 
