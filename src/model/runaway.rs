@@ -32,17 +32,24 @@ const PROBE: usize = 16;
 /// copies after the first. A line break is a real one or the `\n` of a
 /// JSON string (a file written inside a call).
 pub fn repeating(text: &str) -> bool {
+    repetition_start(text).is_some()
+}
+
+/// Where the copies after the first begin, when `text` is
+/// [`repeating`]: what comes before is what the model meant to write.
+pub fn repetition_start(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let tail = &bytes[bytes.len().saturating_sub(WINDOW)..];
+    let offset = bytes.len().saturating_sub(WINDOW);
+    let tail = &bytes[offset..];
     let n = tail.len();
     if n < 3 * PROBE {
-        return false;
+        return None;
     }
     let probe = &tail[n - PROBE..];
     // Blank lines and spaces are no block (and, matching at every length,
     // would make this slow).
     if blank(probe) {
-        return false;
+        return None;
     }
     for period in 1..=n / 3 {
         if &tail[n - PROBE - period..n - period] != probe {
@@ -58,10 +65,18 @@ pub fn repeating(text: &str) -> bool {
             continue;
         }
         if !blank(repeated) {
-            return true;
+            // The copies are found from the end: the first may take in
+            // the end of the line before it. It begins on a line of its
+            // own.
+            let at = offset + start + period;
+            let line_start = |i: usize| {
+                i == 0 || bytes[i - 1] == b'\n' || (i >= 2 && &bytes[i - 2..i] == b"\\n")
+            };
+            let at = (at..bytes.len()).find(|&i| line_start(i)).unwrap_or(at);
+            return (at..=bytes.len()).find(|&i| text.is_char_boundary(i));
         }
     }
-    false
+    None
 }
 
 /// Whether `bytes` are only white space, real or written as a JSON
@@ -98,9 +113,17 @@ mod tests {
         assert!(!repeating(&twice), "two copies are not yet a loop");
         let thrice = format!("{twice}{block}def cou");
         assert!(repeating(&thrice));
+        let at = repetition_start(&thrice).unwrap();
+        assert_eq!(
+            &thrice[..at],
+            format!("{start}{block}"),
+            "the first copy stays"
+        );
         // Real line breaks, one line over and over.
         let lines = format!("import x\n{}", "    assert add(1, 2) == 3\n".repeat(9));
         assert!(repeating(&lines));
+        let at = repetition_start(&lines).unwrap();
+        assert_eq!(&lines[..at], "import x\n    assert add(1, 2) == 3\n");
         let few = format!("import x\n{}", "    assert add(1, 2) == 3\n".repeat(4));
         assert!(!repeating(&few), "four equal lines can be meant");
     }

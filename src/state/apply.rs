@@ -82,6 +82,7 @@ impl State {
                 calls,
                 usage,
                 retries,
+                done_reason,
                 ..
             } => {
                 self.model_calls += 1;
@@ -94,7 +95,16 @@ impl State {
                 });
                 self.reply_calls = calls.len();
                 self.reply_rejected = 0;
-                self.begin_exchange(vec![Message::assistant(content.clone(), shortened(calls))]);
+                // A reply cut while it repeated itself is kept up to where
+                // the repetition began: shown its loop again (asked again,
+                // or in the next round's exchanges), a small model takes it
+                // up again.
+                let said = match crate::model::runaway::cut_off(done_reason.as_deref()) {
+                    true => crate::model::runaway::repetition_start(content)
+                        .map_or(content.as_str(), |at| &content[..at]),
+                    false => content.as_str(),
+                };
+                self.begin_exchange(vec![Message::assistant(said.to_string(), shortened(calls))]);
             }
             Event::ActionStarted {
                 call,

@@ -321,6 +321,31 @@ fn the_conversation_is_bounded() {
     assert_eq!(state.model_calls as usize, 1 + KEPT_EXCHANGES + 10);
 }
 
+/// A reply stopped as it repeated itself is kept up to where the
+/// repetition began; the log keeps it as it came.
+#[test]
+fn a_reply_that_repeated_itself_is_kept_without_its_loop() {
+    let said = "Here:\n".to_string() + &"assert add(1, 2) == 3\n".repeat(12);
+    let replied = |done_reason: &str| Event::ModelReplied {
+        content: said.clone(),
+        calls: vec![],
+        from_text: false,
+        usage: Usage::default(),
+        retries: 0,
+        done_reason: Some(done_reason.into()),
+    };
+    let mut events = events();
+    events.truncate(2);
+    events.push(replied("repetition"));
+    let state = replay(events.clone());
+    let kept = &state.conversation.back().unwrap()[0].content;
+    assert_eq!(kept, "Here:\nassert add(1, 2) == 3\n");
+    // A reply that ended as the model meant it is kept as it is.
+    events.push(replied("stop"));
+    let state = replay(events);
+    assert_eq!(state.conversation.back().unwrap()[0].content, said);
+}
+
 /// A long write is kept cut in the conversation; refused, it is kept as
 /// the model sent it (the model is to correct it), within its own bound.
 #[test]
