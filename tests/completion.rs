@@ -65,6 +65,17 @@ fn cycles(test: &Test) -> Vec<String> {
         .collect()
 }
 
+/// The word-count goal of the suite with `script`, and no cycle.
+fn word_count(script: serde_json::Value) -> Test {
+    let script: crate::support::fake_ollama::Script =
+        serde_json::from_value(script).expect("script");
+    Test::new().serving(script).args([
+        "Write a script word_count.py that prints the number of words in the file given as its argument",
+        "--max-cycles",
+        "0",
+    ])
+}
+
 /// The tasks the run planned (`cycles` false) or its cycles took on.
 fn tasks(test: &Test, cycles: bool) -> Vec<runner::state::TaskPlan> {
     test.records()
@@ -627,7 +638,7 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
 #[test]
 fn an_input_the_check_reads_is_written_before_it_runs() {
     let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+    let test = word_count(serde_json::json!({
         "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
             "check": "python3 word_count.py test_file.txt"},
         "rules": [
@@ -640,13 +651,7 @@ fn an_input_the_check_reads_is_written_before_it_runs() {
             {"requirement": "it prints the number of words of the file", "met": true,
              "evidence": "3", "about_tests": false}]}}],
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py test_file.txt"}}]}
-    }))
-    .expect("script");
-    let test = Test::new().serving(script).args([
-        "Write a script word_count.py that prints the number of words in the file given as its argument",
-        "--max-cycles",
-        "0",
-    ]);
+    }));
     let run = test.run();
     let plan = tasks(&test, false);
     assert_eq!(
@@ -662,6 +667,43 @@ fn an_input_the_check_reads_is_written_before_it_runs() {
             .contains("`python3 word_count.py test_file.txt` passed"),
         "{}",
         run.stderr
+    );
+}
+
+/// A goal that asks for what a program prints is not met by a program that
+/// prints nothing: a word-count run wrote `count_words` and nothing that
+/// called it, `python3 word_count.py` exited 0 in silence, the assessment
+/// found the function's parts met from the code, and the run said "Goal
+/// achieved".
+#[test]
+fn a_program_that_prints_nothing_does_not_meet_a_goal_that_asks_what_it_prints() {
+    let silent =
+        "def count_words(path):\n    with open(path) as f:\n        return len(f.read().split())\n";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", silent)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "count_words returns the number of words", "met": true,
+             "evidence": "return len(f.read().split())", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
+    }));
+    let run = test.run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("no run of it printed anything"),
+        "{}",
+        run.stderr
+    );
+    let state = test.assert_replay_matches();
+    assert!(
+        state.requirements.iter().any(|r| r.about_output && !r.met),
+        "{:?}",
+        state.requirements
     );
 }
 

@@ -357,6 +357,68 @@ pub fn hold_to_tests_asked(
     requirements
 }
 
+/// Words by which a goal asks for what a program prints.
+const OUTPUT_WORDS: [&str; 8] = [
+    "print", "prints", "printed", "printing", "output", "outputs", "display", "displays",
+];
+
+/// Whether the goal asks for what a program prints: one of
+/// [`OUTPUT_WORDS`].
+pub fn speaks_of_output(goal: &str) -> bool {
+    tokens(goal).any(|word| OUTPUT_WORDS.contains(&word.to_lowercase().as_str()))
+}
+
+/// A goal that asks for what a program prints (see [`speaks_of_output`])
+/// is not met while no run of a program printed anything: when the
+/// assessment listed no requirement about output (whose command the
+/// runner runs, see [`hold_to_output`]) and no check that passed, other
+/// than a test run, printed a line, an unmet requirement about output is
+/// added. A word-count run wrote a `count_words` function and nothing that
+/// called it; `python3 word_count.py` exited 0 printing nothing, the
+/// assessment listed the function's parts, met from the code, and the run
+/// ended "Goal achieved".
+pub fn hold_to_output_asked(
+    speaks: bool,
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+) -> Vec<Requirement> {
+    if !speaks || requirements.iter().any(|r| r.about_output) {
+        return requirements;
+    }
+    let printed = checks
+        .iter()
+        .any(|check| check.passed() && check.tests.is_none() && printed(&check.output));
+    if !printed {
+        requirements.push(Requirement {
+            requirement: "the program prints what the goal says when it is run as the goal says"
+                .into(),
+            met: false,
+            evidence: "the goal asks for what the program prints, and no run of it printed \
+                       anything"
+                .into(),
+            about_tests: false,
+            about_output: true,
+            shown_by: None,
+            file: None,
+        });
+    }
+    requirements
+}
+
+/// Whether a command's output (as [`CheckRun::output`] holds it) has a
+/// line on its standard output.
+fn printed(output: &str) -> bool {
+    output
+        .split_once("--- stdout ---\n")
+        .is_some_and(|(_, out)| {
+            !out.split("\n--- stderr ---")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .is_empty()
+        })
+}
+
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
@@ -681,6 +743,40 @@ mod tests {
             held[0].evidence,
             "no source file of the workspace defines count_vowels"
         );
+    }
+
+    #[test]
+    fn a_goal_that_asks_what_a_program_prints_is_not_met_by_a_silent_one() {
+        let goal = "Write a script word_count.py that prints the number of words in a file";
+        assert!(speaks_of_output(goal));
+        assert!(!speaks_of_output(
+            "Add a function that returns the sum, with tests"
+        ));
+        let claimed = vec![req("count_words returns the number of words", true, false)];
+        let mut silent = run("python3 word_count.py", Some(0), None);
+        silent.output = "$ python3 word_count.py\nexit code 0".into();
+        let held = hold_to_output_asked(true, claimed.clone(), std::slice::from_ref(&silent));
+        assert_eq!(held.len(), 2);
+        assert!(!held[1].met && held[1].about_output);
+        assert!(matches!(
+            verdict(&[silent], &held, &[]),
+            Verdict::Missing(_)
+        ));
+        // A run that printed, or a requirement about output (whose command
+        // the runner runs), or a goal that asks for no output: nothing added.
+        let mut spoke = run("python3 word_count.py sample.txt", Some(0), None);
+        spoke.output = "$ python3 word_count.py sample.txt\nexit code 0\n--- stdout ---\n5".into();
+        assert_eq!(
+            hold_to_output_asked(true, claimed.clone(), &[spoke]),
+            claimed
+        );
+        let shown = vec![output("prints 5", "python3 word_count.py s.txt", "5")];
+        assert_eq!(hold_to_output_asked(true, shown.clone(), &[]), shown);
+        assert_eq!(hold_to_output_asked(false, claimed.clone(), &[]), claimed);
+        // Tests printing their tally are no run of the program.
+        let mut tests = run("python3 -m pytest -q", Some(0), Some((3, 0)));
+        tests.output = "$ python3 -m pytest -q\nexit code 0\n--- stdout ---\n3 passed".into();
+        assert_eq!(hold_to_output_asked(true, claimed, &[tests]).len(), 2);
     }
 
     #[test]

@@ -190,6 +190,11 @@ impl Agent<'_> {
                         requirements,
                         &self.unexported(),
                     );
+                    let requirements = verdict::hold_to_output_asked(
+                        verdict::speaks_of_output(&self.state().goal),
+                        requirements,
+                        checks,
+                    );
                     let requirements = verdict::hold_to_tests_asked(
                         self.speaks_of_tests(),
                         requirements,
