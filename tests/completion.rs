@@ -707,6 +707,36 @@ fn a_program_that_prints_nothing_does_not_meet_a_goal_that_asks_what_it_prints()
     );
 }
 
+/// A check that passes a file to a program that never reads its arguments
+/// shows nothing: a word-count run's script counted the words of a file
+/// named in its own code, `python3 word_count.py word_count.py` printed 20,
+/// and the run said "Goal achieved".
+#[test]
+fn a_program_that_never_reads_its_argument_does_not_pass_for_one_that_does() {
+    let fixed = "def count_words(path):\n    with open(path) as f:\n        return len(f.read().split())\n\n\nif __name__ == '__main__':\n    print(count_words('word_count.py'))\n";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py word_count.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", fixed)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "word_count.py can be run", "met": true,
+             "evidence": "it printed 20", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py word_count.py"}}]}
+    }));
+    let run = test.run();
+    run.assert_code(1);
+    assert!(
+        run.stderr
+            .contains("word_count.py reads the arguments it is run with"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// A subtask that writes a file, marked done while the file is not there
 /// (an rps run's game module was refused as Python could not read it, the
 /// model ran pytest and marked the module's subtask done): refused once,

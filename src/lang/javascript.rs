@@ -61,6 +61,18 @@ impl Language for JavaScript {
         shown.trim() == "undefined"
     }
 
+    fn reads_input(&self, text: &str) -> bool {
+        const READERS: [&str; 6] = [
+            "argv",
+            "parseArgs",
+            "yargs",
+            "commander",
+            "minimist",
+            "stdin",
+        ];
+        READERS.iter().any(|reader| text.contains(reader)) || text.contains("readline")
+    }
+
     fn defines(&self, text: &str, name: &str) -> bool {
         text.lines().any(|line| {
             let line = line.trim_start();

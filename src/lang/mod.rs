@@ -206,6 +206,12 @@ pub trait Language: Send + Sync {
     fn defines(&self, _text: &str, _name: &str) -> bool {
         false
     }
+    /// Whether source `text` can read what its program is run with (its
+    /// arguments, standard input), by what it names; `true` when the
+    /// language cannot tell.
+    fn reads_input(&self, _text: &str) -> bool {
+        true
+    }
 }
 
 /// Where the module a test file in `dir` tests may be, by the naming most

@@ -405,6 +405,52 @@ pub fn hold_to_output_asked(
     requirements
 }
 
+/// A check that passed by running a program with arguments the program
+/// never reads shows nothing about what the arguments were for: an unmet
+/// requirement is added for each such program (`ignores_input`: the word
+/// of the command is a program of the workspace that, by its language,
+/// reads neither its arguments nor its input, and no other source file
+/// does). A word-count run's script counted the words of a file named in
+/// its own code; its check, `python3 word_count.py word_count.py`,
+/// printed 20, the assessment found "it can be run" met, and the run said
+/// "Goal achieved".
+pub fn hold_to_arguments(
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    ignores_input: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    for check in checks.iter().filter(|check| check.passed()) {
+        let words = shell_words::split(&check.command).unwrap_or_default();
+        let Some(at) = words.iter().position(|word| ignores_input(word)) else {
+            continue;
+        };
+        if at + 1 >= words.len() {
+            continue;
+        }
+        let program = &words[at];
+        if requirements
+            .iter()
+            .any(|r| !r.met && r.evidence.contains(program.as_str()))
+        {
+            continue;
+        }
+        requirements.push(Requirement {
+            requirement: format!("{program} reads the arguments it is run with"),
+            met: false,
+            evidence: format!(
+                "`{}` passes arguments to {program}, and {program} never reads its arguments \
+                 or its input (nothing in the workspace does)",
+                check.command
+            ),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+            file: Some(program.clone()),
+        });
+    }
+    requirements
+}
+
 /// Whether a command's output (as [`CheckRun::output`] holds it) has a
 /// line on its standard output.
 fn printed(output: &str) -> bool {
@@ -777,6 +823,35 @@ mod tests {
         let mut tests = run("python3 -m pytest -q", Some(0), Some((3, 0)));
         tests.output = "$ python3 -m pytest -q\nexit code 0\n--- stdout ---\n3 passed".into();
         assert_eq!(hold_to_output_asked(true, claimed, &[tests]).len(), 2);
+    }
+
+    #[test]
+    fn a_check_that_passes_arguments_a_program_never_reads_shows_nothing() {
+        let claimed = vec![req("it can be run", true, false)];
+        let check = run("python3 word_count.py word_count.py", Some(0), None);
+        let ignores = |word: &str| word == "word_count.py";
+        let held = hold_to_arguments(claimed.clone(), std::slice::from_ref(&check), ignores);
+        assert_eq!(held.len(), 2);
+        assert!(!held[1].met);
+        assert_eq!(held[1].file.as_deref(), Some("word_count.py"));
+        assert!(matches!(verdict(&[check], &held, &[]), Verdict::Missing(_)));
+        // Run without arguments, or a program that reads them, or a
+        // check that failed (it is unmet already): nothing added.
+        let bare = run("python3 word_count.py", Some(0), None);
+        assert_eq!(
+            hold_to_arguments(claimed.clone(), &[bare], ignores),
+            claimed
+        );
+        let reads = run("python3 word_count.py words.txt", Some(0), None);
+        assert_eq!(
+            hold_to_arguments(claimed.clone(), &[reads], |_| false),
+            claimed
+        );
+        let failed = run("python3 word_count.py words.txt", Some(1), None);
+        assert_eq!(
+            hold_to_arguments(claimed.clone(), &[failed], ignores),
+            claimed
+        );
     }
 
     #[test]

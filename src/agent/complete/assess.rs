@@ -116,6 +116,33 @@ impl Agent<'_> {
         found
     }
 
+    /// Whether `word` is a program of the workspace that reads neither its
+    /// arguments nor its input, and no source file of its language does
+    /// (see [`crate::lang::Language::reads_input`]): a file the run wrote
+    /// or one that was there, by its language.
+    fn ignores_input(&self, word: &str) -> bool {
+        let state = self.state();
+        let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
+            return false;
+        };
+        if language.is_test(word) || self.tools.contents(word).is_none() {
+            return false;
+        }
+        let reads = |path: &String| {
+            self.tools
+                .contents(path)
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .is_some_and(|text| language.reads_input(&text))
+        };
+        let sources: Vec<&String> = state
+            .files
+            .keys()
+            .chain(state.baseline.files.keys())
+            .filter(|path| language.owns(path))
+            .collect();
+        !reads(&word.to_string()) && !sources.iter().any(|path| reads(path))
+    }
+
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
     pub(in crate::agent) fn speaks_of_tests(&self) -> bool {
         verdict::speaks_of_tests(&self.state().goal, |word| {
@@ -195,6 +222,9 @@ impl Agent<'_> {
                         requirements,
                         checks,
                     );
+                    let requirements = verdict::hold_to_arguments(requirements, checks, |word| {
+                        self.ignores_input(word)
+                    });
                     let requirements = verdict::hold_to_tests_asked(
                         self.speaks_of_tests(),
                         requirements,

@@ -300,6 +300,22 @@ impl Language for Python {
         shown.trim() == "None"
     }
 
+    fn reads_input(&self, text: &str) -> bool {
+        const READERS: [&str; 10] = [
+            "argv",
+            "argparse",
+            "optparse",
+            "getopt",
+            "click",
+            "typer",
+            "fire",
+            "fileinput",
+            "stdin",
+            "input(",
+        ];
+        READERS.iter().any(|reader| text.contains(reader))
+    }
+
     fn defines(&self, text: &str, name: &str) -> bool {
         text.lines().any(|line| {
             let line = line.trim_start();

@@ -587,3 +587,14 @@ fn an_assert_that_a_function_giving_no_value_gives_none_tests_nothing() {
         "from fizzbuzz import fizzbuzz\n\n\ndef test_one():\n    assert fizzbuzz(3) == 'Fizz'\n";
     assert_eq!(review(printing, fizz), None);
 }
+
+#[test]
+fn a_program_that_reads_its_arguments_or_input_is_told_from_one_that_does_not() {
+    assert!(Python.reads_input("import sys\nprint(len(open(sys.argv[1]).read().split()))\n"));
+    assert!(Python.reads_input("from sys import argv\n"));
+    assert!(Python.reads_input("import argparse\n"));
+    assert!(Python.reads_input("name = input('name? ')\n"));
+    assert!(!Python.reads_input(
+        "def count(path):\n    return len(open(path).read().split())\n\nif __name__ == '__main__':\n    print(count('word_count.py'))\n"
+    ));
+}
