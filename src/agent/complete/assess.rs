@@ -128,19 +128,18 @@ impl Agent<'_> {
         if language.is_test(word) || self.tools.contents(word).is_none() {
             return false;
         }
-        let reads = |path: &String| {
+        let reads = |path: &str| {
             self.tools
                 .contents(path)
                 .and_then(|bytes| String::from_utf8(bytes).ok())
                 .is_some_and(|text| language.reads_input(&text))
         };
-        let sources: Vec<&String> = state
+        let mut sources = state
             .files
             .keys()
             .chain(state.baseline.files.keys())
-            .filter(|path| language.owns(path))
-            .collect();
-        !reads(&word.to_string()) && !sources.iter().any(|path| reads(path))
+            .filter(|path| language.owns(path));
+        !reads(word) && !sources.any(|path| reads(path))
     }
 
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
