@@ -178,7 +178,13 @@ pub fn edit_over(
                 change.bytes,
                 removal::lost(&change.removed)
             ),
-            _ => format!("{given}: `new` equals `old`; nothing changed"),
+            // A model that sent the same text twice went on sending it
+            // until the loop guard stopped it: say what to do instead.
+            _ => format!(
+                "{given}: `new` equals `old`; nothing changed. {given} holds that text already: \
+                 if what the subtask asks is there, the subtask is done; otherwise give in \
+                 `new` the text as it must read after the change"
+            ),
         };
     }
     outcome
@@ -503,6 +509,24 @@ mod tests {
         assert!(now.contains("/ len(xs)"));
         let missing = edit_file(&root, "nope.py", "a", "b", None);
         assert!(!missing.ok && missing.result.contains("write_file"));
+    }
+
+    #[test]
+    fn an_edit_that_changes_nothing_says_the_file_holds_it_already() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("calc.py"), CALC).unwrap();
+        let same = "def add(a, b):\n    return a + b";
+        let outcome = edit_file(&root, "calc.py", same, same, None);
+        assert!(outcome.ok, "{}", outcome.result);
+        assert!(
+            outcome
+                .result
+                .contains("calc.py holds that text already: if what the subtask asks is there"),
+            "{}",
+            outcome.result
+        );
+        assert_eq!(std::fs::read_to_string(root.join("calc.py")).unwrap(), CALC);
     }
 
     #[test]
