@@ -411,6 +411,59 @@ fn a_goal_that_asks_for_tests_is_not_met_without_them() {
     );
 }
 
+/// A plan that writes the tests in `test_inventory.py` and also keeps
+/// "Change inventory.py: Add pytest tests" (seen in a real add-tests run),
+/// and a model that does what each subtask says: the module the goal
+/// asks nothing of but tests is not planned for a change, so it stays as
+/// it was, and the tests are written and pass.
+#[test]
+fn a_plan_that_writes_tests_apart_does_not_also_change_the_code_for_them() {
+    let inventory = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "inventory.py", "purpose": "Add pytest tests for the Inventory class"},
+            {"path": "test_inventory.py", "purpose": "pytest tests for the Inventory class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            ends_when("Edited inventory.py", true, "edited"),
+            on_subtask("Change inventory.py", "edit_file", serde_json::json!({"path": "inventory.py",
+                "old": "class Inventory:", "new": "class Inventory:\n    \"\"\"Items in stock.\"\"\""})),
+            on_subtask("Write test_inventory.py", "write_file", serde_json::json!({"path": "test_inventory.py",
+                "content": "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.items == {\"pen\": 2}\n"})),
+            on_subtask("python3 -m pytest -q", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for Inventory", "met": true,
+             "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = add_tests(script, "0");
+    let run = test.run();
+    run.assert_code(0);
+    let plan = tasks(&test, false);
+    let writes: Vec<&SubtaskKind> = plan
+        .iter()
+        .flat_map(|t| &t.kinds)
+        .filter(|kind| matches!(kind, SubtaskKind::Write { .. }))
+        .collect();
+    assert_eq!(
+        writes,
+        [&SubtaskKind::Write {
+            path: "test_inventory.py".into()
+        }],
+        "{plan:?}"
+    );
+    assert_eq!(
+        test.read("inventory.py"),
+        inventory,
+        "the module is as it was"
+    );
+    assert!(test.read("test_inventory.py").contains("def test_add"));
+}
+
 /// The tests a goal asks for go in a file of their own: a model that put
 /// them in the module (here, a docstring in inventory.py) gets a cycle
 /// that writes `test_inventory.py` and runs pytest, and there the tests
@@ -668,6 +721,57 @@ fn an_input_the_check_reads_is_written_before_it_runs() {
         "{}",
         run.stderr
     );
+}
+
+/// A check that names its input as a placeholder (`<path-to-file>`) runs
+/// the program on a sample input the plan writes first, not on the
+/// program's own source: a word-count run whose check ran `python3
+/// word_count.py word_count.py` got a program that printed the count of
+/// its own file, written into it.
+#[test]
+fn a_placeholder_of_a_file_in_a_check_is_a_sample_the_plan_writes() {
+    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py <path-to-file>"},
+        "rules": [
+            ends_when("exit code 0", true, "it counts"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)},
+            {"name": "input", "subtask": "Write sample.txt", "reply": write_reply("sample.txt", "one two three four\n")}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file", "met": true,
+             "evidence": "4", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py sample.txt"}}]}
+    }));
+    let run = test.run();
+    run.assert_code(0);
+    let plan = tasks(&test, false);
+    assert_eq!(
+        plan[0].kinds[1..],
+        [
+            SubtaskKind::Write {
+                path: "sample.txt".into()
+            },
+            SubtaskKind::Check {
+                cmd: "python3 word_count.py sample.txt".into()
+            }
+        ],
+        "{plan:?}"
+    );
+    let checks: Vec<_> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::Checked { checks } => Some(checks),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let last = checks.last().expect("the last check");
+    assert_eq!(last.command, "python3 word_count.py sample.txt");
+    assert!(last.output.ends_with("--- stdout ---\n4"), "{last:?}");
 }
 
 /// A goal that asks for what a program prints is not met by a program that

@@ -83,35 +83,48 @@ impl Languages {
 }
 
 /// `check` with each placeholder of a file (`<path-to-file>`, `<input
-/// file>`) made the file the command runs, one of the planned `files`: a
-/// file that is there once the plan is done, so the check runs as given.
-/// `None` when another placeholder, or a shell's `<` or `>`, is left: such
-/// a check cannot run (`run_cmd` starts one program, without a shell). A
-/// small model planned `python3 word_count.py <path-to-file>`, and its
-/// check subtask and its cycle ran it, refused, until the run ended.
+/// file>`, `<data.csv>`) made a sample input, `sample.txt` (of the
+/// placeholder's extension when it has one), when the command runs one of
+/// the planned `files`: the plan then writes that sample before the check
+/// (see `decompose::inputs_of_checks`), and the check runs the program on
+/// data. `None` when another placeholder, or a shell's `<` or `>`, is
+/// left: such a check cannot run (`run_cmd` starts one program, without a
+/// shell). A small model planned `python3 word_count.py <path-to-file>`,
+/// and its check subtask and its cycle ran it, refused, until the run
+/// ended; filled with the program itself, it ran on its own source, and
+/// the model wrote the count of that file into the program.
 fn filled(check: &str, files: &[String]) -> Option<String> {
     if !check.contains(['<', '>']) {
         return Some(check.to_string());
     }
     let words = shell_words::split(check).ok()?;
-    let program = words.iter().find(|word| files.contains(word))?;
+    words.iter().find(|word| files.contains(word))?;
     let filled: Vec<String> = words
         .iter()
-        .map(|word| {
-            let inner = word.strip_prefix('<')?.strip_suffix('>')?.to_lowercase();
-            match inner.contains("file") || inner.contains("path") {
-                true => Some(program.clone()),
-                false => None,
-            }
-        })
-        .zip(&words)
-        .map(|(filled, word)| match filled {
-            Some(program) => Some(program),
-            None if word.contains(['<', '>']) => None,
-            None => Some(word.clone()),
-        })
+        .map(
+            |word| match word.strip_prefix('<').and_then(|w| w.strip_suffix('>')) {
+                Some(inner) => sample(inner),
+                None if word.contains(['<', '>']) => None,
+                None => Some(word.clone()),
+            },
+        )
         .collect::<Option<_>>()?;
     Some(shell_words::join(filled))
+}
+
+/// The sample input that stands for a placeholder of a file (`inner` is
+/// what is between `<` and `>`), or `None` for a placeholder of anything
+/// else (`<number>`).
+fn sample(inner: &str) -> Option<String> {
+    let lower = inner.to_lowercase();
+    let extension = lower
+        .rsplit_once('.')
+        .map(|(_, extension)| extension)
+        .filter(|e| !e.is_empty() && e.len() <= 5 && e.chars().all(|c| c.is_ascii_alphanumeric()));
+    if extension.is_none() && !lower.contains("file") && !lower.contains("path") {
+        return None;
+    }
+    Some(format!("sample.{}", extension.unwrap_or("txt")))
 }
 
 /// Whether a planned check reads as a command: it splits into words as a
@@ -153,16 +166,20 @@ mod tests {
     }
 
     #[test]
-    fn a_placeholder_of_a_file_in_a_check_is_the_file_it_runs() {
+    fn a_placeholder_of_a_file_in_a_check_is_a_sample_input() {
         let languages = Languages::default();
         let files = ["word_count.py".to_string()];
         assert_eq!(
             languages.plan_check(&files, "python3 word_count.py <path-to-file>"),
-            "python3 word_count.py word_count.py"
+            "python3 word_count.py sample.txt"
         );
         assert_eq!(
             languages.plan_check(&files, "python3 word_count.py '<input file>' --top 3"),
-            "python3 word_count.py word_count.py --top 3"
+            "python3 word_count.py sample.txt --top 3"
+        );
+        assert_eq!(
+            languages.plan_check(&files, "python3 word_count.py <data.csv>"),
+            "python3 word_count.py sample.csv"
         );
         // Any other placeholder, or a shell's redirection: the program's
         // own run.

@@ -4,6 +4,7 @@
 //! anew", and a small model did (Qwen2.5-Coder 1.5B lost every function
 //! the goal did not name).
 
+use super::files::WHOLE;
 use crate::state::{SubtaskKind, TaskPlan};
 
 /// The files the plan writes, in order.
@@ -119,13 +120,17 @@ pub fn tests_of_their_own(
 ) -> Option<String> {
     let writes = planned_writes(tasks);
     if writes.iter().any(|path| is_test(path)) {
+        tests_out_of_code(tasks, |code, subtask| {
+            let unasked =
+                exists(code) && !is_test(code) && !asked_of(code) && about_tests(subtask, &is_test);
+            test_path(code).filter(|test| unasked && !exists(test) && writes.contains(test))
+        });
         return None;
     }
     let (code, test) = writes.into_iter().find_map(|path| {
         let test = test_path(&path).filter(|test| !exists(test))?;
         Some((path, test))
     })?;
-    let retarget = exists(&code) && !asked_of(&code);
     for task in tasks.iter_mut() {
         let Some(at) = task
             .kinds
@@ -134,6 +139,8 @@ pub fn tests_of_their_own(
         else {
             continue;
         };
+        let retarget =
+            exists(&code) && !asked_of(&code) && about_tests(&task.subtasks[at], &is_test);
         let own = format!(
             "The tests go in {test}, a file of their own that imports what it tests from {code}"
         );
@@ -162,6 +169,55 @@ pub fn tests_of_their_own(
         return Some(test);
     }
     None
+}
+
+/// Whether a subtask, in the planner's own words (what the runner adds
+/// to a planned write is left out: it speaks of tests too), is about tests.
+fn about_tests(subtask: &str, is_test: impl Fn(&str) -> bool) -> bool {
+    let own = subtask.split(WHOLE).next().unwrap_or(subtask);
+    crate::state::verdict::speaks_of_tests(own, is_test)
+}
+
+/// `tasks` without each planned change of a file for which `unasked`
+/// (given the path and the subtask) names the test file the plan writes
+/// for it: a file the goal asks nothing of but tests, in a plan that
+/// writes them in a file of their own. That file's subtask says the code
+/// stays as it is. Asked to add tests to `inventory.py`, a small model
+/// planned "Change inventory.py: Add pytest tests for the Inventory
+/// class" and then "Write test_inventory.py", and did the first by
+/// changing the module. A task left with nothing is kept as it was.
+fn tests_out_of_code(tasks: &mut [TaskPlan], unasked: impl Fn(&str, &str) -> Option<String>) {
+    let mut dropped: Vec<(String, String)> = Vec::new();
+    for task in tasks.iter_mut() {
+        let mut at = 0;
+        while at < task.kinds.len().min(task.subtasks.len()) {
+            let test = match &task.kinds[at] {
+                SubtaskKind::Write { path } => unasked(path, &task.subtasks[at]),
+                _ => None,
+            };
+            let Some(test) = test.filter(|_| task.subtasks.len() > 1) else {
+                at += 1;
+                continue;
+            };
+            let SubtaskKind::Write { path } = task.kinds.remove(at) else {
+                unreachable!("only writes are dropped")
+            };
+            task.subtasks.remove(at);
+            task.description = task.description.replacen(&format!("{path} and "), "", 1);
+            dropped.push((path, test));
+        }
+    }
+    for (code, test) in dropped {
+        for task in tasks.iter_mut() {
+            let at = task
+                .kinds
+                .iter()
+                .position(|kind| matches!(kind, SubtaskKind::Write { path } if *path == test));
+            if let Some(subtask) = at.and_then(|at| task.subtasks.get_mut(at)) {
+                subtask.push_str(&format!(". {code} stays as it is"));
+            }
+        }
+    }
 }
 
 /// `tasks` with a write of each input file a check names that neither the
@@ -449,6 +505,96 @@ mod tests {
             None
         );
         assert_eq!(covered, before);
+    }
+
+    #[test]
+    fn a_change_of_code_for_the_tests_a_plan_writes_apart_is_dropped() {
+        let write = |path: &str| SubtaskKind::Write { path: path.into() };
+        let check = SubtaskKind::Check {
+            cmd: "python3 -m pytest -q".into(),
+        };
+        // The plan of a real add-tests run.
+        let plan = |change: &str| {
+            vec![TaskPlan {
+                description: "Write inventory.py and test_inventory.py, then run the tests".into(),
+                subtasks: vec![
+                    format!(
+                        "Change inventory.py: {change}{WHOLE}. Functions ... so tests can call them"
+                    ),
+                    "Write test_inventory.py: pytest tests for the Inventory class".into(),
+                    "Run `python3 -m pytest -q`".into(),
+                ],
+                kinds: vec![
+                    write("inventory.py"),
+                    write("test_inventory.py"),
+                    check.clone(),
+                ],
+            }]
+        };
+        let is_test = |path: &str| path.starts_with("test_");
+        let test_path = |path: &str| (!is_test(path)).then(|| format!("test_{path}"));
+        let exists = |path: &str| path == "inventory.py";
+
+        let mut tasks = plan("Add pytest tests for the Inventory class");
+        let planned = tests_of_their_own(&mut tasks, is_test, test_path, exists, |_| false);
+        assert_eq!(planned, None, "the plan writes its test file already");
+        assert_eq!(tasks[0].kinds, [write("test_inventory.py"), check.clone()]);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Write test_inventory.py: pytest tests for the Inventory class. inventory.py stays as \
+             it is"
+        );
+        assert_eq!(
+            tasks[0].description,
+            "Write test_inventory.py, then run the tests"
+        );
+
+        // Kept: a change that is not about tests (what the runner adds to
+        // a planned write says "tests" and does not count), one the goal
+        // asks for, and one whose test file is there already.
+        for (change, asked, there) in [
+            ("fix the bug in remove", false, false),
+            ("Add pytest tests", true, false),
+            ("Add pytest tests", false, true),
+        ] {
+            let mut tasks = plan(change);
+            let before = tasks.clone();
+            let exists =
+                |path: &str| path == "inventory.py" || (there && path == "test_inventory.py");
+            tests_of_their_own(&mut tasks, is_test, test_path, exists, |_| asked);
+            assert_eq!(tasks, before, "{change}, asked {asked}, there {there}");
+        }
+    }
+
+    #[test]
+    fn a_change_of_code_not_about_tests_keeps_its_file_and_gets_tests_after_it() {
+        let mut tasks = vec![TaskPlan {
+            description: "Fix calc.py".into(),
+            subtasks: vec!["Change calc.py: fix the bug in average".into()],
+            kinds: vec![SubtaskKind::Write {
+                path: "calc.py".into(),
+            }],
+        }];
+        let is_test = |path: &str| path.starts_with("test_");
+        let planned = tests_of_their_own(
+            &mut tasks,
+            is_test,
+            |path| Some(format!("test_{path}")),
+            |path| path == "calc.py",
+            |_| false,
+        );
+        assert_eq!(planned.as_deref(), Some("test_calc.py"));
+        assert_eq!(
+            tasks[0].kinds,
+            [
+                SubtaskKind::Write {
+                    path: "calc.py".into()
+                },
+                SubtaskKind::Write {
+                    path: "test_calc.py".into()
+                }
+            ]
+        );
     }
 
     #[test]

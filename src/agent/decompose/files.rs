@@ -6,6 +6,9 @@ use serde_json::Value;
 use crate::lang::Languages;
 use crate::state::{SubtaskKind, TaskPlan};
 
+/// What a planned write of a program adds to the model's words.
+pub(super) const WHOLE: &str = ". Complete working code, no placeholders";
+
 /// Files of one plan: more is not a plan a small model finishes.
 const MAX_FILES: usize = 6;
 /// What a file must hold, cut to this: a model that wrote its code there
@@ -101,7 +104,7 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
                     line.push_str(&language.test_file_hint(program))
                 }
                 _ if is_program(path) => {
-                    line.push_str(". Complete working code, no placeholders");
+                    line.push_str(WHOLE);
                     // A game that draws its moves at random inside the
                     // function its tests call cannot be tested (Qwen2.5-
                     // Coder 1.5B wrote one, then flipped the expected value
