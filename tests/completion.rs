@@ -885,3 +885,43 @@ fn a_subtask_that_writes_a_file_is_not_done_without_it() {
     assert_eq!(test.read("greet.py"), greet);
     test.assert_replay_matches();
 }
+
+/// A requirement the assessment says is met, shown by a command that
+/// fails when the runner runs it, is not met, about output or not: a
+/// word-count assessment called "it runs with a file argument" met by
+/// `python3 word_count.py input.txt` with no input.txt there. Here the
+/// goal says nothing of output, so only that run can tell.
+#[test]
+fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
+    let copier = "import shutil\nimport sys\n\nif len(sys.argv) > 1:\n    shutil.copy(sys.argv[1], 'backup.txt')\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "backup.py", "purpose": "copy the file it is given to backup.txt"}],
+            "check": "python3 backup.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write backup.py", "reply": write_reply("backup.py", copier)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "backup.py copies the file given as its argument to backup.txt", "met": true,
+             "evidence": "shutil.copy(sys.argv[1], 'backup.txt')", "about_tests": false,
+             "command": "python3 backup.py notes.txt", "expects": "backup.txt is written"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 backup.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write a script backup.py that copies the file given as its argument to backup.txt",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(1);
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    let state = test.assert_replay_matches();
+    let copies = &state.requirements[0];
+    assert!(!copies.met, "{copies:?}");
+    assert_eq!(
+        copies.evidence,
+        "`python3 backup.py notes.txt` failed (exit code 1)"
+    );
+}

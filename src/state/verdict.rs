@@ -81,9 +81,15 @@ impl Requirement {
     /// The command to run to judge it: a requirement about output that the
     /// model says is met, with a command.
     pub fn to_show(&self) -> Option<&str> {
-        let shown_by = self.shown_by.as_ref()?;
-        let command = shown_by.command.trim();
-        (self.is_about_output() && self.met && !command.is_empty()).then_some(command)
+        self.to_run().filter(|_| self.is_about_output())
+    }
+
+    /// The command the assessment gave as what shows a requirement it
+    /// says is met, whether about output or not: run, it must at least
+    /// succeed (see [`hold_to_output`]).
+    pub fn to_run(&self) -> Option<&str> {
+        let command = self.shown_by.as_ref()?.command.trim();
+        (self.met && !command.is_empty()).then_some(command)
     }
 
     /// About output: so the model says, or it names a command-line option,
@@ -170,17 +176,45 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
 /// with code 0, passed every option the requirement names, and printed the
 /// text the assessment said it would: the model's reading of the code is
 /// not enough. `runs` are the commands run (see [`Requirement::to_show`]).
+/// Any other requirement the assessment says is met and gives a command
+/// for (see [`Requirement::to_run`]) is not met when that command, run,
+/// failed: a word-count assessment called "it runs with a file argument"
+/// met by `python3 word_count.py input.txt`, with no input.txt there.
 pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec<Requirement> {
     for requirement in &mut requirements {
-        if !(requirement.is_about_output() && requirement.met) {
+        if !requirement.met {
             continue;
         }
-        if let Err(why) = shown(requirement, runs) {
+        let held = match requirement.is_about_output() {
+            true => shown(requirement, runs),
+            false => ran(requirement, runs),
+        };
+        if let Err(why) = held {
             requirement.met = false;
             requirement.evidence = why;
         }
     }
     requirements
+}
+
+/// Why the command given for a requirement not about output failed when
+/// it ran, if it did. One that was not run (beyond the runs' bound, or a
+/// run of tests, which the checks judge) is not held against it.
+fn ran(requirement: &Requirement, runs: &[Shown]) -> Result<(), String> {
+    let Some(command) = requirement.to_run() else {
+        return Ok(());
+    };
+    let Some(run) = runs.iter().find(|run| run.command == command) else {
+        return Ok(());
+    };
+    if let Some(why) = &run.not_run {
+        return Err(format!("`{command}` was not run: {why}"));
+    }
+    match run.exit_code {
+        Some(0) => Ok(()),
+        Some(code) => Err(format!("`{command}` failed (exit code {code})")),
+        None => Err(format!("`{command}` did not finish")),
+    }
 }
 
 /// Every command-line option the goal names is named by a requirement:
@@ -727,6 +761,48 @@ mod tests {
             hold_to_output(vec![unmet.clone(), file.clone()], &[]),
             vec![unmet, file]
         );
+    }
+
+    #[test]
+    fn a_requirement_met_by_a_command_that_fails_when_run_is_not_met() {
+        // A word-count assessment: "met", shown by a run with an input
+        // that was not there.
+        let argument = Requirement {
+            about_output: false,
+            ..output(
+                "The script can be executed with a file argument",
+                "python3 word_count.py input.txt",
+                "The script prints the number of words in the file.",
+            )
+        };
+        assert_eq!(argument.to_show(), None, "not about output");
+        assert_eq!(argument.to_run(), Some("python3 word_count.py input.txt"));
+        let failed = [printed("python3 word_count.py input.txt", 1, "")];
+        let held = hold_to_output(vec![argument.clone()], &failed).remove(0);
+        assert!(!held.met, "{held:?}");
+        assert_eq!(
+            held.evidence,
+            "`python3 word_count.py input.txt` failed (exit code 1)"
+        );
+        let refused = [Shown {
+            not_run: Some("a shell's `<` is not run".into()),
+            ..printed("python3 word_count.py input.txt", 0, "")
+        }];
+        let held = hold_to_output(vec![argument.clone()], &refused).remove(0);
+        assert_eq!(
+            held.evidence,
+            "`python3 word_count.py input.txt` was not run: a shell's `<` is not run"
+        );
+        // It ran and succeeded, or it was not run at all: the claim stands
+        // (what it printed is not held against a requirement not about
+        // output).
+        let passed = [printed("python3 word_count.py input.txt", 0, "4\n")];
+        for runs in [&passed[..], &[]] {
+            assert_eq!(
+                hold_to_output(vec![argument.clone()], runs),
+                vec![argument.clone()]
+            );
+        }
     }
 
     #[test]

@@ -17,13 +17,23 @@ const SHOW_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Agent<'_> {
     /// Runs each distinct command that shows a requirement the model says
-    /// is met, as the model's `run_cmd` would (the same whitelist, sandbox
+    /// is met (about output or not), as the model's `run_cmd` would (the same whitelist, sandbox
     /// and limits). Like a check, it only reads the work, so it is not
     /// announced in the log; the requirement's evidence records it.
     pub(super) async fn show(&mut self, requirements: &[Requirement]) -> Vec<Shown> {
         let mut commands: Vec<String> = Vec::new();
         for requirement in requirements {
-            let shown = requirement.to_show().map(str::to_string);
+            // A run of tests given for a requirement not about output is
+            // left to the checks, which ran them (see
+            // `verdict::hold_to_tests`).
+            let shown = requirement
+                .to_show()
+                .or_else(|| {
+                    requirement
+                        .to_run()
+                        .filter(|command| !self.languages.iter().any(|l| l.runs_tests(command)))
+                })
+                .map(str::to_string);
             for command in shown.into_iter().chain(requirement.to_show_without()) {
                 if !commands.contains(&command) && commands.len() < MAX_SHOWN {
                     commands.push(command);
