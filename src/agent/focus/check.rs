@@ -52,7 +52,7 @@ pub(super) fn passed(fact: &CallFact) -> bool {
 }
 
 /// Whether `fact` is a write or an edit that changed a file.
-fn wrote(fact: &CallFact) -> bool {
+pub(super) fn wrote(fact: &CallFact) -> bool {
     matches!(fact.tool.as_str(), "write_file" | "edit_file")
         && matches!(&fact.came, Came::Ran { outcome }
             if outcome.write.as_ref().is_some_and(|write| write.changed()))

@@ -2,7 +2,7 @@
 //! outcome; a failed command's output is read through the language seam for
 //! the error and the file it points at.
 
-use super::check::passed;
+use super::check::{passed, wrote};
 use super::{COMPLETE, calls, result_of, tool_calls};
 use crate::lang::Languages;
 use crate::model::text_calls;
@@ -67,11 +67,12 @@ pub fn unchanged(state: &State) -> Option<String> {
     if !in_cycle && !state.baseline.files.contains_key(path) {
         return None;
     }
-    let wrote = tool_calls(state).any(|fact| {
-        matches!(fact.tool.as_str(), "write_file" | "edit_file")
-            && matches!(&fact.came, Came::Ran { outcome } if !outcome.interrupted)
+    // A write of the content the file had changes nothing: a cli-flag
+    // cycle wrote greet.py as it was and marked the subtask done.
+    let changed = tool_calls(state).any(|fact| {
+        wrote(fact) && matches!(&fact.came, Came::Ran { outcome } if !outcome.interrupted)
     });
-    (!wrote).then(|| path.clone())
+    (!changed).then(|| path.clone())
 }
 
 /// What one call of the active subtask came to.
@@ -107,6 +108,12 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
                     file,
                 }
             }
+            Some(write) if !write.changed() => Last::Worked {
+                did: format!(
+                    "wrote {} with the content it had: nothing changed",
+                    write.path
+                ),
+            },
             Some(write) => Last::Worked {
                 did: format!("wrote {}", write.path),
             },

@@ -268,6 +268,19 @@ fn a_change_with_nothing_changed_is_known_for_project_files_and_cycles() {
     let mut cycle = s.clone();
     cycle.cycles = 1;
     assert_eq!(unchanged(&cycle), Some("a.py".into()));
+    let mut same = existing.clone();
+    exchange(&mut same, vec![("write_file", wrote("a.py", false))]);
+    assert_eq!(
+        unchanged(&same),
+        Some("a.py".into()),
+        "a write of the content it had changes nothing"
+    );
+    assert_eq!(
+        last(&same),
+        Last::Worked {
+            did: "wrote a.py with the content it had: nothing changed".into()
+        }
+    );
     exchange(&mut existing, vec![("write_file", wrote("a.py", true))]);
     assert_eq!(unchanged(&existing), None, "written since");
 }
