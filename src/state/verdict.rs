@@ -92,6 +92,16 @@ impl Requirement {
         (self.met && !command.is_empty()).then_some(command)
     }
 
+    /// [`Requirement::to_run`] of a requirement not about output, when
+    /// the command passes arguments: a claim about how the program takes
+    /// them. A bare run (`python3 rps.py`) of a program that waits for
+    /// input fails without it (commands get none), which shows nothing of
+    /// what it does; the plan's checks are such runs, and judge them.
+    pub fn to_try(&self) -> Option<&str> {
+        self.to_run()
+            .filter(|command| !self.is_about_output() && command.split_whitespace().count() >= 3)
+    }
+
     /// About output: so the model says, or it names a command-line option,
     /// which only running the program shows (a cli-flag run was judged
     /// from the code when the model called `--shout` a function's).
@@ -177,8 +187,8 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
 /// text the assessment said it would: the model's reading of the code is
 /// not enough. `runs` are the commands run (see [`Requirement::to_show`]).
 /// Any other requirement the assessment says is met and gives a command
-/// for (see [`Requirement::to_run`]) is not met when that command, run,
-/// failed: a word-count assessment called "it runs with a file argument"
+/// with arguments for (see [`Requirement::to_try`]) is not met when that
+/// command, run, failed: a word-count assessment called "it runs with a file argument"
 /// met by `python3 word_count.py input.txt`, with no input.txt there.
 pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec<Requirement> {
     for requirement in &mut requirements {
@@ -201,7 +211,7 @@ pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec
 /// it ran, if it did. One that was not run (beyond the runs' bound, or a
 /// run of tests, which the checks judge) is not held against it.
 fn ran(requirement: &Requirement, runs: &[Shown]) -> Result<(), String> {
-    let Some(command) = requirement.to_run() else {
+    let Some(command) = requirement.to_try() else {
         return Ok(());
     };
     let Some(run) = runs.iter().find(|run| run.command == command) else {
@@ -776,7 +786,7 @@ mod tests {
             )
         };
         assert_eq!(argument.to_show(), None, "not about output");
-        assert_eq!(argument.to_run(), Some("python3 word_count.py input.txt"));
+        assert_eq!(argument.to_try(), Some("python3 word_count.py input.txt"));
         let failed = [printed("python3 word_count.py input.txt", 1, "")];
         let held = hold_to_output(vec![argument.clone()], &failed).remove(0);
         assert!(!held.met, "{held:?}");
@@ -796,6 +806,17 @@ mod tests {
         // It ran and succeeded, or it was not run at all: the claim stands
         // (what it printed is not held against a requirement not about
         // output).
+        // A bare run that fails (a game waiting for input it never gets)
+        // shows nothing either way.
+        let bare = Requirement {
+            shown_by: Some(ShownBy {
+                command: "python3 rps.py".into(),
+                expects: "Rock, paper or scissors?".into(),
+            }),
+            ..argument.clone()
+        };
+        let eof = [printed("python3 rps.py", 1, "")];
+        assert_eq!(hold_to_output(vec![bare.clone()], &eof), vec![bare]);
         let passed = [printed("python3 word_count.py input.txt", 0, "4\n")];
         for runs in [&passed[..], &[]] {
             assert_eq!(

@@ -30,7 +30,7 @@ impl Agent<'_> {
                 .to_show()
                 .or_else(|| {
                     requirement
-                        .to_run()
+                        .to_try()
                         .filter(|command| !self.languages.iter().any(|l| l.runs_tests(command)))
                 })
                 .map(str::to_string);
