@@ -925,3 +925,36 @@ fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
         "`python3 backup.py notes.txt` failed (exit code 1)"
     );
 }
+
+/// Tests the run writes of a project's code it leaves as it was say what
+/// that code does: one that fails is the test's error, and the model may
+/// correct it. An add-tests run's test expected `remove` of a missing
+/// item to pass where the class raises; its fix of the test was refused
+/// ("change the code they test", code the goal did not ask to touch) and
+/// the model gave up.
+#[test]
+fn a_failing_test_of_code_the_goal_keeps_may_be_corrected() {
+    let wrong = "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.items == {\"pen\": 2}\n\n\ndef test_add_again():\n    inventory = Inventory()\n    inventory.add(\"pen\")\n    assert inventory.items == {\"pen\": 2}\n";
+    let right = "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.items == {\"pen\": 2}\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_inventory.py", "purpose": "pytest tests for the Inventory class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            {"name": "fix", "last_tool": "exit code 1", "reply": write_reply("test_inventory.py", right)},
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Write test_inventory.py", "write_file", serde_json::json!({"path": "test_inventory.py", "content": wrong}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for Inventory", "met": true,
+             "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = add_tests(script, "0");
+    let before = test.read("inventory.py");
+    let run = test.run();
+    run.assert_code(0);
+    assert_eq!(test.read("test_inventory.py"), right);
+    assert_eq!(test.read("inventory.py"), before, "the module is as it was");
+}

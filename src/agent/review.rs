@@ -175,7 +175,9 @@ impl Agent<'_> {
     /// whose 50 asserts failed on a `fizzbuzz` that printed instead of
     /// returning made them one, `assert fizzbuzz(1) == None`, and pytest
     /// passed. An assert the run wrote may still be changed: a small
-    /// model's own test expecting `add(1, 2) == 4` is fixed so.
+    /// model's own test expecting `add(1, 2) == 4` is fixed so. Tests of
+    /// code the run found and left as it was are not held so (see
+    /// [`Agent::tests_of_kept_code`]).
     fn kept_tests(&self, path: &str, content: &str) -> Option<String> {
         let path = path.trim_start_matches("./");
         let state = self.state();
@@ -192,6 +194,9 @@ impl Agent<'_> {
         }
         let language = self.reviews.languages.for_path(path)?;
         if !language.is_test(path) {
+            return None;
+        }
+        if !projects && self.tests_of_kept_code(language, path) {
             return None;
         }
         let old = String::from_utf8(self.tools.contents(path)?).ok()?;
@@ -219,6 +224,26 @@ impl Agent<'_> {
                 shown.join(", ")
             ),
         })
+    }
+
+    /// Whether the code test file `path` (one this run wrote) tests was
+    /// there before the run and the run has not changed it: such tests say
+    /// what that code does, and one that fails is wrong, not the code.
+    /// Asked to add tests to `inventory.py`, a small model's test expected
+    /// the removal of a missing item to pass where the class raises;
+    /// refused the change of that test, and told to change the code the
+    /// goal did not ask to touch, it gave up.
+    fn tests_of_kept_code(&self, language: &dyn lang::Language, path: &str) -> bool {
+        let state = self.state();
+        let subjects: Vec<String> = language
+            .subjects(path)
+            .into_iter()
+            .filter(|code| state.baseline.files.contains_key(code))
+            .collect();
+        !subjects.is_empty()
+            && subjects.iter().all(|code| {
+                !state.baseline.changed.contains(code) && !state.files.contains_key(code)
+            })
     }
 
     /// Why writing `content` to `path` is refused because it removes
