@@ -123,6 +123,16 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
             Some(write) if write.changed() => Last::Worked {
                 did: format!("edited {}", write.path),
             },
+            // Told it was not run, a small model sent the same edit of a
+            // file that already held what the subtask asked, seven times,
+            // until the loop guard ended the subtask.
+            Some(write) => Last::Worked {
+                did: format!(
+                    "edited {} with `new` equal to `old`: it holds that text already, nothing \
+                     changed",
+                    write.path
+                ),
+            },
             _ => refused(outcome.refusal),
         },
         "read_file" | "list_dir" | "search" if outcome.ok => Last::Worked {

@@ -281,6 +281,17 @@ fn a_change_with_nothing_changed_is_known_for_project_files_and_cycles() {
             did: "wrote a.py with the content it had: nothing changed".into()
         }
     );
+    let mut same_edit = existing.clone();
+    exchange(&mut same_edit, vec![("edit_file", wrote("a.py", false))]);
+    assert_eq!(unchanged(&same_edit), Some("a.py".into()));
+    assert_eq!(
+        last(&same_edit),
+        Last::Worked {
+            did: "edited a.py with `new` equal to `old`: it holds that text already, nothing \
+                  changed"
+                .into()
+        }
+    );
     exchange(&mut existing, vec![("write_file", wrote("a.py", true))]);
     assert_eq!(unchanged(&existing), None, "written since");
 }
