@@ -191,17 +191,17 @@ fn tests_out_of_code(tasks: &mut [TaskPlan], unasked: impl Fn(&str, &str) -> Opt
     for task in tasks.iter_mut() {
         let mut at = 0;
         while at < task.kinds.len().min(task.subtasks.len()) {
-            let test = match &task.kinds[at] {
-                SubtaskKind::Write { path } => unasked(path, &task.subtasks[at]),
+            let dropped_test = match &task.kinds[at] {
+                SubtaskKind::Write { path } if task.subtasks.len() > 1 => {
+                    unasked(path, &task.subtasks[at]).map(|test| (path.clone(), test))
+                }
                 _ => None,
             };
-            let Some(test) = test.filter(|_| task.subtasks.len() > 1) else {
+            let Some((path, test)) = dropped_test else {
                 at += 1;
                 continue;
             };
-            let SubtaskKind::Write { path } = task.kinds.remove(at) else {
-                unreachable!("only writes are dropped")
-            };
+            task.kinds.remove(at);
             task.subtasks.remove(at);
             task.description = task.description.replacen(&format!("{path} and "), "", 1);
             dropped.push((path, test));
