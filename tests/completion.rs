@@ -684,27 +684,36 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
     assert_eq!(kept, 1);
 }
 
+/// A word-count plan whose check is `check`, a model that writes a
+/// counter of the words of its argument and `content` into `input`, the
+/// sample it runs on as `ran`, and an assessment that finds it met.
+fn counts_a_sample(check: &str, input: &str, content: &str, ran: &str) -> Test {
+    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
+    let words = content.split_whitespace().count().to_string();
+    word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": check},
+        "rules": [
+            ends_when("exit code 0", true, "it counts"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)},
+            {"name": "input", "subtask": format!("Write {input}"), "reply": write_reply(input, content)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file", "met": true,
+             "evidence": words, "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": ran}}]}
+    }))
+}
+
 /// A check that reads an input file nothing holds gets the write of a
 /// sample of it first: a word-count run planned `python3 word_count.py
 /// test_file.txt` with no test_file.txt, and its check ended in a
 /// FileNotFoundError it never got past.
 #[test]
 fn an_input_the_check_reads_is_written_before_it_runs() {
-    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
-    let test = word_count(serde_json::json!({
-        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
-            "check": "python3 word_count.py test_file.txt"},
-        "rules": [
-            ends_when("exit code 0", true, "it counts"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)},
-            {"name": "input", "subtask": "Write test_file.txt", "reply": write_reply("test_file.txt", "one two three\n")}
-        ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "it prints the number of words of the file", "met": true,
-             "evidence": "3", "about_tests": false}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py test_file.txt"}}]}
-    }));
+    let check = "python3 word_count.py test_file.txt";
+    let test = counts_a_sample(check, "test_file.txt", "one two three\n", check);
     let run = test.run();
     let plan = tasks(&test, false);
     assert_eq!(
@@ -730,21 +739,13 @@ fn an_input_the_check_reads_is_written_before_it_runs() {
 /// its own file, written into it.
 #[test]
 fn a_placeholder_of_a_file_in_a_check_is_a_sample_the_plan_writes() {
-    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
-    let test = word_count(serde_json::json!({
-        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
-            "check": "python3 word_count.py <path-to-file>"},
-        "rules": [
-            ends_when("exit code 0", true, "it counts"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)},
-            {"name": "input", "subtask": "Write sample.txt", "reply": write_reply("sample.txt", "one two three four\n")}
-        ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "it prints the number of words of the file", "met": true,
-             "evidence": "4", "about_tests": false}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py sample.txt"}}]}
-    }));
+    let ran = "python3 word_count.py sample.txt";
+    let test = counts_a_sample(
+        "python3 word_count.py <path-to-file>",
+        "sample.txt",
+        "one two three four\n",
+        ran,
+    );
     let run = test.run();
     run.assert_code(0);
     let plan = tasks(&test, false);
@@ -754,23 +755,13 @@ fn a_placeholder_of_a_file_in_a_check_is_a_sample_the_plan_writes() {
             SubtaskKind::Write {
                 path: "sample.txt".into()
             },
-            SubtaskKind::Check {
-                cmd: "python3 word_count.py sample.txt".into()
-            }
+            SubtaskKind::Check { cmd: ran.into() }
         ],
         "{plan:?}"
     );
-    let checks: Vec<_> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::Checked { checks } => Some(checks),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    let last = checks.last().expect("the last check");
-    assert_eq!(last.command, "python3 word_count.py sample.txt");
+    let state = test.assert_replay_matches();
+    let last = state.checks.last().expect("the last check");
+    assert_eq!(last.command, ran);
     assert!(last.output.ends_with("--- stdout ---\n4"), "{last:?}");
 }
 

@@ -62,15 +62,16 @@ impl Language for JavaScript {
     }
 
     fn reads_input(&self, text: &str) -> bool {
-        const READERS: [&str; 6] = [
+        const READERS: [&str; 7] = [
             "argv",
             "parseArgs",
             "yargs",
             "commander",
             "minimist",
             "stdin",
+            "readline",
         ];
-        READERS.iter().any(|reader| text.contains(reader)) || text.contains("readline")
+        READERS.iter().any(|reader| text.contains(reader))
     }
 
     fn defines(&self, text: &str, name: &str) -> bool {

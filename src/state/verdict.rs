@@ -188,8 +188,9 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
 /// not enough. `runs` are the commands run (see [`Requirement::to_show`]).
 /// Any other requirement the assessment says is met and gives a command
 /// with arguments for (see [`Requirement::to_try`]) is not met when that
-/// command, run, failed: a word-count assessment called "it runs with a file argument"
-/// met by `python3 word_count.py input.txt`, with no input.txt there.
+/// command, run, failed: a word-count assessment called "it runs with a
+/// file argument" met by `python3 word_count.py input.txt`, with no
+/// input.txt there.
 pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec<Requirement> {
     for requirement in &mut requirements {
         if !requirement.met {
@@ -803,9 +804,6 @@ mod tests {
             held.evidence,
             "`python3 word_count.py input.txt` was not run: a shell's `<` is not run"
         );
-        // It ran and succeeded, or it was not run at all: the claim stands
-        // (what it printed is not held against a requirement not about
-        // output).
         // A bare run that fails (a game waiting for input it never gets)
         // shows nothing either way.
         let bare = Requirement {
@@ -817,6 +815,9 @@ mod tests {
         };
         let eof = [printed("python3 rps.py", 1, "")];
         assert_eq!(hold_to_output(vec![bare.clone()], &eof), vec![bare]);
+        // It ran and succeeded, or it was not run at all: the claim stands
+        // (what it printed is not held against a requirement not about
+        // output).
         let passed = [printed("python3 word_count.py input.txt", 0, "4\n")];
         for runs in [&passed[..], &[]] {
             assert_eq!(

@@ -125,21 +125,21 @@ impl Agent<'_> {
         let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
             return false;
         };
-        if language.is_test(word) || self.tools.contents(word).is_none() {
+        if language.is_test(word) {
             return false;
         }
-        let reads = |path: &str| {
-            self.tools
-                .contents(path)
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-                .is_some_and(|text| language.reads_input(&text))
+        let Some(program) = self.tools.contents(word) else {
+            return false;
         };
+        let reads =
+            |bytes: &[u8]| std::str::from_utf8(bytes).is_ok_and(|text| language.reads_input(text));
         let mut sources = state
             .files
             .keys()
             .chain(state.baseline.files.keys())
             .filter(|path| language.owns(path));
-        !reads(word) && !sources.any(|path| reads(path))
+        !reads(&program)
+            && !sources.any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)))
     }
 
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).

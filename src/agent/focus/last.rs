@@ -51,7 +51,7 @@ pub fn completion_refused(state: &State, kind: RefusalKind) -> bool {
 }
 
 /// The file the active subtask is to change, while no write or edit has
-/// run in it, when the subtask is a cycle's (its requirement was found
+/// changed a file in it, when the subtask is a cycle's (its requirement was found
 /// missing on the files as they are) or the file was there before the run
 /// (the plan asked for a change of it): a claim that it is done, with
 /// nothing changed, is a claim against the evidence. An add-function run
