@@ -155,9 +155,16 @@ pub trait Language: Send + Sync {
     fn no_tests(&self, _what: &str) -> Option<String> {
         None
     }
-    /// A line that asserts `ACTUAL == EXPECTED` as the source of both
-    /// sides, read by the language's parser; `None` for any other line.
+    /// A line that asserts two things are equal (`assert LEFT == RIGHT`,
+    /// `assertEqual(LEFT, RIGHT)`) as the source of both sides, read by the
+    /// language's parser; `None` for any other line.
     fn assertion(&self, _line: &str) -> Option<(String, String)> {
+        None
+    }
+    /// The values a failed equality showed (`what`: the failure's error
+    /// line), in the order of the assertion's sides: pytest's `assert 1 ==
+    /// 2`, unittest's `1 != 2`; `None` for any other failure.
+    fn compared(&self, _what: &str) -> Option<(String, String)> {
         None
     }
     /// Whether a line of a test file asserts something (`assert ...`,

@@ -126,14 +126,16 @@ fn defining_module<'a>(
         .map(|(path, _)| path.as_str())
 }
 
-/// For a test line `assert CALL == EXPECTED` whose failure (pytest's
-/// `assert ACTUAL == EXPECTED`, in `what`) shows what CALL returned: both
-/// ways to make them agree, the test's line spelled out. A small model told
-/// only the line rewrote the file with the same assert three times. When
-/// CALL gave no value at all (its language's `None`) and a module of
-/// `contents` defines the function, that module is the file to fix (the
-/// second part of the answer): a fizzbuzz that printed its answers was
-/// told to fix the test file, and the model wrote `== None` into it.
+/// For a test line that asserts a call equals a value (`assert CALL ==
+/// EXPECTED`, `assertEqual(CALL, EXPECTED)`, either side first) whose
+/// failure (in `what`: pytest's `assert ACTUAL == EXPECTED`, unittest's
+/// `ACTUAL != EXPECTED`) shows what CALL gave: both ways to make them
+/// agree, the test's line spelled out. A small model told only the line
+/// rewrote the file with the same assert three times. When CALL gave no
+/// value at all (its language's `None`) and a module of `contents` defines
+/// the function, that module is the file to fix (the second part of the
+/// answer): a fizzbuzz that printed its answers was told to fix the test
+/// file, and the model wrote `== None` into it.
 fn returned_instead(
     path: &str,
     source: &str,
@@ -142,8 +144,8 @@ fn returned_instead(
 ) -> Option<(String, Option<String>)> {
     let languages = Languages::default();
     let language = languages.for_path(path)?;
-    let (call, written) = language.assertion(source)?;
-    let (actual, expected) = what.rsplit_once("assert ")?.1.trim().split_once(" == ")?;
+    let (left, right) = language.assertion(source)?;
+    let (shown_left, shown_right) = language.compared(what)?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {
             s.strip_prefix(['\'', '"'])
@@ -153,16 +155,35 @@ fn returned_instead(
         };
         unquoted(a) == unquoted(b)
     };
+    let line = source.trim();
+    // The side the failure shows as written is the expected value; the
+    // line spelled out puts what the call gave in its place.
+    let expected_first = match (
+        same(right.trim(), &shown_right),
+        same(left.trim(), &shown_left),
+    ) {
+        (true, _) => false,
+        (false, true) => true,
+        (false, false) => return None,
+    };
+    let (call, written, actual, expected) = match expected_first {
+        true => (right, left, shown_right, shown_left),
+        false => (left, right, shown_left, shown_right),
+    };
     let written = written.trim();
-    if !same(written, expected) || same(actual, expected) || actual.contains("...") {
+    let at = match expected_first {
+        true => line.find(written),
+        false => line.rfind(written),
+    }?;
+    let corrected = format!("{}{actual}{}", &line[..at], &line[at + written.len()..]);
+    let call = call.trim();
+    if same(&actual, &expected) || actual.contains("...") {
         return None;
     }
-    if language.no_value(actual)
-        && let Some(module) = defining_module(path, &call, contents)
+    if language.no_value(&actual)
+        && let Some(module) = defining_module(path, call, contents)
     {
-        let name = call
-            .split_once('(')
-            .map_or(call.as_str(), |(name, _)| name.trim());
+        let name = call.split_once('(').map_or(call, |(name, _)| name.trim());
         return Some((
             format!(
                 " `{call}` returned {actual}, not {expected}: {name} in {module} gives no value \
@@ -174,8 +195,7 @@ fn returned_instead(
     Some((
         format!(
             " `{call}` returned {actual}, not {expected}. If the code is right, the test is \
-             wrong: write that line as `assert {call} == {actual}`. If the test is right, fix \
-             the code."
+             wrong: write that line as `{corrected}`. If the test is right, fix the code."
         ),
         None,
     ))
@@ -242,5 +262,61 @@ mod tests {
              there. The test is right: make fizzbuzz return the value (not print it). Fix it: \
              answer with write_file and the whole corrected content of fizzbuzz.py."
         );
+    }
+
+    #[test]
+    fn a_failed_assert_equal_says_what_the_call_returned_whichever_side_it_is() {
+        // Qwen2.5-Coder 1.5B's unittest of a fizzbuzz that printed, and
+        // pytest's words for it.
+        let module = "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        print(i)\n";
+        let test = |line: &str| {
+            format!(
+                "import unittest\nfrom fizzbuzz import fizzbuzz\n\nclass T(unittest.TestCase):\n    \
+                 def test_f(self):\n        {line}\n"
+            )
+        };
+        let contents = |line: &str| {
+            [
+                ("fizzbuzz.py".to_string(), module.to_string()),
+                ("test_fizzbuzz.py".to_string(), test(line)),
+            ]
+        };
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: None != 'Fizz'";
+        let hint = fix(
+            Some("test_fizzbuzz.py line 6"),
+            what,
+            &contents("self.assertEqual(fizzbuzz(3), 'Fizz')"),
+        );
+        assert!(
+            hint.contains("`fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py")
+                && hint.ends_with("corrected content of fizzbuzz.py."),
+            "{hint}"
+        );
+        // The expected value first: unittest shows it first too.
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: 'Fizz' != None";
+        let hint = fix(
+            Some("test_fizzbuzz.py line 6"),
+            what,
+            &contents("self.assertEqual('Fizz', fizzbuzz(3))"),
+        );
+        assert!(
+            hint.contains("`fizzbuzz(3)` returned None, not 'Fizz'"),
+            "{hint}"
+        );
+        // A value, not None: the line spelled out with it, the value's
+        // place found from the right, not in the call's own `3`.
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 3";
+        let contents = [("test_m.py".to_string(), test("self.assertEqual(f(3), 3)"))];
+        let hint = fix(Some("test_m.py line 6"), what, &contents);
+        assert!(
+            hint.contains(
+                "`f(3)` returned 4, not 3. If the code is right, the test is wrong: write that \
+                 line as `self.assertEqual(f(3), 4)`."
+            ),
+            "{hint}"
+        );
+        // A failure of another assert gives no such hint.
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 5";
+        assert!(!fix(Some("test_m.py line 6"), what, &contents).contains("returned"));
     }
 }

@@ -115,9 +115,15 @@ def facts(text):
                 out["imports"].append({"module": alias.name, "names": None})
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             out["imports"].append({"module": node.module, "names": [a.name for a in node.names]})
+    out["equals"] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             out["calls"].append(node.func.id)
+        # unittest's `self.assertEqual(FIRST, SECOND)`, anywhere.
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("assertEqual", "assertEquals") and len(node.args) >= 2):
+            out["equals"].append({"first": segment(text, node.args[0]),
+                                  "second": segment(text, node.args[1])})
         if (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)
                 and len(node.test.ops) == 1 and isinstance(node.test.ops[0], ast.Eq)):
             left, right = node.test.left, node.test.comparators[0]

@@ -22,6 +22,9 @@ pub struct Facts {
     pub fixtures: Vec<String>,
     /// `assert LEFT == RIGHT`, anywhere.
     pub asserts: Vec<Assert>,
+    /// unittest's `self.assertEqual(FIRST, SECOND)`, anywhere.
+    #[serde(default)]
+    pub equals: Vec<Equal>,
     /// Names called as plain names (`f(...)`, not `m.f(...)`).
     pub calls: Vec<String>,
     /// Functions at any depth, and how many of them are placeholders.
@@ -98,6 +101,13 @@ pub struct Assert {
     /// The right side is a literal; `value` is its Python `repr`.
     pub literal: bool,
     pub value: Option<String>,
+}
+
+/// An `assertEqual` call: the source of its two first arguments.
+#[derive(Debug, Deserialize)]
+pub struct Equal {
+    pub first: String,
+    pub second: String,
 }
 
 #[derive(Debug, Deserialize)]

@@ -345,8 +345,21 @@ impl Language for Python {
     fn assertion(&self, line: &str) -> Option<(String, String)> {
         let answer = facts::ask(&[("line.py", line.trim())], None, false)?;
         let facts = answer.files.into_iter().next()?;
-        let assert = facts.asserts.into_iter().next()?;
-        Some((assert.call, assert.expected))
+        match facts.asserts.into_iter().next() {
+            Some(assert) => Some((assert.call, assert.expected)),
+            None => {
+                let equal = facts.equals.into_iter().next()?;
+                Some((equal.first, equal.second))
+            }
+        }
+    }
+
+    fn compared(&self, what: &str) -> Option<(String, String)> {
+        let (left, right) = match what.rsplit_once("assert ") {
+            Some((_, shown)) => shown.split_once(" == ")?,
+            None => what.rsplit_once("AssertionError: ")?.1.split_once(" != ")?,
+        };
+        Some((left.trim().to_string(), right.trim().to_string()))
     }
 }
 
