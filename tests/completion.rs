@@ -949,3 +949,79 @@ fn a_failing_test_of_code_the_goal_keeps_may_be_corrected() {
     assert_eq!(test.read("test_inventory.py"), right);
     assert_eq!(test.read("inventory.py"), before, "the module is as it was");
 }
+
+/// A requirement about output found unmet is run in its cycle until its
+/// output holds what it must: a cycle whose only check was the plan's
+/// `python3 greet.py Ann` took a change that still ignored `--shout` as
+/// done (a cli-flag run of Qwen2.5-Coder 1.5B, two cycles in a row). Here
+/// the cycle's change still ignores the flag; the run of the command that
+/// shows it prints "Hello, Ann!", the model is told so, and fixes it
+/// within the one cycle it has.
+#[test]
+fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
+    let ignores = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    shout = \"--shout\" in args\n    names = [a for a in args if a != \"--shout\"]\n    print(f\"Hello, {names[0] if names else 'world'}!\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let still_ignores = format!("{ignores}# the flag\n");
+    let shouts = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    shout = \"--shout\" in args\n    names = [a for a in args if a != \"--shout\"]\n    greeting = f\"Hello, {names[0] if names else 'world'}!\"\n    print(greeting.upper() if shout else greeting)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+            "Change greet.py: add a --shout flag that prints the greeting in upper case",
+            "Run `python3 greet.py Ann`"]}]},
+        "assessments": [{"has": ["--- greet.py ---"], "answer": {"requirements": [
+            {"requirement": "--shout prints the greeting in upper case", "met": true,
+             "evidence": "shout = \"--shout\" in args", "about_tests": false, "about_output": true,
+             "command": "python3 greet.py --shout Ann", "expects": "HELLO, ANN!"}]}}],
+        "rules": [
+            {"name": "the cycle's change, still ignoring the flag", "subtask": "Make this true: --shout",
+             "lacks": ["# the flag"], "reply": write_reply("greet.py", &still_ignores)},
+            {"name": "the plan's change", "subtask": "Change greet.py", "lacks": ["shout = "],
+             "reply": write_reply("greet.py", ignores)},
+            {"name": "told what the run printed", "subtask": "make its output hold",
+             "last_tool": "Hello, Ann!", "reply": write_reply("greet.py", shouts)},
+            {"name": "the plan's check", "subtask": "Run `python3 greet.py Ann`", "lacks": ["exit code 0"],
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py Ann"}}]}},
+            {"name": "anything else is done", "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "done"}}]}}
+        ]
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("greet.py", GREET).args([
+        "Add a --shout flag to greet.py that prints the greeting in upper case",
+        "--max-cycles",
+        "1",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let cycle = tasks(&test, true);
+    assert_eq!(cycle.len(), 1, "{cycle:?}");
+    assert!(
+        cycle[0].kinds.contains(&SubtaskKind::Show {
+            cmd: "python3 greet.py --shout Ann".into(),
+            expects: "HELLO, ANN!".into()
+        }),
+        "{cycle:?}"
+    );
+    // The show's command ran and printed the greeting unchanged before the
+    // fix, and the subtask went on until it printed it in capitals.
+    let shown: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionFinished { outcome, .. }
+                if outcome.command.as_deref() == Some("python3 greet.py --shout Ann") =>
+            {
+                Some(outcome.result)
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(shown.len() >= 2, "{shown:?}");
+    assert!(shown[0].ends_with("Hello, Ann!"), "{shown:?}");
+    assert!(shown.last().unwrap().ends_with("HELLO, ANN!"), "{shown:?}");
+    assert!(
+        state.requirements.iter().all(|r| r.met),
+        "{:?}",
+        state.requirements
+    );
+    assert!(test.read("greet.py").contains(".upper()"));
+}

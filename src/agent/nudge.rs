@@ -252,13 +252,16 @@ impl Agent<'_> {
                 if let Some(check) = focus::check_command(state)
                     && !focus::check_passed(state, &check) =>
             {
+                let prints = focus::check_expects(state)
+                    .map(|expects| format!(" and prints {expects:?}"))
+                    .unwrap_or_default();
                 Err(Refusal::new(
                     RefusalKind::CheckNotPassed,
                     format!(
-                        "not accepted: this subtask is done when `{check}` exits with code 0, and \
-                         it has not since the last change. Run it: {} If it fails, fix the file \
-                         it points at; if it cannot be made to pass, mark the subtask with \
-                         success=false and the reason.",
+                        "not accepted: this subtask is done when `{check}` exits with code \
+                         0{prints}, and it has not since the last change. Run it: {} If it \
+                         fails, fix the file it points at; if it cannot be made to pass, mark \
+                         the subtask with success=false and the reason.",
                         focus::run_call(&check)
                     ),
                 ))

@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use super::Agent;
 use crate::chat::ToolCall;
 use crate::lang::{self, Languages, Refusal, Review, Workspace};
-use crate::state::SubtaskKind;
 use crate::tools::{self, RefusalKind, Toolbox};
 
 /// The reviews of the pending reply's writes: path and content to the
@@ -182,13 +181,7 @@ impl Agent<'_> {
         let path = path.trim_start_matches("./");
         let state = self.state();
         let projects = state.baseline.files.contains_key(path);
-        let check = match state.tree.active() {
-            Some((_, subtask)) => match &subtask.kind {
-                SubtaskKind::Check { cmd } => Some(cmd.clone()),
-                _ => None,
-            },
-            None => None,
-        };
+        let check = super::focus::check_command(state);
         if !projects && check.is_none() {
             return None;
         }

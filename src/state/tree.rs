@@ -41,6 +41,10 @@ pub enum SubtaskKind {
     /// Make this command exit with code 0: the subtask is done when it
     /// does, not when the model says so.
     Check { cmd: String },
+    /// Make this command exit with code 0 and print `expects`: how the
+    /// completion check found a requirement unmet, done again in its cycle
+    /// until the output holds what it must.
+    Show { cmd: String, expects: String },
     /// Anything else, in the description's words.
     #[default]
     Free,

@@ -102,6 +102,23 @@ impl Requirement {
             .filter(|command| !self.is_about_output() && command.split_whitespace().count() >= 3)
     }
 
+    /// The command and the output that show an unmet requirement about
+    /// output, as the assessment gave them, when the command passes every
+    /// option the requirement names: what its cycle runs until the output
+    /// holds it.
+    pub fn to_redo(&self) -> Option<(&str, &str)> {
+        let shown_by = self.shown_by.as_ref()?;
+        let (command, expects) = (shown_by.command.trim(), shown_by.expects.trim());
+        let passed: Vec<&str> = command.split_whitespace().collect();
+        let passes_options = options(&self.requirement).all(|o| passed.contains(&o));
+        (!self.met
+            && self.is_about_output()
+            && !command.is_empty()
+            && !expects.is_empty()
+            && passes_options)
+            .then_some((command, expects))
+    }
+
     /// About output: so the model says, or it names a command-line option,
     /// which only running the program shows (a cli-flag run was judged
     /// from the code when the model called `--shout` a function's).
@@ -536,20 +553,7 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
         None => return Err(format!("`{command}` did not finish")),
     }
     let printed = words(&run.printed);
-    let unquoted = expects.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
-    let Some(found) = [expects, unquoted]
-        .into_iter()
-        .find(|wanted| !wanted.is_empty() && printed.contains(&words(wanted)))
-    else {
-        let first = run.printed.lines().find(|l| !l.trim().is_empty());
-        return Err(match first {
-            Some(line) => format!(
-                "`{command}` printed {:?}, which does not hold {expects:?}",
-                cut(line.trim(), 80)
-            ),
-            None => format!("`{command}` printed nothing, where {expects:?} was expected"),
-        });
-    };
+    let found = holds(&run.printed, expects).map_err(|why| format!("`{command}` {why}"))?;
     // A parsed option is not printed back: output that holds it took it
     // for an argument (`HELLO, --SHOUT!`).
     let lower = printed.to_lowercase();
@@ -573,6 +577,29 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
     }
     requirement.evidence = format!("`{command}` printed {found:?}");
     Ok(())
+}
+
+/// The text of `expects` (as given, or without the quotes around it) that
+/// `printed` (a command's output) holds, its runs of whitespace aside; or
+/// what it printed instead: `printed "Hello, --shout!", which does not
+/// hold "HELLO, WORLD!"`.
+pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
+    let expects = expects.trim();
+    let unquoted = expects.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+    let all = words(printed);
+    if let Some(found) = [expects, unquoted]
+        .into_iter()
+        .find(|wanted| !wanted.is_empty() && all.contains(&words(wanted)))
+    {
+        return Ok(found);
+    }
+    Err(match printed.lines().find(|l| !l.trim().is_empty()) {
+        Some(line) => format!(
+            "printed {:?}, which does not hold {expects:?}",
+            cut(line.trim(), 80)
+        ),
+        None => format!("printed nothing, where {expects:?} was expected"),
+    })
 }
 
 /// The command-line options a requirement names (`--shout`, `-n`).

@@ -128,6 +128,24 @@ pub(super) fn cycle_task(
         .chain(again)
         .take(MAX_CYCLE_SUBTASKS - runs.len().min(MAX_CYCLE_SUBTASKS - 1))
         .unzip();
+    // Each requirement about output, shown by a command, is run until its
+    // output holds what it must: a cli-flag cycle whose check was `python3
+    // greet.py` passed it with `--shout` still printed back as a name, and
+    // the next cycle did the same.
+    let mut shows: Vec<(&str, &str)> = unmet.iter().filter_map(|r| r.to_redo()).collect();
+    shows.dedup_by(|a, b| a.0.split_whitespace().eq(b.0.split_whitespace()));
+    for (command, expects) in shows
+        .into_iter()
+        .take(MAX_CYCLE_SUBTASKS.saturating_sub(subtasks.len() + runs.len()))
+    {
+        subtasks.push(format!(
+            "Run `{command}` and make its output hold {expects:?} (fix the files until it does)"
+        ));
+        kinds.push(SubtaskKind::Show {
+            cmd: command.to_string(),
+            expects: expects.to_string(),
+        });
+    }
     for run in runs {
         subtasks.push(format!(
             "Run `{run}` and make it succeed (fix the files if it fails)"
@@ -225,6 +243,61 @@ mod tests {
         let sources = ["mathx/add.py".to_string(), "mathx/__init__.py".to_string()];
         let task = cycle_task(1, &[], &[missing], &[], None, &sources);
         assert!(task.subtasks[0].starts_with("Change mathx/__init__.py: Make this true"));
+    }
+
+    /// A requirement about output the assessment shows by a command: its
+    /// cycle runs that command until the output holds what it must; one
+    /// whose command leaves out the option the requirement names does not.
+    #[test]
+    fn a_requirement_about_output_is_run_until_its_output_holds_it() {
+        let mut flag = req("greet.py takes an optional --shout flag", false);
+        flag.about_output = true;
+        flag.shown_by = Some(crate::state::verdict::ShownBy {
+            command: "python3 greet.py --shout".into(),
+            expects: "HELLO, WORLD!".into(),
+        });
+        let sources = ["greet.py".to_string()];
+        let checks = [check("python3 greet.py", Some(0))];
+        let task = cycle_task(1, &checks, &[flag.clone()], &[], None, &sources);
+        assert_eq!(
+            task.kinds,
+            vec![
+                SubtaskKind::Write {
+                    path: "greet.py".into()
+                },
+                SubtaskKind::Show {
+                    cmd: "python3 greet.py --shout".into(),
+                    expects: "HELLO, WORLD!".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 greet.py".into()
+                },
+            ]
+        );
+        assert_eq!(
+            task.subtasks[1],
+            "Run `python3 greet.py --shout` and make its output hold \"HELLO, WORLD!\" (fix the \
+             files until it does)"
+        );
+        flag.shown_by = Some(crate::state::verdict::ShownBy {
+            command: "python3 greet.py".into(),
+            expects: "HELLO, WORLD!".into(),
+        });
+        let task = cycle_task(1, &checks, &[flag.clone()], &[], None, &sources);
+        assert!(
+            !task
+                .kinds
+                .iter()
+                .any(|kind| matches!(kind, SubtaskKind::Show { .. }))
+        );
+        // Met, it is not run again.
+        flag.met = true;
+        let task = cycle_task(1, &checks, &[flag], &[], None, &sources);
+        assert!(
+            task.kinds
+                .iter()
+                .all(|kind| !matches!(kind, SubtaskKind::Show { .. }))
+        );
     }
 
     #[test]

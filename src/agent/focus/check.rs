@@ -1,25 +1,50 @@
 //! A check subtask: done when its command exits with code 0, not when the
 //! model says so.
 
-use super::tool_calls;
-use crate::state::{CallFact, Came, State, SubtaskKind};
+use super::{result_of, tool_calls};
+use crate::state::{CallFact, Came, State, SubtaskKind, verdict};
 
 /// The command of a check subtask, as the planner set it (a plan of files
 /// ends with one): the subtask is done when that command exits with code
 /// 0, not when the model says so.
 pub fn check_command(state: &State) -> Option<String> {
     match &state.tree.active()?.1.kind {
-        SubtaskKind::Check { cmd } => Some(cmd.clone()),
+        SubtaskKind::Check { cmd } | SubtaskKind::Show { cmd, .. } => Some(cmd.clone()),
+        _ => None,
+    }
+}
+
+/// What the output of the active subtask's command must hold, when the
+/// subtask shows a requirement ([`SubtaskKind::Show`]).
+pub fn check_expects(state: &State) -> Option<String> {
+    match &state.tree.active()?.1.kind {
+        SubtaskKind::Show { expects, .. } => Some(expects.clone()),
         _ => None,
     }
 }
 
 /// Whether the last tool of the active subtask was `check`, run to exit
-/// code 0 (with nothing written after it).
+/// code 0 (with nothing written after it), its output holding what the
+/// subtask expects of it.
 pub fn check_passed(state: &State, check: &str) -> bool {
     tool_calls(state)
         .last()
-        .is_some_and(|fact| ran(fact, check) && passed(fact))
+        .is_some_and(|fact| ran(fact, check) && passed(fact) && short_of(state, fact).is_none())
+}
+
+/// For a run of the active subtask's command that exited with code 0 but
+/// printed less than the subtask expects: what it printed instead. A
+/// cli-flag cycle ran `python3 greet.py` (exit code 0) and was done while
+/// `--shout` was still printed back as a name.
+pub(super) fn short_of(state: &State, fact: &CallFact) -> Option<String> {
+    let expects = check_expects(state)?;
+    let check = check_command(state)?;
+    if !ran(fact, &check) {
+        return None;
+    }
+    let printed = crate::tools::printed(result_of(state, fact));
+    let why = verdict::holds(&printed, &expects).err()?;
+    Some(format!("`{check}` {why}"))
 }
 
 /// Whether `check` has not run in the active subtask since a file was last

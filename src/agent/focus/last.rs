@@ -2,7 +2,7 @@
 //! outcome; a failed command's output is read through the language seam for
 //! the error and the file it points at.
 
-use super::check::{passed, wrote};
+use super::check::{passed, short_of, wrote};
 use super::{COMPLETE, calls, result_of, tool_calls};
 use crate::lang::Languages;
 use crate::model::text_calls;
@@ -89,8 +89,14 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
     };
     match fact.tool.as_str() {
         "run_cmd" => match &outcome.command {
-            Some(command) if passed(fact) => Last::Worked {
-                did: format!("ran {command}: exit code 0"),
+            Some(command) if passed(fact) => match short_of(state, fact) {
+                Some(what) => Last::Failed {
+                    what,
+                    file: program_of(state, command),
+                },
+                None => Last::Worked {
+                    did: format!("ran {command}: exit code 0"),
+                },
             },
             Some(command) => failure(state, command, outcome, text),
             None => refused(outcome.refusal),
@@ -157,10 +163,28 @@ fn last_failure(state: &State) -> Option<Last> {
         return None;
     };
     let command = outcome.command.as_deref()?;
-    if outcome.interrupted || passed(fact) {
+    if outcome.interrupted {
         return None;
     }
+    if passed(fact) {
+        let what = short_of(state, fact)?;
+        return Some(Last::Failed {
+            what,
+            file: program_of(state, command),
+        });
+    }
     Some(failure(state, command, outcome, result_of(state, fact)))
+}
+
+/// The file of the workspace a command runs (`greet.py` of `python3
+/// greet.py --shout`): one the run wrote or one that was there before it.
+fn program_of(state: &State, command: &str) -> Option<String> {
+    command
+        .split_whitespace()
+        .skip(1)
+        .map(|word| word.trim_start_matches("./"))
+        .find(|word| state.files.contains_key(*word) || state.baseline.files.contains_key(*word))
+        .map(str::to_string)
 }
 
 /// A command that ran and failed: how it ended, its error, and the file its

@@ -52,3 +52,58 @@ fn a_check_subtask_ends_when_its_command_passes() {
     assert!(!check_passed(&s, PYTEST), "a write came after");
     assert!(check_unknown(&s, PYTEST));
 }
+
+/// A subtask that shows a requirement is done when its command passes and
+/// prints what it must; a run that exits with code 0 and prints something
+/// else is a failure, pointed at the program it runs.
+#[test]
+fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
+    const SHOUT: &str = "python3 a.py --shout";
+    let mut s = state();
+    s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Show {
+        cmd: SHOUT.into(),
+        expects: "HELLO, WORLD!".into(),
+    };
+    exchange(
+        &mut s,
+        vec![
+            ("write_file", wrote("a.py", true)),
+            (COMPLETE, Did::Complete),
+        ],
+    );
+    assert_eq!(check_command(&s).as_deref(), Some(SHOUT));
+    assert_eq!(check_expects(&s).as_deref(), Some("HELLO, WORLD!"));
+    exchange(
+        &mut s,
+        vec![(
+            "run_cmd",
+            ran(SHOUT, 0, "\n--- stdout ---\nHello, --shout!"),
+        )],
+    );
+    assert!(
+        !check_passed(&s, SHOUT),
+        "exit code 0, but not what it must print"
+    );
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 a.py --shout` printed \"Hello, --shout!\", which does not hold \
+                   \"HELLO, WORLD!\""
+                .into(),
+            file: Some("a.py".into()),
+        }
+    );
+    assert!(next_step(&s, &[]).contains("corrected content of a.py"));
+    exchange(
+        &mut s,
+        vec![(
+            "run_cmd",
+            ran(SHOUT, 0, "\n--- stdout ---\nHELLO,   WORLD!"),
+        )],
+    );
+    assert!(check_passed(&s, SHOUT));
+    assert!(next_step(&s, &[]).contains(r#""name":"mark_subtask_complete""#));
+    // Another command that passes is no failure of the subtask's.
+    exchange(&mut s, vec![("run_cmd", ran("python3 a.py", 0, ""))]);
+    assert!(matches!(last(&s), Last::Worked { .. }));
+}
