@@ -235,6 +235,15 @@ impl Terminal {
                     shorten(reason, 120)
                 ));
             }
+            Event::CheckGiven { task, subtask, cmd } => {
+                self.line(&format!(
+                    "  {} check {}.{} is now `{}`",
+                    s.dim.apply_to("→"),
+                    task + 1,
+                    subtask + 1,
+                    shorten(cmd, 100)
+                ));
+            }
             Event::Nudged { kind, level, .. } => {
                 let what = match kind {
                     NudgeKind::Prose => "the model answered without a tool call",

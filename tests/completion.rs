@@ -1025,3 +1025,55 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
     );
     assert!(test.read("greet.py").contains(".upper()"));
 }
+
+/// A check that runs the program with no argument, where the goal gives it
+/// one (a word-count plan's `python3 word_count.py`, three runs of four):
+/// it fails, the model is told the program reads its input and gets none,
+/// writes a sample and runs the program on it; that run becomes the check,
+/// which the subtask and the checks of the work then run.
+#[test]
+fn a_check_with_no_argument_becomes_the_run_with_the_arguments_that_passed() {
+    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
+    let given = "python3 word_count.py sample.txt";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py"},
+        "rules": [
+            {"name": "the sample is there", "last_tool": "to sample.txt",
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": given}}]}},
+            {"name": "told the program reads input", "has": ["with them after it"], "last_tool": "IndexError",
+             "reply": write_reply("sample.txt", "one two three\n")},
+            ends_when("to word_count.py", true, "written"),
+            ends_when("exit code 0", true, "it counts"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file given as its argument",
+             "met": true, "evidence": "3", "about_tests": false, "about_output": true,
+             "command": given, "expects": "3"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
+    }));
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let given_at: Vec<(usize, usize, String)> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CheckGiven { task, subtask, cmd } => Some((task, subtask, cmd)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(given_at, vec![(0, 1, given.to_string())], "{}", run.stderr);
+    assert_eq!(
+        state.tree.tasks[0].subtasks[1].kind,
+        SubtaskKind::Check { cmd: given.into() }
+    );
+    let checked: Vec<&str> = state.checks.iter().map(|c| c.command.as_str()).collect();
+    assert_eq!(
+        checked,
+        [given],
+        "the checks of the work run the given command"
+    );
+    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}

@@ -192,6 +192,18 @@ impl Agent<'_> {
             },
             Durability::Lazy,
         )?;
+        if let Some(cmd) = super::focus::given_check(self.state())
+            && let Some(cursor) = self.state().tree.cursor
+        {
+            self.record(
+                Event::CheckGiven {
+                    task: cursor.task,
+                    subtask: cursor.subtask,
+                    cmd,
+                },
+                Durability::Lazy,
+            )?;
+        }
         Ok(())
     }
 

@@ -191,6 +191,9 @@ impl State {
                 }
                 self.tell("note", "Noted.", Came::Noted);
             }
+            Event::CheckGiven { task, subtask, cmd } => {
+                self.tree.give_check(*task, *subtask, cmd);
+            }
             Event::SubtaskEnded {
                 call,
                 success,

@@ -162,6 +162,15 @@ pub enum Event {
         success: bool,
         reason: String,
     },
+    /// A check subtask's command, given the arguments its program needs:
+    /// the planned command (`python3 word_count.py`) failed, and the same
+    /// with arguments after it passed. The subtask, and the checks of the
+    /// work, run this one from now on.
+    CheckGiven {
+        task: usize,
+        subtask: usize,
+        cmd: String,
+    },
     /// The model was told to act: after a reply without a tool call, a
     /// blocked loop, or calls that could not be used.
     Nudged {
@@ -240,6 +249,7 @@ impl Event {
             Event::CallRejected { .. } => "call_rejected",
             Event::Noted { .. } => "noted",
             Event::SubtaskEnded { .. } => "subtask_ended",
+            Event::CheckGiven { .. } => "check_given",
             Event::Nudged { .. } => "nudged",
             Event::ContextPressure { .. } => "context_pressure",
             Event::Reflected { .. } => "reflected",

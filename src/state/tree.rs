@@ -145,6 +145,26 @@ impl Tree {
         Some((task, task.subtasks.get(cursor.subtask)?))
     }
 
+    /// Makes subtask `subtask` of task `task` a check of `cmd`, its
+    /// description naming `cmd` where it named the command before.
+    pub fn give_check(&mut self, task: usize, subtask: usize, cmd: &str) {
+        let Some(subtask) = self
+            .tasks
+            .get_mut(task)
+            .and_then(|task| task.subtasks.get_mut(subtask))
+        else {
+            return;
+        };
+        if let SubtaskKind::Check { cmd: before } = &subtask.kind {
+            subtask.description = subtask
+                .description
+                .replace(&format!("`{before}`"), &format!("`{cmd}`"));
+        }
+        subtask.kind = SubtaskKind::Check {
+            cmd: cmd.to_string(),
+        };
+    }
+
     /// Ends the active subtask and moves the cursor to the next pending one.
     /// Returns the cursor of the subtask that ended.
     pub fn end_active(&mut self, success: bool, reason: &str) -> Option<Cursor> {

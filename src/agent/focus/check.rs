@@ -2,6 +2,7 @@
 //! model says so.
 
 use super::{result_of, tool_calls};
+use crate::lang::Languages;
 use crate::state::{CallFact, Came, State, SubtaskKind, verdict};
 
 /// The command of a check subtask, as the planner set it (a plan of files
@@ -60,6 +61,61 @@ pub fn check_unknown(state: &State, check: &str) -> bool {
             (wrote || ran(fact, check)).then_some(wrote)
         })
         .unwrap_or(true)
+}
+
+/// The command the active check subtask's planned one becomes, when that
+/// one runs a program with no arguments (a language's run of a file, not
+/// a test run), it failed in this subtask, and the last call ran the same
+/// with arguments after it, to exit code 0. A small model planned `python3
+/// word_count.py` for a goal whose program counts the words of the file
+/// given as its argument; the check could not pass whatever the program
+/// did.
+pub fn given_check(state: &State) -> Option<String> {
+    let SubtaskKind::Check { cmd: check } = &state.tree.active()?.1.kind else {
+        return None;
+    };
+    bare_program(check)?;
+    let planned: Vec<&str> = check.split_whitespace().collect();
+    let facts: Vec<&CallFact> = tool_calls(state).collect();
+    let last = facts.last()?;
+    let Came::Ran { outcome } = &last.came else {
+        return None;
+    };
+    let command = outcome.command.as_deref()?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let extends = words.len() > planned.len() && words[..planned.len()] == planned[..];
+    let bare_failed = facts.iter().any(|fact| ran(fact, check) && !passed(fact));
+    (extends && !outcome.interrupted && passed(last) && bare_failed).then(|| words.join(" "))
+}
+
+/// For a check that runs a program with no arguments (see
+/// [`given_check`]), whose content in `contents` reads its arguments or
+/// its input: how to give it them. A command gets no keyboard input, so a
+/// small model's `input()` loop timed out the check again and again.
+pub fn input_hint(check: &str, contents: &[(String, String)]) -> Option<String> {
+    let program = bare_program(check)?;
+    let languages = Languages::default();
+    let (_, content) = contents.iter().find(|(path, _)| *path == program)?;
+    let reads = languages.for_path(&program)?.reads_input(content);
+    reads.then(|| {
+        format!(
+            "{program} reads input and `{check}` gives it none (a command here gets no keyboard \
+             input): if the goal gives it arguments or an input file, make {program} read them \
+             from its command line, and run `{check}` with them after it (write a small input \
+             file first when it reads one); that run is then the check."
+        )
+    })
+}
+
+/// The program a check runs with no arguments: the command is its
+/// language's run of it (`python3 a.py`), not a test run.
+fn bare_program(check: &str) -> Option<String> {
+    let program = check.split_whitespace().last()?;
+    let languages = Languages::default();
+    let run = languages.for_path(program)?.run_command(program);
+    run.split_whitespace()
+        .eq(check.split_whitespace())
+        .then(|| program.to_string())
 }
 
 /// Whether `fact` is a run of `check` (its words, however spaced).

@@ -18,7 +18,7 @@ mod tests;
 
 use crate::chat::Message;
 use crate::state::{CallFact, State, SubtaskKind};
-pub use check::{check_command, check_expects, check_passed, check_unknown, run_call};
+pub use check::{check_command, check_expects, check_passed, check_unknown, given_check, run_call};
 pub use last::{Last, acted, completion_refused, gave_up_before, last, unchanged};
 pub use next_step::{Ending, after_work, fix, next_step};
 

@@ -1,6 +1,7 @@
 //! The line that ends the context block, what to do now, and how to fix a
 //! failure: the exact call to write, ready to copy.
 
+use super::check::input_hint;
 use super::{COMPLETE, Last, check_command, check_passed, last, run_call};
 use crate::lang::Languages;
 use crate::state::State;
@@ -45,11 +46,17 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
                  {call}"
             ),
         },
-        Last::Failed { what, file } => format!(
-            "Your last command failed: {what}. {} Run the command again only after a file \
-             changed.",
-            fix(file.as_deref(), &what, contents)
-        ),
+        Last::Failed { what, file } => {
+            let input = check_command(state)
+                .and_then(|check| input_hint(&check, contents))
+                .map(|hint| format!(" {hint}"))
+                .unwrap_or_default();
+            format!(
+                "Your last command failed: {what}. {}{input} Run the command again only after a \
+                 file changed.",
+                fix(file.as_deref(), &what, contents)
+            )
+        }
         Last::Refused { why, .. } => format!(
             "Your last call was not run: {why}. Make a different call for the ACTIVE SUBTASK: \
              {subtask}."

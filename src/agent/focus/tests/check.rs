@@ -107,3 +107,80 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     exchange(&mut s, vec![("run_cmd", ran("python3 a.py", 0, ""))]);
     assert!(matches!(last(&s), Last::Worked { .. }));
 }
+
+/// A check that runs a program with no arguments, failed, becomes the run
+/// with the arguments that then passed; a test run, or a run with
+/// arguments before the bare one failed, does not.
+#[test]
+fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
+    const BARE: &str = "python3 a.py";
+    const GIVEN: &str = "python3 a.py sample.txt";
+    let mut s = state();
+    s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Check { cmd: BARE.into() };
+    s.tree.tasks[0].subtasks[1].description = format!("Run `{BARE}` and make it succeed");
+    exchange(
+        &mut s,
+        vec![
+            ("write_file", wrote("a.py", true)),
+            (COMPLETE, Did::Complete),
+        ],
+    );
+    let mut early = s.clone();
+    exchange(
+        &mut early,
+        vec![("run_cmd", ran(GIVEN, 0, "\n--- stdout ---\n5"))],
+    );
+    assert_eq!(given_check(&early), None, "the bare check has not failed");
+    exchange(&mut s, vec![("run_cmd", ran(BARE, 1, "\nIndexError"))]);
+    assert_eq!(given_check(&s), None);
+    let program = [(
+        "a.py".to_string(),
+        "import sys\nprint(open(sys.argv[1]).read())\n".to_string(),
+    )];
+    assert!(
+        next_step(&s, &program).contains("run `python3 a.py` with them after it"),
+        "{}",
+        next_step(&s, &program)
+    );
+    let quiet = [("a.py".to_string(), "print(1/0)\n".to_string())];
+    assert!(!next_step(&s, &quiet).contains("with them after it"));
+    let mut other = s.clone();
+    exchange(&mut other, vec![("run_cmd", ran("python3 b.py x", 0, ""))]);
+    assert_eq!(given_check(&other), None, "another program");
+    exchange(
+        &mut s,
+        vec![("run_cmd", ran(GIVEN, 0, "\n--- stdout ---\n5"))],
+    );
+    assert_eq!(given_check(&s).as_deref(), Some(GIVEN));
+    let cursor = s.tree.cursor.unwrap();
+    apply(
+        &mut s,
+        Event::CheckGiven {
+            task: cursor.task,
+            subtask: cursor.subtask,
+            cmd: GIVEN.into(),
+        },
+    );
+    assert_eq!(check_command(&s).as_deref(), Some(GIVEN));
+    assert_eq!(
+        s.tree.active().unwrap().1.description,
+        format!("Run `{GIVEN}` and make it succeed")
+    );
+    assert!(check_passed(&s, GIVEN));
+    assert_eq!(given_check(&s), None, "given once");
+    // A test run is never given arguments.
+    let mut tests = state();
+    exchange(
+        &mut tests,
+        vec![
+            ("write_file", wrote("a.py", true)),
+            (COMPLETE, Did::Complete),
+        ],
+    );
+    exchange(&mut tests, vec![("run_cmd", ran(PYTEST, 1, PYTEST_OUT))]);
+    exchange(
+        &mut tests,
+        vec![("run_cmd", ran("python3 -m pytest -q -k test_add", 0, ""))],
+    );
+    assert_eq!(given_check(&tests), None);
+}
