@@ -63,6 +63,20 @@ def placeholder(statement):
     return False
 
 
+def runs(statement):
+    """Whether a top-level statement does something when the file runs:
+    not a definition, an import, a docstring or an assignment without a
+    call."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                              ast.Import, ast.ImportFrom)):
+        return False
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return False
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        return any(isinstance(n, ast.Call) for n in ast.walk(statement))
+    return True
+
+
 def test_function(text, node, owner):
     return {
         "name": node.name,
@@ -84,6 +98,9 @@ def facts(text):
     out["functions"] = len(functions)
     out["stubs"] = sum(all(placeholder(s) for s in f.body) for f in functions)
     out["only_asserts"] = bool(tree.body) and all(isinstance(s, ast.Assert) for s in tree.body)
+    out["runs"] = sorted({n.func.id for s in tree.body if runs(s) for n in ast.walk(s)
+                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)})
+    out["runs_something"] = any(runs(s) for s in tree.body)
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out["defs"].append({"kind": "def", "name": node.name, "line": node.lineno,

@@ -32,6 +32,14 @@ pub struct Facts {
     pub stubs: usize,
     /// `self.assert...(...)` in a `Test*` class with no base.
     pub unittest_calls: Vec<UnittestCall>,
+    /// The names called by the statements at the top that do something
+    /// when the file runs (`main` of an `if __name__ == "__main__":` block).
+    #[serde(default)]
+    pub runs: Vec<String>,
+    /// A statement at the top does something when the file runs, not only
+    /// definitions, imports and assignments without a call.
+    #[serde(default)]
+    pub runs_something: bool,
     /// Every name the top level binds: definitions, imports, assignments.
     pub bound: Vec<String>,
     /// Statements after a `return`, `raise`, `continue` or `break` in the

@@ -95,6 +95,25 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    let entry = write.was.and_then(|was| {
+        was.runs
+            .iter()
+            .find(|name| write.facts.defines(name.as_str()))
+    });
+    if !write.is_test
+        && !write.facts.runs_something
+        && let Some(entry) = entry
+    {
+        return Some((
+            format!(
+                "{path} would do nothing when it runs: the file as it is calls `{entry}()` at \
+                 its top (its `if __name__ == \"__main__\":` block), and this content defines \
+                 {entry} but never calls it. Keep what runs it: end {path} with `if __name__ == \
+                 \"__main__\":` and the call of {entry}."
+            ),
+            None,
+        ));
+    }
     let had = write.was.map_or(0, |was| was.redefined.len());
     if write.facts.redefined.len() > had
         && let Some(again) = write.facts.redefined.first()

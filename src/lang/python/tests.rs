@@ -479,6 +479,37 @@ fn a_write_that_leaves_a_line_after_a_return_is_refused_unless_it_was_so() {
 }
 
 #[test]
+fn a_write_that_leaves_a_program_running_nothing_is_refused() {
+    // Qwen2.5-Coder 1.5B's cli-flag change: `main` kept, its
+    // `if __name__ == "__main__":` block gone, and the program printed
+    // nothing when run.
+    let greet = "import sys\n\n\ndef main():\n    print('Hello')\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let dropped = "import sys\n\n\ndef greeting(name, shout=False):\n    return name.upper() if shout else name\n\n\ndef main(argv):\n    print(greeting(argv[1]))\n";
+    let workspace = files(&[("greet.py", greet)]);
+    match review_in(&workspace, "greet.py", dropped) {
+        Review::Refuse(refusal) => assert!(
+            refusal
+                .reason
+                .starts_with("greet.py would do nothing when it runs"),
+            "{}",
+            refusal.reason
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A call at the top runs it too; a module of definitions that was one
+    // stays one; a draft that ran other code may become a module; a new
+    // file is not held to it.
+    let draft = files(&[("greet.py", "print('keep me')\n")]);
+    assert_eq!(review_in(&draft, "greet.py", dropped), Review::Accept);
+    let called = format!("{dropped}\nmain(sys.argv)\n");
+    assert_eq!(review_in(&workspace, "greet.py", &called), Review::Accept);
+    let module = files(&[("calc.py", "def add(a, b):\n    return a + b\n")]);
+    let more = "X = 1\n\n\ndef add(a, b):\n    return a + b\n";
+    assert_eq!(review_in(&module, "calc.py", more), Review::Accept);
+    assert_eq!(review_in(&files(&[]), "greet.py", dropped), Review::Accept);
+}
+
+#[test]
 fn a_write_that_defines_a_function_twice_is_refused_unless_it_was_so() {
     let text = "def reverse(text):\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper()\n";
     let again = format!(
