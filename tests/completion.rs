@@ -877,13 +877,10 @@ fn a_subtask_that_writes_a_file_is_not_done_without_it() {
     test.assert_replay_matches();
 }
 
-/// A requirement the assessment says is met, shown by a command that
-/// fails when the runner runs it, is not met, about output or not: a
-/// word-count assessment called "it runs with a file argument" met by
-/// `python3 word_count.py input.txt` with no input.txt there. Here the
-/// goal says nothing of output, so only that run can tell.
-#[test]
-fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
+/// The backup goal of a scripted model that writes a copier of its
+/// argument, with one requirement the assessment calls met, shown by
+/// `command`.
+fn backup(requirement: &str, evidence: &str, command: &str, expects: &str) -> Test {
     let copier = "import shutil\nimport sys\n\nif len(sys.argv) > 1:\n    shutil.copy(sys.argv[1], 'backup.txt')\n";
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "backup.py", "purpose": "copy the file it is given to backup.txt"}],
@@ -894,17 +891,31 @@ fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
             {"name": "code", "subtask": "Write backup.py", "reply": write_reply("backup.py", copier)}
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "backup.py copies the file given as its argument to backup.txt", "met": true,
-             "evidence": "shutil.copy(sys.argv[1], 'backup.txt')", "about_tests": false,
-             "command": "python3 backup.py notes.txt", "expects": "backup.txt is written"}]}}],
+            {"requirement": requirement, "met": true, "evidence": evidence, "about_tests": false,
+             "command": command, "expects": expects}]}}],
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 backup.py"}}]}
     }))
     .expect("script");
-    let test = Test::new().serving(script).args([
+    Test::new().serving(script).args([
         "Write a script backup.py that copies the file given as its argument to backup.txt",
         "--max-cycles",
         "0",
-    ]);
+    ])
+}
+
+/// A requirement the assessment says is met, shown by a command that
+/// fails when the runner runs it, is not met, about output or not: a
+/// word-count assessment called "it runs with a file argument" met by
+/// `python3 word_count.py input.txt` with no input.txt there. Here the
+/// goal says nothing of output, so only that run can tell.
+#[test]
+fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
+    let test = backup(
+        "backup.py copies the file given as its argument to backup.txt",
+        "shutil.copy(sys.argv[1], 'backup.txt')",
+        "python3 backup.py notes.txt",
+        "backup.txt is written",
+    );
     let run = test.run();
     run.assert_code(1);
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
@@ -915,6 +926,27 @@ fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
         copies.evidence,
         "`python3 backup.py notes.txt` failed (exit code 1)"
     );
+}
+
+/// A requirement not about output, met by the model's word and shown by a
+/// command of a program the model may not run (`ls -l`), is not held
+/// unmet: that command would show nothing of the work (a word-count
+/// assessment gave `ls -l word_count.py` for "word_count.py is a Python
+/// file", and its refusal held the run unmet for two cycles).
+#[test]
+fn a_requirement_shown_by_a_program_the_model_may_not_run_keeps_its_claim() {
+    let test = backup(
+        "backup.py is a Python file",
+        "backup.py is there",
+        "ls -l backup.py",
+        "backup.py",
+    );
+    let run = test.run();
+    let state = test.assert_replay_matches();
+    let file = &state.requirements[0];
+    assert!(file.met, "{file:?}");
+    assert_eq!(file.evidence, "backup.py is there");
+    run.assert_code(0);
 }
 
 /// Tests the run writes of a project's code it leaves as it was say what

@@ -25,13 +25,22 @@ impl Agent<'_> {
         for requirement in requirements {
             // A run of tests given for a requirement not about output is
             // left to the checks, which ran them (see
-            // `verdict::hold_to_tests`).
+            // `verdict::hold_to_tests`); so is a command of a program the
+            // model may not run (`ls -l word_count.py` for "word_count.py
+            // is a Python file"), which would show nothing of the work:
+            // refused, it held a word-count run's claim unmet for two
+            // cycles.
+            let allowed = &self.tools.config().allowed;
             let shown = requirement
                 .to_show()
                 .or_else(|| {
-                    requirement
-                        .to_try()
-                        .filter(|command| !self.languages.iter().any(|l| l.runs_tests(command)))
+                    requirement.to_try().filter(|command| {
+                        !self.languages.iter().any(|l| l.runs_tests(command))
+                            && command
+                                .split_whitespace()
+                                .next()
+                                .is_some_and(|program| allowed.iter().any(|a| a == program))
+                    })
                 })
                 .map(str::to_string);
             for command in shown.into_iter().chain(requirement.to_show_without()) {
