@@ -101,6 +101,8 @@ def facts(text):
     out["runs"] = sorted({n.func.id for s in tree.body if runs(s) for n in ast.walk(s)
                           if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)})
     out["runs_something"] = any(runs(s) for s in tree.body)
+    out["main_block"] = next((segment(text, s) for s in tree.body if isinstance(s, ast.If)
+                              and "__name__" in segment(text, s.test)), None)
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out["defs"].append({"kind": "def", "name": node.name, "line": node.lineno,

@@ -40,6 +40,9 @@ pub struct Facts {
     /// definitions, imports and assignments without a call.
     #[serde(default)]
     pub runs_something: bool,
+    /// The source of its `if __name__ == "__main__":` block.
+    #[serde(default)]
+    pub main_block: Option<String>,
     /// Every name the top level binds: definitions, imports, assignments.
     pub bound: Vec<String>,
     /// Statements after a `return`, `raise`, `continue` or `break` in the

@@ -96,20 +96,27 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
         ));
     }
     let entry = write.was.and_then(|was| {
-        was.runs
+        let entry = was
+            .runs
             .iter()
-            .find(|name| write.facts.defines(name.as_str()))
+            .find(|name| write.facts.defines(name.as_str()))?;
+        Some((entry, was.main_block.as_deref()))
     });
     if !write.is_test
         && !write.facts.runs_something
-        && let Some(entry) = entry
+        && let Some((entry, block)) = entry
     {
+        let keep = match block {
+            Some(block) => format!("end {path} with the lines that run it now:\n{block}"),
+            None => {
+                format!("end {path} with `if __name__ == \"__main__\":` and the call of {entry}.")
+            }
+        };
         return Some((
             format!(
                 "{path} would do nothing when it runs: the file as it is calls `{entry}()` at \
-                 its top (its `if __name__ == \"__main__\":` block), and this content defines \
-                 {entry} but never calls it. Keep what runs it: end {path} with `if __name__ == \
-                 \"__main__\":` and the call of {entry}."
+                 its top, and this content defines {entry} but never calls it. Keep what runs \
+                 it: {keep}"
             ),
             None,
         ));
