@@ -1109,3 +1109,63 @@ fn a_check_with_no_argument_becomes_the_run_with_the_arguments_that_passed() {
     );
     assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
+
+/// The hello world goal of a model whose program is only a definition
+/// at first, and `after_refusal` when told it would run nothing.
+fn hello_defined(after_refusal: &str) -> Test {
+    let defines = "def hello():\n    print(\"Hello, World!\")\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "hello.py", "purpose": "prints Hello, World!"}],
+            "check": "python3 hello.py"},
+        "rules": [
+            {"name": "told it runs nothing", "last_tool": "would run nothing",
+             "reply": write_reply("hello.py", after_refusal)},
+            ends_when("Wrote ", true, "written"),
+            ends_when("exit code 0", true, "it runs"),
+            {"name": "only a definition", "subtask": "Write hello.py", "reply": write_reply("hello.py", defines)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints Hello, World!", "met": true, "evidence": "print",
+             "about_tests": false, "about_output": true, "command": "python3 hello.py",
+             "expects": "Hello, World!"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 hello.py"}}]}
+    }))
+    .expect("script");
+    Test::new()
+        .serving(script)
+        .args(["Write a hello world script", "--max-cycles", "0"])
+}
+
+/// How many calls were refused as running nothing.
+fn refused_as_running_nothing(test: &Test) -> usize {
+    test.records()
+        .into_iter()
+        .filter(|r| {
+            matches!(&r.event, Event::CallRejected { kind, .. }
+                if *kind == runner::state::RefusalKind::RunsNothing)
+        })
+        .count()
+}
+
+/// A program the plan's check runs, written with only definitions while no
+/// test checks them, is refused once: its check would pass in silence (a
+/// word-count program defined `count_words` and called nothing, and the
+/// issue's hello world held a function and no print). Told how to make it
+/// run, the model ends it with the call; sent again as it was, it is
+/// written, and the output the goal asks for is still judged.
+#[test]
+fn a_checked_program_that_would_run_nothing_is_refused_once() {
+    let runs = "def hello():\n    print(\"Hello, World!\")\n\n\nif __name__ == \"__main__\":\n    hello()\n";
+    let test = hello_defined(runs);
+    let run = test.run();
+    run.assert_code(0);
+    test.assert_replay_matches();
+    assert_eq!(refused_as_running_nothing(&test), 1, "{}", run.stderr);
+    assert_eq!(test.read("hello.py"), runs);
+    let defines = "def hello():\n    print(\"Hello, World!\")\n";
+    let again = hello_defined(defines);
+    let run = again.run();
+    run.assert_code(1);
+    assert_eq!(refused_as_running_nothing(&again), 1, "{}", run.stderr);
+    assert_eq!(again.read("hello.py"), defines);
+}

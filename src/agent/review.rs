@@ -6,9 +6,10 @@
 
 use std::collections::HashMap;
 
-use super::Agent;
+use super::{Agent, focus};
 use crate::chat::ToolCall;
 use crate::lang::{self, Languages, Refusal, Review, Workspace};
+use crate::state::SubtaskKind;
 use crate::tools::{self, RefusalKind, Toolbox};
 
 /// The reviews of the pending reply's writes: path and content to the
@@ -158,8 +159,51 @@ impl Agent<'_> {
         if let Some(why) = self.kept_tests(path, content) {
             return Some(tools::Refusal::new(RefusalKind::TestsKept, why));
         }
-        let why = self.kept_definitions(path, content, whole)?;
-        Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why))
+        if let Some(why) = self.kept_definitions(path, content, whole) {
+            return Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why));
+        }
+        let why = self.runs_nothing(path, content)?;
+        Some(tools::Refusal::new(RefusalKind::RunsNothing, why))
+    }
+
+    /// Why writing `content` to `path` is refused, once a subtask, because
+    /// the program a check of the plan runs would run nothing: it only
+    /// defines things, and no test checks them. A small model's word-count
+    /// program defined `count_words` and called nothing; the plan's check
+    /// `python3 word_count.py` passed in silence, and two cycles could not
+    /// tell why nothing was printed. A module tests import (a plan with a
+    /// test run) is not held to it.
+    fn runs_nothing(&self, path: &str, content: &str) -> Option<String> {
+        let state = self.state();
+        let path = path.trim_start_matches("./");
+        let languages = &self.reviews.languages;
+        let kinds: Vec<&SubtaskKind> = state
+            .tree
+            .tasks
+            .iter()
+            .flat_map(|task| &task.subtasks)
+            .map(|subtask| &subtask.kind)
+            .collect();
+        let tested = kinds.iter().any(|kind| match kind {
+            SubtaskKind::Check { cmd } => languages.all().any(|l| l.runs_tests(cmd)),
+            SubtaskKind::Write { path } => languages.is_test(path),
+            _ => false,
+        });
+        let check = kinds.iter().find_map(|kind| match kind {
+            SubtaskKind::Check { cmd } if focus::bare_program(cmd).as_deref() == Some(path) => {
+                Some(cmd)
+            }
+            _ => None,
+        })?;
+        if tested || focus::refused_in_subtask(state, RefusalKind::RunsNothing) {
+            return None;
+        }
+        let how = languages.for_path(path)?.runs_nothing(content)?;
+        Some(format!(
+            "not written: {path} only defines things, and the check `{check}` runs it: as \
+             written it would run nothing and print nothing. {how}. (Refused once: if {path} \
+             must only define things, send it again as it is.)"
+        ))
     }
 
     /// Why writing `content` to `path` is refused because it changes the

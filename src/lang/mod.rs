@@ -161,6 +161,11 @@ pub trait Language: Send + Sync {
     fn assertion(&self, _line: &str) -> Option<(String, String)> {
         None
     }
+    /// When `text`, a program of this language, runs nothing when started
+    /// (it only defines things): how to make it run. `None` otherwise.
+    fn runs_nothing(&self, _text: &str) -> Option<String> {
+        None
+    }
     /// The values a failed equality showed (`what`: the failure's error
     /// line), in the order of the assertion's sides: pytest's `assert 1 ==
     /// 2`, unittest's `1 != 2`; `None` for any other failure.

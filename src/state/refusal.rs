@@ -36,6 +36,9 @@ pub enum RefusalKind {
     /// A write or an edit that removes a top-level definition of a file
     /// that was there before the run, which the goal does not name.
     DefinitionsKept,
+    /// A write that leaves the program a check runs with nothing to run
+    /// (only definitions), while no test checks it; refused once.
+    RunsNothing,
     /// The subtask marked done before anything was done for it.
     NothingDone,
     /// A check subtask marked done while its command has not passed.
@@ -94,6 +97,7 @@ impl RefusalKind {
                 | RefusalKind::LanguageRefused
                 | RefusalKind::TestsKept
                 | RefusalKind::DefinitionsKept
+                | RefusalKind::RunsNothing
                 | RefusalKind::EditNoMatch
         )
     }

@@ -109,7 +109,7 @@ pub fn input_hint(check: &str, contents: &[(String, String)]) -> Option<String> 
 
 /// The program a check runs with no arguments: the command is its
 /// language's run of it (`python3 a.py`), not a test run.
-fn bare_program(check: &str) -> Option<String> {
+pub fn bare_program(check: &str) -> Option<String> {
     let program = check.split_whitespace().last()?;
     let languages = Languages::default();
     let run = languages.for_path(program)?.run_command(program);

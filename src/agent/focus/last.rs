@@ -50,6 +50,11 @@ pub fn completion_refused(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.tool == COMPLETE && fact.came == Came::Refused { kind })
 }
 
+/// Whether a call of the active subtask was refused as `kind`.
+pub fn refused_in_subtask(state: &State, kind: RefusalKind) -> bool {
+    calls(state).any(|fact| fact.came == Came::Refused { kind })
+}
+
 /// The file the active subtask is to change, while no write or edit has
 /// changed a file in it, when the subtask is a cycle's (its requirement was found
 /// missing on the files as they are) or the file was there before the run

@@ -18,8 +18,12 @@ mod tests;
 
 use crate::chat::Message;
 use crate::state::{CallFact, State, SubtaskKind};
-pub use check::{check_command, check_expects, check_passed, check_unknown, given_check, run_call};
-pub use last::{Last, acted, completion_refused, gave_up_before, last, unchanged};
+pub use check::{
+    bare_program, check_command, check_expects, check_passed, check_unknown, given_check, run_call,
+};
+pub use last::{
+    Last, acted, completion_refused, gave_up_before, last, refused_in_subtask, unchanged,
+};
 pub use next_step::{Ending, after_work, fix, next_step};
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";

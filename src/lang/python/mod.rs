@@ -354,6 +354,17 @@ impl Language for Python {
         }
     }
 
+    fn runs_nothing(&self, text: &str) -> Option<String> {
+        let answer = facts::ask(&[("program.py", text)], None, false)?;
+        let facts = answer.files.into_iter().next()?;
+        let defines = facts.error.is_none() && !facts.defs.is_empty();
+        (defines && !facts.runs_something).then(|| {
+            "End it with `if __name__ == \"__main__\":` and, under it, the call that does what \
+             the goal asks (reading the command-line arguments the goal gives it from sys.argv)"
+                .to_string()
+        })
+    }
+
     fn compared(&self, what: &str) -> Option<(String, String)> {
         let (left, right) = match what.rsplit_once("assert ") {
             Some((_, shown)) => shown.split_once(" == ")?,
