@@ -56,7 +56,7 @@ impl Agent<'_> {
             focus::Last::Failed { what, file } => {
                 format!(
                     "Your last command failed: {what}. {}",
-                    focus::fix(file.as_deref(), &what, contents)
+                    focus::fix_failure(state, file.as_deref(), &what, contents)
                 )
             }
             focus::Last::Nothing | focus::Last::Refused { .. } => {

@@ -46,17 +46,11 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
                  {call}"
             ),
         },
-        Last::Failed { what, file } => {
-            let input = check_command(state)
-                .and_then(|check| input_hint(&check, contents))
-                .map(|hint| format!(" {hint}"))
-                .unwrap_or_default();
-            format!(
-                "Your last command failed: {what}. {}{input} Run the command again only after a \
-                 file changed.",
-                fix(file.as_deref(), &what, contents)
-            )
-        }
+        Last::Failed { what, file } => format!(
+            "Your last command failed: {what}. {} Run the command again only after a file \
+             changed.",
+            fix_failure(state, file.as_deref(), &what, contents)
+        ),
         Last::Refused { why, .. } => format!(
             "Your last call was not run: {why}. Make a different call for the ACTIVE SUBTASK: \
              {subtask}."
@@ -111,6 +105,22 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
          corrected content of {target}."
     )
+}
+
+/// How to fix a failure of the active subtask (see [`fix`]), and on a
+/// check that runs a program with no arguments, whose program reads input,
+/// how to give it some (see `check::input_hint`).
+pub fn fix_failure(
+    state: &State,
+    file: Option<&str>,
+    what: &str,
+    contents: &[(String, String)],
+) -> String {
+    let input = check_command(state)
+        .and_then(|check| input_hint(&check, contents))
+        .map(|hint| format!(" {hint}"))
+        .unwrap_or_default();
+    format!("{}{input}", fix(file, what, contents))
 }
 
 /// The module of `contents` (not a test) that defines the function `call`

@@ -142,6 +142,8 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
         "{}",
         next_step(&s, &program)
     );
+    // The nudge after a reply without a call says it too.
+    assert!(fix_failure(&s, Some("a.py"), "IndexError", &program).contains("with them after it"));
     let quiet = [("a.py".to_string(), "print(1/0)\n".to_string())];
     assert!(!next_step(&s, &quiet).contains("with them after it"));
     let mut other = s.clone();
