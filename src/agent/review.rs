@@ -186,7 +186,7 @@ impl Agent<'_> {
             .collect();
         let tested = kinds.iter().any(|kind| match kind {
             SubtaskKind::Check { cmd } => languages.all().any(|l| l.runs_tests(cmd)),
-            SubtaskKind::Write { path } => languages.is_test(path),
+            SubtaskKind::Write { path: written } => languages.is_test(written),
             _ => false,
         });
         let check = kinds.iter().find_map(|kind| match kind {

@@ -132,8 +132,15 @@ pub(super) fn cycle_task(
     // output holds what it must: a cli-flag cycle whose check was `python3
     // greet.py` passed it with `--shout` still printed back as a name, and
     // the next cycle did the same.
-    let mut shows: Vec<(&str, &str)> = unmet.iter().filter_map(|r| r.to_redo()).collect();
-    shows.dedup_by(|a, b| a.0.split_whitespace().eq(b.0.split_whitespace()));
+    let mut shows: Vec<(&str, &str)> = Vec::new();
+    for (command, expects) in unmet.iter().filter_map(|r| r.to_redo()) {
+        let known = shows.iter().any(|(known, wanted)| {
+            known.split_whitespace().eq(command.split_whitespace()) && *wanted == expects
+        });
+        if !known {
+            shows.push((command, expects));
+        }
+    }
     for (command, expects) in shows
         .into_iter()
         .take(MAX_CYCLE_SUBTASKS.saturating_sub(subtasks.len() + runs.len()))
@@ -279,6 +286,21 @@ mod tests {
             "Run `python3 greet.py --shout` and make its output hold \"HELLO, WORLD!\" (fix the \
              files until it does)"
         );
+        // The same show given for two requirements is run once, whatever
+        // comes between them.
+        let mut other = flag.clone();
+        other.shown_by = Some(crate::state::verdict::ShownBy {
+            command: "python3 greet.py --shout Ann".into(),
+            expects: "HELLO, ANN!".into(),
+        });
+        let requirements = [flag.clone(), other, flag.clone()];
+        let twice = cycle_task(1, &[], &requirements, &[], None, &sources);
+        let shows = twice
+            .kinds
+            .iter()
+            .filter(|kind| matches!(kind, SubtaskKind::Show { .. }))
+            .count();
+        assert_eq!(shows, 2, "{:?}", twice.kinds);
         flag.shown_by = Some(crate::state::verdict::ShownBy {
             command: "python3 greet.py".into(),
             expects: "HELLO, WORLD!".into(),
