@@ -94,6 +94,70 @@ pub struct Unexported {
     pub binder: String,
 }
 
+/// A parameter with a default that no call of its function in the same
+/// file gives: every call there takes the default (`greeting(name,
+/// shout=False)` called as `greeting(name)`: an option added to a function
+/// and never passed).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Unpassed {
+    pub function: String,
+    #[serde(rename = "param")]
+    pub parameter: String,
+    /// The calls of the function in the file.
+    pub calls: Vec<Call>,
+}
+
+/// A call as the source gives it, and its 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Call {
+    pub line: u32,
+    pub text: String,
+}
+
+impl Unpassed {
+    /// `no call in greet.py gives `shout` to `greeting` (`greeting(name)`,
+    /// line 12): it always takes its default`.
+    pub fn describe(&self, path: &str) -> String {
+        let calls: Vec<String> = self
+            .calls
+            .iter()
+            .take(2)
+            .map(|call| format!("`{}`, line {}", call.text, call.line))
+            .collect();
+        format!(
+            "no call in {path} gives `{}` to `{}` ({}): it always takes its default",
+            self.parameter,
+            self.function,
+            calls.join("; ")
+        )
+    }
+}
+
+/// The parameters `new` leaves unpassed (see [`Unpassed`]) that `old` did
+/// not, for the language of `path`: what a write or an edit left unwired.
+pub fn newly_unpassed(
+    languages: &Languages,
+    path: &str,
+    old: Option<&str>,
+    new: &str,
+) -> Vec<Unpassed> {
+    let Some(language) = languages.for_path(path) else {
+        return Vec::new();
+    };
+    let mut versions = vec![(path.to_string(), new.to_string())];
+    versions.extend(old.map(|old| (path.to_string(), old.to_string())));
+    let mut found = language.unpassed(&versions).into_iter();
+    let now = found.next().flatten().unwrap_or_default();
+    let before = found.next().flatten().unwrap_or_default();
+    now.into_iter()
+        .filter(|u| {
+            !before
+                .iter()
+                .any(|b| b.function == u.function && b.parameter == u.parameter)
+        })
+        .collect()
+}
+
 /// Everything the runner knows of one language.
 pub trait Language: Send + Sync {
     /// `python`, `javascript`.
@@ -217,6 +281,13 @@ pub trait Language: Send + Sync {
     /// or a name bound at the top), read from its lines.
     fn defines(&self, _text: &str, _name: &str) -> bool {
         false
+    }
+    /// The parameters each of `files` (path and text) leaves unpassed (see
+    /// [`Unpassed`]), in the same order; one toolchain run for all of them;
+    /// `None` for a file that does not parse or when the language cannot
+    /// tell.
+    fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
+        vec![None; files.len()]
     }
     /// Whether source `text` can read what its program is run with (its
     /// arguments, standard input), by what it names; `true` when the

@@ -166,14 +166,15 @@ pub fn edit_over(
         Ok(edited) => edited,
         Err(refusal) => return ActionOutcome::refused(RefusalKind::EditNoMatch, refusal),
     };
-    let mut outcome = write::write_over(root, given, &edited, false, languages, Some(Some(bytes)));
+    let (mut outcome, note) =
+        write::write_noted(root, given, &edited, false, languages, Some(Some(bytes)));
     if outcome.ok {
         let removed = old.lines().count();
         let added = new.lines().count();
         outcome.result = match &outcome.write {
             Some(change) if change.changed() => format!(
                 "Edited {}: replaced {removed} line(s) with {added} line(s); the file now has {} \
-                 bytes{}",
+                 bytes{}{note}",
                 change.path,
                 change.bytes,
                 removal::lost(&change.removed)
@@ -543,5 +544,34 @@ mod tests {
              definition add is gone: if the goal did not ask for that, put it back"
         );
         assert_eq!(outcome.write.unwrap().removed, ["add"]);
+    }
+
+    /// An edit that adds a parameter and no call that gives it says so
+    /// (the 1.5B model added `shout=False` to `greeting` and never passed it).
+    #[test]
+    fn an_edit_that_adds_a_parameter_no_call_gives_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let greet = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    print(greeting(argv[1]))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+        std::fs::write(root.join("greet.py"), greet).unwrap();
+        let languages = Languages::default();
+        let outcome = edit_file(
+            &root,
+            "greet.py",
+            "def greeting(name):",
+            "def greeting(name, shout=False):",
+            Some(&languages),
+        );
+        assert!(
+            outcome
+                .result
+                .starts_with("Edited greet.py: replaced 1 line(s) with 1 line(s)")
+                && outcome.result.ends_with(
+                    "; note: no call in greet.py gives `shout` to `greeting` \
+                     (`greeting(argv[1])`, line 9): it always takes its default"
+                ),
+            "{}",
+            outcome.result
+        );
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::confined::{Kind, resolve};
 use super::files::{path_refusal, plain, sha256_hex};
 use super::removal;
-use crate::lang::Languages;
+use crate::lang::{Languages, newly_unpassed};
 use crate::state::{ActionOutcome, FileChange, RefusalKind};
 
 /// Writes `content` to `given`; `languages` name the definitions a
@@ -35,28 +35,51 @@ pub fn write_over(
     languages: Option<&Languages>,
     prior: Option<Option<Vec<u8>>>,
 ) -> ActionOutcome {
+    let (mut outcome, note) = write_noted(root, given, content, create_dirs, languages, prior);
+    outcome.result.push_str(&note);
+    outcome
+}
+
+/// [`write_over`], and apart from its result what the write left unwired
+/// (`; note: no call in greet.py gives ...`), empty when nothing: a caller
+/// that words its own result (an edit's) adds it.
+pub fn write_noted(
+    root: &Path,
+    given: &str,
+    content: &str,
+    create_dirs: bool,
+    languages: Option<&Languages>,
+    prior: Option<Option<Vec<u8>>>,
+) -> (ActionOutcome, String) {
+    let alone = |outcome: ActionOutcome| (outcome, String::new());
     let target = match resolve(root, given, create_dirs) {
         Ok(target) => target,
-        Err(e) => return path_refusal(given, e, Some(create_dirs)),
+        Err(e) => return alone(path_refusal(given, e, Some(create_dirs))),
     };
     let shown = target.shown().to_string();
+    let cannot = |e: &std::io::Error| {
+        alone(ActionOutcome::failed(format!(
+            "cannot write {given}: {}",
+            plain(e)
+        )))
+    };
     match target.kind() {
         Ok(Some(Kind::Dir)) => {
-            return ActionOutcome::refused(
+            return alone(ActionOutcome::refused(
                 RefusalKind::NotAFile,
                 format!("{given} is a folder; give the path of a file"),
-            );
+            ));
         }
         Ok(Some(Kind::Other)) => {
-            return ActionOutcome::refused(
+            return alone(ActionOutcome::refused(
                 RefusalKind::NotAFile,
                 format!(
                     "{given} is not a regular file (a device, socket or FIFO); it is not written"
                 ),
-            );
+            ));
         }
         Ok(_) => {}
-        Err(e) => return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e))),
+        Err(e) => return cannot(&e),
     }
     let old = match prior {
         Some(prior) => prior,
@@ -64,25 +87,24 @@ pub fn write_over(
             Ok(mut file) => {
                 let mut bytes = Vec::new();
                 if let Err(e) = file.read_to_end(&mut bytes) {
-                    return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e)));
+                    return cannot(&e);
                 }
                 Some(bytes)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e)));
-            }
+            Err(e) => return cannot(&e),
         },
     };
     let before = old.as_deref().map(sha256_hex);
     if let Err(e) = target.replace(content.as_bytes()) {
-        return ActionOutcome::failed(format!("cannot write {given}: {}", plain(&e)));
+        return cannot(&e);
     }
     let after = sha256_hex(content.as_bytes());
     let unchanged = before.as_deref() == Some(after.as_str());
     let removal = old.as_deref().filter(|_| !unchanged).and_then(|old| {
         removal::removal(&shown, &String::from_utf8_lossy(old), content, languages)
     });
+    let mut note = String::new();
     let result = if unchanged {
         format!(
             "{shown} already had this content ({} bytes); nothing changed",
@@ -93,9 +115,15 @@ pub fn write_over(
             .as_ref()
             .map(removal::Removal::describe)
             .unwrap_or_default();
+        if let Some(languages) = languages {
+            let old = old.as_deref().map(String::from_utf8_lossy);
+            for unpassed in newly_unpassed(languages, &shown, old.as_deref(), content) {
+                note.push_str(&format!("; note: {}", unpassed.describe(&shown)));
+            }
+        }
         format!("Wrote {} bytes to {shown}{removed}", content.len())
     };
-    ActionOutcome {
+    let outcome = ActionOutcome {
         ok: true,
         result,
         write: Some(FileChange {
@@ -106,7 +134,8 @@ pub fn write_over(
             removed: removal.map(|r| r.definitions).unwrap_or_default(),
         }),
         ..ActionOutcome::default()
-    }
+    };
+    (outcome, note)
 }
 
 #[cfg(test)]
@@ -185,6 +214,44 @@ mod tests {
             wrote.result
         );
         assert_eq!(wrote.write.unwrap().removed, ["add"]);
+    }
+
+    /// A parameter the write adds that no call in the file gives is said;
+    /// one the file left unpassed before is not said again.
+    #[test]
+    fn a_parameter_no_call_gives_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let greet = "def greeting(name):\n    return 'Hello, ' + name\n\n\ndef main():\n    print(greeting('Ann'))\n\n\nmain()\n";
+        std::fs::write(root.join("greet.py"), greet).unwrap();
+        let languages = Languages::default();
+        let unwired = greet.replace("(name):", "(name, shout=False):");
+        let wrote = write_file(&root, "greet.py", &unwired, false, Some(&languages));
+        assert!(
+            wrote.result.ends_with(
+                "; note: no call in greet.py gives `shout` to `greeting` (`greeting('Ann')`, \
+                 line 6): it always takes its default"
+            ),
+            "{}",
+            wrote.result
+        );
+        // Unchanged in that respect: nothing said.
+        let again = unwired.replace("Hello, ", "Hi, ");
+        let wrote = write_file(&root, "greet.py", &again, false, Some(&languages));
+        assert!(!wrote.result.contains("note:"), "{}", wrote.result);
+        // Passed by keyword: nothing said.
+        let wired = again.replace("greeting('Ann')", "greeting('Ann', shout=True)");
+        let wrote = write_file(&root, "greet.py", &wired, false, Some(&languages));
+        assert!(!wrote.result.contains("note:"), "{}", wrote.result);
+        // A new file: said; a function the file never calls: not said.
+        let new = "def f(a, b=1):\n    return a\n\n\ndef g(c=2):\n    return c\n\n\nprint(f(1))\n";
+        let wrote = write_file(&root, "new.py", new, false, Some(&languages));
+        assert!(
+            wrote.result.contains("gives `b` to `f`"),
+            "{}",
+            wrote.result
+        );
+        assert!(!wrote.result.contains("`g`"), "{}", wrote.result);
     }
 
     #[test]

@@ -101,10 +101,35 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         .and_then(|text| returned_instead(path, text, what, contents))
         .unwrap_or_default();
     let target = target.as_deref().unwrap_or(path);
+    let unwired = match line {
+        None => unwired(path, contents),
+        Some(_) => String::new(),
+    };
     format!(
-        "The error is at {file}.{quoted}{expected} Fix it: answer with write_file and the whole \
-         corrected content of {target}."
+        "The error is at {file}.{quoted}{expected}{unwired} Fix it: answer with write_file and \
+         the whole corrected content of {target}."
     )
+}
+
+/// ` Note: no call in greet.py gives ...` for each parameter program
+/// `path` of `contents` leaves unpassed (see [`crate::lang::Unpassed`]):
+/// what a program that printed the wrong thing may not have wired (an
+/// option added to a function, never given by `main`).
+fn unwired(path: &str, contents: &[(String, String)]) -> String {
+    let Some((_, text)) = contents.iter().find(|(p, _)| p == path) else {
+        return String::new();
+    };
+    let languages = Languages::default();
+    let Some(language) = languages.for_path(path) else {
+        return String::new();
+    };
+    let found = language.unpassed(&[(path.to_string(), text.clone())]);
+    found
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|unpassed| format!(" Note: {}.", unpassed.describe(path)))
+        .collect()
 }
 
 /// How to fix a failure of the active subtask (see [`fix`]), and on a

@@ -173,6 +173,7 @@ def facts(text):
     out["valueless"] = [n.name for n in tree.body
                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)
+    out["unpassed"] = unpassed(text, tree)
     first = {}
     out["redefined"] = []
     # A decorated one may mean it (typing's @overload, @f.register).
@@ -200,6 +201,38 @@ def valueless(function):
             return False
         todo.extend(ast.iter_child_nodes(node))
     return True
+
+
+def unpassed(text, tree):
+    """Parameters with a default of the top-level functions the file calls
+    by name that no call of them in the file gives, by position or by
+    keyword: each call takes the default (a `--shout` added to `greeting`
+    that `main` never passes)."""
+    calls = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            calls.setdefault(node.func.id, []).append(node)
+    found = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name not in calls:
+            continue
+        args = node.args
+        positional = args.posonlyargs + args.args
+        defaulted = positional[len(positional) - len(args.defaults):] if args.defaults else []
+        keyword = [a for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+        made = calls[node.name]
+        # A call that spreads `*args` or `**kwargs` may give anything.
+        if any(isinstance(a, ast.Starred) for c in made for a in c.args) or any(
+                k.arg is None for c in made for k in c.keywords):
+            continue
+        for param in defaulted + keyword:
+            at = positional.index(param) if param in positional else None
+            given = any((at is not None and len(c.args) > at)
+                        or any(k.arg == param.arg for k in c.keywords) for c in made)
+            if not given:
+                found.append({"function": node.name, "param": param.arg, "line": node.lineno,
+                              "calls": [{"line": c.lineno, "text": segment(text, c)} for c in made]})
+    return found
 
 
 TERMINAL = {ast.Return: "return", ast.Raise: "raise", ast.Continue: "continue", ast.Break: "break"}

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::lang::{Definition, toolchain};
+use crate::lang::{Definition, Unpassed, toolchain};
 
 /// The script, run as `python3 -c`: one start for all the files of a review.
 const SCRIPT: &str = include_str!("facts.py");
@@ -56,6 +56,9 @@ pub struct Facts {
     /// `yield`.
     #[serde(default)]
     pub valueless: Vec<String>,
+    /// Parameters with a default that no call in the file gives.
+    #[serde(default)]
+    pub unpassed: Vec<Unpassed>,
 }
 
 /// A top-level definition given a second time: the second replaces the

@@ -9,7 +9,7 @@ mod tests;
 
 use std::path::Path;
 
-use super::{Definition, Language, Problem, Refusal, Review, Unexported, Workspace};
+use super::{Definition, Language, Problem, Refusal, Review, Unexported, Unpassed, Workspace};
 use facts::Facts;
 use review::{Module, Write};
 
@@ -74,20 +74,11 @@ impl Language for Python {
     }
 
     fn parsed_definitions(&self, files: &[(String, String)]) -> Vec<Option<Vec<Definition>>> {
-        let batch: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, t)| (p.as_str(), t.as_str()))
-            .collect();
-        let Some(answer) = facts::ask(&batch, None, false) else {
-            return vec![None; files.len()];
-        };
-        let mut all: Vec<Option<Vec<Definition>>> = answer
-            .files
-            .into_iter()
-            .map(|f| f.error.is_none().then_some(f.defs))
-            .collect();
-        all.resize(files.len(), None);
-        all
+        per_file(files, |facts| facts.defs)
+    }
+
+    fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
+        per_file(files, |facts| facts.unpassed)
     }
 
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review {
@@ -372,6 +363,26 @@ impl Language for Python {
         };
         Some((left.trim().to_string(), right.trim().to_string()))
     }
+}
+
+/// `pick` of the facts of each of `files` (path and text), in order, from
+/// one python3 start; `None` for a file that does not parse, and for all
+/// when python3 cannot be run.
+fn per_file<T>(files: &[(String, String)], pick: impl Fn(Facts) -> T) -> Vec<Option<T>> {
+    let batch: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let mut all: Vec<Option<T>> = match facts::ask(&batch, None, false) {
+        Some(answer) => answer
+            .files
+            .into_iter()
+            .map(|f| f.error.is_none().then(|| pick(f)))
+            .collect(),
+        None => Vec::new(),
+    };
+    all.resize_with(files.len(), || None);
+    all
 }
 
 /// The name `path` is imported by from the top of the workspace:

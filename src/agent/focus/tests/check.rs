@@ -94,6 +94,26 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
         }
     );
     assert!(next_step(&s, &[]).contains("corrected content of a.py"));
+    // A parameter of the program no call gives is said with the failure.
+    let unwired = [(
+        "a.py".to_string(),
+        "import sys\n\n\ndef greeting(name, shout=False):\n    return name.upper() if shout else name\n\n\nprint(greeting(sys.argv[-1]))\n".to_string(),
+    )];
+    let step = next_step(&s, &unwired);
+    assert!(
+        step.contains(
+            "Note: no call in a.py gives `shout` to `greeting` (`greeting(sys.argv[-1])`, line \
+             8): it always takes its default. Fix it"
+        ),
+        "{step}"
+    );
+    let wired = [(
+        "a.py".to_string(),
+        unwired[0]
+            .1
+            .replace("[-1])", "[-1], '--shout' in sys.argv)"),
+    )];
+    assert!(!next_step(&s, &wired).contains("Note:"));
     exchange(
         &mut s,
         vec![(
