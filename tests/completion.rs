@@ -924,7 +924,8 @@ fn a_requirement_shown_by_a_command_that_fails_is_not_met() {
     assert!(!copies.met, "{copies:?}");
     assert_eq!(
         copies.evidence,
-        "`python3 backup.py notes.txt` failed (exit code 1)"
+        "`python3 backup.py notes.txt` failed (exit code 1); notes.txt is no file of the \
+         workspace: write it (a sample it reads) before running it"
     );
 }
 

@@ -75,6 +75,27 @@ pub struct Shown {
     pub printed: String,
     /// Why it was not run (a program that is not allowed), when it was not.
     pub not_run: Option<String>,
+    /// The arguments it failed with that look like files and name none of
+    /// the workspace (`test.txt` for a word count): why it failed may be
+    /// that, not the program.
+    pub absent: Vec<String>,
+}
+
+impl Shown {
+    /// `` `CMD` failed (exit code N)``, and the files it names that are
+    /// not there.
+    fn failed(&self, code: i32) -> String {
+        let mut why = format!("`{}` failed (exit code {code})", self.command);
+        if !self.absent.is_empty() {
+            why.push_str(&format!(
+                "; {} {} no file of the workspace: write {} (a sample it reads) before running it",
+                self.absent.join(", "),
+                if self.absent.len() == 1 { "is" } else { "are" },
+                if self.absent.len() == 1 { "it" } else { "them" },
+            ));
+        }
+        why
+    }
 }
 
 impl Requirement {
@@ -240,7 +261,7 @@ fn ran(requirement: &Requirement, runs: &[Shown]) -> Result<(), String> {
     }
     match run.exit_code {
         Some(0) => Ok(()),
-        Some(code) => Err(format!("`{command}` failed (exit code {code})")),
+        Some(code) => Err(run.failed(code)),
         None => Err(format!("`{command}` did not finish")),
     }
 }
@@ -549,7 +570,7 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
     }
     match run.exit_code {
         Some(0) => {}
-        Some(code) => return Err(format!("`{command}` failed (exit code {code})")),
+        Some(code) => return Err(run.failed(code)),
         None => return Err(format!("`{command}` did not finish")),
     }
     let printed = words(&run.printed);
@@ -579,17 +600,21 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
     Ok(())
 }
 
-/// The text of `expects` (as given, or without the quotes around it) that
-/// `printed` (a command's output) holds, its runs of whitespace aside; or
-/// what it printed instead: `printed "Hello, --shout!", which does not
-/// hold "HELLO, WORLD!"`.
+/// The text of `expects` (as given, without the quotes around it, or one
+/// text quoted inside it) that `printed` (a command's output) holds, its
+/// runs of whitespace aside; or what it printed instead: `printed "Hello,
+/// --shout!", which does not hold "HELLO, WORLD!"`. A small model asked
+/// for the text often says what the output should be: "The output should
+/// be 'No file path provided'." holds when "No file path provided" is
+/// printed; a description with nothing quoted never does.
 pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
     let expects = expects.trim();
     let unquoted = expects.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
     let all = words(printed);
     if let Some(found) = [expects, unquoted]
         .into_iter()
-        .find(|wanted| !wanted.is_empty() && all.contains(&words(wanted)))
+        .chain(quoted(expects))
+        .find(|wanted| !wanted.trim().is_empty() && all.contains(&words(wanted)))
     {
         return Ok(found);
     }
@@ -600,6 +625,47 @@ pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
         ),
         None => format!("printed nothing, where {expects:?} was expected"),
     })
+}
+
+/// The texts quoted inside `text`: between two of the same quote, the
+/// first at the start or after a space or a colon, the second at the end
+/// or before a space or a sentence's punctuation (an apostrophe in a word,
+/// `program's`, opens nothing).
+fn quoted(text: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    let mut offset = 0;
+    while let Some(at) = rest.find(['"', '\'', '`']) {
+        let start = offset + at;
+        let quote = text[start..].chars().next().unwrap_or('"');
+        let opens = text[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c.is_whitespace() || c == ':' || c == '(');
+        let inner = start + quote.len_utf8();
+        let close = opens
+            .then(|| {
+                text[inner..]
+                    .match_indices(quote)
+                    .map(|(i, _)| inner + i)
+                    .find(|&end| {
+                        text[end + quote.len_utf8()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|c| c.is_whitespace() || ".,;:!?)".contains(c))
+                    })
+            })
+            .flatten();
+        match close {
+            Some(end) => {
+                found.push(&text[inner..end]);
+                offset = end + quote.len_utf8();
+            }
+            None => offset = inner,
+        }
+        rest = &text[offset..];
+    }
+    found
 }
 
 /// The command-line options a requirement names (`--shout`, `-n`).
@@ -636,6 +702,31 @@ fn cut(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_expectation_holds_as_given_unquoted_or_by_a_text_quoted_in_it() {
+        assert_eq!(
+            holds("Hello, World!\n", "Hello,  World!"),
+            Ok("Hello,  World!")
+        );
+        assert_eq!(holds("5\n", "'5'"), Ok("5"));
+        assert_eq!(
+            holds(
+                "No file path provided\n",
+                "The output should be 'No file path provided'."
+            ),
+            Ok("No file path provided")
+        );
+        assert_eq!(
+            holds("HELLO, ANN!", "The program's output is \"HELLO, ANN!\"."),
+            Ok("HELLO, ANN!")
+        );
+        // A description with nothing quoted, and a quote not printed.
+        assert!(holds("5", "The output should be the number of words in the file.").is_err());
+        assert!(holds("Hello, Ann!", "It should print 'HELLO, ANN!'").is_err());
+        assert_eq!(quoted("it's 'a' and \"b c\", (`d`)"), ["a", "b c", "d"]);
+        assert!(quoted("the program's user's name").is_empty());
+    }
+
     use super::*;
     use pretty_assertions::assert_eq;
 
@@ -677,6 +768,7 @@ mod tests {
             exit_code: Some(exit_code),
             printed: printed.into(),
             not_run: None,
+            absent: Vec::new(),
         }
     }
 
@@ -821,6 +913,16 @@ mod tests {
         assert_eq!(
             held.evidence,
             "`python3 word_count.py input.txt` failed (exit code 1)"
+        );
+        let absent = [Shown {
+            absent: vec!["input.txt".into()],
+            ..failed[0].clone()
+        }];
+        let held = hold_to_output(vec![argument.clone()], &absent).remove(0);
+        assert_eq!(
+            held.evidence,
+            "`python3 word_count.py input.txt` failed (exit code 1); input.txt is no file of the \
+             workspace: write it (a sample it reads) before running it"
         );
         let refused = [Shown {
             not_run: Some("a shell's `<` is not run".into()),
