@@ -85,16 +85,11 @@ impl Shown {
     /// `` `CMD` failed (exit code N)``, and the files it names that are
     /// not there.
     fn failed(&self, code: i32) -> String {
-        let mut why = format!("`{}` failed (exit code {code})", self.command);
-        if !self.absent.is_empty() {
-            why.push_str(&format!(
-                "; {} {} no file of the workspace: write {} (a sample it reads) before running it",
-                self.absent.join(", "),
-                if self.absent.len() == 1 { "is" } else { "are" },
-                if self.absent.len() == 1 { "it" } else { "them" },
-            ));
-        }
-        why
+        format!(
+            "`{}` failed (exit code {code}){}",
+            self.command,
+            absent_note(&self.absent)
+        )
     }
 }
 
@@ -627,6 +622,39 @@ pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
     })
 }
 
+/// The arguments of `command` after its program that look like a file
+/// (a name with a letter after its last dot: `test.txt`, `data/in.csv`)
+/// and that `exists` says are not there.
+pub fn absent(command: &str, exists: impl Fn(&str) -> bool) -> Vec<String> {
+    let words = shell_words::split(command).unwrap_or_default();
+    words
+        .into_iter()
+        .skip(1)
+        .filter(|word| !word.starts_with('-'))
+        .filter(|word| {
+            word.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty() && ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            })
+        })
+        .filter(|word| !exists(word))
+        .collect()
+}
+
+/// `; test.txt is no file of the workspace: write it ...` for the files a
+/// failed command was given that are not there, nothing when none.
+pub fn absent_note(absent: &[String]) -> String {
+    match absent {
+        [] => String::new(),
+        [one] => format!(
+            "; {one} is no file of the workspace: write it (a sample it reads) before running it"
+        ),
+        many => format!(
+            "; {} are no files of the workspace: write them (samples it reads) before running it",
+            many.join(", ")
+        ),
+    }
+}
+
 /// The texts quoted inside `text`: between two of the same quote, the
 /// first at the start or after a space or a colon, the second at the end
 /// or before a space or a sentence's punctuation (an apostrophe in a word,
@@ -702,6 +730,16 @@ fn cut(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_files_a_failed_command_names_that_are_not_there() {
+        let exists = |path: &str| path == "word_count.py";
+        assert_eq!(
+            absent("python3 word_count.py test.txt -n 3.5 'my file.md'", exists),
+            ["test.txt", "my file.md"]
+        );
+        assert!(absent("python3 -m pytest -q", exists).is_empty());
+    }
+
     #[test]
     fn an_expectation_holds_as_given_unquoted_or_by_a_text_quoted_in_it() {
         assert_eq!(

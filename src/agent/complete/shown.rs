@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::agent::Agent;
-use crate::state::verdict::{Requirement, Shown};
+use crate::state::verdict::{self, Requirement, Shown};
 use crate::tools;
 
 /// Commands run to show requirements, at most: one per requirement, and
@@ -70,7 +70,7 @@ impl Agent<'_> {
         };
         let absent = match outcome.exit_code {
             Some(0) => Vec::new(),
-            _ => absent(command, |path| self.tools.contents(path).is_some()),
+            _ => verdict::absent(command, |path| self.tools.contents(path).is_some()),
         };
         Shown {
             command: command.to_string(),
@@ -82,24 +82,6 @@ impl Agent<'_> {
     }
 }
 
-/// The arguments of `command` after its program that look like a file
-/// (a name with a letter after its last dot: `test.txt`, `data/in.csv`)
-/// and that `exists` says are not there.
-fn absent(command: &str, exists: impl Fn(&str) -> bool) -> Vec<String> {
-    let words = shell_words::split(command).unwrap_or_default();
-    words
-        .into_iter()
-        .skip(1)
-        .filter(|word| !word.starts_with('-'))
-        .filter(|word| {
-            word.rsplit_once('.').is_some_and(|(stem, ext)| {
-                !stem.is_empty() && ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            })
-        })
-        .filter(|word| !exists(word))
-        .collect()
-}
-
 fn not_run(command: &str, why: String) -> Shown {
     Shown {
         command: command.to_string(),
@@ -107,18 +89,5 @@ fn not_run(command: &str, why: String) -> Shown {
         printed: String::new(),
         not_run: Some(why),
         absent: Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_files_a_failed_command_names_that_are_not_there() {
-        let exists = |path: &str| path == "word_count.py";
-        assert_eq!(
-            super::absent("python3 word_count.py test.txt -n 3.5 'my file.md'", exists),
-            ["test.txt", "my file.md"]
-        );
-        assert!(super::absent("python3 -m pytest -q", exists).is_empty());
     }
 }

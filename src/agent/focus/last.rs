@@ -6,7 +6,7 @@ use super::check::{passed, short_of, wrote};
 use super::{COMPLETE, calls, result_of, tool_calls};
 use crate::lang::Languages;
 use crate::model::text_calls;
-use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State, SubtaskKind};
+use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State, SubtaskKind, verdict};
 
 /// What the last tool call of the active subtask came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,6 +204,15 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
         Some(error) => format!("`{command}` {status}: {error}"),
         None => format!("`{command}` {status}"),
     };
+    // A file it was given that is not there (`python3 word_count.py
+    // test.txt`): a small model made the program print that it found no
+    // file, which no run can show right.
+    let absent = verdict::absent(command, |path| {
+        state.files.contains_key(path) && !state.missing.contains(&path.to_string())
+            || state.baseline.files.contains_key(path)
+                && !state.baseline.deleted.iter().any(|d| d == path)
+    });
+    what.push_str(&verdict::absent_note(&absent));
     let broke = broken_tests(state, output);
     if !broke.is_empty() {
         what.push_str(&format!(

@@ -128,6 +128,41 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     assert!(matches!(last(&s), Last::Worked { .. }));
 }
 
+/// A failed run given a file that is not there says so: the model made
+/// the program print that it found no file instead of writing one.
+#[test]
+fn a_failed_run_names_the_files_it_was_given_that_are_not_there() {
+    let mut s = state();
+    exchange(
+        &mut s,
+        vec![
+            ("write_file", wrote("a.py", true)),
+            (COMPLETE, Did::Complete),
+        ],
+    );
+    exchange(
+        &mut s,
+        vec![(
+            "run_cmd",
+            ran(
+                "python3 a.py test.txt a.py",
+                1,
+                "\nFileNotFoundError: test.txt",
+            ),
+        )],
+    );
+    let Last::Failed { what, .. } = last(&s) else {
+        panic!("{:?}", last(&s));
+    };
+    assert!(
+        what.ends_with(
+            "; test.txt is no file of the workspace: write it (a sample it reads) before \
+             running it"
+        ),
+        "{what}"
+    );
+}
+
 /// A check that runs a program with no arguments, failed, becomes the run
 /// with the arguments that then passed; a test run, or a run with
 /// arguments before the bare one failed, does not.
