@@ -11,6 +11,9 @@ use super::removal;
 use crate::lang::{Languages, newly_unpassed};
 use crate::state::{ActionOutcome, FileChange, RefusalKind};
 
+/// What begins each note of a write's result: what it left unwired.
+pub const NOTE: &str = "; note: ";
+
 /// Writes `content` to `given`; `languages` name the definitions a
 /// rewrite removed (without them, the result counts lines only).
 #[cfg(test)]
@@ -118,7 +121,7 @@ pub fn write_noted(
         if let Some(languages) = languages {
             let old = old.as_deref().map(String::from_utf8_lossy);
             for unpassed in newly_unpassed(languages, &shown, old.as_deref(), content) {
-                note.push_str(&format!("; note: {}", unpassed.describe(&shown)));
+                note.push_str(&format!("{NOTE}{}", unpassed.describe(&shown)));
             }
         }
         format!("Wrote {} bytes to {shown}{removed}", content.len())

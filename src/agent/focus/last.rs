@@ -7,6 +7,7 @@ use super::{COMPLETE, calls, result_of, tool_calls};
 use crate::lang::Languages;
 use crate::model::text_calls;
 use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State, SubtaskKind, verdict};
+use crate::tools;
 
 /// What the last tool call of the active subtask came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,16 @@ pub enum Last {
         why: String,
         kind: Option<RefusalKind>,
     },
+}
+
+/// What the last tool call of the active subtask left unwired, when it
+/// worked and its result said so (a write's note, see [`tools::NOTE`]):
+/// `no call in greet.py gives ...`.
+pub fn unwired(state: &State) -> Option<String> {
+    let fact = tool_calls(state).last()?;
+    let (_, note) = result_of(state, fact).split_once(tools::NOTE)?;
+    let note = note.split(tools::NOTE).next()?.trim();
+    (!note.is_empty()).then(|| note.to_string())
 }
 
 /// How the last tool call of the active subtask went.

@@ -2,7 +2,7 @@
 //! failure: the exact call to write, ready to copy.
 
 use super::check::input_hint;
-use super::{COMPLETE, Last, check_command, check_passed, last, run_call};
+use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired};
 use crate::lang::Languages;
 use crate::state::State;
 
@@ -37,10 +37,19 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
             // The subtask is the round block's line above: named again in
             // every round of a subtask, it was the most of what the server
             // read again each round.
-            Ending::Complete(call) => format!(
-                "Your last call worked ({did}). If the ACTIVE SUBTASK is done now, answer with \
-                 exactly {call}. If not, call one tool for it."
-            ),
+            // An option added to a function and never given: said
+            // where the model reads last, or it marks the subtask done.
+            Ending::Complete(call) => match unwired(state) {
+                Some(note) => format!(
+                    "Your last call worked ({did}), but {note}. If the goal needs it given, \
+                     change that call now (edit_file). If the ACTIVE SUBTASK is done now, answer \
+                     with exactly {call}."
+                ),
+                None => format!(
+                    "Your last call worked ({did}). If the ACTIVE SUBTASK is done now, answer \
+                     with exactly {call}. If not, call one tool for it."
+                ),
+            },
             Ending::CheckAgain(call) => format!(
                 "Your last call worked ({did}). Now run the check again: answer with exactly \
                  {call}"
@@ -102,7 +111,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         .unwrap_or_default();
     let target = target.as_deref().unwrap_or(path);
     let unwired = match line {
-        None => unwired(path, contents),
+        None => unwired_in(path, contents),
         Some(_) => String::new(),
     };
     format!(
@@ -115,7 +124,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
 /// `path` of `contents` leaves unpassed (see [`crate::lang::Unpassed`]):
 /// what a program that printed the wrong thing may not have wired (an
 /// option added to a function, never given by `main`).
-fn unwired(path: &str, contents: &[(String, String)]) -> String {
+fn unwired_in(path: &str, contents: &[(String, String)]) -> String {
     let Some((_, text)) = contents.iter().find(|(p, _)| p == path) else {
         return String::new();
     };

@@ -128,6 +128,31 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     assert!(matches!(last(&s), Last::Worked { .. }));
 }
 
+/// A write whose result notes a parameter no call gives says it in the
+/// last line, before the call that would mark the subtask done.
+#[test]
+fn a_write_that_left_a_parameter_unpassed_says_so_last() {
+    let mut s = state();
+    let Did::Ran(mut outcome) = wrote("a.py", true) else {
+        unreachable!()
+    };
+    let note = "no call in a.py gives `shout` to `greeting` (`greeting(name)`, line 9): it \
+                always takes its default";
+    outcome
+        .result
+        .push_str(&format!("{}{note}", crate::tools::NOTE));
+    exchange(&mut s, vec![("write_file", Did::Ran(outcome))]);
+    let step = next_step(&s, &[]);
+    assert!(
+        step.starts_with(&format!(
+            "Your last call worked (wrote a.py), but {note}. If the goal needs it given"
+        )) && step.contains(r#""name":"mark_subtask_complete""#),
+        "{step}"
+    );
+    exchange(&mut s, vec![("write_file", wrote("a.py", true))]);
+    assert!(!next_step(&s, &[]).contains("but no call"));
+}
+
 /// A failed run given a file that is not there says so: the model made
 /// the program print that it found no file instead of writing one.
 #[test]
