@@ -696,6 +696,13 @@ fn quoted(text: &str) -> Vec<&str> {
     found
 }
 
+/// The option of `command` that its output `printed` gives back (any
+/// case): the program took it for an argument (`HELLO, --SHOUT!`).
+pub fn printed_back<'a>(command: &'a str, printed: &str) -> Option<&'a str> {
+    let lower = printed.to_lowercase();
+    options(command).find(|option| lower.contains(&option.to_lowercase()))
+}
+
 /// The command-line options a requirement names (`--shout`, `-n`).
 fn options(text: &str) -> impl Iterator<Item = &str> {
     tokens(text).filter(|word| {

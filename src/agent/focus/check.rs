@@ -44,8 +44,20 @@ pub(super) fn short_of(state: &State, fact: &CallFact) -> Option<String> {
         return None;
     }
     let printed = crate::tools::printed(result_of(state, fact));
-    let why = verdict::holds(&printed, &expects).err()?;
-    Some(format!("`{check}` {why}"))
+    let back = verdict::printed_back(&check, &printed).map(|option| {
+        format!(
+            "; it printed {option} back: the program took the option for an argument (it must \
+             read {option} as an option and print no {option})"
+        )
+    });
+    match (verdict::holds(&printed, &expects), back) {
+        (Ok(_), None) => None,
+        (Ok(_), Some(back)) => Some(format!(
+            "`{check}` printed {:?}{back}",
+            printed.trim().lines().next().unwrap_or("")
+        )),
+        (Err(why), back) => Some(format!("`{check}` {why}{}", back.unwrap_or_default())),
+    }
 }
 
 /// Whether `check` has not run in the active subtask since a file was last

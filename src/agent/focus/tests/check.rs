@@ -88,12 +88,32 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
         last(&s),
         Last::Failed {
             what: "`python3 a.py --shout` printed \"Hello, --shout!\", which does not hold \
-                   \"HELLO, WORLD!\""
+                   \"HELLO, WORLD!\"; it printed --shout back: the program took the option for \
+                   an argument (it must read --shout as an option and print no --shout)"
                 .into(),
             file: Some("a.py".into()),
         }
     );
     assert!(next_step(&s, &[]).contains("corrected content of a.py"));
+    let mut back = s.clone();
+    exchange(
+        &mut back,
+        vec![(
+            "run_cmd",
+            ran(SHOUT, 0, "\n--- stdout ---\nHELLO, WORLD! HELLO, --SHOUT!"),
+        )],
+    );
+    assert_eq!(
+        last(&back),
+        Last::Failed {
+            what: "`python3 a.py --shout` printed \"HELLO, WORLD! HELLO, --SHOUT!\"; it printed \
+                   --shout back: the program took the option for an argument (it must read \
+                   --shout as an option and print no --shout)"
+                .into(),
+            file: Some("a.py".into()),
+        },
+        "what it must print is there, and the option too"
+    );
     // A parameter of the program no call gives is said with the failure.
     let unwired = [(
         "a.py".to_string(),
