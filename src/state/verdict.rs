@@ -569,7 +569,15 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
         None => return Err(format!("`{command}` did not finish")),
     }
     let printed = words(&run.printed);
-    let found = holds(&run.printed, expects).map_err(|why| format!("`{command}` {why}"))?;
+    let found = holds(&run.printed, expects).map_err(|why| match describes(expects) {
+        true => format!(
+            "`{command}` printed {:?}; the text it must print was described, not given \
+             ({:?}): say what it prints",
+            cut(printed.trim(), 80),
+            cut(expects, 80)
+        ),
+        false => format!("`{command}` {why}"),
+    })?;
     // A parsed option is not printed back: output that holds it took it
     // for an argument (`HELLO, --SHOUT!`).
     let lower = printed.to_lowercase();
@@ -654,6 +662,18 @@ pub fn absent_note(absent: &[String]) -> String {
         ),
     }
 }
+
+/// Whether an expected output reads as a description of the output, not
+/// the output: more than [`DESCRIBED_WORDS`] words with nothing quoted in
+/// them ("The output should be the number of words in the file."). No
+/// output holds it; only the assessment, asked again, can say what the
+/// output must be.
+pub fn describes(expects: &str) -> bool {
+    expects.split_whitespace().count() > DESCRIBED_WORDS && quoted(expects).is_empty()
+}
+
+/// Words of an expected output beyond which it reads as a description.
+const DESCRIBED_WORDS: usize = 8;
 
 /// The texts quoted inside `text`: between two of the same quote, the
 /// first at the start or after a space or a colon, the second at the end
@@ -769,6 +789,27 @@ mod tests {
         assert!(holds("5", "The output should be the number of words in the file.").is_err());
         assert!(holds("Hello, Ann!", "It should print 'HELLO, ANN!'").is_err());
         assert_eq!(quoted("it's 'a' and \"b c\", (`d`)"), ["a", "b c", "d"]);
+        assert!(describes(
+            "The output should be the number of words in the file."
+        ));
+        assert!(!describes(
+            "The output should be 'No file path provided' and nothing else"
+        ));
+        assert!(!describes("Hello, World!"));
+        let mut described = output(
+            "it prints the number of words",
+            "python3 wc.py a.txt",
+            "The output should be the number of words in the file.",
+        );
+        assert_eq!(
+            shown(&mut described, &[printed("python3 wc.py a.txt", 0, "5\n")]),
+            Err(
+                "`python3 wc.py a.txt` printed \"5\"; the text it must print was described, not \
+                 given (\"The output should be the number of words in the file.\"): say what it \
+                 prints"
+                    .into()
+            )
+        );
         assert!(quoted("the program's user's name").is_empty());
     }
 

@@ -34,7 +34,8 @@ pub fn check_passed(state: &State, check: &str) -> bool {
 }
 
 /// For a run of the active subtask's command that exited with code 0 but
-/// printed less than the subtask expects: what it printed instead. A
+/// printed less than the subtask expects, or printed its option back: what
+/// it printed instead. A
 /// cli-flag cycle ran `python3 greet.py` (exit code 0) and was done while
 /// `--shout` was still printed back as a name.
 pub(super) fn short_of(state: &State, fact: &CallFact) -> Option<String> {
@@ -56,6 +57,10 @@ pub(super) fn short_of(state: &State, fact: &CallFact) -> Option<String> {
             "`{check}` printed {:?}{back}",
             printed.trim().lines().next().unwrap_or("")
         )),
+        // An expectation that describes the output is held by no output:
+        // a run that printed something ends the subtask, and the
+        // assessment, which judges the requirement, is asked again.
+        (Err(_), None) if verdict::describes(&expects) && !printed.trim().is_empty() => None,
         (Err(why), back) => Some(format!("`{check}` {why}{}", back.unwrap_or_default())),
     }
 }

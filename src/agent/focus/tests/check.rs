@@ -143,6 +143,16 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     );
     assert!(check_passed(&s, SHOUT));
     assert!(next_step(&s, &[]).contains(r#""name":"mark_subtask_complete""#));
+    // An expectation that describes the output: any output ends it, none
+    // does not.
+    let mut described = s.clone();
+    described.tree.tasks[0].subtasks[1].kind = SubtaskKind::Show {
+        cmd: SHOUT.into(),
+        expects: "The output should be the greeting in capital letters for the name".into(),
+    };
+    assert!(check_passed(&described, SHOUT));
+    exchange(&mut described, vec![("run_cmd", ran(SHOUT, 0, ""))]);
+    assert!(!check_passed(&described, SHOUT));
     // Another command that passes is no failure of the subtask's.
     exchange(&mut s, vec![("run_cmd", ran("python3 a.py", 0, ""))]);
     assert!(matches!(last(&s), Last::Worked { .. }));
