@@ -61,6 +61,10 @@ impl Language for JavaScript {
         shown.trim() == "undefined"
     }
 
+    fn arguments_at(&self) -> Option<&'static str> {
+        Some("process.argv")
+    }
+
     fn reads_input(&self, text: &str) -> bool {
         const READERS: [&str; 7] = [
             "argv",

@@ -289,6 +289,11 @@ pub trait Language: Send + Sync {
     fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
         vec![None; files.len()]
     }
+    /// Where a program of this language reads the arguments it is run
+    /// with (`sys.argv`), said to a model whose program reads none.
+    fn arguments_at(&self) -> Option<&'static str> {
+        None
+    }
     /// Whether source `text` can read what its program is run with (its
     /// arguments, standard input), by what it names; `true` when the
     /// language cannot tell.

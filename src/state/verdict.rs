@@ -495,11 +495,15 @@ pub fn hold_to_output_asked(
 pub fn hold_to_arguments(
     mut requirements: Vec<Requirement>,
     checks: &[CheckRun],
-    ignores_input: impl Fn(&str) -> bool,
+    ignores_input: impl Fn(&str) -> Option<&'static str>,
 ) -> Vec<Requirement> {
     for check in checks.iter().filter(|check| check.passed()) {
         let words = shell_words::split(&check.command).unwrap_or_default();
-        let Some(at) = words.iter().position(|word| ignores_input(word)) else {
+        let Some((at, from)) = words
+            .iter()
+            .enumerate()
+            .find_map(|(at, word)| ignores_input(word).map(|from| (at, from)))
+        else {
             continue;
         };
         if at + 1 >= words.len() {
@@ -512,12 +516,25 @@ pub fn hold_to_arguments(
         {
             continue;
         }
+        // Where its language reads them, in the requirement the next
+        // assessments list again: a small model told only that its program
+        // read no argument kept calling a file named in its own code.
+        let (requirement, how) = match from {
+            "" => (
+                format!("{program} reads the arguments it is run with"),
+                String::new(),
+            ),
+            from => (
+                format!("{program} reads the arguments it is run with, from {from}"),
+                format!(": read them from {from}"),
+            ),
+        };
         requirements.push(Requirement {
-            requirement: format!("{program} reads the arguments it is run with"),
+            requirement,
             met: false,
             evidence: format!(
                 "`{}` passes arguments to {program}, and {program} never reads its arguments \
-                 or its input (nothing in the workspace does)",
+                 or its input (nothing in the workspace does){how}",
                 check.command
             ),
             about_tests: false,
@@ -1142,10 +1159,19 @@ mod tests {
     fn a_check_that_passes_arguments_a_program_never_reads_shows_nothing() {
         let claimed = vec![req("it can be run", true, false)];
         let check = run("python3 word_count.py word_count.py", Some(0), None);
-        let ignores = |word: &str| word == "word_count.py";
+        let ignores = |word: &str| (word == "word_count.py").then_some("sys.argv");
         let held = hold_to_arguments(claimed.clone(), std::slice::from_ref(&check), ignores);
         assert_eq!(held.len(), 2);
         assert!(!held[1].met);
+        assert_eq!(
+            held[1].requirement,
+            "word_count.py reads the arguments it is run with, from sys.argv"
+        );
+        assert!(
+            held[1].evidence.ends_with(": read them from sys.argv"),
+            "{}",
+            held[1].evidence
+        );
         assert_eq!(held[1].file.as_deref(), Some("word_count.py"));
         assert!(matches!(verdict(&[check], &held, &[]), Verdict::Missing(_)));
         // Run without arguments, or a program that reads them, or a
@@ -1157,7 +1183,7 @@ mod tests {
         );
         let reads = run("python3 word_count.py words.txt", Some(0), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[reads], |_| false),
+            hold_to_arguments(claimed.clone(), &[reads], |_| None),
             claimed
         );
         let failed = run("python3 word_count.py words.txt", Some(1), None);

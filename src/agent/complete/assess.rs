@@ -120,17 +120,13 @@ impl Agent<'_> {
     /// arguments nor its input, and no source file of its language does
     /// (see [`crate::lang::Language::reads_input`]): a file the run wrote
     /// or one that was there, by its language.
-    fn ignores_input(&self, word: &str) -> bool {
+    fn ignores_input(&self, word: &str) -> Option<&'static str> {
         let state = self.state();
-        let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
-            return false;
-        };
+        let language = self.languages.iter().find(|l| l.owns(word))?;
         if language.is_test(word) {
-            return false;
+            return None;
         }
-        let Some(program) = self.tools.contents(word) else {
-            return false;
-        };
+        let program = self.tools.contents(word)?;
         let reads =
             |bytes: &[u8]| std::str::from_utf8(bytes).is_ok_and(|text| language.reads_input(text));
         let mut sources = state
@@ -138,8 +134,9 @@ impl Agent<'_> {
             .keys()
             .chain(state.baseline.files.keys())
             .filter(|path| language.owns(path));
-        !reads(&program)
-            && !sources.any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)))
+        let ignores = !reads(&program)
+            && !sources.any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)));
+        ignores.then(|| language.arguments_at().unwrap_or(""))
     }
 
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).

@@ -291,6 +291,10 @@ impl Language for Python {
         shown.trim() == "None"
     }
 
+    fn arguments_at(&self) -> Option<&'static str> {
+        Some("sys.argv")
+    }
+
     fn reads_input(&self, text: &str) -> bool {
         const READERS: [&str; 10] = [
             "argv",
