@@ -366,6 +366,11 @@ impl Agent<'_> {
     fn put_in(&self, path: &str, old: &str, new: &str) -> Option<(String, String)> {
         let language = self.reviews.languages.for_path(path)?;
         let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        // The same edit sent again is refused as it is, never put in: a
+        // class given again with a docstring alone would lose its methods.
+        if tools::edit_made_before(&before, old, new).is_some() {
+            return None;
+        }
         let refused = |after: &str| {
             self.kept(path, after, false).is_some()
                 || self.edit_refusal(path, &before, after).is_some()

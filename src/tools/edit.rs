@@ -26,6 +26,18 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
              the file (read_file shows them), or use write_file for a new file"
         ));
     }
+    // The same edit sent again: `new` keeps `old` and the file holds `new`
+    // already. Applied, it would give its lines twice (a small model sent
+    // `def greeting(name, shout=False):` and the same body three times,
+    // and greet.py had three `if shout:` blocks).
+    if let Some(at) = made_before(text, old, new) {
+        return Err(format!(
+            "edit_file {path}: {path} holds this `new` already (from line {}): the edit was \
+             made before, and made again it would give its lines twice; nothing was changed. If \
+             something else must change, quote it as `old` and give what it must become as `new`",
+            line_of(text, at)
+        ));
+    }
     let exact: Vec<usize> = text.match_indices(old).map(|(at, _)| at).collect();
     match exact.as_slice() {
         [at] => {
@@ -50,6 +62,15 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
             Err(several_matches(text, path, &lines))
         }
     }
+}
+
+/// Where `text` holds `new` already, when `new` keeps `old` and is more
+/// than one line: the edit was made, and made again it would give its
+/// lines twice.
+pub fn made_before(text: &str, old: &str, new: &str) -> Option<usize> {
+    let again =
+        !old.is_empty() && new != old && new.contains(old) && new.trim().lines().count() > 1;
+    again.then(|| text.find(new)).flatten()
 }
 
 /// `text` with `start..end` replaced by `new`. When `new` repeats what
@@ -528,6 +549,26 @@ mod tests {
             outcome.result
         );
         assert_eq!(std::fs::read_to_string(root.join("calc.py")).unwrap(), CALC);
+    }
+
+    #[test]
+    fn the_same_edit_sent_again_is_refused() {
+        let text = "def greeting(name):\n    return name\n";
+        let new = "def greeting(name, shout=False):\n    if shout:\n        return name.upper()";
+        let once = apply(text, "def greeting(name):", new, "greet.py").unwrap();
+        let again = apply(&once, "def greeting(name, shout=False):", new, "greet.py");
+        assert_eq!(
+            again,
+            Err(
+                "edit_file greet.py: greet.py holds this `new` already (from line 1): the edit \
+                 was made before, and made again it would give its lines twice; nothing was \
+                 changed. If something else must change, quote it as `old` and give what it must \
+                 become as `new`"
+                    .into()
+            )
+        );
+        // A one-line `new` that keeps `old` is another edit.
+        assert!(apply("x = 1\nx = 12\n", "x = 1\n", "x = 12\n", "a.py").is_ok());
     }
 
     #[test]

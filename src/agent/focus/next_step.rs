@@ -42,8 +42,8 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
             Ending::Complete(call) => match unwired(state) {
                 Some(note) => format!(
                     "Your last call worked ({did}), but {note}. If the goal needs it given, \
-                     change that call now (edit_file). If the ACTIVE SUBTASK is done now, answer \
-                     with exactly {call}."
+                     edit that call now (its line as `old`), not the definition. If the ACTIVE \
+                     SUBTASK is done now, answer with exactly {call}."
                 ),
                 None => format!(
                     "Your last call worked ({did}). If the ACTIVE SUBTASK is done now, answer \
