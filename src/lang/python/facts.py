@@ -431,6 +431,15 @@ def merge_definitions(current, fragment, whole=False):
     have = {n.name: span(n) for n in old.body if isinstance(n, DEFS)}
     if not defs or (not whole and set(have) <= {d.name for d in defs}):
         return None
+    # An edit's class given again without methods the file's has is not
+    # that class whole: put in, it would lose them (a class given again
+    # with a docstring alone replaced a class of two methods).
+    if whole:
+        methods = lambda n: {m.name for m in n.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        classes = {n.name: methods(n) for n in old.body if isinstance(n, ast.ClassDef)}
+        if any(isinstance(d, ast.ClassDef) and d.name in classes and not classes[d.name] <= methods(d)
+               for d in defs):
+            return None
     was = {n.name: without_docstrings(n) for n in old.body if isinstance(n, DEFS)}
     pieces = fragment.split("\n")
     text = lambda node: pieces[span(node)[0] - 1:span(node)[1]]

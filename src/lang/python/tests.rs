@@ -447,6 +447,21 @@ fn definitions_written_alone_are_put_in_beside_the_others() {
     }
 }
 
+/// An edit's class given again without methods the file's class has is
+/// not put in: it would lose them. With them all, it is.
+#[test]
+fn a_class_given_again_without_its_methods_is_not_put_in() {
+    let python = Python;
+    let current = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name):\n        self.items[name] = 1\n";
+    let docstring = "class Inventory:\n    \"\"\"Items in stock.\"\"\"\n";
+    assert_eq!(python.put_in(current, docstring), None);
+    let whole = current.replace("= 1", "= 2");
+    assert_eq!(
+        python.put_in(current, &whole).as_deref(),
+        Some(whole.as_str())
+    );
+}
+
 #[test]
 fn a_write_that_leaves_a_line_after_a_return_is_refused_unless_it_was_so() {
     let calc = "def add(a, b):\n    return a + b\n";
