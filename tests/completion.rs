@@ -701,7 +701,8 @@ fn counts_a_sample(check: &str, input: &str, content: &str, ran: &str) -> Test {
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "it prints the number of words of the file", "met": true,
-             "evidence": words, "about_tests": false}]}}],
+             "evidence": words, "about_tests": false, "about_output": true, "command": ran,
+             "expects": words}]}}],
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": ran}}]}
     }))
 }
@@ -765,6 +766,38 @@ fn a_placeholder_of_a_file_in_a_check_is_a_sample_the_plan_writes() {
     assert!(last.output.ends_with("--- stdout ---\n4"), "{last:?}");
 }
 
+/// A goal that asks for what a program prints is not met by a check that
+/// printed something while no requirement about output was shown: a
+/// word-count run at 4514d37 counted the words of its argument's name, its
+/// check printed 1, the assessment listed only "it reads its arguments",
+/// and the run said "Goal achieved".
+#[test]
+fn a_check_that_printed_is_no_requirement_about_output() {
+    let wrong = "import sys\n\nprint(len(sys.argv[1].split()))\n";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py word_count.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", wrong)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "word_count.py reads the arguments it is run with", "met": true,
+             "evidence": "sys.argv[1]", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py word_count.py"}}]}
+    }));
+    let run = test.run();
+    run.assert_code(1);
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    let state = test.assert_replay_matches();
+    assert!(
+        state.requirements.iter().any(|r| r.about_output && !r.met),
+        "{:?}",
+        state.requirements
+    );
+}
+
 /// A goal that asks for what a program prints is not met by a program that
 /// prints nothing: a word-count run wrote `count_words` and nothing that
 /// called it, `python3 word_count.py` exited 0 in silence, the assessment
@@ -790,7 +823,8 @@ fn a_program_that_prints_nothing_does_not_meet_a_goal_that_asks_what_it_prints()
     let run = test.run();
     run.assert_code(1);
     assert!(
-        run.stderr.contains("no run of it printed anything"),
+        run.stderr
+            .contains("no requirement about output was shown by running the program"),
         "{}",
         run.stderr
     );
@@ -850,7 +884,8 @@ fn a_subtask_that_writes_a_file_is_not_done_without_it() {
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "greet.py prints hello", "met": true, "evidence": "hello",
-             "about_tests": false}]}}],
+             "about_tests": false, "about_output": true, "command": "python3 greet.py",
+             "expects": "hello"}]}}],
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
     }))
     .expect("script");

@@ -447,39 +447,32 @@ pub fn speaks_of_output(goal: &str) -> bool {
 }
 
 /// A goal that asks for what a program prints (see [`speaks_of_output`])
-/// is not met while no run of a program printed anything: when the
-/// assessment listed no requirement about output (whose command the
-/// runner runs, see [`hold_to_output`]) and no check that passed, other
-/// than a test run, printed a line, an unmet requirement about output is
-/// added. A word-count run wrote a `count_words` function and nothing that
-/// called it; `python3 word_count.py` exited 0 printing nothing, the
-/// assessment listed the function's parts, met from the code, and the run
-/// ended "Goal achieved".
-pub fn hold_to_output_asked(
-    speaks: bool,
-    mut requirements: Vec<Requirement>,
-    checks: &[CheckRun],
-) -> Vec<Requirement> {
+/// is met only through a requirement about output, which the runner shows
+/// by running its command (see [`hold_to_output`]): when the assessment
+/// listed none, an unmet one is added. A word-count run wrote a
+/// `count_words` function and nothing that called it; `python3
+/// word_count.py` exited 0 printing nothing, the assessment listed the
+/// function's parts, met from the code, and the run ended "Goal achieved".
+/// A check that printed something is no evidence either: a later word-count
+/// run counted the words of its argument's name, its check printed 1, the
+/// assessment listed only "it reads its arguments", and the run ended "Goal
+/// achieved".
+pub fn hold_to_output_asked(speaks: bool, mut requirements: Vec<Requirement>) -> Vec<Requirement> {
     if !speaks || requirements.iter().any(|r| r.about_output) {
         return requirements;
     }
-    let printed = checks
-        .iter()
-        .any(|check| check.passed() && check.tests.is_none() && printed(&check.output));
-    if !printed {
-        requirements.push(Requirement {
-            requirement: "the program prints what the goal says when it is run as the goal says"
-                .into(),
-            met: false,
-            evidence: "the goal asks for what the program prints, and no run of it printed \
-                       anything"
-                .into(),
-            about_tests: false,
-            about_output: true,
-            shown_by: None,
-            file: None,
-        });
-    }
+    requirements.push(Requirement {
+        requirement: "the program prints what the goal says when it is run as the goal says".into(),
+        met: false,
+        evidence: "the goal asks for what the program prints, and no requirement about output \
+                   was shown by running the program: give the command that shows it and the \
+                   text it prints"
+            .into(),
+        about_tests: false,
+        about_output: true,
+        shown_by: None,
+        file: None,
+    });
     requirements
 }
 
@@ -544,20 +537,6 @@ pub fn hold_to_arguments(
         });
     }
     requirements
-}
-
-/// Whether a command's output (as [`CheckRun::output`] holds it) has a
-/// line on its standard output.
-fn printed(output: &str) -> bool {
-    output
-        .split_once("--- stdout ---\n")
-        .is_some_and(|(_, out)| {
-            !out.split("\n--- stderr ---")
-                .next()
-                .unwrap_or("")
-                .trim()
-                .is_empty()
-        })
 }
 
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
@@ -1131,28 +1110,24 @@ mod tests {
         let claimed = vec![req("count_words returns the number of words", true, false)];
         let mut silent = run("python3 word_count.py", Some(0), None);
         silent.output = "$ python3 word_count.py\nexit code 0".into();
-        let held = hold_to_output_asked(true, claimed.clone(), std::slice::from_ref(&silent));
+        let held = hold_to_output_asked(true, claimed.clone());
         assert_eq!(held.len(), 2);
         assert!(!held[1].met && held[1].about_output);
         assert!(matches!(
             verdict(&[silent], &held, &[]),
             Verdict::Missing(_)
         ));
-        // A run that printed, or a requirement about output (whose command
-        // the runner runs), or a goal that asks for no output: nothing added.
+        // A run that printed is no evidence: the requirement is added all
+        // the same, and the run is not met.
         let mut spoke = run("python3 word_count.py sample.txt", Some(0), None);
-        spoke.output = "$ python3 word_count.py sample.txt\nexit code 0\n--- stdout ---\n5".into();
-        assert_eq!(
-            hold_to_output_asked(true, claimed.clone(), &[spoke]),
-            claimed
-        );
+        spoke.output = "$ python3 word_count.py sample.txt\nexit code 0\n--- stdout ---\n1".into();
+        let held = hold_to_output_asked(true, claimed.clone());
+        assert!(matches!(verdict(&[spoke], &held, &[]), Verdict::Missing(_)));
+        // A requirement about output (whose command the runner runs), or a
+        // goal that asks for no output: nothing added.
         let shown = vec![output("prints 5", "python3 word_count.py s.txt", "5")];
-        assert_eq!(hold_to_output_asked(true, shown.clone(), &[]), shown);
-        assert_eq!(hold_to_output_asked(false, claimed.clone(), &[]), claimed);
-        // Tests printing their tally are no run of the program.
-        let mut tests = run("python3 -m pytest -q", Some(0), Some((3, 0)));
-        tests.output = "$ python3 -m pytest -q\nexit code 0\n--- stdout ---\n3 passed".into();
-        assert_eq!(hold_to_output_asked(true, claimed, &[tests]).len(), 2);
+        assert_eq!(hold_to_output_asked(true, shown.clone()), shown);
+        assert_eq!(hold_to_output_asked(false, claimed.clone()), claimed);
     }
 
     #[test]

@@ -80,8 +80,43 @@ fn default_assessment(text: &str) -> Value {
         true => "a check failed",
         false => "the checks passed",
     };
-    json!({"requirements": [{"requirement": "what the goal asks for", "met": !failed,
-        "evidence": evidence, "about_tests": false}]})
+    // As a competent assessor: what a program printed is shown by running
+    // it again, and must print the same (the runner holds a goal that asks
+    // what a program prints to a requirement about output).
+    let printed = (!failed).then(|| first_printed(checks)).flatten();
+    match printed {
+        Some((command, line)) => json!({"requirements": [{"requirement": "what the goal asks for",
+            "met": true, "evidence": evidence, "about_tests": false, "about_output": true,
+            "command": command, "expects": line}]}),
+        None => json!({"requirements": [{"requirement": "what the goal asks for", "met": !failed,
+            "evidence": evidence, "about_tests": false}]}),
+    }
+}
+
+/// The command of the first check of `checks` (the CHECKS part of an
+/// assessment request) that is not a test run and printed a line, and
+/// that line.
+fn first_printed(checks: &str) -> Option<(String, String)> {
+    let mut lines = checks.lines();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("$ ") else {
+            continue;
+        };
+        if command.contains("test") {
+            continue;
+        }
+        if lines.next()? != "exit code 0" {
+            continue;
+        }
+        if lines.next()? != "--- stdout ---" {
+            continue;
+        }
+        let printed = lines.next()?.trim();
+        if !printed.is_empty() {
+            return Some((command.to_string(), printed.to_string()));
+        }
+    }
+    None
 }
 
 /// One answer of the assessment, given when the request holds each of

@@ -216,7 +216,6 @@ impl Agent<'_> {
                     let requirements = verdict::hold_to_output_asked(
                         verdict::speaks_of_output(&self.state().goal),
                         requirements,
-                        checks,
                     );
                     let requirements = verdict::hold_to_arguments(requirements, checks, |word| {
                         self.ignores_input(word)
