@@ -766,26 +766,22 @@ fn a_placeholder_of_a_file_in_a_check_is_a_sample_the_plan_writes() {
     assert!(last.output.ends_with("--- stdout ---\n4"), "{last:?}");
 }
 
-/// A goal that asks for what a program prints is not met by a check that
-/// printed something while no requirement about output was shown: a
-/// word-count run at 4514d37 counted the words of its argument's name, its
-/// check printed 1, the assessment listed only "it reads its arguments",
-/// and the run said "Goal achieved".
-#[test]
-fn a_check_that_printed_is_no_requirement_about_output() {
-    let wrong = "import sys\n\nprint(len(sys.argv[1].split()))\n";
+/// A word-count run of `program`, checked by `check`, whose assessment
+/// lists only `requirement` (not about output), met: it must end exit 1
+/// with a requirement about output unmet, and the stderr of the run.
+fn not_met_without_output(program: &str, check: &str, requirement: &str) -> String {
     let test = word_count(serde_json::json!({
         "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
-            "check": "python3 word_count.py word_count.py"},
+            "check": check},
         "rules": [
             ends_when("exit code 0", true, "it runs"),
             ends_when("Wrote ", true, "written"),
-            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", wrong)}
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", program)}
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "word_count.py reads the arguments it is run with", "met": true,
-             "evidence": "sys.argv[1]", "about_tests": false}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py word_count.py"}}]}
+            {"requirement": requirement, "met": true, "evidence": "from the code",
+             "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": check}}]}
     }));
     let run = test.run();
     run.assert_code(1);
@@ -796,43 +792,35 @@ fn a_check_that_printed_is_no_requirement_about_output() {
         "{:?}",
         state.requirements
     );
+    run.stderr
 }
 
-/// A goal that asks for what a program prints is not met by a program that
-/// prints nothing: a word-count run wrote `count_words` and nothing that
-/// called it, `python3 word_count.py` exited 0 in silence, the assessment
-/// found the function's parts met from the code, and the run said "Goal
-/// achieved".
+/// A goal that asks for what a program prints is met only through a
+/// requirement about output: not by a program that prints nothing (a
+/// word-count run wrote `count_words` and nothing that called it, its
+/// check exited 0 in silence, the assessment found the function's parts
+/// met from the code, and the run said "Goal achieved"), nor by a check
+/// that printed something (a word-count run at 4514d37 counted the words
+/// of its argument's name, its check printed 1, the assessment listed only
+/// "it reads its arguments", and the run said "Goal achieved").
 #[test]
-fn a_program_that_prints_nothing_does_not_meet_a_goal_that_asks_what_it_prints() {
+fn a_goal_that_asks_what_a_program_prints_needs_a_requirement_about_output() {
     let silent =
         "def count_words(path):\n    with open(path) as f:\n        return len(f.read().split())\n";
-    let test = word_count(serde_json::json!({
-        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
-            "check": "python3 word_count.py"},
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", silent)}
-        ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "count_words returns the number of words", "met": true,
-             "evidence": "return len(f.read().split())", "about_tests": false}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
-    }));
-    let run = test.run();
-    run.assert_code(1);
-    assert!(
-        run.stderr
-            .contains("no requirement about output was shown by running the program"),
-        "{}",
-        run.stderr
+    let stderr = not_met_without_output(
+        silent,
+        "python3 word_count.py",
+        "count_words returns the number of words",
     );
-    let state = test.assert_replay_matches();
     assert!(
-        state.requirements.iter().any(|r| r.about_output && !r.met),
-        "{:?}",
-        state.requirements
+        stderr.contains("no requirement about output was shown by running the program"),
+        "{stderr}"
+    );
+    let wrong = "import sys\n\nprint(len(sys.argv[1].split()))\n";
+    not_met_without_output(
+        wrong,
+        "python3 word_count.py word_count.py",
+        "word_count.py reads the arguments it is run with",
     );
 }
 
