@@ -600,7 +600,7 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
 }
 
 /// The text of `expects` (as given, without the quotes around it, or one
-/// text quoted inside it) that `printed` (a command's output) holds, its
+/// text quoted inside it when it speaks of output) that `printed` (a command's output) holds, its
 /// runs of whitespace aside; or what it printed instead: `printed "Hello,
 /// --shout!", which does not hold "HELLO, WORLD!"`. A small model asked
 /// for the text often says what the output should be: "The output should
@@ -612,7 +612,7 @@ pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
     let all = words(printed);
     if let Some(found) = [expects, unquoted]
         .into_iter()
-        .chain(quoted(expects))
+        .chain(described_quotes(expects))
         .find(|wanted| !wanted.trim().is_empty() && all.contains(&words(wanted)))
     {
         return Ok(found);
@@ -670,6 +670,20 @@ pub fn describes(expects: &str) -> bool {
 
 /// Words of an expected output beyond which it reads as a description.
 const DESCRIBED_WORDS: usize = 8;
+
+/// The texts quoted inside an expected output that speaks of output
+/// around them ("The output should be 'No file path provided'.", "It
+/// prints \"5\""): what it quotes is the output. In a literal output
+/// (`You chose 'rock'`) a quoted part is only part of it: none.
+fn described_quotes(expects: &str) -> Vec<&str> {
+    let texts = quoted(expects);
+    let mut around = expects.to_string();
+    for text in &texts {
+        around = around.replacen(text, " ", 1);
+    }
+    let speaks = tokens(&around).any(|word| OUTPUT_WORDS.contains(&word.to_lowercase().as_str()));
+    if speaks { texts } else { Vec::new() }
+}
 
 /// The texts quoted inside `text`: between two of the same quote, the
 /// first at the start or after a space or a colon, the second at the end
@@ -784,6 +798,8 @@ mod tests {
         // A description with nothing quoted, and a quote not printed.
         assert!(holds("5", "The output should be the number of words in the file.").is_err());
         assert!(holds("Hello, Ann!", "It should print 'HELLO, ANN!'").is_err());
+        // In a literal output, a quoted part is not the output.
+        assert!(holds("Computer chose rock", "You chose 'rock'").is_err());
         assert_eq!(quoted("it's 'a' and \"b c\", (`d`)"), ["a", "b c", "d"]);
         assert!(describes(
             "The output should be the number of words in the file."

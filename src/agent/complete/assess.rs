@@ -321,8 +321,8 @@ fn assessment_prompt(
          about output give the command that shows it (the program run as the user would, with \
          the options the requirement names and, when it reads a file, a file of FILES; it gets \
          no standard input) and the exact text its output must contain when it is met (what it \
-         prints, like 5 or Hello, World!, never a description of it): the runner runs the command, and the requirement is met only \
-         when the output holds that text. For every other requirement give \"\" for both. At \
+         prints, like 5 or Hello, World!, never a description of it): the runner runs the \
+         command, and the requirement is met only when the output holds that text. For every other requirement give \"\" for both. At \
          most {MAX_REQUIREMENTS} requirements, a short line each. Answer with JSON: {{\"requirements\": \
          [{{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
          false, \"about_output\": false, \"command\": \"\", \"expects\": \"\"}}]}}",
