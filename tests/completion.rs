@@ -684,6 +684,43 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
     assert_eq!(kept, 1);
 }
 
+/// The tests the run wrote may lose a wrong assert while most of them
+/// stay: a package run's `assert mul() == 0` failed on a call with no
+/// arguments, and the write that dropped it was refused until the model
+/// gave up.
+#[test]
+fn a_wrong_assert_of_the_runs_tests_may_go_while_most_stay() {
+    let code = "def mul(a, b):\n    return a * b\n";
+    let tests = "from mul import mul\n\n\ndef test_mul():\n    assert mul() == 0\n    assert mul(1, 2) == 2\n";
+    let fixed = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "mul.py", "purpose": "mul(a, b)"},
+            {"path": "test_mul.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "drop the wrong one", "last_tool": "exit code 1", "reply": write_reply("test_mul.py", fixed)},
+            {"name": "code", "subtask": "Write mul.py", "reply": write_reply("mul.py", code)},
+            {"name": "tests", "subtask": "Write test_mul.py", "reply": write_reply("test_mul.py", tests)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "mul multiplies", "met": true,
+             "evidence": "test_mul passed", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write mul.py with a function mul(a, b) and pytest tests for it",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    assert_eq!(test.read("test_mul.py"), fixed, "{}", run.stderr);
+}
+
 /// A word-count plan whose check is `check`, a model that writes a
 /// counter of the words of its argument and `content` into `input`, the
 /// sample it runs on as `ran`, and an assessment that finds it met.
@@ -1146,7 +1183,7 @@ fn hello_defined(after_refusal: &str) -> Test {
              "reply": write_reply("hello.py", after_refusal)},
             ends_when("Wrote ", true, "written"),
             ends_when("exit code 0", true, "it runs"),
-            {"name": "only a definition", "subtask": "Write hello.py", "reply": write_reply("hello.py", defines)}
+            {"name": "only a definition", "subtask": "hello.py: prints", "reply": write_reply("hello.py", defines)}
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "it prints Hello, World!", "met": true, "evidence": "print",
@@ -1192,4 +1229,12 @@ fn a_checked_program_that_would_run_nothing_is_refused_once() {
     run.assert_code(1);
     assert_eq!(refused_as_running_nothing(&again), 1, "{}", run.stderr);
     assert_eq!(again.read("hello.py"), defines);
+    // A module of the project that ran nothing before the run (a library
+    // the goal adds to) is not refused: its bare run showed nothing then
+    // either.
+    let library = hello_defined(defines).project(&[("hello.py", "def hello():\n    pass\n")]);
+    let run = library.run();
+    run.assert_code(1);
+    assert_eq!(refused_as_running_nothing(&library), 0, "{}", run.stderr);
+    assert_eq!(library.read("hello.py"), defines, "{}", run.stderr);
 }

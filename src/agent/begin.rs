@@ -70,6 +70,11 @@ impl Agent<'_> {
                     |path| baseline.contains_key(path) || self.tools.contents(path).is_some(),
                     |path| self.languages.iter().any(|l| l.owns(path)),
                 );
+                decompose::arguments_of_checks(tasks, |path| {
+                    let language = self.languages.iter().find(|l| l.owns(path))?;
+                    (!language.is_test(path)).then_some(())?;
+                    language.first_argument()
+                });
                 decompose::on_workspace(
                     tasks,
                     |path| baseline.contains_key(path),

@@ -198,7 +198,22 @@ impl Agent<'_> {
         if tested || focus::refused_in_subtask(state, RefusalKind::RunsNothing) {
             return None;
         }
-        let how = languages.for_path(path)?.runs_nothing(content)?;
+        let language = languages.for_path(path)?;
+        // A module of the project that runs nothing as it is (a library
+        // the goal adds a function to) stays one: the plan's bare run of
+        // it shows nothing whatever is written, and the assessment judges
+        // the function. Refused, a small model wrote `__main__` blocks
+        // over `textutil.py` until the loop guard ended its subtask.
+        let library = state.baseline.files.contains_key(path)
+            && self
+                .tools
+                .contents(path)
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .is_some_and(|now| language.runs_nothing(&now).is_some());
+        if library {
+            return None;
+        }
+        let how = language.runs_nothing(content)?;
         Some(format!(
             "not written: {path} only defines things, and the check `{check}` runs it: as \
              written it would run nothing and print nothing. {how}. (Refused once: if {path} \
@@ -214,7 +229,8 @@ impl Agent<'_> {
     /// `== 5` in the test instead. Tests may be added, and names changed.
     ///
     /// Under a check subtask, the tests this run wrote keep their number
-    /// of asserts: the check is made to pass by the code. A fizzbuzz run
+    /// of asserts, but for fewer than half of them dropped: the check is
+    /// made to pass by the code. A fizzbuzz run
     /// whose 50 asserts failed on a `fizzbuzz` that printed instead of
     /// returning made them one, `assert fizzbuzz(1) == None`, and pytest
     /// passed. An assert the run wrote may still be changed: a small
@@ -241,7 +257,12 @@ impl Agent<'_> {
         let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
         let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();
         let fewer = asserts(&old).saturating_sub(asserts(content));
-        if dropped.is_empty() || (!projects && fewer == 0) {
+        // The run's own tests may lose a wrong assert while most of them
+        // stay: a package run's `assert mul() == 0` (a call with no
+        // arguments) failed, and the write that dropped it, keeping
+        // `assert mul(1, 2) == 2`, was refused; the model gave up.
+        let most_stay = dropped.len() * 2 <= asserts(&old);
+        if dropped.is_empty() || (!projects && (fewer == 0 || most_stay)) {
             return None;
         }
         Some(match (projects, check) {
@@ -249,7 +270,8 @@ impl Agent<'_> {
                 "not written: this subtask makes `{check}` pass by changing the code; the tests \
                  in {path} say what the code must do, and this change drops {fewer} of their \
                  asserts (among {}). Keep them and change the code they test; an assert that \
-                 contradicts the goal may be corrected, one for one.",
+                 contradicts the goal may be corrected, one for one, or dropped while most of \
+                 them stay.",
                 shown.join(", ")
             ),
             _ => format!(

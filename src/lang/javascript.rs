@@ -65,6 +65,18 @@ impl Language for JavaScript {
         Some("process.argv")
     }
 
+    fn first_argument(&self) -> Option<&'static str> {
+        Some("`process.argv[2]`")
+    }
+
+    fn reading_option(&self, option: &str) -> Option<String> {
+        Some(format!(
+            "`process.argv.slice(2).includes('{option}')` is true when {option} is given, and \
+             `process.argv.slice(2).filter((arg) => !arg.startsWith('-'))` are the other \
+             arguments"
+        ))
+    }
+
     fn reads_input(&self, text: &str) -> bool {
         const READERS: [&str; 7] = [
             "argv",

@@ -219,6 +219,13 @@ pub trait Language: Send + Sync {
     fn no_tests(&self, _what: &str) -> Option<String> {
         None
     }
+    /// What a failure (`what`: "`command` exit code N: ERROR") of a
+    /// program of this language at `path` says to do, when its error is
+    /// one the language can tell the fix of (a standard module used and
+    /// never imported); `None` otherwise.
+    fn failure_hint(&self, _what: &str, _path: &str) -> Option<String> {
+        None
+    }
     /// A line that asserts two things are equal (`assert LEFT == RIGHT`,
     /// `assertEqual(LEFT, RIGHT)`) as the source of both sides, read by the
     /// language's parser; `None` for any other line.
@@ -292,6 +299,18 @@ pub trait Language: Send + Sync {
     /// Where a program of this language reads the arguments it is run
     /// with (`sys.argv`), said to a model whose program reads none.
     fn arguments_at(&self) -> Option<&'static str> {
+        None
+    }
+    /// How a program of this language reads the first argument it is
+    /// run with (`` `sys.argv[1]` (after `import sys`) ``).
+    fn first_argument(&self) -> Option<&'static str> {
+        None
+    }
+    /// How a program of this language tells `option` (`--shout`) from
+    /// the other arguments it is run with, in its own words (an
+    /// expression for each), said to a model whose program printed the
+    /// option back as if it were a name.
+    fn reading_option(&self, _option: &str) -> Option<String> {
         None
     }
     /// Whether source `text` can read what its program is run with (its

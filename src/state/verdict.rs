@@ -199,6 +199,30 @@ pub fn verdict(checks: &[CheckRun], requirements: &[Requirement], failed: &[Stri
     }
 }
 
+/// A requirement the assessment shows by a run of tests (`runs_tests`, by
+/// a language) is about tests, not output: a test run prints no value the
+/// code returns, and it is met when the last checks ran tests and they
+/// passed (see [`hold_to_tests`]). A calc-fix assessment showed "average
+/// returns the average" by `python3 -m pytest -q` expecting "2.0"; the
+/// three tests passed, the text was not there, and the run spent its
+/// rounds on a cycle that could never end.
+pub fn shown_by_tests(
+    mut requirements: Vec<Requirement>,
+    runs_tests: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    for requirement in &mut requirements {
+        let Some(shown_by) = &requirement.shown_by else {
+            continue;
+        };
+        if runs_tests(&shown_by.command) {
+            requirement.about_tests = true;
+            requirement.about_output = false;
+            requirement.shown_by = None;
+        }
+    }
+    requirements
+}
+
 /// A requirement about tests is met only when a check ran tests and they
 /// passed: the model's word is not enough.
 pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) -> Vec<Requirement> {
@@ -488,11 +512,11 @@ pub fn hold_to_output_asked(speaks: bool, mut requirements: Vec<Requirement>) ->
 pub fn hold_to_arguments(
     mut requirements: Vec<Requirement>,
     checks: &[CheckRun],
-    ignores_input: impl Fn(&str) -> Option<&'static str>,
+    ignores_input: impl Fn(&str) -> Option<(&'static str, &'static str)>,
 ) -> Vec<Requirement> {
     for check in checks.iter().filter(|check| check.passed()) {
         let words = shell_words::split(&check.command).unwrap_or_default();
-        let Some((at, from)) = words
+        let Some((at, (from, first))) = words
             .iter()
             .enumerate()
             .find_map(|(at, word)| ignores_input(word).map(|from| (at, from)))
@@ -511,15 +535,19 @@ pub fn hold_to_arguments(
         }
         // Where its language reads them, in the requirement the next
         // assessments list again: a small model told only that its program
-        // read no argument kept calling a file named in its own code.
-        let (requirement, how) = match from {
-            "" => (
+        // read no argument kept calling a file named in its own code; told
+        // `sys.argv` alone, it passed `*sys.argv` and never imported `sys`.
+        let (requirement, how) = match (from, first) {
+            ("", _) => (
                 format!("{program} reads the arguments it is run with"),
                 String::new(),
             ),
-            from => (
+            (from, first) => (
                 format!("{program} reads the arguments it is run with, from {from}"),
-                format!(": read them from {from}"),
+                match first {
+                    "" => format!(": read them from {from}"),
+                    first => format!(": read them from {from}; {first} is the first"),
+                },
             ),
         };
         requirements.push(Requirement {
@@ -1147,10 +1175,36 @@ mod tests {
     }
 
     #[test]
+    fn a_requirement_shown_by_a_test_run_is_held_to_the_tests() {
+        let pytest = |command: &str| command.contains("pytest");
+        let claimed = vec![
+            output("average returns the mean", "python3 -m pytest -q", "2.0"),
+            output("it prints the total", "python3 calc.py 1 2", "3"),
+        ];
+        let held = shown_by_tests(claimed.clone(), pytest);
+        assert!(held[0].about_tests && !held[0].about_output && held[0].shown_by.is_none());
+        assert_eq!(
+            held[1], claimed[1],
+            "a run of the program stays about output"
+        );
+        // Met by tests that ran and passed, unmet by tests that failed or
+        // did not run, whatever the test run printed.
+        let passed = run("python3 -m pytest -q", Some(0), Some((3, 0)));
+        let failed = run("python3 -m pytest -q", Some(1), Some((2, 1)));
+        assert!(hold_to_tests(held.clone(), std::slice::from_ref(&passed))[0].met);
+        assert!(!hold_to_tests(held.clone(), &[failed])[0].met);
+        assert!(!hold_to_tests(held.clone(), &[])[0].met);
+        // Not shown: the runner never holds a test run's output to a value.
+        assert_eq!(hold_to_output(held.clone(), &[])[0], held[0]);
+    }
+
+    #[test]
     fn a_check_that_passes_arguments_a_program_never_reads_shows_nothing() {
         let claimed = vec![req("it can be run", true, false)];
         let check = run("python3 word_count.py word_count.py", Some(0), None);
-        let ignores = |word: &str| (word == "word_count.py").then_some("sys.argv");
+        let ignores = |word: &str| {
+            (word == "word_count.py").then_some(("sys.argv", "`sys.argv[1]` (after `import sys`)"))
+        };
         let held = hold_to_arguments(claimed.clone(), std::slice::from_ref(&check), ignores);
         assert_eq!(held.len(), 2);
         assert!(!held[1].met);
@@ -1159,7 +1213,9 @@ mod tests {
             "word_count.py reads the arguments it is run with, from sys.argv"
         );
         assert!(
-            held[1].evidence.ends_with(": read them from sys.argv"),
+            held[1].evidence.ends_with(
+                ": read them from sys.argv; `sys.argv[1]` (after `import sys`) is the first"
+            ),
             "{}",
             held[1].evidence
         );

@@ -120,7 +120,7 @@ impl Agent<'_> {
     /// arguments nor its input, and no source file of its language does
     /// (see [`crate::lang::Language::reads_input`]): a file the run wrote
     /// or one that was there, by its language.
-    fn ignores_input(&self, word: &str) -> Option<&'static str> {
+    fn ignores_input(&self, word: &str) -> Option<(&'static str, &'static str)> {
         let state = self.state();
         let language = self.languages.iter().find(|l| l.owns(word))?;
         if language.is_test(word) {
@@ -136,7 +136,12 @@ impl Agent<'_> {
             .filter(|path| language.owns(path));
         let ignores = !reads(&program)
             && !sources.any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)));
-        ignores.then(|| language.arguments_at().unwrap_or(""))
+        ignores.then(|| {
+            (
+                language.arguments_at().unwrap_or(""),
+                language.first_argument().unwrap_or(""),
+            )
+        })
     }
 
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
@@ -200,6 +205,9 @@ impl Agent<'_> {
             let cut_off = crate::model::runaway::cut_off(reply.done_reason.as_deref());
             match parse(&reply.content) {
                 Ok(requirements) => {
+                    let requirements = verdict::shown_by_tests(requirements, |command| {
+                        self.languages.iter().any(|l| l.runs_tests(command))
+                    });
                     let requirements = verdict::hold_to_tests(requirements, checks);
                     let runs = self.show(&requirements).await;
                     let requirements = verdict::hold_to_output(requirements, &runs);

@@ -62,13 +62,25 @@ pub fn on_workspace(
 /// change that code already. Asked to fix the bug the failing tests of
 /// `test_calc.py` show, a small model planned "Write test_calc.py: Fix the
 /// bug in calc.py" in each of its runs, and with the tests' asserts kept
-/// it had nothing left to change. Called only when the tests fail: a plan
-/// that adds tests to a project whose tests pass keeps its test file.
+/// it had nothing left to change. A plan that changes that code already
+/// drops the write of the test file (its tests' asserts are kept, so its
+/// fix is the code's): planned "Change test_calc.py: Fix the bug in
+/// calc.py" before "Change calc.py", the model sent the refused change of
+/// an assert until the loop guard ended the subtask, six rounds of twenty.
+/// Tests the goal asks for besides are a requirement the assessment
+/// lists, and a cycle writes them. Called only when the tests fail: a
+/// plan that adds tests to a project whose tests pass keeps its test file.
 pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Option<String>) {
     let written = planned_writes(tasks);
     for task in tasks {
         let mut moved: Vec<(String, String)> = Vec::new();
-        for (subtask, kind) in task.subtasks.iter_mut().zip(task.kinds.iter_mut()) {
+        let mut dropped = Vec::new();
+        for (at, (subtask, kind)) in task
+            .subtasks
+            .iter_mut()
+            .zip(task.kinds.iter_mut())
+            .enumerate()
+        {
             let SubtaskKind::Write { path } = kind else {
                 continue;
             };
@@ -76,6 +88,7 @@ pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Opti
                 continue;
             };
             if written.contains(&code) || moved.iter().any(|(_, c)| *c == code) {
+                dropped.push(at);
                 continue;
             }
             let test = path.clone();
@@ -93,6 +106,12 @@ pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Opti
             ));
             *kind = SubtaskKind::Write { path: code.clone() };
             moved.push((test, code));
+        }
+        if dropped.len() < task.subtasks.len() {
+            for at in dropped.into_iter().rev() {
+                task.subtasks.remove(at);
+                task.kinds.remove(at);
+            }
         }
         for (test, code) in moved {
             task.description = task.description.replace(&test, &code);
@@ -271,6 +290,49 @@ pub fn inputs_of_checks(
     }
 }
 
+/// `tasks` whose planned write of a program a check runs on an input file
+/// (`python3 word_count.py sample.txt`) says how the program gets that
+/// file: from its command line (`first_argument` of the program's path,
+/// by its language: `` `sys.argv[1]` (after `import sys`) ``), never by
+/// its name in the code. Shown the plan's write of `sample.txt`, a small
+/// model wrote `print(word_count('sample.txt'))`, and the cycles spent on
+/// reading the argument after it ended in a `NameError`.
+pub fn arguments_of_checks(
+    tasks: &mut [TaskPlan],
+    first_argument: impl Fn(&str) -> Option<&'static str>,
+) {
+    let checks: Vec<String> = tasks
+        .iter()
+        .flat_map(|task| &task.kinds)
+        .filter_map(|kind| match kind {
+            SubtaskKind::Check { cmd } => Some(cmd.clone()),
+            _ => None,
+        })
+        .collect();
+    for cmd in checks {
+        let words = shell_words::split(&cmd).unwrap_or_default();
+        let Some((program, input, first)) = words.windows(2).skip(1).find_map(|pair| {
+            let first = first_argument(&pair[0])?;
+            is_data_file(&pair[1]).then_some((&pair[0], &pair[1], first))
+        }) else {
+            continue;
+        };
+        let said = format!(". `{cmd}` runs it on {input}");
+        for task in tasks.iter_mut() {
+            for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
+                if matches!(kind, SubtaskKind::Write { path } if path == program)
+                    && !subtask.contains(&said)
+                {
+                    subtask.push_str(&format!(
+                        "{said}: it reads that path from its command line ({first} is the \
+                         first argument) and never names {input} in its code"
+                    ));
+                }
+            }
+        }
+    }
+}
+
 /// A relative path of a file with an extension, inside the workspace: not
 /// an option, not absolute, no `..`.
 fn is_data_file(word: &str) -> bool {
@@ -400,11 +462,20 @@ mod tests {
              now: change calc.py so that they pass, and keep test_calc.py as it is"
         );
         assert_eq!(tasks[0].description, "Write calc.py, then run the tests");
-        // A plan that changes the code already keeps its test file.
-        let mut both = plan("calc.py", Some("test_calc.py"));
-        let before = both.clone();
-        to_code_under_test(&mut both, subject);
-        assert_eq!(both, before);
+        // A plan that changes the code already drops the write of its
+        // test file, before the code's or after it.
+        for (first, second) in [("calc.py", "test_calc.py"), ("test_calc.py", "calc.py")] {
+            let mut both = plan(first, Some(second));
+            to_code_under_test(&mut both, subject);
+            assert_eq!(
+                both[0].kinds,
+                [SubtaskKind::Write {
+                    path: "calc.py".into()
+                }],
+                "{first}, {second}"
+            );
+            assert!(both[0].subtasks[0].starts_with("Write calc.py"));
+        }
         // A file that is not a test of the project: kept.
         let mut other = plan("notes.py", None);
         let before = other.clone();
@@ -641,6 +712,58 @@ mod tests {
             let mut tasks = plan(check);
             let before = tasks.clone();
             inputs_of_checks(&mut tasks, |_| there, code);
+            assert_eq!(tasks, before, "{check}");
+        }
+    }
+
+    #[test]
+    fn a_program_a_check_runs_on_a_file_is_told_to_read_it_from_its_command_line() {
+        let plan = |check: &str| {
+            vec![TaskPlan {
+                description: "Write word_count.py".into(),
+                subtasks: vec![
+                    "Write word_count.py: count words".into(),
+                    format!("Run `{check}`"),
+                ],
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "word_count.py".into(),
+                    },
+                    SubtaskKind::Check { cmd: check.into() },
+                ],
+            }]
+        };
+        let first = |path: &str| path.ends_with(".py").then_some("`sys.argv[1]`");
+        let mut tasks = plan("python3 word_count.py sample.txt");
+        arguments_of_checks(&mut tasks, first);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Write word_count.py: count words. `python3 word_count.py sample.txt` runs it on \
+             sample.txt: it reads that path from its command line (`sys.argv[1]` is the first \
+             argument) and never names sample.txt in its code"
+        );
+        assert_eq!(
+            tasks[0].subtasks[1],
+            "Run `python3 word_count.py sample.txt`"
+        );
+        // Said once, however many checks run it on the file.
+        let (kind, subtask) = (tasks[0].kinds[1].clone(), tasks[0].subtasks[1].clone());
+        tasks[0].kinds.push(kind);
+        tasks[0].subtasks.push(subtask);
+        let once = tasks.clone();
+        arguments_of_checks(&mut tasks, first);
+        assert_eq!(tasks, once);
+        // No input file after the program, or no program of a language:
+        // nothing said.
+        for check in [
+            "python3 word_count.py",
+            "python3 word_count.py --shout",
+            "python3 -m pytest -q test_word_count.py",
+            "wc -w sample.txt",
+        ] {
+            let mut tasks = plan(check);
+            let before = tasks.clone();
+            arguments_of_checks(&mut tasks, first);
             assert_eq!(tasks, before, "{check}");
         }
     }

@@ -28,7 +28,8 @@ use crate::settings::Settings;
 use crate::state::{Event, TaskPlan};
 
 pub use existing::{
-    inputs_of_checks, on_workspace, project_check, tests_of_their_own, to_code_under_test,
+    arguments_of_checks, inputs_of_checks, on_workspace, project_check, tests_of_their_own,
+    to_code_under_test,
 };
 pub use parse::parse;
 

@@ -65,6 +65,19 @@ pub(super) fn short_of(state: &State, fact: &CallFact) -> Option<String> {
     }
 }
 
+/// The option the last call of the active subtask, a run of its
+/// command that exited with code 0, printed back (see
+/// [`verdict::printed_back`]).
+pub(super) fn option_printed_back(state: &State) -> Option<String> {
+    let check = check_command(state)?;
+    let fact = tool_calls(state).last()?;
+    if !(ran(fact, &check) && passed(fact)) {
+        return None;
+    }
+    let printed = crate::tools::printed(result_of(state, fact));
+    verdict::printed_back(&check, &printed).map(str::to_string)
+}
+
 /// Whether `check` has not run in the active subtask since a file was last
 /// written there (or at all): its result for the files as they are now is
 /// not known.

@@ -1,7 +1,7 @@
 //! The line that ends the context block, what to do now, and how to fix a
 //! failure: the exact call to write, ready to copy.
 
-use super::check::input_hint;
+use super::check::{input_hint, option_printed_back};
 use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired};
 use crate::lang::Languages;
 use crate::state::State;
@@ -106,6 +106,11 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
     let quoted = source
         .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
         .unwrap_or_default();
+    let hint = Languages::default()
+        .for_path(path)
+        .and_then(|language| language.failure_hint(what, path))
+        .map(|hint| format!(" {hint}"))
+        .unwrap_or_default();
     let (expected, target) = source
         .and_then(|text| returned_instead(path, text, what, contents))
         .unwrap_or_default();
@@ -115,8 +120,8 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         Some(_) => String::new(),
     };
     format!(
-        "The error is at {file}.{quoted}{expected}{unwired} Fix it: answer with write_file and \
-         the whole corrected content of {target}."
+        "The error is at {file}.{quoted}{hint}{expected}{unwired} Fix it: answer with \
+         write_file and the whole corrected content of {target}."
     )
 }
 
@@ -154,7 +159,43 @@ pub fn fix_failure(
         .and_then(|check| input_hint(&check, contents))
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
-    format!("{}{input}", fix(file, what, contents))
+    let option = option_printed_back(state)
+        .zip(file)
+        .and_then(|(option, path)| reading_option(path, &option, contents))
+        .map(|hint| format!(" {hint}"))
+        .unwrap_or_default();
+    format!("{}{input}{option}", fix(file, what, contents))
+}
+
+/// For program `path` of `contents` that printed `option` back: the lines
+/// where it reads its arguments, and how its language tells an option
+/// from them. Told only that it took the option for an argument, a small
+/// model kept `name = sys.argv[1]` and made `shout` always true, run
+/// after run.
+fn reading_option(path: &str, option: &str, contents: &[(String, String)]) -> Option<String> {
+    let (_, text) = contents.iter().find(|(p, _)| p == path)?;
+    let languages = Languages::default();
+    let language = languages.for_path(path)?;
+    let at = language.arguments_at()?;
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.contains(at))
+        .take(3)
+        .map(|(n, line)| format!("line {} `{}`", n + 1, line.trim()))
+        .collect();
+    let reads = match lines.as_slice() {
+        [] => format!("{path} never reads {at}."),
+        _ => format!(
+            "{path} reads its arguments at {}: {option} is one of them there.",
+            lines.join(", ")
+        ),
+    };
+    let how = language
+        .reading_option(option)
+        .map(|how| format!(" {how}: use them there."))
+        .unwrap_or_default();
+    Some(format!("{reads}{how}"))
 }
 
 /// The module of `contents` (not a test) that defines the function `call`
@@ -287,6 +328,22 @@ mod tests {
                 .starts_with("pytest found no test")
         );
         assert!(fix(None, "`python3 a.py` exit code 5", &[]).starts_with("Fix the cause"));
+        // A module of the standard library used and never imported: import
+        // it. A name that is no module gets no such hint.
+        let program = [(
+            "wc.py".to_string(),
+            "def wc(path):\n    return 1\n\nprint(wc(sys.argv[1]))\n".to_string(),
+        )];
+        let unimported = "`python3 wc.py s.txt` exit code 1: NameError: name 'sys' is not defined";
+        assert_eq!(
+            fix(Some("wc.py line 4"), unimported, &program),
+            "The error is at wc.py line 4. Line 4 is: print(wc(sys.argv[1])) `sys` is a module of \
+             Python's standard library that wc.py uses without importing it: add `import sys` at \
+             the top of wc.py. Fix it: answer with write_file and the whole corrected content of \
+             wc.py."
+        );
+        let undefined = unimported.replace("'sys'", "'args'");
+        assert!(!fix(Some("wc.py line 4"), &undefined, &program).contains("import"));
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
         assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
     }

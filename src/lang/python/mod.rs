@@ -19,6 +19,47 @@ const MAX_MODULE_BYTES: usize = 200_000;
 
 pub struct Python;
 
+/// The modules of Python's standard library a program most often uses
+/// (a part of `sys.stdlib_module_names`).
+const STANDARD_MODULES: [&str; 36] = [
+    "argparse",
+    "collections",
+    "copy",
+    "csv",
+    "datetime",
+    "decimal",
+    "enum",
+    "fileinput",
+    "fractions",
+    "functools",
+    "glob",
+    "hashlib",
+    "heapq",
+    "io",
+    "itertools",
+    "json",
+    "logging",
+    "math",
+    "operator",
+    "os",
+    "pathlib",
+    "pprint",
+    "random",
+    "re",
+    "shutil",
+    "statistics",
+    "string",
+    "subprocess",
+    "sys",
+    "tempfile",
+    "textwrap",
+    "time",
+    "typing",
+    "unittest",
+    "urllib",
+    "uuid",
+];
+
 impl Language for Python {
     fn name(&self) -> &'static str {
         "python"
@@ -251,6 +292,20 @@ impl Language for Python {
         })
     }
 
+    /// A `NameError` for a module of the standard library: the program
+    /// uses it without importing it (`print(count(sys.argv[1]))` and no
+    /// `import sys`), and a small model told only the error renamed the
+    /// module to a name defined nowhere.
+    fn failure_hint(&self, what: &str, path: &str) -> Option<String> {
+        let name = what.split("NameError: name '").nth(1)?.split('\'').next()?;
+        STANDARD_MODULES.contains(&name).then(|| {
+            format!(
+                "`{name}` is a module of Python's standard library that {path} uses without \
+                 importing it: add `import {name}` at the top of {path}."
+            )
+        })
+    }
+
     fn unexported(&self, files: &[(String, String)]) -> Vec<Unexported> {
         let text_of = |path: &str| files.iter().find(|(p, _)| p == path).map(|(_, t)| t);
         let mut found = Vec::new();
@@ -293,6 +348,17 @@ impl Language for Python {
 
     fn arguments_at(&self) -> Option<&'static str> {
         Some("sys.argv")
+    }
+
+    fn first_argument(&self) -> Option<&'static str> {
+        Some("`sys.argv[1]` (after `import sys`)")
+    }
+
+    fn reading_option(&self, option: &str) -> Option<String> {
+        Some(format!(
+            "`'{option}' in sys.argv[1:]` is True when {option} is given, and `[arg for arg in \
+             sys.argv[1:] if not arg.startswith('-')]` are the other arguments"
+        ))
     }
 
     fn reads_input(&self, text: &str) -> bool {

@@ -127,6 +127,17 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
         ),
         "{step}"
     );
+    // Where it reads its arguments, and how its language tells an option
+    // from the others.
+    assert!(
+        step.contains(
+            "a.py reads its arguments at line 8 `print(greeting(sys.argv[-1]))`: --shout is one \
+             of them there. `'--shout' in sys.argv[1:]` is True when --shout is given, and \
+             `[arg for arg in sys.argv[1:] if not arg.startswith('-')]` are the other \
+             arguments: use them there."
+        ),
+        "{step}"
+    );
     let wired = [(
         "a.py".to_string(),
         unwired[0]
@@ -143,6 +154,7 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     );
     assert!(check_passed(&s, SHOUT));
     assert!(next_step(&s, &[]).contains(r#""name":"mark_subtask_complete""#));
+    assert!(!next_step(&s, &wired).contains("reads its arguments"));
     // An expectation that describes the output: any output ends it, none
     // does not.
     let mut described = s.clone();
