@@ -200,8 +200,9 @@ impl Language for Python {
                 w.text.as_str(),
                 &w.facts,
                 "a test file pytest would not run: a module called as its function imported \
-                 as that function, `self` left out of test functions that do not use it, or a \
-                 script's statements moved into one test function",
+                 as that function, `self` left out of test functions that do not use it, a \
+                 test function defined twice renamed, or a script's statements moved into one \
+                 test function",
             ),
             (None, None, None) => (content, &original, ""),
         };

@@ -548,6 +548,31 @@ fn a_write_that_defines_a_function_twice_is_refused_unless_it_was_so() {
     assert_eq!(review_in(&files(&[]), "f.py", overloads), Review::Accept);
 }
 
+/// A test function defined twice in a test file is renamed, not refused:
+/// both run. A small model refused for it sent the same file six times.
+#[test]
+fn a_test_function_defined_twice_is_renamed() {
+    let workspace = files(&[("fizzbuzz.py", "def fizzbuzz(n):\n    return str(n)\n")]);
+    let twice = "from fizzbuzz import fizzbuzz\n\n\ndef test_other():\n    assert fizzbuzz(1) == '1'\n\n\ndef test_other_2():\n    assert fizzbuzz(2) == '2'\n\n\ndef test_other():\n    assert fizzbuzz(4) == '4'\n";
+    let Review::Repair { content, .. } = review_in(&workspace, "test_fizzbuzz.py", twice) else {
+        panic!("{:?}", review_in(&workspace, "test_fizzbuzz.py", twice))
+    };
+    assert_eq!(
+        content,
+        twice.replacen(
+            "def test_other():\n    assert fizzbuzz(4)",
+            "def test_other_3():\n    assert fizzbuzz(4)",
+            1
+        )
+    );
+    // Code (not a test file) defined twice is still refused.
+    let code = "def f():\n    return 1\n\n\ndef f():\n    return 2\n";
+    assert!(matches!(
+        review_in(&files(&[]), "f.py", code),
+        Review::Refuse(_)
+    ));
+}
+
 #[test]
 fn an_import_from_a_module_of_a_package_that_lacks_the_name_is_refused() {
     let workspace = files(&[
