@@ -79,6 +79,14 @@ pub trait Workspace {
     fn written(&self) -> Vec<String>;
 }
 
+/// A command run another way than given (see [`Language::as_run`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunAs {
+    pub command: String,
+    /// Why, in the words a model is shown.
+    pub why: String,
+}
+
 /// A name a package does not give as it is named (see
 /// [`Language::unexported`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -311,6 +319,20 @@ pub trait Language: Send + Sync {
     /// expression for each), said to a model whose program printed the
     /// option back as if it were a name.
     fn reading_option(&self, _option: &str) -> Option<String> {
+        None
+    }
+    /// For a planned `path` that makes a package of the `planned` files
+    /// beside it (Python's `mathx/__init__.py`): what it must hold so that
+    /// the package gives what its modules define, appended to its subtask.
+    fn package_hint(&self, _path: &str, _planned: &[String]) -> Option<String> {
+        None
+    }
+    /// `command` as it must run, when it runs a file of this language a
+    /// way that cannot work (`python3 mathx/__main__.py`, where the module
+    /// imports from its own package, which a file run by its path does not
+    /// see: `python3 -m mathx`); `text` gives a workspace file's text.
+    /// `None`: as it is.
+    fn as_run(&self, _command: &str, _text: &dyn Fn(&str) -> Option<String>) -> Option<RunAs> {
         None
     }
     /// Whether source `text` can read what its program is run with (its

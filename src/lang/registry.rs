@@ -64,6 +64,16 @@ impl Languages {
 /// models give `pytest game.py`, which collects nothing); without them, a
 /// test run or no check becomes a run of the last program planned.
 impl Languages {
+    /// `command` as the language of the file it runs must run it (see
+    /// [`Language::as_run`]).
+    pub fn as_run(
+        &self,
+        command: &str,
+        text: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<super::RunAs> {
+        self.all().find_map(|l| l.as_run(command, text))
+    }
+
     pub fn plan_check(&self, files: &[String], check: &str) -> String {
         if let Some(tests) = self.check_command(Path::new("."), files) {
             return tests;

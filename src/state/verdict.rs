@@ -464,6 +464,10 @@ const OUTPUT_WORDS: [&str; 8] = [
     "print", "prints", "printed", "printing", "output", "outputs", "display", "displays",
 ];
 
+/// The requirement [`hold_to_output_asked`] adds.
+pub const OUTPUT_ASKED: &str =
+    "the program prints what the goal says when it is run as the goal says";
+
 /// Whether the goal asks for what a program prints: one of
 /// [`OUTPUT_WORDS`].
 pub fn speaks_of_output(goal: &str) -> bool {
@@ -481,12 +485,18 @@ pub fn speaks_of_output(goal: &str) -> bool {
 /// run counted the words of its argument's name, its check printed 1, the
 /// assessment listed only "it reads its arguments", and the run ended "Goal
 /// achieved".
+///
+/// One that names an option is about output too (see
+/// [`Requirement::is_about_output`]): shown by running the program with
+/// it, it needs no other. A cli-flag cycle was given both, and a small
+/// model asked to change greet.py to make "the program prints what the
+/// goal says" true answered in prose until the run stopped.
 pub fn hold_to_output_asked(speaks: bool, mut requirements: Vec<Requirement>) -> Vec<Requirement> {
-    if !speaks || requirements.iter().any(|r| r.about_output) {
+    if !speaks || requirements.iter().any(Requirement::is_about_output) {
         return requirements;
     }
     requirements.push(Requirement {
-        requirement: "the program prints what the goal says when it is run as the goal says".into(),
+        requirement: OUTPUT_ASKED.into(),
         met: false,
         evidence: "the goal asks for what the program prints, and no requirement about output \
                    was shown by running the program: give the command that shows it and the \
@@ -1171,6 +1181,8 @@ mod tests {
         // goal that asks for no output: nothing added.
         let shown = vec![output("prints 5", "python3 word_count.py s.txt", "5")];
         assert_eq!(hold_to_output_asked(true, shown.clone()), shown);
+        let flagged = vec![req("greet.py --shout prints in capitals", false, false)];
+        assert_eq!(hold_to_output_asked(true, flagged.clone()), flagged);
         assert_eq!(hold_to_output_asked(false, claimed.clone()), claimed);
     }
 

@@ -110,6 +110,27 @@ pub fn printed(result: &str) -> String {
 /// Where the program's output begins in a result: the first section.
 const SECTION: &str = "\n--- std";
 
+/// The outcome of `given` run as `run_as` said (see
+/// [`crate::lang::Language::as_run`]): the command is the one given, so a
+/// check run this way is the check's run, and the result says how it ran
+/// and why, below its first line.
+pub fn ran_as(
+    mut outcome: ActionOutcome,
+    given: &str,
+    run_as: &crate::lang::RunAs,
+) -> ActionOutcome {
+    if outcome.command.is_none() {
+        return outcome;
+    }
+    let note = format!("(run as `{}`: {})", run_as.command, run_as.why);
+    outcome.result = match outcome.result.split_once('\n') {
+        Some((first, rest)) => format!("{first}\n{note}\n{rest}"),
+        None => format!("{}\n{note}", outcome.result),
+    };
+    outcome.command = Some(given.to_string());
+    outcome
+}
+
 pub async fn run(
     place: &Place<'_>,
     cmd: &str,

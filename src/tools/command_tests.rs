@@ -230,3 +230,71 @@ async fn the_sandbox_keeps_reads_and_the_network_inside() {
         out.result
     );
 }
+
+/// A module of a package that imports from it runs as a module of the
+/// package (Python's language says how): run by its path it cannot find
+/// its package. The result keeps the command given and says how it ran.
+#[tokio::test]
+async fn a_module_of_a_package_runs_as_a_module_of_it() {
+    let (_dir, tools) = toolbox(ToolConfig::default());
+    let root = tools.root().to_path_buf();
+    std::fs::create_dir(root.join("mathx")).unwrap();
+    std::fs::write(
+        root.join("mathx/__init__.py"),
+        "from mathx.ops import add\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("mathx/ops.py"),
+        "def add(a, b):\n    return a + b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("mathx/__main__.py"),
+        "import sys\nfrom mathx import add\nprint(add(int(sys.argv[1]), int(sys.argv[2])))\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("mathx/solo.py"),
+        "import ops\nprint(ops.add(1, 1))\n",
+    )
+    .unwrap();
+    let stop = crate::stop::channel().1;
+    let run = |tools: &Toolbox, cmd: &str| {
+        let action = Action::RunCmd {
+            cmd: cmd.into(),
+            timeout: Duration::from_secs(30),
+        };
+        let tools = tools.clone();
+        let stop = stop.clone();
+        async move { tools.execute(&action, &stop).await }
+    };
+
+    let plain = run(&tools, "python3 mathx/__main__.py 2 3").await;
+    assert!(
+        !plain.ok && plain.result.contains("No module named 'mathx'"),
+        "{}",
+        plain.result
+    );
+
+    let tools = tools.with_languages(crate::lang::Languages::default());
+    let out = run(&tools, "python3 mathx/__main__.py 2 3").await;
+    assert!(out.ok, "{}", out.result);
+    assert_eq!(printed(&out.result), "5", "{}", out.result);
+    assert!(
+        out.result.contains(
+            "(run as `python3 -m mathx 2 3`: mathx/__main__.py imports from its package mathx"
+        ),
+        "{}",
+        out.result
+    );
+    assert_eq!(
+        out.command.as_deref(),
+        Some("python3 mathx/__main__.py 2 3")
+    );
+
+    // One that imports a sibling by its bare name runs only by its path.
+    let out = run(&tools, "python3 mathx/solo.py").await;
+    assert!(out.ok, "{}", out.result);
+    assert!(!out.result.contains("run as"), "{}", out.result);
+}

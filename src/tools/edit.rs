@@ -279,11 +279,19 @@ fn line_of(text: &str, at: usize) -> usize {
 }
 
 /// Byte spans of `text` whose lines equal the lines of `old` once each
-/// line is trimmed and its double quotes are made single (a model quotes
-/// `'Hello, {name}!'` for `"Hello, {name}!"`); a span covers whole lines,
-/// its final newline excluded when `old` has none.
+/// line is trimmed, its double quotes are made single (a model quotes
+/// `'Hello, {name}!'` for `"Hello, {name}!"`) and a `;` that ends it is
+/// left out (one quoted `return f'Hello, {name}!';` three times from a
+/// Python file with none); a span covers whole lines, its final newline
+/// excluded when `old` has none.
 fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
-    let loose = |line: &str| line.trim().replace('"', "'");
+    let loose = |line: &str| {
+        let line = line.trim();
+        line.strip_suffix(';')
+            .unwrap_or(line)
+            .trim_end()
+            .replace('"', "'")
+    };
     let wanted: Vec<String> = old.lines().map(loose).collect();
     if wanted.iter().all(|line| line.is_empty()) {
         return Vec::new();
@@ -455,6 +463,24 @@ mod tests {
             edited,
             "def greeting(name):\n    return f'HELLO, {name.upper()}!'\n"
         );
+    }
+
+    #[test]
+    fn a_line_quoted_with_a_semicolon_it_does_not_end_with_matches() {
+        let text = "def greeting(name):\n    return f\"Hello, {name}!\"\n";
+        let edited = apply(
+            text,
+            "return f'Hello, {name}!';",
+            "return f'HELLO, {name}!'",
+            "g.py",
+        )
+        .unwrap();
+        assert_eq!(
+            edited,
+            "def greeting(name):\n    return f'HELLO, {name}!'\n"
+        );
+        let error = apply(text, "return f'Hello, {name}!';;", "x", "g.py").unwrap_err();
+        assert!(error.contains("not found"), "{error}");
     }
 
     #[test]

@@ -192,7 +192,16 @@ impl Toolbox {
                     tmp,
                     reads,
                 };
-                command::run(&place, cmd, *timeout, &self.config, stop).await
+                let text = |path: &str| String::from_utf8(files::contents(&self.root, path)?).ok();
+                match self.languages().and_then(|l| l.as_run(cmd, &text)) {
+                    Some(run_as) => {
+                        let outcome =
+                            command::run(&place, &run_as.command, *timeout, &self.config, stop)
+                                .await;
+                        command::ran_as(outcome, cmd, &run_as)
+                    }
+                    None => command::run(&place, cmd, *timeout, &self.config, stop).await,
+                }
             }
         }
     }

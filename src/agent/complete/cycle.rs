@@ -1,6 +1,6 @@
 //! (c) of "done?": what is still missing becomes the task of a new cycle.
 
-use crate::state::verdict::{CheckRun, Requirement};
+use crate::state::verdict::{self, CheckRun, Requirement};
 use crate::state::{SubtaskKind, TaskPlan};
 use crate::text::names_path;
 
@@ -116,7 +116,25 @@ pub(super) fn cycle_task(
                 true => "Write",
                 false => "Change",
             };
-            match known.or_else(|| file_of(r, sources).filter(|_| !r.about_tests)) {
+            let path = known.or_else(|| file_of(r, sources).filter(|_| !r.about_tests));
+            // No command showed what the program prints: the work may be
+            // right, and what is missing is a run that shows it. Asked to
+            // "change greet.py: make this true: the program prints what
+            // the goal says", a small model answered in prose until the
+            // run stopped.
+            if r.requirement == verdict::OUTPUT_ASKED && r.shown_by.is_none() {
+                let program = path.map_or("the program".to_string(), |path| path.clone());
+                let fix = path.map_or("the files".to_string(), |path| path.clone());
+                return (
+                    format!(
+                        "Run {program} with run_cmd the way the goal says (with what the goal \
+                         gives it on the command line) and see that it prints what the goal \
+                         asks; if it does not, fix {fix}"
+                    ),
+                    SubtaskKind::Free,
+                );
+            }
+            match path {
                 Some(path) => (
                     format!("{verb} {path}: {}", make_true(r)),
                     SubtaskKind::Write { path: path.clone() },
@@ -250,6 +268,31 @@ mod tests {
         let sources = ["mathx/add.py".to_string(), "mathx/__init__.py".to_string()];
         let task = cycle_task(1, &[], &[missing], &[], None, &sources);
         assert!(task.subtasks[0].starts_with("Change mathx/__init__.py: Make this true"));
+    }
+
+    /// The requirement added when no command showed what a program
+    /// prints is a run of the program to do, not a change to make.
+    #[test]
+    fn a_missing_run_of_the_program_is_a_run_to_do_not_a_change() {
+        let claimed = req("count_words returns the number of words", true);
+        let asked = verdict::hold_to_output_asked(true, vec![claimed]);
+        let sources = ["word_count.py".to_string()];
+        let checks = [check("python3 word_count.py sample.txt", Some(0))];
+        let task = cycle_task(1, &checks, &asked, &[], None, &sources);
+        assert_eq!(task.kinds[0], SubtaskKind::Free);
+        assert!(
+            task.subtasks[0].starts_with(
+                "Run word_count.py with run_cmd the way the goal says (with what the goal gives \
+                 it on the command line) and see that it prints what the goal asks; if it does \
+                 not, fix word_count.py"
+            ),
+            "{}",
+            task.subtasks[0]
+        );
+        let mut other = asked[1].clone();
+        other.requirement = "word_count.py prints the count".into();
+        let task = cycle_task(1, &checks, &[other], &[], None, &sources);
+        assert!(task.subtasks[0].starts_with("Change word_count.py: Make this true"));
     }
 
     /// A requirement about output the assessment shows by a command: its

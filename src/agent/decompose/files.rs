@@ -103,6 +103,12 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
                 (Some(program), Some(language)) if is_test(path) => {
                     line.push_str(&language.test_file_hint(program))
                 }
+                // A package's file that binds what its modules define: a
+                // package plan's `__init__.py` was to "add the package to
+                // sys.path", and `from mathx import add` failed.
+                (_, Some(language)) if let Some(hint) = language.package_hint(path, &paths) => {
+                    line.push_str(&hint)
+                }
                 _ if is_program(path) => {
                     line.push_str(WHOLE);
                     // A game that draws its moves at random inside the
@@ -205,6 +211,18 @@ mod tests {
             plan[0].subtasks[2].contains("It imports from mathx.add (`from mathx.add import"),
             "{:?}",
             plan[0].subtasks
+        );
+        // A package's `__init__.py` gives what its modules define.
+        let package = r#"{"tasks": [{"path": "mathx/add.py", "purpose": "add"},
+            {"path": "mathx/mul.py", "purpose": "mul"},
+            {"path": "mathx/__init__.py", "purpose": "Add the mathx package to sys.path"},
+            {"path": "mathx/test_add.py", "purpose": "tests"}], "check": ""}"#;
+        let plan = parse(package).unwrap();
+        assert_eq!(
+            plan[0].subtasks[2],
+            "Write mathx/__init__.py: Add the mathx package to sys.path. It makes the package \
+             give what its modules define, so that `from mathx import ...` works: `from .add \
+             import *` and `from .mul import *`"
         );
         // A pytest check without tests runs the program; so does no check.
         for check in ["python3 -m pytest -q", ""] {

@@ -134,6 +134,13 @@ def facts(text):
                 out["imports"].append({"module": alias.name, "names": None})
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             out["imports"].append({"module": node.module, "names": [a.name for a in node.names]})
+    # Every module the file imports, at any depth, and whether it imports
+    # relatively (`from . import add`): a module of a package that runs
+    # only as a module of it (see `as_run`).
+    out["imported"] = sorted({a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+                             | {n.module for n in ast.walk(tree)
+                                if isinstance(n, ast.ImportFrom) and n.module and n.level == 0})
+    out["relative"] = any(isinstance(n, ast.ImportFrom) and n.level > 0 for n in ast.walk(tree))
     out["equals"] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

@@ -15,6 +15,12 @@ pub struct Facts {
     /// Top-level functions and classes.
     pub defs: Vec<Definition>,
     pub imports: Vec<Import>,
+    /// Every module imported, at any depth (`import a.b`, `from a import
+    /// x`), and whether any import is relative (`from . import x`).
+    #[serde(default)]
+    pub imported: Vec<String>,
+    #[serde(default)]
+    pub relative: bool,
     /// Test functions pytest collects: top-level `test*` and methods
     /// `test*` of classes.
     pub tests: Vec<Test>,

@@ -9,7 +9,9 @@ mod tests;
 
 use std::path::Path;
 
-use super::{Definition, Language, Problem, Refusal, Review, Unexported, Unpassed, Workspace};
+use super::{
+    Definition, Language, Problem, Refusal, Review, RunAs, Unexported, Unpassed, Workspace,
+};
 use facts::Facts;
 use review::{Module, Write};
 
@@ -173,8 +175,8 @@ impl Language for Python {
         let written: Vec<String> = workspace
             .written()
             .into_iter()
-            .filter(|p| !p.contains('/') && self.owns(p) && !self.is_test(p))
-            .map(|p| p.trim_end_matches(".py").to_string())
+            .filter(|p| self.owns(p) && !self.is_test(p))
+            .filter_map(|p| module_name(&p))
             .collect();
         let conftest = modules
             .iter()
@@ -269,6 +271,84 @@ impl Language for Python {
 
     fn run_command(&self, path: &str) -> String {
         format!("python3 {path}")
+    }
+
+    /// `mathx/__init__.py` with `mathx/add.py` and `mathx/mul.py` planned:
+    /// a line per module that gives its names (`from .add import *`), so
+    /// that `from mathx import add` works as a goal's "package with add"
+    /// means it to.
+    fn package_hint(&self, path: &str, planned: &[String]) -> Option<String> {
+        let package = path.strip_suffix("/__init__.py")?;
+        let imports: Vec<String> = planned
+            .iter()
+            .filter_map(|other| {
+                let name = other
+                    .strip_prefix(package)?
+                    .strip_prefix('/')?
+                    .strip_suffix(".py")?;
+                let module = !name.contains('/') && !name.starts_with("__") && !self.is_test(other);
+                module.then(|| format!("`from .{name} import *`"))
+            })
+            .collect();
+        if imports.is_empty() {
+            return None;
+        }
+        let dotted = package.replace('/', ".");
+        Some(format!(
+            ". It makes the package give what its modules define, so that `from {dotted} import \
+             ...` works: {}",
+            imports.join(" and ")
+        ))
+    }
+
+    /// A module in a package, run by its path (`python3 mathx/cli.py`),
+    /// sees its own folder and not the package: its `from mathx import
+    /// add` (or `from . import add`) fails. Run from the workspace's root
+    /// as a module of the package (`python3 -m mathx.cli`; a package's
+    /// `__main__.py` as `python3 -m mathx`), as Python runs such code. A
+    /// model's plan checked `python3 mathx/__main__.py`; it failed on the
+    /// import while `python3 -m mathx` printed what the goal asked. Only a
+    /// module that imports its package is changed: one that imports a
+    /// sibling by its bare name runs only by its path.
+    fn as_run(&self, command: &str, text: &dyn Fn(&str) -> Option<String>) -> Option<RunAs> {
+        let words = shell_words::split(command).ok()?;
+        let [program, path, rest @ ..] = words.as_slice() else {
+            return None;
+        };
+        if !matches!(program.as_str(), "python3" | "python") {
+            return None;
+        }
+        let path = path.strip_prefix("./").unwrap_or(path);
+        let (dir, name) = path.strip_suffix(".py")?.rsplit_once('/')?;
+        module_name(path)?;
+        let folders: Vec<&str> = dir.split('/').collect();
+        let packaged = (1..=folders.len())
+            .all(|depth| text(&format!("{}/__init__.py", folders[..depth].join("/"))).is_some());
+        let package = folders[0];
+        let source = text(path)?;
+        let answer = facts::ask(&[(path, &source)], None, false)?;
+        let facts = answer.files.first()?;
+        let imports_package = facts.relative
+            || facts
+                .imported
+                .iter()
+                .any(|module| module == package || module.starts_with(&format!("{package}.")));
+        if !(packaged && imports_package) {
+            return None;
+        }
+        let module = match name {
+            "__main__" => dir.replace('/', "."),
+            name => format!("{}.{name}", dir.replace('/', ".")),
+        };
+        let mut run = vec![program.clone(), "-m".into(), module.clone()];
+        run.extend(rest.iter().cloned());
+        Some(RunAs {
+            command: shell_words::join(&run),
+            why: format!(
+                "{path} imports from its package {package}, which a file run by its path does \
+                 not see; it runs as a module of it (`-m {module}`)"
+            ),
+        })
     }
 
     fn runs_tests(&self, command: &str) -> bool {

@@ -402,8 +402,9 @@ fn unimported_calls(write: &Write) -> Option<String> {
                 .find(|f| facts.calls(f) && !facts.bound.contains(f))
         {
             return Some(format!(
-                "it calls {first} but does not import it from {name}.py: begin it with `from \
-                 {name} import {}`",
+                "it calls {first} but does not import it from {}: begin it with `from {name} \
+                 import {}`",
+                module.path,
                 functions.join(", ")
             ));
         }

@@ -348,6 +348,27 @@ fn a_module_called_as_a_function_or_not_imported() {
              play, Game`"
         ))
     );
+    // A module of a package the run wrote: the test imports it by the
+    // package (a package run's tests called `add` with no import, and the
+    // model rewrote mathx/add.py on each NameError until the rounds ran out).
+    let package = files(&[
+        ("mathx/__init__.py", "import sys\n"),
+        ("mathx/add.py", "def add(a, b):\n    return a + b\n"),
+    ]);
+    let unimported = "def test_add():\n    assert add(1, 2) == 3\n";
+    let Review::Refuse(refusal) = review_in(&package, "mathx/test_add.py", unimported) else {
+        panic!("a call of a package's function without its import is refused");
+    };
+    assert_eq!(
+        refusal.reason,
+        "in mathx/test_add.py, it calls add but does not import it from mathx/add.py: begin it \
+         with `from mathx.add import add`. Give the whole file with that changed."
+    );
+    let imported = format!("from mathx.add import add\n\n{unimported}");
+    assert_eq!(
+        review_in(&package, "mathx/test_add.py", &imported),
+        Review::Accept
+    );
 }
 
 #[test]
@@ -667,4 +688,51 @@ fn a_program_that_reads_its_arguments_or_input_is_told_from_one_that_does_not() 
     assert!(!Python.reads_input(
         "def count(path):\n    return len(open(path).read().split())\n\nif __name__ == '__main__':\n    print(count('word_count.py'))\n"
     ));
+}
+
+/// A file in a package that imports from the package runs as a module of
+/// it; a file elsewhere, in a folder that is no package, or that imports
+/// nothing of its package, runs as given.
+#[test]
+fn a_module_that_imports_its_package_is_run_as_one() {
+    let workspace = files(&[
+        ("mathx/__init__.py", "from mathx.ops import add\n"),
+        (
+            "mathx/__main__.py",
+            "from mathx import add\nprint(add(1, 2))\n",
+        ),
+        (
+            "mathx/cli.py",
+            "def main():\n    from .ops import add\n    print(add(1, 2))\n",
+        ),
+        ("mathx/solo.py", "import ops\n"),
+        ("mathx/deep/__init__.py", ""),
+        ("mathx/deep/run.py", "import mathx.ops\n"),
+        ("tools/run.py", "from tools import x\n"),
+        ("main.py", "import mathx\n"),
+    ]);
+    let text = |path: &str| workspace.text(path);
+    let run_as = |command: &str| Python.as_run(command, &text).map(|r| r.command);
+    assert_eq!(
+        run_as("python3 mathx/__main__.py").as_deref(),
+        Some("python3 -m mathx")
+    );
+    assert_eq!(
+        run_as("python3 ./mathx/cli.py 'a b' --shout").as_deref(),
+        Some("python3 -m mathx.cli 'a b' --shout")
+    );
+    assert_eq!(
+        run_as("python mathx/deep/run.py").as_deref(),
+        Some("python -m mathx.deep.run")
+    );
+    for given in [
+        "python3 mathx/solo.py",
+        "python3 tools/run.py",
+        "python3 main.py",
+        "python3 -m pytest -q",
+        "node mathx/__main__.py",
+        "python3 mathx/missing.py",
+    ] {
+        assert_eq!(run_as(given), None, "{given}");
+    }
 }
