@@ -1238,3 +1238,48 @@ fn a_checked_program_that_would_run_nothing_is_refused_once() {
     assert_eq!(refused_as_running_nothing(&library), 0, "{}", run.stderr);
     assert_eq!(library.read("hello.py"), defines, "{}", run.stderr);
 }
+
+/// A requirement about output shown by running a library of the project
+/// (calc.py only defines), for a goal that asks for no output, is held to
+/// the tests: a calc-fix assessment showed "add returns the sum" by
+/// `python3 calc.py 3 4` expecting "7" while the tests passed, and the
+/// model, asked in a cycle to make that true, put `print('7')` after a
+/// `return`. Here the tests pass after the fix: achieved, with no cycle,
+/// and calc.py prints nothing.
+#[test]
+fn a_requirement_shown_by_running_a_library_is_held_to_the_tests() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "calc.py", "purpose": "fix the bug in average"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Edited calc.py", true, "fixed"),
+            on_subtask("calc.py", "edit_file", serde_json::json!({"path": "calc.py",
+                "old": "(len(numbers) + 1)", "new": "len(numbers)"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "add returns the sum of two numbers", "met": true,
+             "evidence": "it prints 7", "about_tests": false, "about_output": true,
+             "command": "python3 calc.py 3 4", "expects": "7"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("calc.py", CALC)
+        .file("test_calc.py", TEST_CALC)
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let sum = &state.requirements[0];
+    assert!(
+        sum.met && sum.about_tests && sum.shown_by.is_none(),
+        "{sum:?}"
+    );
+    assert!(cycles(&test).is_empty(), "{:?}", cycles(&test));
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace("(len(numbers) + 1)", "len(numbers)")
+    );
+}

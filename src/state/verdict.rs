@@ -135,6 +135,11 @@ impl Requirement {
             .then_some((command, expects))
     }
 
+    /// The command-line options its words name (`--shout`).
+    pub fn options(&self) -> Vec<&str> {
+        options(&self.requirement).collect()
+    }
+
     /// About output: so the model says, or it names a command-line option,
     /// which only running the program shows (a cli-flag run was judged
     /// from the code when the model called `--shout` a function's).
@@ -215,12 +220,47 @@ pub fn shown_by_tests(
             continue;
         };
         if runs_tests(&shown_by.command) {
-            requirement.about_tests = true;
-            requirement.about_output = false;
-            requirement.shown_by = None;
+            held_to_tests(requirement);
         }
     }
     requirements
+}
+
+/// A requirement about output that the assessment shows by running a
+/// library of the project (`library`: a file that was there before the
+/// run and whose top level only defines, by its language), for a goal that
+/// does not ask what a program prints (`speaks`, see [`speaks_of_output`])
+/// and with no option named, is about what the code does: such a run
+/// prints nothing whatever the code returns, and held to a text, its cycle
+/// asks the model to make the library print. Like one shown by a test run,
+/// it is held to the tests. A calc-fix assessment showed "add returns the
+/// sum" by `python3 calc.py 3 4` expecting "7" with the tests passing, and
+/// the model, asked to make that true, put `print('7')` after a `return`.
+pub fn shown_by_library(
+    mut requirements: Vec<Requirement>,
+    speaks: bool,
+    library: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    if speaks {
+        return requirements;
+    }
+    for requirement in &mut requirements {
+        let Some(shown_by) = &requirement.shown_by else {
+            continue;
+        };
+        let named = options(&requirement.requirement).next().is_some();
+        if requirement.about_output && !named && shown_by.command.split_whitespace().any(&library) {
+            held_to_tests(requirement);
+        }
+    }
+    requirements
+}
+
+/// About tests, not output, with no command to show it.
+fn held_to_tests(requirement: &mut Requirement) {
+    requirement.about_tests = true;
+    requirement.about_output = false;
+    requirement.shown_by = None;
 }
 
 /// A requirement about tests is met only when a check ran tests and they
@@ -1208,6 +1248,39 @@ mod tests {
         assert!(!hold_to_tests(held.clone(), &[])[0].met);
         // Not shown: the runner never holds a test run's output to a value.
         assert_eq!(hold_to_output(held.clone(), &[])[0], held[0]);
+    }
+
+    #[test]
+    fn a_requirement_shown_by_running_a_library_is_held_to_the_tests() {
+        let library = |word: &str| word == "calc.py";
+        let claimed = vec![
+            output("add returns the sum", "python3 calc.py 3 4", "7"),
+            output("it prints the total", "python3 total.py 3 4", "7"),
+            output(
+                "calc.py --sum prints the sum",
+                "python3 calc.py --sum 3 4",
+                "7",
+            ),
+        ];
+        let held = shown_by_library(claimed.clone(), false, library);
+        assert!(held[0].about_tests && !held[0].about_output && held[0].shown_by.is_none());
+        assert_eq!(
+            held[1..],
+            claimed[1..],
+            "a program, or an option named, stays"
+        );
+        let passed = run("python3 -m pytest -q", Some(0), Some((3, 0)));
+        assert!(hold_to_tests(held.clone(), std::slice::from_ref(&passed))[0].met);
+        assert!(!hold_to_tests(held, &[])[0].met);
+        // A goal that asks what a program prints keeps it about output; so
+        // does a requirement the model says is not about output.
+        assert_eq!(shown_by_library(claimed.clone(), true, library), claimed);
+        let mut plain = claimed[0].clone();
+        plain.about_output = false;
+        assert_eq!(
+            shown_by_library(vec![plain.clone()], false, library),
+            vec![plain]
+        );
     }
 
     #[test]

@@ -144,6 +144,22 @@ impl Agent<'_> {
         })
     }
 
+    /// Whether `word` is a source file that was there before the run and
+    /// whose top level, as it is now, only defines (by its language's
+    /// `runs_nothing`): a library of the project.
+    fn is_library(&self, word: &str) -> bool {
+        let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
+            return false;
+        };
+        !language.is_test(word)
+            && self.state().baseline.files.contains_key(word)
+            && self
+                .tools
+                .contents(word)
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .is_some_and(|text| language.runs_nothing(&text).is_some())
+    }
+
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).
     pub(in crate::agent) fn speaks_of_tests(&self) -> bool {
         verdict::speaks_of_tests(&self.state().goal, |word| {
@@ -208,6 +224,11 @@ impl Agent<'_> {
                     let requirements = verdict::shown_by_tests(requirements, |command| {
                         self.languages.iter().any(|l| l.runs_tests(command))
                     });
+                    let requirements = verdict::shown_by_library(
+                        requirements,
+                        verdict::speaks_of_output(&self.state().goal),
+                        |word| self.is_library(word),
+                    );
                     let requirements = verdict::hold_to_tests(requirements, checks);
                     let runs = self.show(&requirements).await;
                     let requirements = verdict::hold_to_output(requirements, &runs);

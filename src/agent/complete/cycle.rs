@@ -171,6 +171,47 @@ pub(super) fn cycle_task(
             expects: expects.to_string(),
         });
     }
+    // A requirement that names an option and gives no command that shows
+    // it (the one `verdict::hold_to_goal` adds): the plan's run of its
+    // program that passed, with the option, which fails while the program prints the
+    // option back (see `focus::check::short_of`). A cli-flag cycle was
+    // only told to "make this true: the program takes --shout"; the model
+    // made `shout` default to true, and `python3 greet.py` passed.
+    let mut optioned: Vec<String> = Vec::new();
+    for r in unmet.iter().filter(|r| r.to_redo().is_none()) {
+        let named = r.options();
+        if named.is_empty() {
+            continue;
+        }
+        // A run that passed bare: it takes no argument it needs.
+        for check in checks
+            .iter()
+            .filter(|check| check.passed())
+            .map(|check| check.command.as_str())
+        {
+            let words: Vec<&str> = check.split_whitespace().collect();
+            let bare = words.len() == 2 && words[1].contains('.') && !words[1].starts_with('-');
+            let command = format!("{check} {}", named.join(" "));
+            if bare && !optioned.contains(&command) {
+                optioned.push(command);
+            }
+        }
+    }
+    for command in optioned
+        .into_iter()
+        .take(MAX_CYCLE_SUBTASKS.saturating_sub(subtasks.len() + runs.len()))
+    {
+        subtasks.push(format!(
+            "Run `{command}` and make it succeed, reading {} as an option (fix the files if it \
+             fails or prints it back)",
+            command
+                .split_whitespace()
+                .skip(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+        kinds.push(SubtaskKind::Check { cmd: command });
+    }
     for run in runs {
         subtasks.push(format!(
             "Run `{run}` and make it succeed (fix the files if it fails)"
@@ -293,6 +334,48 @@ mod tests {
         other.requirement = "word_count.py prints the count".into();
         let task = cycle_task(1, &checks, &[other], &[], None, &sources);
         assert!(task.subtasks[0].starts_with("Change word_count.py: Make this true"));
+    }
+
+    /// A requirement that names an option and gives no command: the plan's
+    /// run of its program, with the option, is a check of the cycle.
+    #[test]
+    fn an_option_with_no_command_is_checked_by_the_run_with_it() {
+        let flag = req(
+            "the program takes --shout and it works as the goal says",
+            false,
+        );
+        let sources = ["greet.py".to_string()];
+        let checks = [
+            check("python3 greet.py", Some(0)),
+            check("python3 -m pytest -q", Some(0)),
+        ];
+        let failed = [check("python3 greet.py", Some(1))];
+        let task = cycle_task(1, &failed, std::slice::from_ref(&flag), &[], None, &sources);
+        assert!(
+            !task.subtasks.iter().any(|s| s.contains("--shout`")),
+            "{:?}",
+            task.subtasks
+        );
+        let task = cycle_task(1, &checks, &[flag], &[], None, &sources);
+        assert_eq!(
+            task.kinds[1..],
+            [
+                SubtaskKind::Check {
+                    cmd: "python3 greet.py --shout".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 greet.py".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 -m pytest -q".into()
+                },
+            ]
+        );
+        assert_eq!(
+            task.subtasks[1],
+            "Run `python3 greet.py --shout` and make it succeed, reading --shout as an option \
+             (fix the files if it fails or prints it back)"
+        );
     }
 
     /// A requirement about output the assessment shows by a command: its

@@ -170,6 +170,55 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     assert!(matches!(last(&s), Last::Worked { .. }));
 }
 
+/// A plain check that passes an option fails while the program prints
+/// the option back, and says how the language reads it.
+#[test]
+fn a_check_that_passes_an_option_fails_while_it_is_printed_back() {
+    const SHOUT: &str = "python3 a.py --shout";
+    let mut s = state();
+    s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Check { cmd: SHOUT.into() };
+    exchange(
+        &mut s,
+        vec![
+            ("write_file", wrote("a.py", true)),
+            (COMPLETE, Did::Complete),
+        ],
+    );
+    exchange(
+        &mut s,
+        vec![(
+            "run_cmd",
+            ran(SHOUT, 0, "\n--- stdout ---\nHello, --shout!"),
+        )],
+    );
+    assert!(!check_passed(&s, SHOUT));
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 a.py --shout` printed \"Hello, --shout!\"; it printed --shout back: \
+                   the program took the option for an argument (it must read --shout as an \
+                   option and print no --shout)"
+                .into(),
+            file: Some("a.py".into()),
+        }
+    );
+    let program = [(
+        "a.py".to_string(),
+        "import sys\n\nprint('Hello, ' + sys.argv[-1] + '!')\n".to_string(),
+    )];
+    assert!(
+        next_step(&s, &program)
+            .contains("`'--shout' in sys.argv[1:]` is True when --shout is given"),
+        "{}",
+        next_step(&s, &program)
+    );
+    exchange(
+        &mut s,
+        vec![("run_cmd", ran(SHOUT, 0, "\n--- stdout ---\nHELLO, WORLD!"))],
+    );
+    assert!(check_passed(&s, SHOUT));
+}
+
 /// A write whose result notes a parameter no call gives says it in the
 /// last line, before the call that would mark the subtask done.
 #[test]
