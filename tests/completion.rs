@@ -1283,3 +1283,44 @@ fn a_requirement_shown_by_running_a_library_is_held_to_the_tests() {
         CALC.replace("(len(numbers) + 1)", "len(numbers)")
     );
 }
+
+/// A requirement the model calls met by its reading of a library, "shown"
+/// by running that library (which prints nothing whatever it returns), is
+/// no evidence: an add-function run wrote `count_vowels` as a copy of
+/// `reverse`, the assessment called it met by `python3 textutil.py`, and
+/// the run ended "Goal achieved". Held to the tests, none of which ran, it
+/// ends not achieved.
+#[test]
+fn a_library_run_is_no_evidence_of_what_its_functions_return() {
+    let textutil = "def reverse(text):\n    return text[::-1]\n";
+    let wrong = format!("{textutil}\n\ndef count_vowels(text):\n    return text[::-1]\n");
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+            "check": "python3 textutil.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("textutil.py", "write_file", serde_json::json!({"path": "textutil.py", "content": wrong}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "count_vowels(text) returns how many vowels the text has", "met": true,
+             "evidence": "count_vowels is defined in textutil.py", "about_tests": false,
+             "about_output": false, "command": "python3 textutil.py",
+             "expects": "The output is the number of vowels"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("textutil.py", textutil)
+        .args([
+            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let vowels = &state.requirements[0];
+    assert!(!vowels.met && vowels.about_tests, "{vowels:?}");
+}
