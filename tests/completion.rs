@@ -76,6 +76,19 @@ fn word_count(script: serde_json::Value) -> Test {
     ])
 }
 
+/// The add-function goal of the suite over a `textutil.py` of `textutil`,
+/// with `script` and no cycle.
+fn add_function(script: crate::support::fake_ollama::Script, textutil: &str) -> Test {
+    Test::new()
+        .serving(script)
+        .file("textutil.py", textutil)
+        .args([
+            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+            "--max-cycles",
+            "0",
+        ])
+}
+
 /// The tasks the run planned (`cycles` false) or its cycles took on.
 fn tasks(test: &Test, cycles: bool) -> Vec<runner::state::TaskPlan> {
     test.records()
@@ -345,14 +358,7 @@ fn a_function_the_goal_names_and_no_file_defines_is_not_taken_as_met() {
             "old": "def reverse(text):", "new": "def reverse(text):\n    # backwards"}}]}
     }))
     .expect("script");
-    let test = Test::new()
-        .serving(script)
-        .file("textutil.py", "def reverse(text):\n    return text[::-1]\n")
-        .args([
-            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
-            "--max-cycles",
-            "0",
-        ]);
+    let test = add_function(script, "def reverse(text):\n    return text[::-1]\n");
     let run = test.run();
     run.assert_code(1);
     let state = test.assert_replay_matches();
@@ -1310,14 +1316,7 @@ fn a_library_run_is_no_evidence_of_what_its_functions_return() {
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
     }))
     .expect("script");
-    let test = Test::new()
-        .serving(script)
-        .file("textutil.py", textutil)
-        .args([
-            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
-            "--max-cycles",
-            "0",
-        ]);
+    let test = add_function(script, textutil);
     let run = test.run();
     run.assert_code(1);
     let state = test.assert_replay_matches();
