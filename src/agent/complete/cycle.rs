@@ -1,5 +1,6 @@
 //! (c) of "done?": what is still missing becomes the task of a new cycle.
 
+use crate::agent::focus::bare_program;
 use crate::state::verdict::{self, CheckRun, Requirement};
 use crate::state::{SubtaskKind, TaskPlan};
 use crate::text::names_path;
@@ -123,8 +124,10 @@ pub(super) fn cycle_task(
             // the goal says", a small model answered in prose until the
             // run stopped.
             if r.requirement == verdict::OUTPUT_ASKED && r.shown_by.is_none() {
-                let program = path.map_or("the program".to_string(), |path| path.clone());
-                let fix = path.map_or("the files".to_string(), |path| path.clone());
+                let (program, fix) = match path {
+                    Some(path) => (path.as_str(), path.as_str()),
+                    None => ("the program", "the files"),
+                };
                 return (
                     format!(
                         "Run {program} with run_cmd the way the goal says (with what the goal \
@@ -177,38 +180,30 @@ pub(super) fn cycle_task(
     // option back (see `focus::check::short_of`). A cli-flag cycle was
     // only told to "make this true: the program takes --shout"; the model
     // made `shout` default to true, and `python3 greet.py` passed.
-    let mut optioned: Vec<String> = Vec::new();
+    let mut optioned: Vec<(String, String)> = Vec::new();
     for r in unmet.iter().filter(|r| r.to_redo().is_none()) {
-        let named = r.options();
+        let named = r.options().join(" ");
         if named.is_empty() {
             continue;
         }
-        // A run that passed bare: it takes no argument it needs.
+        // A run of the program alone that passed: it needs no argument.
         for check in checks
             .iter()
-            .filter(|check| check.passed())
-            .map(|check| check.command.as_str())
+            .filter(|check| check.passed() && bare_program(&check.command).is_some())
         {
-            let words: Vec<&str> = check.split_whitespace().collect();
-            let bare = words.len() == 2 && words[1].contains('.') && !words[1].starts_with('-');
-            let command = format!("{check} {}", named.join(" "));
-            if bare && !optioned.contains(&command) {
-                optioned.push(command);
+            let command = format!("{} {named}", check.command);
+            if !optioned.iter().any(|(known, _)| *known == command) {
+                optioned.push((command, named.clone()));
             }
         }
     }
-    for command in optioned
+    for (command, named) in optioned
         .into_iter()
         .take(MAX_CYCLE_SUBTASKS.saturating_sub(subtasks.len() + runs.len()))
     {
         subtasks.push(format!(
-            "Run `{command}` and make it succeed, reading {} as an option (fix the files if it \
-             fails or prints it back)",
-            command
-                .split_whitespace()
-                .skip(2)
-                .collect::<Vec<_>>()
-                .join(" ")
+            "Run `{command}` and make it succeed, reading {named} as an option (fix the files if \
+             it fails or prints it back)"
         ));
         kinds.push(SubtaskKind::Check { cmd: command });
     }

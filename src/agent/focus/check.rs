@@ -54,24 +54,25 @@ pub(super) fn short_of(state: &State, fact: &CallFact) -> Option<String> {
              read {option} as an option and print no {option})"
         )
     });
-    let Some(expects) = check_expects(state) else {
-        return back.map(|back| {
-            format!(
-                "`{check}` printed {:?}{back}",
-                printed.trim().lines().next().unwrap_or("")
-            )
-        });
-    };
-    match (verdict::holds(&printed, &expects), back) {
-        (Ok(_), None) => None,
-        (Ok(_), Some(back)) => Some(format!(
+    // A plain check expects nothing of its output.
+    let expects = check_expects(state);
+    let held = expects.as_deref().map_or(Ok(()), |expects| {
+        verdict::holds(&printed, expects).map(drop)
+    });
+    match (held, back) {
+        (Ok(()), None) => None,
+        (Ok(()), Some(back)) => Some(format!(
             "`{check}` printed {:?}{back}",
             printed.trim().lines().next().unwrap_or("")
         )),
         // An expectation that describes the output is held by no output:
         // a run that printed something ends the subtask, and the
         // assessment, which judges the requirement, is asked again.
-        (Err(_), None) if verdict::describes(&expects) && !printed.trim().is_empty() => None,
+        (Err(_), None)
+            if expects.as_deref().is_some_and(verdict::describes) && !printed.trim().is_empty() =>
+        {
+            None
+        }
         (Err(why), back) => Some(format!("`{check}` {why}{}", back.unwrap_or_default())),
     }
 }

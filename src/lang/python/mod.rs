@@ -324,6 +324,11 @@ impl Language for Python {
         let folders: Vec<&str> = dir.split('/').collect();
         let packaged = (1..=folders.len())
             .all(|depth| text(&format!("{}/__init__.py", folders[..depth].join("/"))).is_some());
+        if !packaged {
+            return None;
+        }
+        // Asked of Python's parser only for a file inside a package: a
+        // command of any other shape costs no python3 start.
         let package = folders[0];
         let source = text(path)?;
         let answer = facts::ask(&[(path, &source)], None, false)?;
@@ -333,7 +338,7 @@ impl Language for Python {
                 .imported
                 .iter()
                 .any(|module| module == package || module.starts_with(&format!("{package}.")));
-        if !(packaged && imports_package) {
+        if !imports_package {
             return None;
         }
         let module = match name {

@@ -24,13 +24,7 @@ fn a_check_subtask_ends_when_its_command_passes() {
     }
     existing.baseline.deleted.push("gone.py".into());
     assert_eq!(known_paths(&existing), ["a.py", "calc.py"]);
-    exchange(
-        &mut s,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut s);
     exchange(&mut s, vec![("write_file", wrote("a.py", true))]);
     assert_eq!(check_command(&s).as_deref(), Some(PYTEST));
     // After a write the check is run again, not the subtask marked done.
@@ -64,13 +58,7 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
         cmd: SHOUT.into(),
         expects: "HELLO, WORLD!".into(),
     };
-    exchange(
-        &mut s,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut s);
     assert_eq!(check_command(&s).as_deref(), Some(SHOUT));
     assert_eq!(check_expects(&s).as_deref(), Some("HELLO, WORLD!"));
     exchange(
@@ -177,13 +165,7 @@ fn a_check_that_passes_an_option_fails_while_it_is_printed_back() {
     const SHOUT: &str = "python3 a.py --shout";
     let mut s = state();
     s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Check { cmd: SHOUT.into() };
-    exchange(
-        &mut s,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut s);
     exchange(
         &mut s,
         vec![(
@@ -249,13 +231,7 @@ fn a_write_that_left_a_parameter_unpassed_says_so_last() {
 #[test]
 fn a_failed_run_names_the_files_it_was_given_that_are_not_there() {
     let mut s = state();
-    exchange(
-        &mut s,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut s);
     exchange(
         &mut s,
         vec![(
@@ -289,13 +265,7 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
     let mut s = state();
     s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Check { cmd: BARE.into() };
     s.tree.tasks[0].subtasks[1].description = format!("Run `{BARE}` and make it succeed");
-    exchange(
-        &mut s,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut s);
     let mut early = s.clone();
     exchange(
         &mut early,
@@ -343,13 +313,7 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
     assert_eq!(given_check(&s), None, "given once");
     // A test run is never given arguments.
     let mut tests = state();
-    exchange(
-        &mut tests,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut tests);
     exchange(&mut tests, vec![("run_cmd", ran(PYTEST, 1, PYTEST_OUT))]);
     exchange(
         &mut tests,

@@ -135,6 +135,18 @@ fn ran(cmd: &str, code: i32, output: &str) -> Did {
     })
 }
 
+/// The write subtask ended: a.py written, then marked complete; the
+/// check subtask is active.
+fn wrote_a_and_completed(state: &mut State) {
+    exchange(
+        state,
+        vec![
+            ("write_file", wrote("a.py", true)),
+            (COMPLETE, Did::Complete),
+        ],
+    );
+}
+
 /// A write of `path` that changed it, or found that content there.
 fn wrote(path: &str, changed: bool) -> Did {
     let result = match changed {
@@ -161,13 +173,7 @@ const PYTEST_OUT: &str = "\n--- stdout ---\nF\n    def test_a():\n>       assert
 #[test]
 fn only_the_active_subtasks_exchanges_count() {
     let mut s = state();
-    exchange(
-        &mut s,
-        vec![
-            ("write_file", wrote("a.py", true)),
-            (COMPLETE, Did::Complete),
-        ],
-    );
+    wrote_a_and_completed(&mut s);
     assert_eq!(current_exchanges(&s).count(), 0);
     assert_eq!(last(&s), Last::Nothing);
     assert!(!acted(&s));
