@@ -1323,3 +1323,74 @@ fn a_library_run_is_no_evidence_of_what_its_functions_return() {
     let vowels = &state.requirements[0];
     assert!(!vowels.met && vowels.about_tests, "{vowels:?}");
 }
+
+/// A function the goal names in call form, added right and called met by
+/// the assessment's reading, is not achieved until something ran it: with
+/// no cycle the run ends not achieved, with one the cycle writes a test
+/// that calls it, the tests pass, and the goal is achieved.
+#[test]
+fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
+    let textutil = "def reverse(text):\n    return text[::-1]\n";
+    let added = format!(
+        "{textutil}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text.lower())\n"
+    );
+    let test_file = "from textutil import count_vowels\n\n\ndef test_count_vowels():\n    assert count_vowels('Banana') == 3\n";
+    let script = || -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+                "check": "python3 textutil.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("test_textutil.py", "write_file",
+                    serde_json::json!({"path": "test_textutil.py", "content": test_file})),
+                on_subtask("textutil.py", "write_file",
+                    serde_json::json!({"path": "textutil.py", "content": added}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "count_vowels(text) returns how many vowels the text has",
+                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
+                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+        }))
+        .expect("script")
+    };
+    let unexercised = |state: &runner::state::State| {
+        state
+            .requirements
+            .iter()
+            .find(|r| r.requirement == "a test calls count_vowels and passes")
+            .cloned()
+    };
+    let test = add_function(script(), textutil);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let held = unexercised(&state).expect("the requirement that it ran");
+    assert!(!held.met && held.about_tests, "{held:?}");
+    assert!(held.evidence.contains("never run"), "{held:?}");
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+
+    let test = Test::new()
+        .serving(script())
+        .file("textutil.py", textutil)
+        .args([
+            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+        ]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let cycle = &tasks(&test, true)[0];
+    assert!(
+        cycle.subtasks[0].starts_with("Write test_textutil.py"),
+        "{:?}",
+        cycle.subtasks
+    );
+    assert_eq!(test.read("test_textutil.py"), test_file);
+    assert!(
+        state.requirements.iter().all(|r| r.met),
+        "{:?}",
+        state.requirements
+    );
+    assert!(unexercised(&state).is_none(), "{:?}", state.requirements);
+}

@@ -304,6 +304,14 @@ pub trait Language: Send + Sync {
     fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
         vec![None; files.len()]
     }
+    /// The names each of `files` (path and text) calls anywhere, plainly
+    /// or as an attribute (`f(x)`, `module.f(x)`, `obj.f(x)`), in the same
+    /// order; one toolchain run for all of them; `None` for a file that
+    /// does not parse or when the language cannot tell: what a test
+    /// exercises.
+    fn called(&self, files: &[(String, String)]) -> Vec<Option<Vec<String>>> {
+        vec![None; files.len()]
+    }
     /// Where a program of this language reads the arguments it is run
     /// with (`sys.argv`), said to a model whose program reads none.
     fn arguments_at(&self) -> Option<&'static str> {

@@ -397,6 +397,90 @@ pub fn hold_to_named(
     requirements
 }
 
+/// The files of the workspace that call a name the goal gives (see
+/// [`hold_to_exercised`]), by their language.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Callers {
+    /// A test file calls it.
+    pub tested: bool,
+    /// The programs (not tests) that call it.
+    pub programs: Vec<String>,
+    /// The test file its tests belong in, when there is one now (a cycle
+    /// adds the test there).
+    pub test_file: Option<String>,
+}
+
+/// The requirement [`hold_to_exercised`] adds for `name`.
+fn exercised_requirement(name: &str) -> String {
+    format!("a test calls {name} and passes")
+}
+
+/// Every name the goal gives in call form (`count_vowels(text)`), defined
+/// by a source file of the workspace, is exercised by something that ran:
+/// a test that calls it, when the last checks ran tests and they passed,
+/// or a program that calls it, run to show a requirement about output
+/// that held. Otherwise what it does was only read, and an unmet
+/// requirement about tests says so (a cycle writes the test). `callers`
+/// gives, by the languages, what calls a name, `None` when the languages
+/// cannot tell or no source file defines it ([`hold_to_named`] judges
+/// that). An add-function run (`--api openai`) wrote `count_vowels` as a
+/// copy of `reverse`, and the assessment called it met by reading it.
+pub fn hold_to_exercised(
+    goal: &str,
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    callers: impl Fn(&str) -> Option<Callers>,
+) -> Vec<Requirement> {
+    let tests_passed = checks.iter().any(CheckRun::tests_passed);
+    for name in crate::lang::called_names(goal) {
+        let Some(callers) = callers(&name) else {
+            continue;
+        };
+        let shown = requirements.iter().any(|r| {
+            r.met
+                && r.is_about_output()
+                && r.shown_by.as_ref().is_some_and(|s| {
+                    s.command
+                        .split_whitespace()
+                        .any(|word| callers.programs.iter().any(|p| p == word))
+                })
+        });
+        if (callers.tested && tests_passed) || shown {
+            continue;
+        }
+        let evidence = match (callers.tested, checks.is_empty()) {
+            (true, true) => format!("a test calls {name}, but no check ran the tests"),
+            (true, false) => {
+                format!("a test calls {name}, but the last check ran no test that passed")
+            }
+            (false, _) => format!(
+                "no test calls {name} and no run showed what it gives: it was only read, never \
+                 run"
+            ),
+        };
+        // One the model listed again, or one of the last cycle's.
+        let about = |r: &Requirement| r.about_tests && crate::text::has_word(&r.requirement, &name);
+        if let Some(requirement) = requirements.iter_mut().find(|r| about(r)) {
+            if requirement.met {
+                requirement.met = false;
+                requirement.evidence = evidence;
+            }
+            requirement.file = callers.test_file.clone();
+            continue;
+        }
+        requirements.push(Requirement {
+            requirement: exercised_requirement(&name),
+            met: false,
+            evidence,
+            about_tests: true,
+            about_output: false,
+            shown_by: None,
+            file: callers.test_file.clone(),
+        });
+    }
+    requirements
+}
+
 /// Every package the goal names gives the names of its modules' own
 /// definitions: for each of `unexported` (see
 /// [`crate::lang::Language::unexported`]) whose package the goal names as a
@@ -1195,6 +1279,78 @@ mod tests {
             held[0].evidence,
             "no source file of the workspace defines count_vowels"
         );
+    }
+
+    #[test]
+    fn a_name_the_goal_calls_is_met_only_when_something_ran_it() {
+        let goal = "Add a function count_vowels(text) to textutil.py";
+        let read = req("count_vowels returns the number of vowels", true, false);
+        let passed = [run("python3 -m pytest -q", Some(0), Some((2, 0)))];
+        let bare = [run("python3 textutil.py", Some(0), None)];
+        let callers = |tested, programs: &[&str]| Callers {
+            tested,
+            programs: programs.iter().map(|p| p.to_string()).collect(),
+            test_file: None,
+        };
+        // A language that cannot tell, or a name no source defines: as is.
+        assert_eq!(
+            hold_to_exercised(goal, vec![read.clone()], &bare, |_| None),
+            vec![read.clone()]
+        );
+        // Only read: an unmet requirement about tests.
+        let held = hold_to_exercised(goal, vec![read.clone()], &bare, |_| {
+            Some(callers(false, &[]))
+        });
+        assert_eq!(held.len(), 2);
+        assert_eq!(held[1].requirement, "a test calls count_vowels and passes");
+        assert!(!held[1].met && held[1].about_tests);
+        assert!(matches!(verdict(&bare, &held, &[]), Verdict::Missing(_)));
+        // A test calls it and the tests passed: as is.
+        assert_eq!(
+            hold_to_exercised(goal, vec![read.clone()], &passed, |_| Some(callers(
+                true,
+                &[]
+            ))),
+            vec![read.clone()]
+        );
+        // A test calls it, and no test ran.
+        let held = hold_to_exercised(goal, vec![read.clone()], &bare, |_| {
+            Some(callers(true, &[]))
+        });
+        assert_eq!(
+            held[1].evidence,
+            "a test calls count_vowels, but the last check ran no test that passed"
+        );
+        // A program that calls it, run to show output that held.
+        let shown = output("it prints the count", "python3 count.py banana", "3");
+        let held = hold_to_exercised(goal, vec![shown.clone()], &bare, |_| {
+            Some(callers(false, &["count.py"]))
+        });
+        assert_eq!(held, vec![shown.clone()]);
+        let failed = Requirement {
+            met: false,
+            ..shown
+        };
+        assert_eq!(
+            hold_to_exercised(goal, vec![failed], &bare, |_| Some(callers(
+                false,
+                &["count.py"]
+            )))
+            .len(),
+            2
+        );
+        // A requirement about its tests, said met, is held unmet, and is
+        // not asked for twice; its test file is the one to change.
+        let claimed = req("pytest tests for count_vowels pass", true, true);
+        let held = hold_to_exercised(goal, vec![claimed], &bare, |_| {
+            Some(Callers {
+                test_file: Some("test_textutil.py".into()),
+                ..callers(false, &[])
+            })
+        });
+        assert_eq!(held.len(), 1);
+        assert!(!held[0].met, "{held:?}");
+        assert_eq!(held[0].file.as_deref(), Some("test_textutil.py"));
     }
 
     #[test]

@@ -85,6 +85,79 @@ impl Agent<'_> {
         found || !known
     }
 
+    /// The path and text of each of `paths` that is a source file of
+    /// `language` and there now.
+    fn texts_of(
+        &self,
+        language: &dyn crate::lang::Language,
+        paths: &[&String],
+    ) -> Vec<(String, String)> {
+        paths
+            .iter()
+            .filter(|p| language.owns(p))
+            .filter_map(|p| {
+                let text = String::from_utf8(self.tools.contents(p)?).ok()?;
+                Some((p.to_string(), text))
+            })
+            .collect()
+    }
+
+    /// What calls each of `names` that a source file (not a test) of the
+    /// workspace defines (see [`verdict::Callers`]): the files the run
+    /// wrote and those there before it, read by their language, one
+    /// toolchain run per language. A name no source defines, or defined in
+    /// a language that cannot tell what calls it, is left out.
+    fn callers(&self, names: &[String]) -> std::collections::HashMap<String, verdict::Callers> {
+        let mut found = std::collections::HashMap::new();
+        if names.is_empty() {
+            return found;
+        }
+        let state = self.state();
+        let mut paths: Vec<&String> = state
+            .files
+            .keys()
+            .chain(state.baseline.files.keys())
+            .collect();
+        paths.sort();
+        paths.dedup();
+        for language in self.languages {
+            let files = self.texts_of(language.as_ref(), &paths);
+            if files.is_empty() {
+                continue;
+            }
+            let called = language.called(&files);
+            if called.iter().all(Option::is_none) {
+                continue;
+            }
+            let calls = |at: usize, name: &String| {
+                called[at]
+                    .as_ref()
+                    .is_some_and(|names| names.contains(name))
+            };
+            for name in names {
+                let Some((source, _)) = files
+                    .iter()
+                    .find(|(path, text)| !language.is_test(path) && language.defines(text, name))
+                else {
+                    continue;
+                };
+                let mut callers = verdict::Callers::default();
+                for (at, (path, _)) in files.iter().enumerate() {
+                    match (calls(at, name), language.is_test(path)) {
+                        (false, _) => {}
+                        (true, true) => callers.tested = true,
+                        (true, false) => callers.programs.push(path.clone()),
+                    }
+                }
+                callers.test_file = language
+                    .test_path(source)
+                    .filter(|test| files.iter().any(|(path, _)| path == test));
+                found.insert(name.clone(), callers);
+            }
+        }
+        found
+    }
+
     /// The names the package folders the goal names do not give as they
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
@@ -103,14 +176,7 @@ impl Agent<'_> {
             .collect();
         let mut found = Vec::new();
         for language in self.languages {
-            let files: Vec<(String, String)> = paths
-                .iter()
-                .filter(|p| language.owns(p))
-                .filter_map(|p| {
-                    let text = String::from_utf8(self.tools.contents(p)?).ok()?;
-                    Some((p.to_string(), text))
-                })
-                .collect();
+            let files = self.texts_of(language.as_ref(), &paths);
             found.extend(language.unexported(&files));
         }
         found
@@ -255,6 +321,12 @@ impl Agent<'_> {
                         checks,
                         self.new_tests(),
                     );
+                    let goal = &self.state().goal;
+                    let callers = self.callers(&crate::lang::called_names(goal));
+                    let requirements =
+                        verdict::hold_to_exercised(goal, requirements, checks, |name| {
+                            callers.get(name).cloned()
+                        });
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),

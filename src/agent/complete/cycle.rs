@@ -106,14 +106,16 @@ pub(super) fn cycle_task(
     let tests_written = written.is_some();
     let (mut subtasks, mut kinds): (Vec<String>, Vec<SubtaskKind>) = unmet
         .iter()
-        .filter(|r| !(r.about_tests && (check_failed || tests_written)))
+        // One about tests with its test file known (see
+        // `verdict::hold_to_exercised`) is a change of that file.
+        .filter(|r| !(r.about_tests && r.file.is_none() && (check_failed || tests_written)))
         .map(|r| {
             // The file the runner knows the requirement is about first:
             // named only in its words, a package's `__init__.py` that did
             // not exist lost to the module the words named too, and a
             // small model put the import in the module itself.
             let known = r.file.as_ref();
-            let verb = match known.is_some_and(|path| !sources.contains(path)) {
+            let verb = match known.is_some_and(|path| !sources.contains(path) && !r.about_tests) {
                 true => "Write",
                 false => "Change",
             };
@@ -505,9 +507,23 @@ mod tests {
         );
         // Without a place, the requirement is said as before, and the
         // checks are the plan's.
-        let task = cycle_task(1, &checks, &[tests], &[], None, &[]);
+        let task = cycle_task(1, &checks, std::slice::from_ref(&tests), &[], None, &[]);
         assert_eq!(task.kinds[0], SubtaskKind::Free);
         assert_eq!(task.subtasks.len(), 2);
+        // With the project's test file known, a change of it, even while
+        // its tests fail.
+        let known = Requirement {
+            file: Some("test_fizzbuzz.py".into()),
+            ..tests
+        };
+        let failed = [check("python3 -m pytest -q", Some(1))];
+        let task = cycle_task(1, &failed, &[known], &[], None, &[]);
+        assert!(
+            task.subtasks[0].starts_with("Change test_fizzbuzz.py: Make this true"),
+            "{:?}",
+            task.subtasks
+        );
+        assert_eq!(task.kinds.len(), 2);
     }
 
     #[test]

@@ -90,7 +90,7 @@ def test_function(text, node, owner):
 def facts(text):
     tree, error = parse(text)
     out = {"error": error, "defs": [], "imports": [], "tests": [], "fixtures": [],
-           "asserts": [], "calls": [], "functions": 0, "stubs": 0,
+           "asserts": [], "calls": [], "called": [], "functions": 0, "stubs": 0,
            "unittest_calls": [], "only_asserts": False, "bound": []}
     if tree is None:
         return out
@@ -145,6 +145,10 @@ def facts(text):
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             out["calls"].append(node.func.id)
+        # Every name called, plain or as an attribute (`textutil.f(...)`,
+        # `inv.add(...)`): what a test exercises.
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            out["called"].append(node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
         # unittest's `self.assertEqual(FIRST, SECOND)`, anywhere.
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in ("assertEqual", "assertEquals") and len(node.args) >= 2):
@@ -177,6 +181,7 @@ def facts(text):
         for target in targets:
             out["bound"] += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
     out["calls"] = sorted(set(out["calls"]))
+    out["called"] = sorted(set(out["called"]))
     out["valueless"] = [n.name for n in tree.body
                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)

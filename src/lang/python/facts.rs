@@ -33,6 +33,9 @@ pub struct Facts {
     pub equals: Vec<Equal>,
     /// Names called as plain names (`f(...)`, not `m.f(...)`).
     pub calls: Vec<String>,
+    /// Names called, plain or as an attribute (`f(...)`, `m.f(...)`).
+    #[serde(default)]
+    pub called: Vec<String>,
     /// Functions at any depth, and how many of them are placeholders.
     pub functions: usize,
     pub stubs: usize,

@@ -124,6 +124,10 @@ impl Language for Python {
         per_file(files, |facts| facts.unpassed)
     }
 
+    fn called(&self, files: &[(String, String)]) -> Vec<Option<Vec<String>>> {
+        per_file(files, |facts| facts.called)
+    }
+
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review {
         if !self.owns(path) {
             return Review::Accept;

@@ -736,3 +736,24 @@ fn a_module_that_imports_its_package_is_run_as_one() {
         assert_eq!(run_as(given), None, "{given}");
     }
 }
+
+#[test]
+fn the_names_a_file_calls_plainly_or_as_an_attribute() {
+    let files = [
+        (
+            "test_textutil.py".to_string(),
+            "import textutil\nfrom inventory import Inventory\n\n\ndef test_it():\n    inv = \
+             Inventory()\n    inv.add('a')\n    assert textutil.count_vowels('a') == 1\n"
+                .to_string(),
+        ),
+        ("broken.py".to_string(), "def (:\n".to_string()),
+    ];
+    let called = Python.called(&files);
+    assert_eq!(called.len(), 2);
+    let names = called[0].as_ref().expect("it parses");
+    for name in ["Inventory", "add", "count_vowels"] {
+        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
+    }
+    assert!(!names.iter().any(|n| n == "test_it"), "{names:?}");
+    assert_eq!(called[1], None);
+}
