@@ -20,6 +20,11 @@ pub fn cut_off(done_reason: Option<&str>) -> bool {
 /// ends in a few closing lines, or says the same line twice or thrice
 /// (blank lines, `pass`), not eight lines over again.
 const MIN_REPEATED_LINES: usize = 8;
+/// Bytes a block repeated inside one line must fill, at least, to be a
+/// loop: a string literal written as the same few letters again and again
+/// (Qwen2.5-Coder 1.5B's test of `count_vowels('aAeEiIoOuUaAeEiIoOuU...`,
+/// cut at the cap five times in one run), not a rule of dashes.
+const MIN_REPEATED_BYTES: usize = 600;
 /// The text looked at, from its end: a repeated block longer than a third
 /// of it is not seen.
 const WINDOW: usize = 12 * 1024;
@@ -61,7 +66,9 @@ pub fn repetition_start(text: &str) -> Option<usize> {
             start -= 1;
         }
         let repeated = &tail[start + period..];
-        if n - start < 3 * period || line_breaks(repeated) < MIN_REPEATED_LINES {
+        let in_line =
+            repeated.len() >= MIN_REPEATED_BYTES && repeated.iter().any(|&b| b != repeated[0]);
+        if n - start < 3 * period || (line_breaks(repeated) < MIN_REPEATED_LINES && !in_line) {
             continue;
         }
         if !blank(repeated) {
@@ -126,6 +133,18 @@ mod tests {
         assert_eq!(&lines[..at], "import x\n    assert add(1, 2) == 3\n");
         let few = format!("import x\n{}", "    assert add(1, 2) == 3\n".repeat(4));
         assert!(!repeating(&few), "four equal lines can be meant");
+        // Inside one line: a string literal of the same letters.
+        let line = format!(
+            "    assert count_vowels('hello') == 2\\n    assert count_vowels('{}",
+            "aAeEiIoOuU".repeat(70)
+        );
+        assert!(repeating(&line));
+        let at = repetition_start(&line).unwrap();
+        assert!(
+            line[..at].ends_with("== 2\\n    assert count_vowels('aAeEiIoOuU"),
+            "the first copy stays: {}",
+            &line[..at]
+        );
     }
 
     #[test]
@@ -136,6 +155,10 @@ mod tests {
         assert!(!repeating(&tests));
         let rule = format!("# {}\nprint('x')\n", "-".repeat(300));
         assert!(!repeating(&rule), "one long line holds no repeated lines");
+        let dashes = format!("x = '{}", "-".repeat(2000));
+        assert!(!repeating(&dashes), "one character over and over is a rule");
+        let word = format!("x = '{}", "ab".repeat(250));
+        assert!(!repeating(&word), "a short run inside a line can be meant");
         let blank = format!("x = 1{}", "\n".repeat(40));
         assert!(!repeating(&blank), "blank lines are no block");
         let escaped = format!("{{\"content\": \"x = 1{}", "\\n".repeat(40));

@@ -251,6 +251,7 @@ impl Agent<'_> {
     pub(super) async fn assess(
         &mut self,
         checks: &[CheckRun],
+        earlier: &[CheckRun],
     ) -> Result<Option<Vec<Requirement>>, StoreError> {
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
         let head = self.head();
@@ -259,7 +260,7 @@ impl Agent<'_> {
         // it from the last round.
         let ask = format!(
             "{head}\n\n{ASSESSOR}\n\n{}",
-            assessment_prompt(&files, checks, &state.requirements)
+            assessment_prompt(&files, checks, &state.requirements, earlier)
         );
         let first = prompt::answer_request(self.settings, ask, schema(), self.options());
         let mut messages = first.messages.clone();
@@ -382,6 +383,7 @@ fn assessment_prompt(
     files: &[(String, String)],
     checks: &[CheckRun],
     before: &[Requirement],
+    earlier: &[CheckRun],
 ) -> String {
     let mut text = "FILES:\n".to_string();
     if files.is_empty() {
@@ -404,11 +406,25 @@ fn assessment_prompt(
     }
     let unmet: Vec<&Requirement> = before.iter().filter(|r| !r.met).collect();
     if !unmet.is_empty() {
-        text.push_str("\nNOT MET AT THE LAST ASSESSMENT (list each again):\n");
+        text.push_str(
+            "\nNOT MET AT THE LAST ASSESSMENT (list each again, judged on the FILES and CHECKS \
+             as they are now):\n",
+        );
         for requirement in unmet {
             text.push_str(&format!(
                 "- {} ({})\n",
                 requirement.requirement, requirement.evidence
+            ));
+        }
+        // A small model copies the last answer: the calc-fix assessor
+        // said again that `average` returned 3.0, not 4.0, after the
+        // tests that showed it passed.
+        for (then, now) in changed(earlier, checks) {
+            text.push_str(&format!(
+                "Since then `{}` changed: then it {}, now it {}.\n",
+                now.command,
+                result(then),
+                result(now)
             ));
         }
     }
@@ -429,6 +445,32 @@ fn assessment_prompt(
          false, \"about_output\": false, \"command\": \"\", \"expects\": \"\"}}]}}",
     ));
     text
+}
+
+/// Each check of `now` that ran at the last assessment too (`earlier`)
+/// and ended otherwise: passed or failed, or other tests counted.
+fn changed<'a>(
+    earlier: &'a [CheckRun],
+    now: &'a [CheckRun],
+) -> impl Iterator<Item = (&'a CheckRun, &'a CheckRun)> {
+    now.iter().filter_map(|now| {
+        let then = earlier.iter().find(|then| then.command == now.command)?;
+        (then.passed() != now.passed() || then.tests != now.tests).then_some((then, now))
+    })
+}
+
+/// How a check ended, in a few words: `failed (1 passed, 2 failed)`.
+fn result(check: &CheckRun) -> String {
+    let tests = check
+        .tests
+        .map(|t| format!("{} tests passed, {} failed", t.passed, t.failed));
+    match (check.passed(), check.exit_code, tests) {
+        (true, _, None) => "passed".to_string(),
+        (true, _, Some(tests)) => format!("passed ({tests})"),
+        (false, Some(code), None) => format!("failed (exit code {code})"),
+        (false, Some(code), Some(tests)) => format!("failed (exit code {code}; {tests})"),
+        (false, None, _) => "did not finish".to_string(),
+    }
 }
 
 /// The requirements in the model's answer.
@@ -533,7 +575,7 @@ mod tests {
             output: "$ python3 hello_world.py\nexit code 0".into(),
             tests: None,
         };
-        let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[]);
+        let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[], &[]);
         assert!(
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
@@ -544,7 +586,7 @@ mod tests {
             output: format!("{}\nHello, World!", silent.output),
             ..silent
         };
-        let prompt = assessment_prompt(&[], &[spoke], &[]);
+        let prompt = assessment_prompt(&[], &[spoke], &[], &[]);
         assert!(!prompt.contains("printed nothing"), "{prompt}");
     }
 
@@ -552,7 +594,7 @@ mod tests {
     fn the_answer_format_gives_nothing_a_model_could_copy_as_a_requirement() {
         // Qwen2.5-Coder 1.5B listed the example requirements of an earlier
         // prompt as the goal's, and a cycle went to make them true.
-        let prompt = assessment_prompt(&[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[], &[]);
         let example = &prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..];
         let example: Value = serde_json::from_str(example).unwrap();
         let items = example["requirements"].as_array().unwrap();
@@ -577,13 +619,27 @@ mod tests {
             file: None,
         };
         let before = [requirement("add", true), requirement("mul(a, b)", false)];
-        let prompt = assessment_prompt(&[], &[], &before);
+        let check = |exit_code, passed, failed| CheckRun {
+            command: "python3 -m pytest -q".into(),
+            exit_code: Some(exit_code),
+            output: String::new(),
+            tests: Some(crate::state::Tally { passed, failed }),
+        };
+        let (then, now) = (check(1, 1, 2), check(0, 3, 0));
+        let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &before, &[then]);
         assert!(
             prompt.contains(
-                "NOT MET AT THE LAST ASSESSMENT (list each again):\n- mul(a, b) (seen)\n"
+                "NOT MET AT THE LAST ASSESSMENT (list each again, judged on the FILES and CHECKS \
+                 as they are now):\n- mul(a, b) (seen)\nSince then `python3 -m pytest -q` \
+                 changed: then it failed (exit code 1; 1 tests passed, 2 failed), now it passed (3 \
+                 tests passed, 0 failed).\n"
             ),
             "{prompt}"
         );
         assert!(!prompt.contains("- add"), "{prompt}");
+        // A check that ended as before is not said again.
+        let same = std::slice::from_ref(&now);
+        let prompt = assessment_prompt(&[], same, &before, same);
+        assert!(!prompt.contains("Since then"), "{prompt}");
     }
 }

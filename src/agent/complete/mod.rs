@@ -41,13 +41,16 @@ impl Agent<'_> {
                     .map(Some);
             }
         }
+        // The checks of the last assessment, for the next to see what
+        // changed since.
+        let earlier = self.state().checks.clone();
         self.record(
             Event::Checked {
                 checks: checks.clone(),
             },
             Durability::Lazy,
         )?;
-        let Some(requirements) = self.assess(&checks).await? else {
+        let Some(requirements) = self.assess(&checks, &earlier).await? else {
             return Ok(self.state().ended.clone());
         };
         let state = self.state();

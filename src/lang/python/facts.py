@@ -195,7 +195,34 @@ def facts(text):
                 out["redefined"].append({"name": node.name, "line": node.lineno, "first": first[node.name]})
             else:
                 first[node.name] = node.lineno
+    out["copies"] = copies(tree)
     return out
+
+
+def copies(tree):
+    """Functions whose body, docstring aside, is that of a function defined
+    before them in the same block (the module's, or a class's): a small
+    model adding `count_vowels` beside `reverse` gave it `reverse`'s body."""
+    found = []
+    scopes = [tree.body] + [n.body for n in tree.body if isinstance(n, ast.ClassDef)]
+    for scope in scopes:
+        seen = {}
+        for node in scope:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                body = body[1:]
+            if not body or all(placeholder(s) for s in body):
+                continue
+            key = ast.dump(ast.Module(body=body, type_ignores=[]))
+            if key in seen:
+                name, line = seen[key]
+                found.append({"name": node.name, "line": node.lineno, "of": name, "first": line})
+            else:
+                seen[key] = (node.name, node.lineno)
+    return found
 
 
 def valueless(function):

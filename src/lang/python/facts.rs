@@ -68,6 +68,20 @@ pub struct Facts {
     /// Parameters with a default that no call in the file gives.
     #[serde(default)]
     pub unpassed: Vec<Unpassed>,
+    /// Functions whose body is another's (see [`Copy`]).
+    #[serde(default)]
+    pub copies: Vec<Copy>,
+}
+
+/// A function whose body, docstring aside, is that of one defined before
+/// it in the same block.
+#[derive(Debug, Deserialize)]
+pub struct Copy {
+    pub name: String,
+    pub line: u32,
+    /// The function it copies, and its line.
+    pub of: String,
+    pub first: u32,
 }
 
 /// A top-level definition given a second time: the second replaces the

@@ -134,6 +134,26 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A copy the file had is the project's; only a new one is refused.
+    let had = write.was.map_or(0, |was| was.copies.len());
+    if !write.is_test
+        && write.facts.copies.len() > had
+        && let Some(copy) = write.facts.copies.iter().find(|copy| {
+            write
+                .was
+                .is_none_or(|was| !was.copies.iter().any(|c| c.name == copy.name))
+        })
+    {
+        return Some((
+            format!(
+                "`{}` (line {} of {path}) would do exactly what `{}` (line {}) does: its body is \
+                 a copy of `{}`'s. Give `{}` the body that does what it must, and keep `{}` as \
+                 it is.",
+                copy.name, copy.line, copy.of, copy.first, copy.of, copy.name, copy.of
+            ),
+            None,
+        ));
+    }
     if !write.is_test && !write.had_tests && !write.facts.tests.is_empty() {
         let name = path.rsplit('/').next().unwrap_or(path);
         let stem = name.trim_end_matches(".py");

@@ -569,6 +569,40 @@ fn a_write_that_defines_a_function_twice_is_refused_unless_it_was_so() {
     assert_eq!(review_in(&files(&[]), "f.py", overloads), Review::Accept);
 }
 
+/// A function added with the body of one beside it (Qwen2.5-Coder 1.5B
+/// gave a new `count_vowels` the docstring and body of `reverse`, through
+/// `--api openai`) is refused naming both; a copy the file had is kept,
+/// and so is a function with the same docstring and its own body.
+#[test]
+fn a_function_added_as_a_copy_of_another_is_refused() {
+    let text = "def reverse(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n";
+    let workspace = files(&[("textutil.py", text)]);
+    let copied = format!("{text}\n\ndef count_vowels(text):\n    return text[::-1]\n");
+    match review_in(&workspace, "textutil.py", &copied) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "`count_vowels` (line 6 of textutil.py) would do exactly what `reverse` (line 1) \
+             does: its body is a copy of `reverse`'s. Give `count_vowels` the body that does \
+             what it must, and keep `reverse` as it is."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let own = format!(
+        "{text}\n\ndef count_vowels(text):\n    \"\"\"The text backwards.\"\"\"\n    return \
+         sum(c in 'aeiou' for c in text)\n"
+    );
+    assert_eq!(review_in(&workspace, "textutil.py", &own), Review::Accept);
+    let workspace = files(&[("textutil.py", &copied)]);
+    assert_eq!(
+        review_in(&workspace, "textutil.py", &format!("{copied}\nX = 1\n")),
+        Review::Accept,
+        "it had the copy already"
+    );
+    // Stubs alike are no copy (not refused as one, at least).
+    let stubs = "def a():\n    pass\n\n\ndef b():\n    pass\n\n\ndef c():\n    return 1\n";
+    assert_eq!(review_in(&files(&[]), "s.py", stubs), Review::Accept);
+}
+
 /// A test function defined twice in a test file is renamed, not refused:
 /// both run. A small model refused for it sent the same file six times.
 #[test]
