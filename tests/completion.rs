@@ -1335,7 +1335,7 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
         "{textutil}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text.lower())\n"
     );
     let test_file = "from textutil import count_vowels\n\n\ndef test_count_vowels():\n    assert count_vowels('Banana') == 3\n";
-    let script = || -> crate::support::fake_ollama::Script {
+    let script = |test_file: &str| -> crate::support::fake_ollama::Script {
         serde_json::from_value(serde_json::json!({
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 textutil.py"},
@@ -1362,7 +1362,7 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
             .find(|r| r.requirement == "a test calls count_vowels and passes")
             .cloned()
     };
-    let test = add_function(script(), textutil);
+    let test = add_function(script(test_file), textutil);
     let run = test.run();
     run.assert_code(1);
     let state = test.assert_replay_matches();
@@ -1371,12 +1371,27 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
     assert!(held.evidence.contains("never run"), "{held:?}");
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 
-    let test = Test::new()
-        .serving(script())
-        .file("textutil.py", textutil)
-        .args([
-            "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
-        ]);
+    let with_cycles = |test_file: &str| {
+        Test::new()
+            .serving(script(test_file))
+            .file("textutil.py", textutil)
+            .args([
+                "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+                "--max-cycles",
+                "1",
+            ])
+    };
+    // A test file that defines count_vowels itself tests its own copy.
+    let own = format!(
+        "{}\n\n\ndef count_vowels(text):\n    return 3\n",
+        test_file.replacen("from textutil import count_vowels\n", "", 1)
+    );
+    let test = with_cycles(&own);
+    test.run().assert_code(1);
+    let held = unexercised(&test.assert_replay_matches()).expect("the requirement that it ran");
+    assert!(!held.met, "{held:?}");
+
+    let test = with_cycles(test_file);
     let run = test.run();
     run.assert_code(0);
     let state = test.assert_replay_matches();

@@ -547,6 +547,16 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
         "{:?}",
         tasks[0].subtasks
     );
+    // What the failing test calls is named, and what only the passing one
+    // calls is kept (a small model planned to fix `add`, and broke it).
+    assert!(
+        tasks[0].subtasks[0].contains(
+            ". The project's tests that fail (`test_average`) call `average` of calc.py: the \
+             bug is there; `add`, called only by tests that pass, stays as it is"
+        ),
+        "{:?}",
+        tasks[0].subtasks
+    );
     assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
     assert_eq!(
         test.read("calc.py"),

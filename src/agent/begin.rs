@@ -55,6 +55,7 @@ impl Agent<'_> {
                             .into_iter()
                             .find(|code| baseline.contains_key(code))
                     });
+                    decompose::to_failing_code(tasks, |path| self.failing_points(path));
                 }
                 let tests = self.speaks_of_tests().then(|| {
                     decompose::tests_of_their_own(
@@ -123,6 +124,72 @@ impl Agent<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// What the project's tests that failed before the plan point at in
+    /// `path`, a source file of the project, by its language: the
+    /// functions it defines that those tests call, and those only passing
+    /// tests call, which stay as they are. `None` when no failing test
+    /// calls one of its functions.
+    fn failing_points(&self, path: &str) -> Option<String> {
+        let state = self.state();
+        let language = self.languages.iter().find(|l| l.owns(path))?;
+        if state.failing_before.is_empty() || language.is_test(path) {
+            return None;
+        }
+        let read = |path: &str| String::from_utf8(self.tools.contents(path)?).ok();
+        let text = read(path)?;
+        let tests: Vec<(String, String)> = state
+            .baseline
+            .files
+            .keys()
+            .filter(|p| language.is_test(p))
+            .filter_map(|p| Some((p.clone(), read(p)?)))
+            .collect();
+        let mut failing: Vec<String> = Vec::new();
+        let (mut failed, mut passing) = (Vec::new(), Vec::new());
+        for ((file, _), found) in tests.iter().zip(language.tests_called(&tests)) {
+            for (id, called) in found.into_iter().flatten() {
+                let node = format!("{file}::{id}");
+                let fails = state
+                    .failing_before
+                    .iter()
+                    .any(|f| f.split('[').next() == Some(node.as_str()));
+                let defined = called.into_iter().filter(|n| language.defines(&text, n));
+                match fails {
+                    true => {
+                        failing.push(id);
+                        failed.extend(defined);
+                    }
+                    false => passing.extend(defined),
+                }
+            }
+        }
+        let named = |names: &mut Vec<String>| {
+            names.sort();
+            names.dedup();
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        passing.retain(|n| !failed.contains(n));
+        if failed.is_empty() {
+            return None;
+        }
+        let mut hint = format!(
+            ". The project's tests that fail ({}) call {} of {path}: the bug is there",
+            named(&mut failing),
+            named(&mut failed)
+        );
+        if !passing.is_empty() {
+            hint.push_str(&format!(
+                "; {}, called only by tests that pass, stays as it is",
+                named(&mut passing)
+            ));
+        }
+        Some(hint)
     }
 
     /// Whether the goal asks a change of `path`, a file of the project,

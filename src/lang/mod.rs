@@ -79,6 +79,11 @@ pub trait Workspace {
     fn written(&self) -> Vec<String>;
 }
 
+/// A test as its test runner names it inside its file (`test_average`,
+/// `TestCalc::test_average`), and the names it calls (see
+/// [`Language::tests_called`]).
+pub type TestCalls = (String, Vec<String>);
+
 /// A command run another way than given (see [`Language::as_run`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunAs {
@@ -310,6 +315,15 @@ pub trait Language: Send + Sync {
     /// does not parse or when the language cannot tell: what a test
     /// exercises.
     fn called(&self, files: &[(String, String)]) -> Vec<Option<Vec<String>>> {
+        vec![None; files.len()]
+    }
+    /// The tests each of `files` (test files: path and text) defines, each
+    /// as its test runner names it inside the file (`test_average`,
+    /// `TestCalc::test_average`) with the names it calls, in the same
+    /// order; one toolchain run for all; `None` for a file that does not
+    /// parse or when the language cannot tell: what code a failing test
+    /// points at.
+    fn tests_called(&self, files: &[(String, String)]) -> Vec<Option<Vec<TestCalls>>> {
         vec![None; files.len()]
     }
     /// Where a program of this language reads the arguments it is run

@@ -142,10 +142,12 @@ impl Agent<'_> {
                     continue;
                 };
                 let mut callers = verdict::Callers::default();
-                for (at, (path, _)) in files.iter().enumerate() {
+                for (at, (path, text)) in files.iter().enumerate() {
                     match (calls(at, name), language.is_test(path)) {
                         (false, _) => {}
-                        (true, true) => callers.tested = true,
+                        // A test that defines the name itself tests its
+                        // own copy (an add-function run's test file did).
+                        (true, true) => callers.tested |= !language.defines(text, name),
                         (true, false) => callers.programs.push(path.clone()),
                     }
                 }

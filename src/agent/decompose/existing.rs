@@ -239,6 +239,23 @@ fn tests_out_of_code(tasks: &mut [TaskPlan], unasked: impl Fn(&str, &str) -> Opt
     }
 }
 
+/// `tasks` with each planned write of a file told what the project's
+/// failing tests point at in it (`points`, given the path: the functions
+/// the failing tests call and those only passing tests call). Shown that
+/// `test_average` failed, a small model planned "Fix the bug in the `add`
+/// function" and broke `add`.
+pub fn to_failing_code(tasks: &mut [TaskPlan], points: impl Fn(&str) -> Option<String>) {
+    for task in tasks {
+        for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
+            if let SubtaskKind::Write { path } = kind
+                && let Some(hint) = points(path)
+            {
+                subtask.push_str(&hint);
+            }
+        }
+    }
+}
+
 /// `tasks` with a write of each input file a check names that neither the
 /// workspace (`exists`) nor the plan holds, before the check: a data file
 /// (`code` is false for it: no language owns it) given as an argument. A

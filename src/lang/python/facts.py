@@ -84,6 +84,10 @@ def test_function(text, node, owner):
         "args": [a.arg for a in node.args.posonlyargs + node.args.args],
         "class": owner,
         "given": decorated(node, "parametrize") or decorated(node, "fixture"),
+        # What it calls, plainly or as an attribute: the code it tests.
+        "called": sorted({n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+                          for n in ast.walk(node) if isinstance(n, ast.Call)
+                          and isinstance(n.func, (ast.Name, ast.Attribute))}),
     }
 
 

@@ -125,6 +125,9 @@ pub struct Test {
     pub class: Option<String>,
     /// Decorated with `parametrize` or `fixture`: its arguments are given.
     pub given: bool,
+    /// The names it calls, plainly or as an attribute.
+    #[serde(default)]
+    pub called: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -128,6 +128,22 @@ impl Language for Python {
         per_file(files, |facts| facts.called)
     }
 
+    fn tests_called(&self, files: &[(String, String)]) -> Vec<Option<Vec<crate::lang::TestCalls>>> {
+        per_file(files, |facts| {
+            facts
+                .tests
+                .into_iter()
+                .map(|test| {
+                    let id = match test.class {
+                        Some(class) => format!("{class}::{}", test.name),
+                        None => test.name,
+                    };
+                    (id, test.called)
+                })
+                .collect()
+        })
+    }
+
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review {
         if !self.owns(path) {
             return Review::Accept;

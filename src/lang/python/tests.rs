@@ -790,4 +790,21 @@ fn the_names_a_file_calls_plainly_or_as_an_attribute() {
     }
     assert!(!names.iter().any(|n| n == "test_it"), "{names:?}");
     assert_eq!(called[1], None);
+    // Each test with what it calls, named as pytest names it in its file.
+    let class = "from calc import add\n\n\nclass TestCalc:\n    def test_add(self):\n        \
+                 assert add(1, 2) == 3\n";
+    let tests = Python.tests_called(&[
+        files[0].clone(),
+        ("test_calc.py".to_string(), class.to_string()),
+    ]);
+    let first = tests[0].as_ref().expect("it parses");
+    assert_eq!(first[0].0, "test_it");
+    assert!(first[0].1.contains(&"count_vowels".to_string()));
+    assert_eq!(
+        tests[1],
+        Some(vec![(
+            "TestCalc::test_add".to_string(),
+            vec!["add".to_string()]
+        )])
+    );
 }

@@ -2,7 +2,11 @@
 //! line of its only code block (```` ```bash ````, or any block when the line
 //! is the active check's command). Qwen2.5-Coder 1.5B, told to run the
 //! check, answered with the command alone in a ```` ```python ```` block four
-//! times in a row; none was taken, and the subtask ended stuck.
+//! times in a row; none was taken, and the subtask ended stuck. A reply
+//! with no code block that quotes the active check's command inline
+//! (`` `python3 -m pytest -q` ``) is a run of it too: told to run the check,
+//! the same model answered "you can call the `run_cmd` function with the
+//! command `python3 -m pytest -q`" three times, and the run stopped.
 
 use crate::chat::ToolCall;
 
@@ -14,6 +18,9 @@ const SHELLS: [&str; 7] = ["", "bash", "sh", "shell", "console", "zsh", "shell-s
 /// `check`, the command the active subtask runs.
 pub fn fenced_command(text: &str, allowed: &[String], check: Option<&str>) -> Option<ToolCall> {
     let blocks = blocks(text);
+    if blocks.is_empty() {
+        return quoted_check(text, check?);
+    }
     let [(language, body)] = blocks.as_slice() else {
         return None;
     };
@@ -34,6 +41,20 @@ pub fn fenced_command(text: &str, allowed: &[String], check: Option<&str>) -> Op
     Some(ToolCall {
         name: "run_cmd".into(),
         arguments: serde_json::json!({ "cmd": cmd }),
+    })
+}
+
+/// The run of `check` when `text` quotes it inline, between single
+/// backquotes.
+fn quoted_check(text: &str, check: &str) -> Option<ToolCall> {
+    let quoted = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|span| span.split_whitespace().eq(check.split_whitespace()))?;
+    Some(ToolCall {
+        name: "run_cmd".into(),
+        arguments: serde_json::json!({ "cmd": quoted.trim() }),
     })
 }
 
@@ -105,5 +126,18 @@ mod tests {
             None
         );
         assert_eq!(cmd("python3 a.py", Some("python3 a.py")), None);
+    }
+
+    #[test]
+    fn the_check_quoted_inline_in_prose_is_a_call() {
+        let prose = "To run the `pytest` command again, you can call the `run_cmd` function with \
+                     the command `python3 -m pytest -q`.";
+        assert_eq!(
+            cmd(prose, Some("python3 -m pytest -q")),
+            Some("python3 -m pytest -q".to_string())
+        );
+        // Another command quoted, or no check: nothing.
+        assert_eq!(cmd(prose, Some("python3 calc.py")), None);
+        assert_eq!(cmd(prose, None), None);
     }
 }
