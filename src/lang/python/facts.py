@@ -84,11 +84,17 @@ def test_function(text, node, owner):
         "args": [a.arg for a in node.args.posonlyargs + node.args.args],
         "class": owner,
         "given": decorated(node, "parametrize") or decorated(node, "fixture"),
-        # What it calls, plainly or as an attribute: the code it tests.
-        "called": sorted({n.func.id if isinstance(n.func, ast.Name) else n.func.attr
-                          for n in ast.walk(node) if isinstance(n, ast.Call)
-                          and isinstance(n.func, (ast.Name, ast.Attribute))}),
+        # What it calls: the code it tests.
+        "called": called(node),
     }
+
+
+def called(tree):
+    """Every name called in `tree`, plainly or as an attribute
+    (`textutil.f(...)`, `inv.add(...)`): what it exercises."""
+    return sorted({n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+                   for n in ast.walk(tree) if isinstance(n, ast.Call)
+                   and isinstance(n.func, (ast.Name, ast.Attribute))})
 
 
 def facts(text):
@@ -149,10 +155,6 @@ def facts(text):
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             out["calls"].append(node.func.id)
-        # Every name called, plain or as an attribute (`textutil.f(...)`,
-        # `inv.add(...)`): what a test exercises.
-        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
-            out["called"].append(node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
         # unittest's `self.assertEqual(FIRST, SECOND)`, anywhere.
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in ("assertEqual", "assertEquals") and len(node.args) >= 2):
@@ -185,7 +187,7 @@ def facts(text):
         for target in targets:
             out["bound"] += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
     out["calls"] = sorted(set(out["calls"]))
-    out["called"] = sorted(set(out["called"]))
+    out["called"] = called(tree)
     out["valueless"] = [n.name for n in tree.body
                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)

@@ -135,9 +135,7 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
         ));
     }
     // A copy the file had is the project's; only a new one is refused.
-    let had = write.was.map_or(0, |was| was.copies.len());
     if !write.is_test
-        && write.facts.copies.len() > had
         && let Some(copy) = write.facts.copies.iter().find(|copy| {
             write
                 .was
