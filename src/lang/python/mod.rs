@@ -427,11 +427,17 @@ impl Language for Python {
             }
             let binder = format!("{package}/__init__.py");
             let init = text_of(&binder);
-            if init.is_some_and(|init| self.defines(init, name) || imports(init, name)) {
+            let package = package.replace('/', ".");
+            let binds = |init: &String| {
+                self.defines(init, name)
+                    || imports(init, name)
+                    || imports_all(init, &format!("{package}.{name}"), name)
+            };
+            if init.is_some_and(binds) {
                 continue;
             }
             found.push(Unexported {
-                package: package.replace('/', "."),
+                package,
                 name: name.to_string(),
                 module: path.clone(),
                 binder,
@@ -577,6 +583,17 @@ fn module_name(path: &str) -> Option<String> {
 
 /// Whether `text` binds `name` by an import at its top: `from .add import
 /// add`, `from mathx.add import add as add`, `import add`.
+/// Whether `text`, a package's `__init__.py`, imports everything of its
+/// module `module` (`mathx.add`, named `stem` in the package):
+/// `from .add import *` or `from mathx.add import *`.
+fn imports_all(text: &str, module: &str, stem: &str) -> bool {
+    let relative = format!(".{stem}");
+    text.lines().any(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        matches!(words.as_slice(), ["from", from, "import", "*"] if *from == module || *from == relative)
+    })
+}
+
 fn imports(text: &str, name: &str) -> bool {
     text.lines().any(|line| {
         let Some((_, names)) = line.split_once("import ") else {

@@ -675,6 +675,29 @@ fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_i
             .unexported(&[add.clone(), mul.clone(), init])
             .is_empty()
     );
+    // `import *` of the module binds its names too: what the runner's own
+    // package hint says to write.
+    let star = file(
+        "mathx/__init__.py",
+        "from .add import *
+from mathx.mul import *
+from .other import *
+",
+    );
+    assert!(
+        Python
+            .unexported(&[add.clone(), mul.clone(), star])
+            .is_empty()
+    );
+    let other = file(
+        "mathx/__init__.py",
+        "from .other import *
+",
+    );
+    assert_eq!(
+        Python.unexported(&[add.clone(), mul.clone(), other]),
+        [missing("add"), missing("mul")]
+    );
     // A module at the top, or one that does not define its own name: nothing.
     let top = file("add.py", "def add(a, b):\n    return a + b\n");
     let helpers = file("mathx/helpers.py", "def add(a, b):\n    return a + b\n");
