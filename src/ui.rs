@@ -291,6 +291,16 @@ impl Terminal {
                     crate::agent::prompt::plan_lines(state, true)
                 ));
             }
+            Event::ExamplesStated { examples, .. } => {
+                for example in examples {
+                    self.line(&format!(
+                        "  {} {} -> {}",
+                        s.dim.apply_to("the goal's example:"),
+                        shorten(&example.call, 60),
+                        shorten(&example.returns.join(" / "), 40)
+                    ));
+                }
+            }
             Event::Reflected { lessons, .. } => {
                 if self.output.verbose {
                     for lesson in lessons {

@@ -1409,3 +1409,112 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
     );
     assert!(unexercised(&state).is_none(), "{:?}", state.requirements);
 }
+
+#[test]
+fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieved() {
+    // A fizzbuzz run ended "Goal achieved": `fizzbuzz(n)` returned its
+    // first number, and the model's one test asserted a value it gives.
+    let goal = "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for multiples \
+                of 3, 'Buzz' for multiples of 5, 'FizzBuzz' for multiples of both and the number \
+                as a string otherwise; add pytest tests for it";
+    let wrong = "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        return str(i)\n";
+    let right = "def fizzbuzz(n):\n    if n % 15 == 0:\n        return 'FizzBuzz'\n    if n % 3 \
+                 == 0:\n        return 'Fizz'\n    if n % 5 == 0:\n        return 'Buzz'\n    \
+                 return str(n)\n";
+    let test_file =
+        "from fizzbuzz import fizzbuzz\n\n\ndef test_one():\n    assert fizzbuzz(1) == '1'\n";
+    let script = |returns: Option<serde_json::Value>| -> crate::support::fake_ollama::Script {
+        let mut script = serde_json::json!({
+            "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
+                               {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
+                "check": "python3 -m pytest -q"},
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("Change fizzbuzz.py", "write_file",
+                    serde_json::json!({"path": "fizzbuzz.py", "content": right})),
+                on_subtask("test_fizzbuzz.py", "write_file",
+                    serde_json::json!({"path": "test_fizzbuzz.py", "content": test_file})),
+                on_subtask("fizzbuzz.py", "write_file",
+                    serde_json::json!({"path": "fizzbuzz.py", "content": wrong}))
+            ],
+            // An assessor that reads the code as right.
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "fizzbuzz(n) returns Fizz, Buzz, FizzBuzz or the number",
+                 "met": true, "evidence": "def fizzbuzz(n)", "about_tests": false,
+                 "about_output": false, "command": "", "expects": ""},
+                {"requirement": "pytest tests for fizzbuzz pass", "met": true,
+                 "evidence": "1 passed", "about_tests": true, "about_output": false,
+                 "command": "", "expects": ""}]}}],
+            "examples": {"examples": [
+                {"call": "fizzbuzz(3)", "returns": "'Fizz'"},
+                {"call": "fizzbuzz(15)", "returns": "'FizzBuzz'"},
+                {"call": "fizzbuzz(7)", "returns": "'7'"}]},
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+        });
+        if let Some(returns) = returns {
+            script["returns"] = returns;
+        }
+        serde_json::from_value(script).expect("script")
+    };
+    let test = |returns, cycles: &str| {
+        Test::new()
+            .serving(script(returns))
+            .args([goal, "--max-cycles", cycles])
+    };
+    let held = |state: &runner::state::State| {
+        state
+            .requirements
+            .iter()
+            .find(|r| r.requirement == "fizzbuzz returns what the goal says it returns")
+            .cloned()
+    };
+
+    let wrong_run = test(None, "0");
+    let run = wrong_run.run();
+    run.assert_code(1);
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    let state = wrong_run.assert_replay_matches();
+    let requirement = held(&state).expect("the goal's examples were tried");
+    assert!(!requirement.met, "{requirement:?}");
+    assert!(
+        requirement
+            .evidence
+            .contains("fizzbuzz(3) returned '1', the goal says 'Fizz'"),
+        "{requirement:?}"
+    );
+    assert_eq!(requirement.file.as_deref(), Some("fizzbuzz.py"));
+    // Asked once, each call answered twice.
+    let stated: Vec<_> = wrong_run
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ExamplesStated { examples, .. } => Some(examples),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stated.len(), 1, "{stated:?}");
+    assert_eq!(stated[0][0].returns, ["'Fizz'", "'Fizz'"]);
+
+    // A second answer that disagrees on each call: no example counts, and
+    // the assessment alone decides, as before.
+    let disagreeing = serde_json::json!({"returns": ["'Buzz'", "'Fizz'", "'8'"]});
+    let unsure = test(Some(disagreeing), "0");
+    unsure.run().assert_code(0);
+    assert_eq!(held(&unsure.assert_replay_matches()), None);
+
+    // A cycle told which calls gave what fixes the function.
+    let fixed = test(None, "1");
+    let run = fixed.run();
+    run.assert_code(0);
+    let state = fixed.assert_replay_matches();
+    let cycle = &tasks(&fixed, true)[0];
+    assert!(
+        cycle.subtasks[0].starts_with("Change fizzbuzz.py")
+            && cycle.subtasks[0].contains("fizzbuzz(3) returned '1', the goal says 'Fizz'"),
+        "{:?}",
+        cycle.subtasks
+    );
+    assert_eq!(fixed.read("fizzbuzz.py"), right);
+    assert!(held(&state).is_none(), "{:?}", state.requirements);
+}

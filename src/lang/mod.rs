@@ -11,6 +11,7 @@
 //! runner does with the answer (refuse a write, show a map, run a check) is
 //! in the round.
 
+pub mod examples;
 mod javascript;
 mod python;
 mod registry;
@@ -362,6 +363,19 @@ pub trait Language: Send + Sync {
     /// language cannot tell.
     fn reads_input(&self, _text: &str) -> bool {
         true
+    }
+    /// The command that calls `name`, defined by source file `module`, on
+    /// each of `examples` and prints what [`examples::read`] reads, run
+    /// confined as the model's commands are, from the workspace's root.
+    /// It evaluates nothing but literals. `None` when the language cannot
+    /// call a function of a file (or not of that file).
+    fn examples_command(
+        &self,
+        _module: &str,
+        _name: &str,
+        _examples: &[examples::Example],
+    ) -> Option<String> {
+        None
     }
 }
 

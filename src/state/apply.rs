@@ -266,6 +266,16 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::ExamplesStated {
+                examples,
+                usage,
+                retries,
+            } => {
+                self.examples = Some(examples.clone());
+                self.model_calls += 1;
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::CycleStarted { cycle, task } => {
                 self.cycles = *cycle;
                 self.cycle_start = self.tree.tasks.len();

@@ -199,6 +199,16 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// The goal's examples of what the functions it names in call form
+    /// return, asked of the model once a run from the goal's words alone
+    /// (it is not shown the code), each answer twice: every assessment
+    /// calls the function on them, and one that returns otherwise than
+    /// the goal says is a requirement not met.
+    ExamplesStated {
+        examples: Vec<crate::lang::examples::Example>,
+        usage: Usage,
+        retries: u32,
+    },
     /// What is missing became a new task: cycle `cycle` of `--max-cycles`.
     CycleStarted { cycle: u32, task: TaskPlan },
     /// A model call failed for good (after its retries).
@@ -255,6 +265,7 @@ impl Event {
             Event::Reflected { .. } => "reflected",
             Event::Checked { .. } => "checked",
             Event::Assessed { .. } => "assessed",
+            Event::ExamplesStated { .. } => "examples_stated",
             Event::CycleStarted { .. } => "cycle_started",
             Event::ModelFailed { .. } => "model_failed",
             Event::RunEnded { .. } => "run_ended",

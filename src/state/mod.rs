@@ -190,6 +190,10 @@ pub struct State {
     /// The goal's requirements as the last completion check found them.
     #[serde(default)]
     pub requirements: Vec<Requirement>,
+    /// The goal's examples of what the functions it names return, asked
+    /// once a run (see [`Event::ExamplesStated`]); `None` until asked.
+    #[serde(default)]
+    pub examples: Option<Vec<crate::lang::examples::Example>>,
     /// Cycles started in this invocation: tasks made of what was missing.
     #[serde(default)]
     pub cycles: u32,

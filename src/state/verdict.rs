@@ -481,6 +481,73 @@ pub fn hold_to_exercised(
     requirements
 }
 
+/// What a function the goal names returned on the goal's own examples
+/// (see [`crate::lang::examples`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Examined {
+    pub name: String,
+    /// The source file that defines it: the file a cycle changes.
+    pub module: String,
+    pub tried: Vec<crate::lang::examples::Tried>,
+}
+
+impl Examined {
+    /// It was called on at least one example and returned what each says.
+    pub fn held(&self) -> bool {
+        !self.tried.is_empty() && self.tried.iter().all(|t| t.same)
+    }
+}
+
+/// The requirement [`hold_to_examples`] adds for `name`.
+fn examples_requirement(name: &str) -> String {
+    format!("{name} returns what the goal says it returns")
+}
+
+/// A function the goal names that, called on an example the goal's own
+/// words give, returned something else (or raised) does not do what the
+/// goal says, whatever the tests and the assessment said: an unmet
+/// requirement about its file says which calls gave what. A fizzbuzz run
+/// ended "Goal achieved" with `fizzbuzz(n)` returning its first number:
+/// the model's one test asserted `fizzbuzz(100) == '1'` and passed, and
+/// the assessment read the code as right.
+pub fn hold_to_examples(
+    mut requirements: Vec<Requirement>,
+    examined: &[Examined],
+) -> Vec<Requirement> {
+    for examined in examined {
+        let wrong: Vec<String> = examined
+            .tried
+            .iter()
+            .filter(|t| !t.same)
+            .take(3)
+            .map(|t| match &t.got {
+                Ok(got) => format!("{} returned {got}, the goal says {}", t.call, t.wanted),
+                Err(why) => format!("{} {why}, the goal says it returns {}", t.call, t.wanted),
+            })
+            .collect();
+        if wrong.is_empty() {
+            continue;
+        }
+        let text = examples_requirement(&examined.name);
+        let evidence = cut(&wrong.join("; "), 300);
+        let fixed = Requirement {
+            requirement: text.clone(),
+            met: false,
+            evidence,
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+            file: Some(examined.module.clone()),
+        };
+        // The model may list it again, met, from the last assessment's.
+        match requirements.iter_mut().find(|r| r.requirement == text) {
+            Some(requirement) => *requirement = fixed,
+            None => requirements.push(fixed),
+        }
+    }
+    requirements
+}
+
 /// Every package the goal names gives the names of its modules' own
 /// definitions: for each of `unexported` (see
 /// [`crate::lang::Language::unexported`]) whose package the goal names as a
@@ -1279,6 +1346,58 @@ mod tests {
             held[0].evidence,
             "no source file of the workspace defines count_vowels"
         );
+    }
+
+    #[test]
+    fn a_function_that_returns_otherwise_than_an_example_of_the_goal_is_unmet() {
+        use crate::lang::examples::Tried;
+        let tried = |call: &str, got: Result<&str, &str>, same| Tried {
+            call: call.into(),
+            wanted: "'Fizz'".into(),
+            got: got.map(str::to_string).map_err(str::to_string),
+            same,
+        };
+        let examined = |tried| Examined {
+            name: "fizzbuzz".into(),
+            module: "fizzbuzz.py".into(),
+            tried,
+        };
+        let listed = vec![req("fizzbuzz(n) returns Fizz", true, false)];
+        // Right on each example: nothing to add, and run.
+        let right = examined(vec![tried("fizzbuzz(3)", Ok("'Fizz'"), true)]);
+        assert!(right.held());
+        assert_eq!(hold_to_examples(listed.clone(), &[right]), listed);
+        assert!(!examined(Vec::new()).held());
+        let wrong = examined(vec![
+            tried("fizzbuzz(3)", Ok("'3'"), false),
+            tried("fizzbuzz(6)", Ok("'Fizz'"), true),
+            tried("fizzbuzz(9)", Err("raised TypeError: no"), false),
+        ]);
+        assert!(!wrong.held());
+        let held = hold_to_examples(listed.clone(), std::slice::from_ref(&wrong));
+        assert_eq!(held.len(), 2);
+        assert_eq!(held[0], listed[0]);
+        assert_eq!(
+            held[1],
+            Requirement {
+                requirement: "fizzbuzz returns what the goal says it returns".into(),
+                met: false,
+                evidence: "fizzbuzz(3) returned '3', the goal says 'Fizz'; fizzbuzz(9) raised \
+                           TypeError: no, the goal says it returns 'Fizz'"
+                    .into(),
+                about_tests: false,
+                about_output: false,
+                shown_by: None,
+                file: Some("fizzbuzz.py".into()),
+            }
+        );
+        // Listed again as met by the next assessment: unmet again, once.
+        let mut again = listed.clone();
+        again.push(Requirement {
+            met: true,
+            ..held[1].clone()
+        });
+        assert_eq!(hold_to_examples(again, &[wrong]), held);
     }
 
     #[test]

@@ -185,13 +185,7 @@ impl Toolbox {
             }
             Action::Search { pattern, path } => search::search(&self.root, pattern, path),
             Action::RunCmd { cmd, timeout } => {
-                let tmp = self.tmp.as_deref().map(tempfile::TempDir::path);
-                let reads = self.reads().await;
-                let place = command::Place {
-                    root: &self.root,
-                    tmp,
-                    reads,
-                };
+                let place = self.place().await;
                 let text = |path: &str| String::from_utf8(files::contents(&self.root, path)?).ok();
                 match self.languages().and_then(|l| l.as_run(cmd, &text)) {
                     Some(run_as) => {
@@ -203,6 +197,29 @@ impl Toolbox {
                     None => command::run(&place, cmd, *timeout, &self.config, stop).await,
                 }
             }
+        }
+    }
+
+    /// Runs a command the runner made itself (a language's
+    /// [`crate::lang::Language::examples_command`]), confined and limited
+    /// as the model's commands are; it may give its program inline
+    /// (`python3 -c`), which the model may not.
+    pub async fn run_own(&self, cmd: &str, timeout: Duration, stop: &Stop) -> ActionOutcome {
+        let place = self.place().await;
+        let config = ToolConfig {
+            allow_inline_python: true,
+            ..self.config.clone()
+        };
+        command::run(&place, cmd, timeout, &config, stop).await
+    }
+
+    /// Where a command runs: the workspace, its temp folder, what it may
+    /// read besides.
+    async fn place(&self) -> command::Place<'_> {
+        command::Place {
+            root: &self.root,
+            tmp: self.tmp.as_deref().map(tempfile::TempDir::path),
+            reads: self.reads().await,
         }
     }
 

@@ -256,6 +256,21 @@ fn detail(event: &Event) -> String {
             let met = requirements.iter().filter(|r| r.met).count();
             format!("{met} of {} requirements met", requirements.len())
         }
+        Event::ExamplesStated { examples, .. } => match examples.len() {
+            0 => "the goal gives no example of what a function returns".into(),
+            n => format!(
+                "{n} example{} from the goal: {}",
+                if n == 1 { "" } else { "s" },
+                shorten(
+                    &examples
+                        .iter()
+                        .map(|e| format!("{} -> {}", e.call, e.returns.join(" / ")))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    100
+                )
+            ),
+        },
         Event::CycleStarted { cycle, task } => {
             format!("cycle {cycle}: {}", shorten(&task.description, 100))
         }

@@ -35,6 +35,15 @@ pub struct Script {
     /// the request; when none does, every requirement is met.
     #[serde(default)]
     pub assessments: Vec<Assessment>,
+    /// The answer to the question for the goal's examples (the request
+    /// whose format asks for `examples`); none by default.
+    #[serde(default = "default_examples")]
+    pub examples: Value,
+    /// The answer to the second question, what each example's call
+    /// returns (the format asks for `returns`); by default the first
+    /// answer's, in its order (a model that agrees with itself).
+    #[serde(default)]
+    pub returns: Option<Value>,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -64,6 +73,9 @@ fn default_context_length() -> u64 {
 }
 fn default_bytes_per_token() -> u64 {
     4
+}
+fn default_examples() -> Value {
+    json!({"examples": []})
 }
 fn default_reflection() -> Value {
     json!({"worked": ["wrote the file, then ran it"], "failed": [], "next": ["run the code after writing it"]})
@@ -229,6 +241,33 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
         return (
             Reply {
                 content: script.reflection.to_string(),
+                ..Reply::default()
+            },
+            None,
+        );
+    }
+    if format["properties"].get("examples").is_some() {
+        return (
+            Reply {
+                content: script.examples.to_string(),
+                ..Reply::default()
+            },
+            None,
+        );
+    }
+    if format["properties"].get("returns").is_some() {
+        let agreed = || {
+            let returns: Vec<Value> = script.examples["examples"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|example| example["returns"].clone())
+                .collect();
+            json!({ "returns": returns })
+        };
+        return (
+            Reply {
+                content: script.returns.clone().unwrap_or_else(agreed).to_string(),
                 ..Reply::default()
             },
             None,

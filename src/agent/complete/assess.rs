@@ -113,13 +113,7 @@ impl Agent<'_> {
             return found;
         }
         let state = self.state();
-        let mut paths: Vec<&String> = state
-            .files
-            .keys()
-            .chain(state.baseline.files.keys())
-            .collect();
-        paths.sort();
-        paths.dedup();
+        let paths = known_paths(state);
         for language in self.languages {
             let files = self.texts_of(language.as_ref(), &paths);
             if files.is_empty() {
@@ -255,6 +249,9 @@ impl Agent<'_> {
         checks: &[CheckRun],
         earlier: &[CheckRun],
     ) -> Result<Option<Vec<Requirement>>, StoreError> {
+        if !self.ask_examples().await? {
+            return Ok(None);
+        }
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
         let head = self.head();
         let state = self.state();
@@ -324,11 +321,16 @@ impl Agent<'_> {
                         checks,
                         self.new_tests(),
                     );
+                    let examined = self.examine().await;
+                    let requirements = verdict::hold_to_examples(requirements, &examined);
                     let goal = &self.state().goal;
                     let callers = self.callers(&crate::lang::called_names(goal));
+                    // Called on the goal's examples and right on each: run,
+                    // not only read.
+                    let held = |name: &str| examined.iter().any(|e| e.name == name && e.held());
                     let requirements =
                         verdict::hold_to_exercised(goal, requirements, checks, |name| {
-                            callers.get(name).cloned()
+                            callers.get(name).filter(|_| !held(name)).cloned()
                         });
                     self.record(
                         Event::Assessed {
@@ -378,6 +380,18 @@ impl Agent<'_> {
             .await
             .map(|_| None)
     }
+}
+
+/// The files the run wrote and those there before it, each once, sorted.
+pub(super) fn known_paths(state: &crate::state::State) -> Vec<&String> {
+    let mut paths: Vec<&String> = state
+        .files
+        .keys()
+        .chain(state.baseline.files.keys())
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 /// What the assessment asks after the head (which holds the goal).
@@ -475,16 +489,20 @@ fn result(check: &CheckRun) -> String {
     }
 }
 
-/// The requirements in the model's answer.
-fn parse(content: &str) -> Result<Vec<Requirement>, String> {
+/// The JSON of a structured answer, whatever its fence.
+pub(super) fn json_of(content: &str) -> Result<Value, String> {
     let text = content.trim();
     let text = text
         .strip_prefix("```json")
         .or_else(|| text.strip_prefix("```"))
         .and_then(|rest| rest.strip_suffix("```"))
         .unwrap_or(text);
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("it is not JSON ({e})"))?;
+    serde_json::from_str(text.trim()).map_err(|e| format!("it is not JSON ({e})"))
+}
+
+/// The requirements in the model's answer.
+fn parse(content: &str) -> Result<Vec<Requirement>, String> {
+    let value = json_of(content)?;
     let items = value
         .get("requirements")
         .and_then(Value::as_array)

@@ -17,6 +17,7 @@
 mod assess;
 mod checks;
 mod cycle;
+mod examples;
 mod shown;
 
 use super::{Agent, decompose};

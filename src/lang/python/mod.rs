@@ -62,6 +62,10 @@ const STANDARD_MODULES: [&str; 36] = [
     "uuid",
 ];
 
+/// The script that calls a function on the goal's examples (see
+/// [`Language::examples_command`]).
+const EXAMPLES_SCRIPT: &str = include_str!("examples.py");
+
 impl Language for Python {
     fn name(&self) -> &'static str {
         "python"
@@ -487,6 +491,40 @@ impl Language for Python {
             "input(",
         ];
         READERS.iter().any(|reader| text.contains(reader))
+    }
+
+    /// `python3 -c SCRIPT MODULE NAME EXAMPLES` (`examples.py`): the module
+    /// imported as its tests import it, from the root, by its dotted path.
+    fn examples_command(
+        &self,
+        module: &str,
+        name: &str,
+        examples: &[crate::lang::examples::Example],
+    ) -> Option<String> {
+        let dotted = module
+            .strip_suffix(".py")
+            .filter(|_| !self.is_test(module))?
+            .replace('/', ".");
+        let importable = dotted.split('.').all(|part| {
+            part.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+        if !importable || dotted.ends_with("__init__") || dotted.ends_with("__main__") {
+            return None;
+        }
+        let examples: Vec<(&str, &[String])> = examples
+            .iter()
+            .map(|example| (example.call.as_str(), example.returns.as_slice()))
+            .collect();
+        let examples = serde_json::to_string(&examples).ok()?;
+        Some(shell_words::join([
+            "python3",
+            "-c",
+            EXAMPLES_SCRIPT,
+            &dotted,
+            name,
+            &examples,
+        ]))
     }
 
     fn defines(&self, text: &str, name: &str) -> bool {

@@ -831,3 +831,102 @@ fn the_names_a_file_calls_plainly_or_as_an_attribute() {
         )])
     );
 }
+
+/// What `examples_command` printed, run with `python3` in a folder of
+/// `files` (no sandbox: the runner's own run confines it).
+fn tried_in(
+    files: &[(&str, &str)],
+    module: &str,
+    name: &str,
+    examples: &[(&str, &[&str])],
+) -> Option<(Vec<crate::lang::examples::Tried>, usize)> {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let examples: Vec<crate::lang::examples::Example> = examples
+        .iter()
+        .map(|(call, returns)| crate::lang::examples::Example {
+            call: call.to_string(),
+            returns: returns.iter().map(|r| r.to_string()).collect(),
+        })
+        .collect();
+    let command = Python
+        .examples_command(module, name, &examples)
+        .expect("a module it can import");
+    let words = shell_words::split(&command).unwrap();
+    let out = std::process::Command::new(&words[0])
+        .args(&words[1..])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    crate::lang::examples::read(&String::from_utf8_lossy(&out.stdout))
+}
+
+#[test]
+fn a_function_is_called_on_the_goals_examples_and_compared_with_what_they_say() {
+    // The fizzbuzz of a run that ended "Goal achieved": a loop that
+    // returns on its first number.
+    let wrong = "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        return str(i)\n";
+    let right = "def fizzbuzz(n):\n    if n % 15 == 0:\n        return 'FizzBuzz'\n    if n % 3 \
+                 == 0:\n        return 'Fizz'\n    if n % 5 == 0:\n        return 'Buzz'\n    \
+                 return str(n)\n";
+    let examples: &[(&str, &[&str])] = &[
+        ("fizzbuzz(3)", &["'Fizz'", "\"Fizz\""]),
+        ("fizzbuzz(15)", &["'FizzBuzz'", "'FizzBuzz'"]),
+        // The number as a string, written as a number by one answer.
+        ("fizzbuzz(7)", &["'7'", "7"]),
+        // The answers disagree: not tried.
+        ("fizzbuzz(10)", &["'Buzz'", "'Fizz'"]),
+        // Not literals: not tried (and not evaluated).
+        ("fizzbuzz(__import__('os').getpid())", &["'1'"]),
+        ("print(3)", &["None"]),
+    ];
+    let (tried, seen) = tried_in(
+        &[("fizzbuzz.py", wrong)],
+        "fizzbuzz.py",
+        "fizzbuzz",
+        examples,
+    )
+    .expect("it imports");
+    assert_eq!(seen, 6);
+    let calls: Vec<&str> = tried.iter().map(|t| t.call.as_str()).collect();
+    assert_eq!(calls, ["fizzbuzz(3)", "fizzbuzz(15)", "fizzbuzz(7)"]);
+    assert_eq!(tried[0].got, Ok("'1'".into()));
+    assert_eq!(tried[0].wanted, "'Fizz'");
+    assert!(!tried[0].same && !tried[1].same && !tried[2].same);
+    let (tried, _) = tried_in(
+        &[("fizzbuzz.py", right)],
+        "fizzbuzz.py",
+        "fizzbuzz",
+        examples,
+    )
+    .expect("it imports");
+    assert!(tried.iter().all(|t| t.same), "{tried:?}");
+    // A function that raises, one that prints its answer, one in a
+    // package; a module that exits when imported cannot be called.
+    let files = [
+        ("mathx/__init__.py", ""),
+        (
+            "mathx/ops.py",
+            "def half(n):\n    return n / 2\n\ndef show(n):\n    print(n * 2)\n",
+        ),
+        (
+            "script.py",
+            "import sys\nsys.exit(2)\ndef f():\n    return 1\n",
+        ),
+    ];
+    let (tried, _) = tried_in(&files, "mathx/ops.py", "half", &[("half('a')", &["0"])]).unwrap();
+    assert!(
+        matches!(&tried[0].got, Err(why) if why.starts_with("raised TypeError")),
+        "{tried:?}"
+    );
+    let (tried, _) = tried_in(&files, "mathx/ops.py", "show", &[("show(2)", &["4"])]).unwrap();
+    assert!(tried[0].same, "{tried:?}");
+    assert_eq!(tried_in(&files, "script.py", "f", &[("f()", &["1"])]), None);
+    assert_eq!(Python.examples_command("test_ops.py", "f", &[]), None);
+    assert_eq!(Python.examples_command("my-tool.py", "f", &[]), None);
+}

@@ -1,0 +1,120 @@
+//! The goal's own examples of what a function returns, and what the
+//! function returned when called on them (see
+//! [`super::Language::examples_command`]): the model's tests can hold its
+//! own wrong belief (a fizzbuzz run's one test asserted `fizzbuzz(100) ==
+//! '1'`, and passed), the goal's words cannot.
+
+use serde::{Deserialize, Serialize};
+
+/// A call the goal's words decide the result of, in the language of the
+/// file that defines the function: `fizzbuzz(15)` and `'FizzBuzz'`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Example {
+    /// The call, with literal arguments.
+    pub call: String,
+    /// The value each answer of the model said it returns, as a literal;
+    /// the example counts only when they agree.
+    pub returns: Vec<String>,
+}
+
+impl Example {
+    /// The name the call calls: `fizzbuzz` of `fizzbuzz(15)`.
+    pub fn name(&self) -> Option<&str> {
+        call_name(&self.call)
+    }
+}
+
+/// The name `call` calls, when it is a call of a plain name and nothing
+/// else: `fizzbuzz` of `fizzbuzz(15)`, `None` of `x.f(1)` or `f(1) + 1`.
+pub fn call_name(call: &str) -> Option<&str> {
+    let call = call.trim();
+    let (name, _) = call.split_once('(')?;
+    let plain = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (plain && call.ends_with(')')).then_some(name)
+}
+
+/// What one example gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tried {
+    pub call: String,
+    /// The value the goal's words say, as the language shows it.
+    pub wanted: String,
+    /// The value it returned (as the language shows it), or what it
+    /// raised or why it did not finish.
+    pub got: Result<String, String>,
+    /// It returned the value wanted.
+    pub same: bool,
+}
+
+/// What a run of an examples command printed: `None` when the function
+/// could not be called at all (its module did not import: the tests and
+/// the checks judge that), else each example that could be tried, in
+/// order, and how many lines were printed for examples (tried or not), so
+/// that a run that did not finish names the one that hung.
+pub fn read(printed: &str) -> Option<(Vec<Tried>, usize)> {
+    let mut lines = printed
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok());
+    let first = lines.next()?;
+    if first.get("imported").and_then(serde_json::Value::as_bool) != Some(true) {
+        return None;
+    }
+    let (mut tried, mut seen) = (Vec::new(), 0);
+    for line in lines {
+        let text = |key: &str| line.get(key).and_then(serde_json::Value::as_str);
+        let Some(call) = text("call") else {
+            continue;
+        };
+        seen += 1;
+        let Some(wanted) = text("wanted") else {
+            continue;
+        };
+        let got = match (text("got"), text("raised")) {
+            (Some(got), _) => Ok(got.to_string()),
+            (None, Some(raised)) => Err(format!("raised {raised}")),
+            (None, None) => continue,
+        };
+        tried.push(Tried {
+            call: call.to_string(),
+            wanted: wanted.to_string(),
+            same: got.is_ok()
+                && line.get("same").and_then(serde_json::Value::as_bool) == Some(true),
+            got,
+        });
+    }
+    Some((tried, seen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_names_what_it_calls_only_when_it_is_a_plain_call() {
+        assert_eq!(call_name(" fizzbuzz(15) "), Some("fizzbuzz"));
+        assert_eq!(call_name("count_vowels('a, b')"), Some("count_vowels"));
+        assert_eq!(call_name("x.f(1)"), None);
+        assert_eq!(call_name("f(1) + 1"), None);
+        assert_eq!(call_name("3"), None);
+    }
+
+    #[test]
+    fn what_a_run_printed_is_read_line_by_line() {
+        let printed = "{\"imported\": true}\n\
+            {\"call\": \"f(3)\", \"wanted\": \"'Fizz'\", \"got\": \"'3'\", \"same\": false}\n\
+            {\"call\": \"f(x)\", \"unusable\": \"ValueError: malformed node\"}\n\
+            {\"call\": \"f(5)\", \"wanted\": \"'Buzz'\", \"raised\": \"TypeError: no\"}\n\
+            {\"call\": \"f(1)\", \"wanted\": \"'1'\", \"got\": \"'1'\", \"same\": true}\n";
+        let (tried, seen) = read(printed).unwrap();
+        assert_eq!(seen, 4);
+        assert_eq!(tried.len(), 3);
+        assert_eq!(tried[0].got, Ok("'3'".into()));
+        assert!(!tried[0].same);
+        assert_eq!(tried[1].got, Err("raised TypeError: no".into()));
+        assert!(!tried[1].same);
+        assert!(tried[2].same);
+        assert_eq!(read("{\"unusable\": \"importing f: SystemExit\"}"), None);
+        assert_eq!(read(""), None);
+    }
+}

@@ -1,0 +1,94 @@
+"""Calls a function of the workspace on the goal's examples.
+
+Run by the runner as `python3 -c SCRIPT MODULE NAME EXAMPLES`, confined as
+the model's commands are, from the workspace's root: EXAMPLES is a JSON
+list of [CALL, [RETURNS, ...]], each CALL the source of a call of NAME with
+literal arguments and each RETURNS a literal (the answers the model gave
+for it, which must agree). Prints one JSON line once NAME is imported
+({"imported": true}, or {"unusable": why} when it cannot be), then one a
+call: {"call", "wanted", "got", "same"}, {"call", "wanted", "raised"}, or
+{"call", "unusable"} for an example that is not a call of literals or whose
+answers disagree. Nothing is evaluated but literals.
+"""
+
+import ast
+import contextlib
+import importlib
+import io
+import json
+import math
+import sys
+
+MAX_SHOWN = 200
+
+
+def shown(value):
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "..."
+
+
+def same(got, wanted):
+    """Equal, or a number close to it, or the same when printed: "the
+    number as a string" for 7 is '7', and a model may write either."""
+    if got == wanted:
+        return True
+    numbers = (int, float)
+    if isinstance(got, numbers) and isinstance(wanted, numbers) and not isinstance(got, bool):
+        return math.isclose(got, wanted, rel_tol=1e-9, abs_tol=1e-12)
+    return type(got) is not type(wanted) and str(got) == str(wanted)
+
+
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+
+
+def arguments(call, name):
+    node = ast.parse(call.strip(), mode="eval").body
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name):
+        raise ValueError(f"not a call of {name}")
+    if any(keyword.arg is None for keyword in node.keywords):
+        raise ValueError("** arguments")
+    args = [ast.literal_eval(arg) for arg in node.args]
+    kwargs = {keyword.arg: ast.literal_eval(keyword.value) for keyword in node.keywords}
+    return args, kwargs
+
+
+def main():
+    module, name, examples = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    sys.path.insert(0, "")
+    sys.argv = [module]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            function = getattr(importlib.import_module(module), name)
+    except BaseException as error:  # a program that runs when imported, exits...
+        say(unusable=f"importing {name} from {module}: {type(error).__name__}: {error}"[:MAX_SHOWN])
+        return
+    if not callable(function):
+        say(unusable=f"{name} of {module} is not a function")
+        return
+    say(imported=True)
+    for call, answers in examples:
+        try:
+            args, kwargs = arguments(call, name)
+            wanted = [ast.literal_eval(answer.strip()) for answer in answers]
+        except Exception as error:
+            say(call=call, unusable=f"{type(error).__name__}: {error}"[:MAX_SHOWN])
+            continue
+        if not wanted or any(not same(other, wanted[0]) for other in wanted[1:]):
+            say(call=call, unusable="the answers disagree")
+            continue
+        printed = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(printed):
+                got = function(*args, **kwargs)
+        except BaseException as error:
+            say(call=call, wanted=shown(wanted[0]),
+                raised=f"{type(error).__name__}: {error}"[:MAX_SHOWN])
+            continue
+        # A function the goal says prints its answer, asked what it returns.
+        if got is None and printed.getvalue().strip():
+            got = printed.getvalue().strip()
+        say(call=call, wanted=shown(wanted[0]), got=shown(got), same=same(got, wanted[0]))
+
+
+main()
