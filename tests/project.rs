@@ -615,3 +615,46 @@ fn a_code_block_of_another_file_than_the_subtasks_is_not_written() {
     assert!(test.read("test_inventory.py").contains("def test_add"));
     run.assert_code(0);
 }
+
+/// An edit whose new text puts `if C: A else: B` on one line, which Python
+/// cannot read, is written as the lines it means: a cli-flag run refused
+/// such an edit of greet.py six times, and spent its rounds there.
+#[test]
+fn an_edit_with_if_else_on_one_line_is_written_on_lines_of_its_own() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Fix average in calc.py",
+            "subtasks": ["Fix the average function in calc.py"]}]},
+        "rules": [
+            {"name": "claimed", "subtask": "Run the project's tests",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "the tests pass"}}]}},
+            {"name": "done", "last_tool": "Edited calc.py",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "average divides by len(xs)"}}]}}
+        ],
+        "otherwise": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "calc.py",
+            "old": "    return sum(xs) / (len(xs) - 1)",
+            "new": "    if not xs: return 0 else: return sum(xs) / len(xs)"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .calc_project()
+        .serving(script)
+        .args(["Fix average in calc.py"]);
+    let run = test.run();
+    let records = test.records();
+    let rejected = records
+        .iter()
+        .filter(|r| matches!(&r.event, Event::CallRejected { .. }))
+        .count();
+    assert_eq!(rejected, 0, "{}", run.stderr);
+    assert_eq!(
+        test.read("calc.py"),
+        CALC.replace(
+            "    return sum(xs) / (len(xs) - 1)\n",
+            "    if not xs:\n        return 0\n    else:\n        return sum(xs) / len(xs)\n"
+        )
+    );
+    run.assert_code(0);
+    test.assert_replay_matches();
+}

@@ -2,11 +2,12 @@
 
 stdin:  {"files": [{"path": str, "text": str}], "current": str | null}
 stdout: {"files": [facts of each file, in order],
-         "repaired": {"text", "facts"} | null, "merged": {"text", "facts"} | null}
+         "repaired": {"text", "facts", "mended"} | null, "merged": {"text", "facts"} | null}
 
-"repaired" is the first file with the apostrophes inside words of its
-single-quoted strings escaped ('It's' -> 'It\\'s'), when it does not
-parse and that makes it parse. "merged" is "current" with its asserts
+"repaired" is the first file mended where CPython cannot read it (see
+repair: apostrophes inside words of single-quoted strings escaped, 'It's'
+-> 'It\\'s'; `if C: A else: B` on one line split), when it does not parse
+and that makes it parse, with "mended": what was. "merged" is "current" with its asserts
 replaced by those of the first file, when the first file is nothing but
 asserts each of a call "current" asserts on exactly one line, and the
 result parses. With "test": true, "wrapped" is the first file mended as pytest
@@ -18,9 +19,11 @@ stdin, the answer is
 (see merge_definitions). Nothing here decides what the runner does with a fact.
 """
 import ast
+import io
 import json
 import re
 import sys
+import tokenize
 
 LITERALS = (ast.Constant,)
 WORD_QUOTE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
@@ -300,21 +303,88 @@ def unreachable(tree):
     return sorted(found, key=lambda u: u["line"])
 
 
-def repair_apostrophes(text):
+HEADERS = ("if", "elif", "else", "for", "while", "with", "def", "class", "try", "async")
+COMPOUND = ("if", "for", "while", "with", "try")
+
+
+def split_inline(line):
+    """What a small model writes on one line that Python cannot read, as
+    the lines it means: `if C: A else: B` (`elif` likewise, one keyword a
+    call) and a compound statement after a header's colon (`def f(x): if
+    x: ...`); None for any other line. Read by Python's own tokenizer: a
+    ternary's `else` (no colon after it) and what is inside brackets or
+    strings stay."""
+    stripped = line.lstrip()
+    indent = line[:len(line) - len(stripped)]
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(stripped).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    if not tokens or tokens[0].type != tokenize.NAME or tokens[0].string not in HEADERS:
+        return None
+    depth, colon = 0, None
+    for at, token in enumerate(tokens):
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif depth or token.start[0] != 1:
+            continue
+        elif colon is None:
+            if token.type == tokenize.OP and token.string == ":":
+                colon = token.end[1]
+                after = tokens[at + 1] if at + 1 < len(tokens) else None
+                if after is not None and after.type == tokenize.NAME and after.string in COMPOUND:
+                    return [indent + stripped[:colon], indent + "    " + stripped[colon:].strip()]
+                if tokens[0].string not in ("if", "elif"):
+                    return None
+        elif token.type == tokenize.NAME and token.string in ("else", "elif"):
+            after = tokens[at + 1] if at + 1 < len(tokens) else None
+            if token.string == "else" and not (after and after.string == ":"):
+                continue
+            body = stripped[colon:token.start[1]].strip()
+            if not body:
+                return None
+            lines = [indent + stripped[:colon], indent + "    " + body]
+            if token.string == "elif":
+                return lines + [indent + stripped[token.start[1]:]]
+            rest = stripped[after.end[1]:].strip()
+            if not rest:
+                return None
+            return lines + [indent + "else:", indent + "    " + rest]
+    return None
+
+
+def repair(text):
+    """The text with what a small model writes that Python cannot read
+    mended, line by line where CPython points, and what was mended; None
+    when a mend does not make it parse. Apostrophes inside words that
+    ended a string early are escaped; `if C: A else: B` on one line, and a
+    compound statement after a header's colon, are split."""
     lines = text.split("\n")
-    for _ in range(len(lines)):
+    mended = []
+    for _ in range(2 * len(lines) + 1):
         tree, error = parse("\n".join(lines))
         if tree is not None:
-            return "\n".join(lines)
+            return "\n".join(lines), mended
         at = error["line"] - 1
-        if not error["message"].startswith("unterminated string") or not 0 <= at < len(lines):
+        if not 0 <= at < len(lines):
             return None
-        if "'''" in lines[at] or '"""' in lines[at]:
+        line = lines[at]
+        quoted = "'''" in line or '"""' in line
+        if error["message"].startswith("unterminated string") and not quoted:
+            escaped = WORD_QUOTE.sub("\\\\'", line)
+            if escaped != line:
+                lines[at] = escaped
+                if "apostrophes" not in mended:
+                    mended.append("apostrophes")
+                continue
+        split = split_inline(line)
+        if split is None:
             return None
-        escaped = WORD_QUOTE.sub("\\\\'", lines[at])
-        if escaped == lines[at]:
-            return None
-        lines[at] = escaped
+        lines[at:at + 1] = split
+        if "else" not in mended:
+            mended.append("else")
     return None
 
 
@@ -572,7 +642,7 @@ def main():
     all_facts = [facts(f["text"]) for f in files]
     repaired = merged = wrapped = None
     if files and all_facts[0]["error"] is not None:
-        repaired = repair_apostrophes(files[0]["text"])
+        repaired = repair(files[0]["text"])
     if files and current is not None and all_facts[0]["error"] is None:
         merged = merge_asserts(current, files[0]["text"], all_facts[0])
     # Over a test file that has tests, a script is not all of it.
@@ -583,7 +653,8 @@ def main():
                    if f["path"].endswith(".py") and "/" not in f["path"] and f["path"] != files[0]["path"]}
         wrapped = mend_test(files[0]["text"], files[0]["path"], modules)
     json.dump({"files": all_facts,
-               "repaired": repaired and {"text": repaired, "facts": facts(repaired)},
+               "repaired": repaired and {"text": repaired[0], "facts": facts(repaired[0]),
+                                         "mended": repaired[1]},
                "merged": merged and {"text": merged, "facts": facts(merged)},
                "wrapped": wrapped and {"text": wrapped, "facts": facts(wrapped)}}, sys.stdout)
 

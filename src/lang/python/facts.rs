@@ -162,13 +162,18 @@ pub struct UnittestCall {
 pub struct Mended {
     pub text: String,
     pub facts: Facts,
+    /// What a repair mended (`apostrophes`, `else`).
+    #[serde(default)]
+    pub mended: Vec<String>,
 }
 
 /// The script's answer.
 #[derive(Debug, Default, Deserialize)]
 pub struct Answer {
     pub files: Vec<Facts>,
-    /// The first file with its apostrophes escaped, when that makes it parse.
+    /// The first file mended where Python could not read it (its
+    /// apostrophes escaped, `if C: A else: B` split), when that makes it
+    /// parse.
     pub repaired: Option<Mended>,
     /// `current` with its asserts replaced by the first file's, when the
     /// first file is only such asserts and the result parses.

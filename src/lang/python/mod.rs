@@ -62,6 +62,19 @@ const STANDARD_MODULES: [&str; 36] = [
     "uuid",
 ];
 
+/// What the log says a repair mended (see `facts.py`'s `repair`).
+fn repaired_why(mended: &[String]) -> &'static str {
+    let apostrophes = mended.iter().any(|m| m == "apostrophes");
+    match (apostrophes, mended.iter().any(|m| m == "else")) {
+        (true, true) => {
+            "escaped apostrophes that ended strings early, and put `if C: A else: B` written \
+             on one line on lines of their own"
+        }
+        (false, true) => "put `if C: A else: B` written on one line on lines of their own",
+        _ => "escaped apostrophes that ended strings early",
+    }
+}
+
 /// The script that calls a function on the goal's examples (see
 /// [`Language::examples_command`]).
 const EXAMPLES_SCRIPT: &str = include_str!("examples.py");
@@ -212,11 +225,7 @@ impl Language for Python {
                 &m.facts,
                 "asserts written alone replace the asserts of the same call in the test file",
             ),
-            (None, Some(r), _) => (
-                r.text.as_str(),
-                &r.facts,
-                "escaped apostrophes that ended strings early",
-            ),
+            (None, Some(r), _) => (r.text.as_str(), &r.facts, repaired_why(&r.mended)),
             // A test file pytest would not run as written, mended where the
             // mend loses nothing: a script (pytest imports it and finds no
             // test) and top-level tests that take `self` and never use it

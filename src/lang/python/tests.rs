@@ -117,6 +117,31 @@ fn an_import_of_a_name_the_module_does_not_have() {
 }
 
 #[test]
+fn an_if_else_written_on_one_line_is_put_on_lines_of_its_own() {
+    // Qwen2.5-Coder 1.5B's cli-flag edits, refused six times in one run.
+    let qwen = "def greeting(name, shout=False): if shout: return f\"HELLO, {name}!\" else: \
+                return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    x = 'a' if argv else 'b'\n    \
+                if x: y = {'else': 1} elif argv: y = 2 else: y = 3\n    return y\n";
+    assert_eq!(
+        review_in(&files(&[]), "greet.py", qwen),
+        Review::Repair {
+            content: "def greeting(name, shout=False):\n    if shout:\n        return \
+                      f\"HELLO, {name}!\"\n    else:\n        return f\"Hello, \
+                      {name}!\"\n\n\ndef main(argv):\n    x = 'a' if argv else 'b'\n    if x:\n        \
+                      y = {'else': 1}\n    elif argv:\n        y = 2\n    else:\n        y = 3\n    \
+                      return y\n"
+                .into(),
+            why: "put `if C: A else: B` written on one line on lines of their own".into()
+        }
+    );
+    // A line it cannot mend is refused with CPython's words.
+    assert!(matches!(
+        review_in(&files(&[]), "a.py", "if x: y else z\n"),
+        Review::Refuse(_)
+    ));
+}
+
+#[test]
 fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
     let qwen = "def t():\n    assert p('rock') == 'It's a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don't'  # done\n";
     assert_eq!(
