@@ -1447,9 +1447,9 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
                  "evidence": "1 passed", "about_tests": true, "about_output": false,
                  "command": "", "expects": ""}]}}],
             "examples": {"examples": [
-                {"call": "fizzbuzz(3)", "returns": "'Fizz'"},
-                {"call": "fizzbuzz(15)", "returns": "'FizzBuzz'"},
-                {"call": "fizzbuzz(7)", "returns": "'7'"}]},
+                "assert fizzbuzz(3) == 'Fizz'",
+                "assert fizzbuzz(15) == 'FizzBuzz'",
+                "assert fizzbuzz(7) == '7'"]},
             "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
         });
         if let Some(returns) = returns {
@@ -1498,7 +1498,8 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
 
     // A second answer that disagrees on each call: no example counts, and
     // the assessment alone decides, as before.
-    let disagreeing = serde_json::json!({"returns": ["'Buzz'", "'Fizz'", "'8'"]});
+    let disagreeing = serde_json::json!({"returns": [
+        "assert fizzbuzz(3) == 'Buzz'", "assert fizzbuzz(15) == 'Fizz'", "assert fizzbuzz(7) == '8'"]});
     let unsure = test(Some(disagreeing), "0");
     unsure.run().assert_code(0);
     assert_eq!(held(&unsure.assert_replay_matches()), None);

@@ -246,6 +246,17 @@ pub trait Language: Send + Sync {
     fn assertion(&self, _line: &str) -> Option<(String, String)> {
         None
     }
+    /// [`Language::assertion`] of each of `lines`, in the same order; one
+    /// toolchain run for all of them where the language can.
+    fn assertions(&self, lines: &[String]) -> Vec<Option<(String, String)>> {
+        lines.iter().map(|line| self.assertion(line)).collect()
+    }
+    /// The line that asserts `call` returns `value`, in this language's
+    /// own words (`assert CALL == VALUE`): what a model is asked to write
+    /// of the goal's examples (see [`Language::examples_command`]).
+    fn assert_equal(&self, _call: &str, _value: &str) -> Option<String> {
+        None
+    }
     /// When `text`, a program of this language, runs nothing when started
     /// (it only defines things): how to make it run. `None` otherwise.
     fn runs_nothing(&self, _text: &str) -> Option<String> {

@@ -39,9 +39,9 @@ pub struct Script {
     /// whose format asks for `examples`); none by default.
     #[serde(default = "default_examples")]
     pub examples: Value,
-    /// The answer to the second question, what each example's call
-    /// returns (the format asks for `returns`); by default the first
-    /// answer's, in its order (a model that agrees with itself).
+    /// The answer to the second question, each example's assert completed
+    /// again (the format asks for `returns`); by default the first
+    /// answer's asserts (a model that agrees with itself).
     #[serde(default)]
     pub returns: Option<Value>,
     /// Tokens reported for a prompt: its bytes divided by this.
@@ -256,15 +256,7 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
         );
     }
     if format["properties"].get("returns").is_some() {
-        let agreed = || {
-            let returns: Vec<Value> = script.examples["examples"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|example| example["returns"].clone())
-                .collect();
-            json!({ "returns": returns })
-        };
+        let agreed = || json!({ "returns": script.examples["examples"].clone() });
         return (
             Reply {
                 content: script.returns.clone().unwrap_or_else(agreed).to_string(),

@@ -27,37 +27,18 @@ const MAX_ANSWER_TOKENS: u32 = 600;
 /// How long the calls of one function may take together.
 const EXAMPLES_TIMEOUT: Duration = Duration::from_secs(30);
 
-fn examples_schema() -> Value {
-    let text = json!({ "type": "string", "maxLength": MAX_TEXT });
+fn lines_schema(key: &str, min: usize, max: usize) -> Value {
     json!({
         "type": "object",
         "properties": {
-            "examples": {
+            key: {
                 "type": "array",
-                "maxItems": MAX_EXAMPLES,
-                "items": {
-                    "type": "object",
-                    "properties": { "call": text, "returns": text },
-                    "required": ["call", "returns"]
-                }
-            }
-        },
-        "required": ["examples"]
-    })
-}
-
-fn returns_schema(count: usize) -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "returns": {
-                "type": "array",
-                "minItems": count,
-                "maxItems": count,
+                "minItems": min,
+                "maxItems": max,
                 "items": { "type": "string", "maxLength": MAX_TEXT }
             }
         },
-        "required": ["returns"]
+        "required": [key]
     })
 }
 
@@ -70,72 +51,107 @@ fn spelled(name: &str) -> String {
     }
 }
 
-/// The first question: calls of `names` and what the goal says each
-/// returns, in `language`.
-fn examples_prompt(names: &[String], language: &str) -> String {
+/// The first question: asserts, in `language`, of what calls of `names`
+/// return, as the goal's words decide; `shape` is the language's assert
+/// (`assert CALL == VALUE`). A coder model writes asserts more surely
+/// than it fills a form: asked for a call and what it "returns", Qwen2.5-
+/// Coder 1.5B gave `count_vowels('hello')` and "h".
+fn examples_prompt(names: &[String], language: &str, shape: &str) -> String {
     let names = names
         .iter()
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "No tool call now. From the GOAL's words alone (not from any code), give examples of \
-         what {names} must return: each a call with literal arguments, written in {language}, \
-         and the value the GOAL's words say that call returns, as a {language} literal. Only \
-         calls whose result the GOAL decides; give none when the GOAL does not say what they \
-         return. At most {MAX_EXAMPLES}. Answer with JSON: {{\"examples\": [{{\"call\": \
-         \"...\", \"returns\": \"...\"}}]}}"
+        "No tool call now. From the GOAL's words alone (not from any code), write {language} \
+         asserts of what {names} must return, each one line `{shape}`: a call with literal \
+         arguments, and the value the GOAL's words say it returns, as a literal. Only calls \
+         whose result the GOAL decides; none when the GOAL does not say what they return. At \
+         most {MAX_EXAMPLES}. Answer with JSON: {{\"examples\": [\"...\"]}}"
     )
 }
 
-/// The second question: what each of `calls` returns, asked apart from
-/// the first answer.
-fn returns_prompt(calls: &[&str], language: &str) -> String {
-    let listed: String = calls
-        .iter()
-        .enumerate()
-        .map(|(at, call)| format!("{}. {call}\n", at + 1))
-        .collect();
+/// The second question: each of `lines` (an assert of a call, its value
+/// left out) completed, asked apart from the first answer.
+fn returns_prompt(lines: &[String]) -> String {
+    let listed: String = lines.iter().map(|line| format!("{line}\n")).collect();
     format!(
-        "No tool call now. From the GOAL's words alone (not from any code), what does each of \
-         these calls return?\n{listed}Answer with JSON, one {language} literal for each call, \
-         in the same order: {{\"returns\": [\"...\"]}}"
+        "No tool call now. From the GOAL's words alone (not from any code), complete each of \
+         these lines with the value the GOAL's words say the call returns, in place of the \
+         `...`:\n{listed}Answer with JSON, the completed lines in the same order: \
+         {{\"returns\": [\"...\"]}}"
     )
 }
 
-/// The calls of the first answer that call one of `names`, each once, and
-/// what it said they return.
-fn parse_examples(content: &str, names: &[String]) -> Vec<(String, String)> {
+/// The strings of `key` in a structured answer.
+fn lines_of(content: &str, key: &str) -> Vec<String> {
     let Ok(value) = json_of(content) else {
         return Vec::new();
     };
+    value[key]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|line| line.trim().to_string())
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+/// Each assert of `sides` (its two sides, by the language) whose one side
+/// calls one of `names`: the call and the other side, each call once.
+fn calls_of(sides: Vec<Option<(String, String)>>, names: &[String]) -> Vec<(String, String)> {
+    let named =
+        |side: &str| examples::call_name(side).is_some_and(|n| names.iter().any(|x| x == n));
     let mut found: Vec<(String, String)> = Vec::new();
-    for item in value["examples"].as_array().into_iter().flatten() {
-        let (Some(call), Some(returns)) = (item["call"].as_str(), item["returns"].as_str()) else {
-            continue;
+    for (left, right) in sides.into_iter().flatten() {
+        let (call, value) = match (named(&left), named(&right)) {
+            (true, false) => (left, right),
+            (false, true) => (right, left),
+            _ => continue,
         };
-        let (call, returns) = (call.trim(), returns.trim());
-        let named = examples::call_name(call).is_some_and(|name| names.iter().any(|n| n == name));
-        if named && !returns.is_empty() && !found.iter().any(|(known, _)| known == call) {
-            found.push((call.to_string(), returns.to_string()));
+        let (call, value) = (call.trim().to_string(), value.trim().to_string());
+        if !value.is_empty() && !found.iter().any(|(known, _)| same_call(known, &call)) {
+            found.push((call, value));
         }
     }
-    found.truncate(MAX_EXAMPLES);
     found
 }
 
-/// The second answer, one result a call, when it gives as many.
-fn parse_returns(content: &str, count: usize) -> Option<Vec<String>> {
-    let value = json_of(content).ok()?;
-    let returns: Vec<String> = value["returns"]
-        .as_array()?
+/// The second answer: the call and value of each of `lines` that is an
+/// assert of one of `calls` (by `assertions`, the language); a line that
+/// is no assert is the value of the call in its place, when there are as
+/// many lines as calls (asked to complete `assert count_vowels('hello')
+/// == ...`, Qwen2.5-Coder 1.5B answered with the values alone).
+fn completed(
+    calls: &[&str],
+    lines: Vec<String>,
+    assertions: impl Fn(&[String]) -> Vec<Option<(String, String)>>,
+) -> Vec<(String, String)> {
+    let names: Vec<String> = calls
         .iter()
-        .map(|r| match r {
-            Value::String(text) => text.trim().to_string(),
-            other => other.to_string(),
-        })
+        .filter_map(|call| examples::call_name(call))
+        .map(str::to_string)
         .collect();
-    (returns.len() == count).then_some(returns)
+    let placed = lines.len() == calls.len();
+    let sides = assertions(&lines);
+    let mut found = Vec::new();
+    for (at, (line, sides)) in lines.iter().zip(sides).enumerate() {
+        match calls_of(vec![sides], &names).pop() {
+            Some(pair) => found.push(pair),
+            None if placed => found.push((calls[at].to_string(), line.clone())),
+            None => {}
+        }
+    }
+    found
+}
+
+/// The same call, however spaced.
+fn same_call(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+        || a.chars()
+            .filter(|c| !c.is_whitespace())
+            .eq(b.chars().filter(|c| !c.is_whitespace()))
 }
 
 impl Agent<'_> {
@@ -174,37 +190,53 @@ impl Agent<'_> {
         let Some((_, _, at)) = examinable.first() else {
             return Ok(true);
         };
-        let language = spelled(self.languages[*at].name());
+        let languages = self.languages;
+        let language = languages[*at].as_ref();
+        let Some(shape) = language.assert_equal("CALL", "VALUE") else {
+            return Ok(true);
+        };
         let names: Vec<String> = examinable.iter().map(|(name, ..)| name.clone()).collect();
+        let spelled = spelled(language.name());
         let head = self.head();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
-        let first = format!("{head}\n\n{}", examples_prompt(&names, &language));
-        let Some(reply) = self.ask_answer(first, examples_schema()).await? else {
+        let first = format!("{head}\n\n{}", examples_prompt(&names, &spelled, &shape));
+        let schema = lines_schema("examples", 0, MAX_EXAMPLES);
+        let Some(reply) = self.ask_answer(first, schema).await? else {
             return Ok(false);
         };
         usage += reply.usage;
         retries += reply.retries;
-        let stated = parse_examples(&reply.content, &names);
+        let mut lines = lines_of(&reply.content, "examples");
+        lines.truncate(MAX_EXAMPLES);
+        let stated = calls_of(language.assertions(&lines), &names);
         let mut examples = Vec::new();
-        if !stated.is_empty() {
-            let calls: Vec<&str> = stated.iter().map(|(call, _)| call.as_str()).collect();
-            let second = format!("{head}\n\n{}", returns_prompt(&calls, &language));
-            let Some(reply) = self.ask_answer(second, returns_schema(calls.len())).await? else {
+        let asked: Vec<String> = stated
+            .iter()
+            .filter_map(|(call, _)| language.assert_equal(call, "..."))
+            .collect();
+        if !asked.is_empty() {
+            let second = format!("{head}\n\n{}", returns_prompt(&asked));
+            let schema = lines_schema("returns", asked.len(), asked.len());
+            let Some(reply) = self.ask_answer(second, schema).await? else {
                 return Ok(false);
             };
             usage += reply.usage;
             retries += reply.retries;
-            // Without a second answer to hold each to, none counts.
-            if let Some(again) = parse_returns(&reply.content, stated.len()) {
-                examples = stated
-                    .into_iter()
-                    .zip(again)
-                    .map(|((call, first), second)| Example {
+            let calls: Vec<&str> = stated.iter().map(|(call, _)| call.as_str()).collect();
+            let again = completed(&calls, lines_of(&reply.content, "returns"), |lines| {
+                language.assertions(lines)
+            });
+            // A call the second answer left out, or changed, counts not.
+            examples = stated
+                .into_iter()
+                .filter_map(|(call, first)| {
+                    let (_, second) = again.iter().find(|(known, _)| same_call(known, &call))?;
+                    Some(Example {
+                        returns: vec![first, second.clone()],
                         call,
-                        returns: vec![first, second],
                     })
-                    .collect();
-            }
+                })
+                .collect();
         }
         self.record(
             Event::ExamplesStated {
@@ -293,36 +325,75 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_answers_keep_only_calls_of_the_names_each_once() {
+    fn the_asserts_keep_only_calls_of_the_names_each_once_whichever_side() {
         let names = vec!["fizzbuzz".to_string()];
-        let answer = "```json\n{\"examples\": [{\"call\": \"fizzbuzz(3)\", \"returns\": \
-                      \"'Fizz'\"}, {\"call\": \"print(fizzbuzz(3))\", \"returns\": \"None\"}, \
-                      {\"call\": \" fizzbuzz(3) \", \"returns\": \"'3'\"}, {\"call\": \
-                      \"fizzbuzz(5)\", \"returns\": \"\"}, {\"call\": \"fizzbuzz(15)\"}]}\n```";
+        let answer = "```json\n{\"examples\": [\"assert fizzbuzz(3) == 'Fizz'\", \"x\", 7]}\n```";
         assert_eq!(
-            parse_examples(answer, &names),
-            vec![("fizzbuzz(3)".to_string(), "'Fizz'".to_string())]
+            lines_of(answer, "examples"),
+            ["assert fizzbuzz(3) == 'Fizz'", "x"]
         );
-        assert!(parse_examples("no", &names).is_empty());
+        assert!(lines_of("no", "examples").is_empty());
+        let side = |l: &str, r: &str| Some((l.to_string(), r.to_string()));
+        let sides = vec![
+            side("fizzbuzz(3)", "'Fizz'"),
+            None,
+            side("'Buzz'", "fizzbuzz(5)"),
+            side("print(fizzbuzz(3))", "None"),
+            side("fizzbuzz( 3 )", "'3'"),
+            side("fizzbuzz(15)", "fizzbuzz(30)"),
+        ];
         assert_eq!(
-            parse_returns("{\"returns\": [\"'Fizz'\", 7]}", 2),
-            Some(vec!["'Fizz'".to_string(), "7".to_string()])
+            calls_of(sides, &names),
+            vec![
+                ("fizzbuzz(3)".to_string(), "'Fizz'".to_string()),
+                ("fizzbuzz(5)".to_string(), "'Buzz'".to_string())
+            ]
         );
-        assert_eq!(parse_returns("{\"returns\": [\"'Fizz'\"]}", 2), None);
+    }
+
+    #[test]
+    fn a_second_answer_of_values_alone_is_read_in_the_calls_order() {
+        let calls = ["f(1)", "f(2)"];
+        let parse = |lines: &[String]| -> Vec<Option<(String, String)>> {
+            lines
+                .iter()
+                .map(|l| {
+                    let (left, right) = l.strip_prefix("assert ")?.split_once(" == ")?;
+                    Some((left.to_string(), right.to_string()))
+                })
+                .collect()
+        };
+        let lines = |l: &[&str]| l.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let pair = |c: &str, v: &str| (c.to_string(), v.to_string());
+        assert_eq!(
+            completed(&calls, lines(&["assert f(2) == 4", "Fizz"]), parse),
+            vec![pair("f(2)", "4"), pair("f(2)", "Fizz")]
+        );
+        assert_eq!(
+            completed(&calls, lines(&["1", "Fizz"]), parse),
+            vec![pair("f(1)", "1"), pair("f(2)", "Fizz")]
+        );
+        // Not as many: only the asserts count.
+        assert_eq!(
+            completed(&calls, lines(&["assert f(1) == 1", "2", "3"]), parse),
+            vec![pair("f(1)", "1")]
+        );
     }
 
     #[test]
     fn the_questions_show_no_code_and_nothing_to_copy() {
         let names = vec!["fizzbuzz".to_string()];
-        let prompt = examples_prompt(&names, "Python");
+        let prompt = examples_prompt(&names, "Python", "assert CALL == VALUE");
         assert!(prompt.contains("`fizzbuzz`"), "{prompt}");
-        assert!(prompt.contains("written in Python"), "{prompt}");
+        assert!(prompt.contains("write Python asserts"), "{prompt}");
+        assert!(prompt.contains("`assert CALL == VALUE`"), "{prompt}");
         let example = &prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..];
         let example: Value = serde_json::from_str(example).unwrap();
-        assert_eq!(example["examples"][0]["call"], "...");
-        let prompt = returns_prompt(&["fizzbuzz(3)", "fizzbuzz(5)"], "Python");
+        assert_eq!(example["examples"][0], "...");
+        let lines = ["assert fizzbuzz(3) == ...".to_string()];
+        let prompt = returns_prompt(&lines);
         assert!(
-            prompt.contains("1. fizzbuzz(3)\n2. fizzbuzz(5)\n"),
+            prompt.contains("`...`:\nassert fizzbuzz(3) == ...\n"),
             "{prompt}"
         );
         assert!(!prompt.contains("Fizz'"), "{prompt}");

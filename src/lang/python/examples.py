@@ -3,8 +3,9 @@
 Run by the runner as `python3 -c SCRIPT MODULE NAME EXAMPLES`, confined as
 the model's commands are, from the workspace's root: EXAMPLES is a JSON
 list of [CALL, [RETURNS, ...]], each CALL the source of a call of NAME with
-literal arguments and each RETURNS a literal (the answers the model gave
-for it, which must agree). Prints one JSON line once NAME is imported
+literal arguments and each RETURNS what an answer of the model gave for it:
+the first a literal, the others a literal or a string's bare text; they
+must agree. Prints one JSON line once NAME is imported
 ({"imported": true}, or {"unusable": why} when it cannot be), then one a
 call: {"call", "wanted", "got", "same"}, {"call", "wanted", "raised"}, or
 {"call", "unusable"} for an example that is not a call of literals or whose
@@ -36,6 +37,15 @@ def same(got, wanted):
     if isinstance(got, numbers) and isinstance(wanted, numbers) and not isinstance(got, bool):
         return math.isclose(got, wanted, rel_tol=1e-9, abs_tol=1e-12)
     return type(got) is not type(wanted) and str(got) == str(wanted)
+
+
+def again(answer):
+    """A second answer: a literal, or the bare text of a string (asked to
+    complete `assert f(3) == ...`, a small model answers `Fizz`)."""
+    try:
+        return ast.literal_eval(answer.strip())
+    except (ValueError, SyntaxError):
+        return answer.strip()
 
 
 def say(**fields):
@@ -70,7 +80,7 @@ def main():
     for call, answers in examples:
         try:
             args, kwargs = arguments(call, name)
-            wanted = [ast.literal_eval(answer.strip()) for answer in answers]
+            wanted = [ast.literal_eval(answers[0].strip())] + [again(a) for a in answers[1:]]
         except Exception as error:
             say(call=call, unusable=f"{type(error).__name__}: {error}"[:MAX_SHOWN])
             continue

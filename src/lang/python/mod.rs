@@ -563,15 +563,31 @@ impl Language for Python {
     }
 
     fn assertion(&self, line: &str) -> Option<(String, String)> {
-        let answer = facts::ask(&[("line.py", line.trim())], None, false)?;
-        let facts = answer.files.into_iter().next()?;
-        match facts.asserts.into_iter().next() {
-            Some(assert) => Some((assert.call, assert.expected)),
-            None => {
-                let equal = facts.equals.into_iter().next()?;
-                Some((equal.first, equal.second))
-            }
-        }
+        self.assertions(&[line.to_string()]).pop().flatten()
+    }
+
+    fn assertions(&self, lines: &[String]) -> Vec<Option<(String, String)>> {
+        let files: Vec<(&str, &str)> = lines.iter().map(|l| ("line.py", l.trim())).collect();
+        let Some(answer) = facts::ask(&files, None, false) else {
+            return vec![None; lines.len()];
+        };
+        let mut found: Vec<Option<(String, String)>> = answer
+            .files
+            .into_iter()
+            .map(|facts| match facts.asserts.into_iter().next() {
+                Some(assert) => Some((assert.call, assert.expected)),
+                None => {
+                    let equal = facts.equals.into_iter().next()?;
+                    Some((equal.first, equal.second))
+                }
+            })
+            .collect();
+        found.resize(lines.len(), None);
+        found
+    }
+
+    fn assert_equal(&self, call: &str, value: &str) -> Option<String> {
+        Some(format!("assert {call} == {value}"))
     }
 
     fn runs_nothing(&self, text: &str) -> Option<String> {
