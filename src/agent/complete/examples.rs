@@ -310,6 +310,14 @@ impl Agent<'_> {
                     same: false,
                 });
             }
+            let each: Vec<String> = tried
+                .iter()
+                .map(|t| match &t.got {
+                    Ok(got) => format!("{} gave {got}, wanted {}", t.call, t.wanted),
+                    Err(why) => format!("{} {why}, wanted {}", t.call, t.wanted),
+                })
+                .collect();
+            tracing::info!(%name, %module, tried = %each.join("; "), "called on the goal's examples");
             examined.push(Examined {
                 name,
                 module,
