@@ -237,33 +237,23 @@ pub(super) fn written_as_json(reply: Reply) -> Reply {
 pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, Option<Fault>) {
     let messages = request["messages"].as_array().cloned().unwrap_or_default();
     let format = requested_format(request).unwrap_or(&Value::Null);
+    // A structured answer: its JSON as the reply's content.
+    let answered = |content: Value| {
+        let reply = Reply {
+            content: content.to_string(),
+            ..Reply::default()
+        };
+        (reply, None)
+    };
     if format["properties"].get("worked").is_some() {
-        return (
-            Reply {
-                content: script.reflection.to_string(),
-                ..Reply::default()
-            },
-            None,
-        );
+        return answered(script.reflection.clone());
     }
     if format["properties"].get("examples").is_some() {
-        return (
-            Reply {
-                content: script.examples.to_string(),
-                ..Reply::default()
-            },
-            None,
-        );
+        return answered(script.examples.clone());
     }
     if format["properties"].get("returns").is_some() {
         let agreed = || json!({ "returns": script.examples["examples"].clone() });
-        return (
-            Reply {
-                content: script.returns.clone().unwrap_or_else(agreed).to_string(),
-                ..Reply::default()
-            },
-            None,
-        );
+        return answered(script.returns.clone().unwrap_or_else(agreed));
     }
     if format["properties"].get("requirements").is_some() {
         let text = request_text(request);
@@ -275,13 +265,7 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
                     && !a.lacks.iter().any(|l| text.contains(l.as_str()))
             })
             .map_or_else(|| default_assessment(&text), |a| a.answer.clone());
-        return (
-            Reply {
-                content: answer.to_string(),
-                ..Reply::default()
-            },
-            None,
-        );
+        return answered(answer);
     }
     if !format.is_null() && !json_mode(request) {
         let attempt = messages.iter().filter(|m| m["role"] == "assistant").count();

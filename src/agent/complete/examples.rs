@@ -280,33 +280,38 @@ impl Agent<'_> {
                 .filter(|e| e.name() == Some(name.as_str()))
                 .cloned()
                 .collect();
+            if own.is_empty() {
+                continue;
+            }
             let Some(command) = self.languages[at].examples_command(&module, &name, &own) else {
                 continue;
             };
-            if own.is_empty() || self.stop.is_requested() {
-                continue;
-            }
             let outcome = self
                 .tools
                 .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
                 .await;
+            // Cut short by the user: what it gave says nothing of the code.
+            if self.stop.is_requested() {
+                break;
+            }
             let printed = crate::tools::printed(&outcome.result);
             let Some((mut tried, seen)) = examples::read(&printed) else {
                 tracing::info!(%name, %module, %printed, "the examples could not call it");
                 continue;
             };
             // It did not finish: the example after the last one printed
-            // is the one that hung.
+            // is the one that hung, or ended the program.
             if outcome.exit_code != Some(0)
                 && let Some(hung) = own.get(seen)
             {
+                let why = match outcome.exit_code {
+                    None => format!("did not return within {} s", EXAMPLES_TIMEOUT.as_secs()),
+                    Some(code) => format!("ended the program (exit code {code})"),
+                };
                 tried.push(Tried {
                     call: hung.call.clone(),
                     wanted: hung.returns.first().cloned().unwrap_or_default(),
-                    got: Err(format!(
-                        "did not return within {} s",
-                        EXAMPLES_TIMEOUT.as_secs()
-                    )),
+                    got: Err(why),
                     same: false,
                 });
             }

@@ -644,8 +644,6 @@ fn module_name(path: &str) -> Option<String> {
     names.then(|| parts.join("."))
 }
 
-/// Whether `text` binds `name` by an import at its top: `from .add import
-/// add`, `from mathx.add import add as add`, `import add`.
 /// Whether `text`, a package's `__init__.py`, imports everything of its
 /// module `module` (`mathx.add`, named `stem` in the package):
 /// `from .add import *` or `from mathx.add import *`.
@@ -657,6 +655,8 @@ fn imports_all(text: &str, module: &str, stem: &str) -> bool {
     })
 }
 
+/// Whether `text` binds `name` by an import at its top: `from .add import
+/// add`, `from mathx.add import add as add`, `import add`.
 fn imports(text: &str, name: &str) -> bool {
     text.lines().any(|line| {
         let Some((_, names)) = line.split_once("import ") else {
