@@ -1519,3 +1519,97 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
     assert_eq!(fixed.read("fizzbuzz.py"), right);
     assert!(held(&state).is_none(), "{:?}", state.requirements);
 }
+
+#[test]
+fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_code() {
+    // u2 (`--api openai`): a right fizzbuzz and tests that passed ended
+    // "not achieved" for the plan's `python3 fizzbuzz.py`, whose
+    // `__main__` counted up to `sys.argv[1]`.
+    let program = "import sys\n\n\ndef fizzbuzz(n):\n    if n % 15 == 0:\n        return 'FizzBuzz'\n    \
+                   if n % 3 == 0:\n        return 'Fizz'\n    if n % 5 == 0:\n        return 'Buzz'\n    \
+                   return str(n)\n\n\nif __name__ == '__main__':\n    for i in range(1, int(sys.argv[1]) + 1):\n        \
+                   print(fizzbuzz(i))\n";
+    let test_file =
+        "from fizzbuzz import fizzbuzz\n\n\ndef test_three():\n    assert fizzbuzz(3) == 'Fizz'\n";
+    let script = |tasks: serde_json::Value, examples: serde_json::Value| {
+        serde_json::from_value::<crate::support::fake_ollama::Script>(serde_json::json!({
+            "plan": {"tasks": tasks, "check": "python3 fizzbuzz.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                ends_when("IndexError", false, "it needs a number"),
+                on_subtask("Run `python3 fizzbuzz.py`", "run_cmd",
+                    serde_json::json!({"cmd": "python3 fizzbuzz.py"})),
+                on_subtask("Write test_fizzbuzz.py", "write_file",
+                    serde_json::json!({"path": "test_fizzbuzz.py", "content": test_file})),
+                on_subtask("Write fizzbuzz.py", "write_file",
+                    serde_json::json!({"path": "fizzbuzz.py", "content": program}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "fizzbuzz.py plays FizzBuzz", "met": true,
+                 "evidence": "def fizzbuzz(n)", "about_tests": false,
+                 "about_output": false, "command": "", "expects": ""}]}}],
+            "examples": examples,
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+        }))
+        .expect("script")
+    };
+    let bare = |test: &Test| {
+        test.records()
+            .into_iter()
+            .filter_map(|r| match r.event {
+                Event::Checked { checks } => Some(checks),
+                _ => None,
+            })
+            .flatten()
+            .find(|check| check.command == "python3 fizzbuzz.py")
+            .expect("the plan's check ran at the end")
+    };
+
+    // Its tests passed and the goal's examples held: the bare run says
+    // nothing against the work.
+    let tested = Test::new()
+        .serving(script(
+            // u2's plan: its tests are split into a subtask of their own.
+            serde_json::json!([{"path": "fizzbuzz.py",
+                                "purpose": "Write the fizzbuzz function and its tests"}]),
+            serde_json::json!({"examples": ["assert fizzbuzz(15) == 'FizzBuzz'"]}),
+        ))
+        .args([
+            "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for multiples of \
+             3, 'Buzz' for multiples of 5, 'FizzBuzz' for both, else the number as a string; \
+             add pytest tests for it",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = tested.run();
+    run.assert_code(0);
+    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    let check = bare(&tested);
+    assert!(
+        check.wants_arguments && check.exit_code == Some(1),
+        "{check:?}"
+    );
+    tested.assert_replay_matches();
+
+    // Nothing else ran its code (no test, no function the goal calls): the
+    // run is unmet, about the program.
+    let untested = Test::new()
+        .serving(script(
+            serde_json::json!([{"path": "fizzbuzz.py", "purpose": "the game"}]),
+            serde_json::json!({"examples": []}),
+        ))
+        .args(["Write fizzbuzz.py, the FizzBuzz game", "--max-cycles", "0"]);
+    let run = untested.run();
+    run.assert_code(1);
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    assert!(bare(&untested).wants_arguments);
+    let state = untested.assert_replay_matches();
+    let unmet = state
+        .requirements
+        .iter()
+        .find(|r| r.requirement == "`python3 fizzbuzz.py` runs")
+        .expect("the run is a requirement");
+    assert!(!unmet.met, "{unmet:?}");
+    assert_eq!(unmet.file.as_deref(), Some("fizzbuzz.py"));
+}

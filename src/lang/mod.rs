@@ -369,6 +369,17 @@ pub trait Language: Send + Sync {
     fn as_run(&self, _command: &str, _text: &dyn Fn(&str) -> Option<String>) -> Option<RunAs> {
         None
     }
+    /// Whether a run of a program of this language, whose result is
+    /// `output` (the command, its exit code and its sections, as a run is
+    /// shown), stopped where the program reads the arguments or the input
+    /// it is run with, given none: its own usage message, or an error
+    /// raised where it reads them. A plan's `python3 fizzbuzz.py` of a
+    /// module whose `__main__` prints `fizzbuzz(i)` up to `sys.argv[1]`
+    /// failed with an `IndexError` there, and the run said "not achieved"
+    /// of a right function and tests that passed.
+    fn wants_arguments(&self, _output: &str) -> bool {
+        false
+    }
     /// Whether source `text` can read what its program is run with (its
     /// arguments, standard input), by what it names; `true` when the
     /// language cannot tell.

@@ -471,6 +471,7 @@ fn the_tests_that_failed_before_the_plan_are_kept() {
         exit_code: Some(code),
         output: output.into(),
         tests: None,
+        wants_arguments: false,
     };
     let mut events = events();
     events.truncate(1);

@@ -23,11 +23,24 @@ pub struct CheckRun {
     /// The tests it ran, when its output says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tests: Option<Tally>,
+    /// It ran a program with no arguments, by a command the plan made (the
+    /// goal does not give it), and the program stopped where it reads the
+    /// arguments or input it is run with (see
+    /// [`crate::lang::Language::wants_arguments`]): it says nothing against
+    /// the work, and [`hold_to_run`] asks that something else ran its code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wants_arguments: bool,
 }
 
 impl CheckRun {
     pub fn passed(&self) -> bool {
         self.exit_code == Some(0)
+    }
+
+    /// It failed, and that counts against the work: not a run that only
+    /// wanted the arguments its command does not give.
+    pub fn failed(&self) -> bool {
+        !self.passed() && !self.wants_arguments
     }
 
     /// Tests ran, at least one, and none failed.
@@ -176,7 +189,7 @@ pub enum Verdict {
 pub fn verdict(checks: &[CheckRun], requirements: &[Requirement], failed: &[String]) -> Verdict {
     let mut missing: Vec<String> = checks
         .iter()
-        .filter(|check| !check.passed())
+        .filter(|check| check.failed())
         .map(|check| match check.exit_code {
             Some(code) => format!("`{}` failed (exit code {code})", check.command),
             None => format!("`{}` did not finish", check.command),
@@ -771,6 +784,57 @@ pub fn hold_to_arguments(
     requirements
 }
 
+/// The requirement [`hold_to_run`] adds for a check's `command`.
+fn run_requirement(command: &str) -> String {
+    format!("`{command}` runs")
+}
+
+/// A check that only wanted the arguments its command does not give (see
+/// [`CheckRun::wants_arguments`]) is not a failure of the work when
+/// something else ran the program's code: a run of it that showed a
+/// requirement about output, or `exercised` (tests that passed call what
+/// it defines, or the goal's examples held on a function of it).
+/// Otherwise nothing ran past where it reads them, and an unmet
+/// requirement about the program says so. A fizzbuzz run's right function
+/// and passing tests ended "not achieved" for `python3 fizzbuzz.py`, whose
+/// `__main__` counted up to `sys.argv[1]`.
+pub fn hold_to_run(
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    exercised: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    for check in checks.iter().filter(|check| check.wants_arguments) {
+        let Some(program) = check.command.split_whitespace().last() else {
+            continue;
+        };
+        let text = run_requirement(&check.command);
+        requirements.retain(|r| r.requirement != text);
+        let shown = requirements.iter().any(|r| {
+            r.met
+                && r.is_about_output()
+                && r.shown_by
+                    .as_ref()
+                    .is_some_and(|s| s.command.split_whitespace().any(|word| word == program))
+        });
+        if shown || exercised(program) {
+            continue;
+        }
+        requirements.push(Requirement {
+            requirement: text,
+            met: false,
+            evidence: format!(
+                "{program} stopped where it reads the arguments or input it is run with, which                  `{}` does not give, and no test that passed and no example of the goal ran its                  code: run it with what the goal gives it, or test what it defines",
+                check.command
+            ),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+            file: Some(program.to_string()),
+        });
+    }
+    requirements
+}
+
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
@@ -1066,6 +1130,7 @@ mod tests {
             exit_code,
             output: String::new(),
             tests: tests.map(|(passed, failed)| Tally { passed, failed }),
+            wants_arguments: false,
         }
     }
 
@@ -1675,6 +1740,45 @@ mod tests {
         let tested = [run("python3 -m pytest -q", Some(0), Some((4, 0)))];
         assert_eq!(hold_to_tests(claimed.clone(), &tested), claimed);
         assert!(!hold_to_tests(claimed, &[])[0].met);
+    }
+
+    #[test]
+    fn a_run_that_only_wanted_arguments_counts_when_something_else_ran_the_code() {
+        let bare = CheckRun {
+            wants_arguments: true,
+            ..run("python3 fizzbuzz.py", Some(1), None)
+        };
+        let tests = run("python3 -m pytest -q", Some(0), Some((3, 0)));
+        let checks = [bare.clone(), tests];
+        let met = [req("fizzbuzz(n) returns Fizz", true, false)];
+        // Something ran fizzbuzz.py's code: achieved.
+        let requirements = hold_to_run(met.to_vec(), &checks, |program| program == "fizzbuzz.py");
+        assert_eq!(requirements, met);
+        assert_eq!(verdict(&checks, &requirements, &[]), Verdict::Achieved);
+        // Nothing did: its run is unmet, about the program.
+        let requirements = hold_to_run(met.to_vec(), &checks, |_| false);
+        let unmet = &requirements[1];
+        assert_eq!(
+            (unmet.requirement.as_str(), unmet.met, unmet.file.as_deref()),
+            ("`python3 fizzbuzz.py` runs", false, Some("fizzbuzz.py"))
+        );
+        assert!(matches!(
+            verdict(&checks, &requirements, &[]),
+            Verdict::Missing(_)
+        ));
+        // A run of it with an argument showed what it prints.
+        let printed = [output(
+            "it prints FizzBuzz",
+            "python3 fizzbuzz.py 15",
+            "FizzBuzz",
+        )];
+        assert_eq!(hold_to_run(printed.to_vec(), &checks, |_| false), printed);
+        // The same exit without the mark is a failed check.
+        let failed = [run("python3 fizzbuzz.py", Some(1), None)];
+        assert_eq!(
+            verdict(&failed, &met, &[]),
+            Verdict::Missing(vec!["`python3 fizzbuzz.py` failed (exit code 1)".into()])
+        );
     }
 
     #[test]

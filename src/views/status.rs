@@ -100,6 +100,9 @@ pub fn render_status(
     for check in &state.checks {
         let how = match check.exit_code {
             Some(0) => paint.ok.apply_to("passed".to_string()),
+            Some(code) if check.wants_arguments => paint.ok.apply_to(format!(
+                "stopped for the arguments it reads (exit code {code}; not counted)"
+            )),
             Some(code) => paint.bad.apply_to(format!("failed (exit code {code})")),
             None => paint.bad.apply_to("did not finish".to_string()),
         };

@@ -154,6 +154,28 @@ impl Agent<'_> {
         found
     }
 
+    /// Whether a test file calls a name source file `program` defines (by
+    /// its language), its own copy aside.
+    fn tested(&self, program: &str) -> bool {
+        let Some(language) = self.languages.iter().find(|l| l.owns(program)) else {
+            return false;
+        };
+        let Some(text) = self
+            .tools
+            .contents(program)
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+        else {
+            return false;
+        };
+        let names: Vec<String> = language
+            .definitions(&[(program.to_string(), text)])
+            .into_iter()
+            .flatten()
+            .map(|definition| definition.name)
+            .collect();
+        self.callers(&names).values().any(|callers| callers.tested)
+    }
+
     /// The names the package folders the goal names do not give as they
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
@@ -332,6 +354,10 @@ impl Agent<'_> {
                         verdict::hold_to_exercised(goal, requirements, checks, |name| {
                             callers.get(name).filter(|_| !held(name)).cloned()
                         });
+                    let requirements = verdict::hold_to_run(requirements, checks, |program| {
+                        examined.iter().any(|e| e.module == program && e.held())
+                            || (checks.iter().any(CheckRun::tests_passed) && self.tested(program))
+                    });
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),
@@ -371,7 +397,7 @@ impl Agent<'_> {
         let reason = format!(
             "not achieved: the model gave no usable assessment of the goal ({error}); the checks \
              {}",
-            match checks.iter().all(CheckRun::passed) {
+            match !checks.iter().any(CheckRun::failed) {
                 true => "passed",
                 false => "failed",
             }
@@ -480,6 +506,11 @@ fn result(check: &CheckRun) -> String {
     let tests = check
         .tests
         .map(|t| format!("{} tests passed, {} failed", t.passed, t.failed));
+    if check.wants_arguments {
+        return "stopped where the program reads the arguments or input it is run with, which \
+                this command does not give (not counted against the work)"
+            .to_string();
+    }
     match (check.passed(), check.exit_code, tests) {
         (true, _, None) => "passed".to_string(),
         (true, _, Some(tests)) => format!("passed ({tests})"),
@@ -594,6 +625,7 @@ mod tests {
             exit_code: Some(0),
             output: "$ python3 hello_world.py\nexit code 0".into(),
             tests: None,
+            wants_arguments: false,
         };
         let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[], &[]);
         assert!(
@@ -644,6 +676,7 @@ mod tests {
             exit_code: Some(exit_code),
             output: String::new(),
             tests: Some(crate::state::Tally { passed, failed }),
+            wants_arguments: false,
         };
         let (then, now) = (check(1, 1, 2), check(0, 3, 0));
         let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &before, &[then]);

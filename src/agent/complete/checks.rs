@@ -38,11 +38,19 @@ impl Agent<'_> {
             Ok(outcome) => outcome,
             Err(why) => return refused(command, &why),
         };
+        let wants_arguments = outcome.exit_code.is_some_and(|code| code != 0)
+            && !stated(&self.state().goal, command)
+            && crate::agent::focus::bare_program(command).is_some_and(|program| {
+                Languages::default()
+                    .for_path(&program)
+                    .is_some_and(|language| language.wants_arguments(&outcome.result))
+            });
         CheckRun {
             command: command.to_string(),
             exit_code: outcome.exit_code,
             tests: lang::tally(&outcome.result),
             output: crate::state::head_and_tail(&outcome.result, CHECK_OUTPUT),
+            wants_arguments,
         }
     }
 
@@ -93,6 +101,17 @@ fn same_command(a: &str, b: &str) -> bool {
     a.split_whitespace().eq(b.split_whitespace())
 }
 
+/// Whether `goal` gives `command` itself, its words in a row (quotes and
+/// backticks aside): the user's own check, which must pass as it is.
+fn stated(goal: &str, command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let said: Vec<&str> = goal
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | ';' | ':')))
+        .collect();
+    !words.is_empty() && said.windows(words.len()).any(|run| run == words.as_slice())
+}
+
 /// Files of the workspace a check is chosen by: at most this many.
 const MAX_LISTED: usize = 5_000;
 
@@ -123,6 +142,7 @@ fn refused(command: &str, why: &str) -> CheckRun {
         exit_code: None,
         output: format!("not run: {why}"),
         tests: None,
+        wants_arguments: false,
     }
 }
 
@@ -131,6 +151,21 @@ mod tests {
     use super::*;
     use crate::state::TaskPlan;
     use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_command_the_goal_gives_is_its_own() {
+        let goal = "Write fizzbuzz.py so that `python3 fizzbuzz.py` prints 1 to 15";
+        assert!(stated(goal, "python3  fizzbuzz.py"));
+        assert!(stated(
+            "Make \"python3 a.py\", then test it",
+            "python3 a.py"
+        ));
+        assert!(!stated(goal, "python3 fizzbuzz.py 15"));
+        assert!(!stated(
+            "Write fizzbuzz.py with a function fizzbuzz(n)",
+            "python3 fizzbuzz.py"
+        ));
+    }
 
     #[test]
     fn the_plan_checks_are_its_run_subtasks_once_each() {

@@ -69,7 +69,7 @@ pub(super) fn cycle_task(
     // Tests that must pass, with a check that failed: the check's own
     // subtask below ("make it succeed") is that work, unless there are no
     // tests yet to make pass.
-    let check_failed = checks.iter().any(|c| !c.passed());
+    let check_failed = checks.iter().any(CheckRun::failed);
     let make_true = |r: &&Requirement| {
         format!(
             "Make this true: {} (found: {})",
@@ -91,9 +91,11 @@ pub(super) fn cycle_task(
             },
         ))
     });
+    // A run that only wanted arguments cannot be made to pass as it is:
+    // the requirement `verdict::hold_to_run` added, when any, is the work.
     let mut runs: Vec<&str> = checks
         .iter()
-        .filter(|check| !(unmet.is_empty() && check.passed()))
+        .filter(|check| !(check.wants_arguments || (unmet.is_empty() && check.passed())))
         .map(|check| check.command.as_str())
         .collect();
     if let Some(place) = tests.filter(|_| written.is_some())
@@ -224,7 +226,7 @@ pub(super) fn cycle_task(
     let what: Vec<String> = unmet.iter().map(|r| cut(&r.requirement)).collect();
     let failed: Vec<String> = checks
         .iter()
-        .filter(|c| !c.passed())
+        .filter(|c| c.failed())
         .map(|c| format!("`{}` passes", c.command))
         .collect();
     TaskPlan {
@@ -251,6 +253,7 @@ mod tests {
             exit_code,
             output: String::new(),
             tests: None,
+            wants_arguments: false,
         }
     }
 

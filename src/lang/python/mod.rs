@@ -486,6 +486,42 @@ impl Language for Python {
         ))
     }
 
+    /// Its usage printed first (`Usage: fizzbuzz.py N`, argparse's
+    /// `usage:` line), or a traceback whose error is an `IndexError` raised
+    /// at a line that reads `argv`, or an `EOFError` at one that calls
+    /// `input(`.
+    fn wants_arguments(&self, output: &str) -> bool {
+        let lines: Vec<&str> = output.lines().collect();
+        let usage = lines.iter().enumerate().any(|(at, line)| {
+            line.starts_with("--- std")
+                && lines[at + 1..]
+                    .iter()
+                    .find(|line| !line.trim().is_empty())
+                    .is_some_and(|first| first.trim().to_lowercase().starts_with("usage"))
+        });
+        if usage {
+            return true;
+        }
+        let Some(last) = lines.iter().rposition(|line| !line.trim().is_empty()) else {
+            return false;
+        };
+        let error = lines[last].trim();
+        let reads = match error.split(':').next() {
+            Some("IndexError") => "argv",
+            Some("EOFError") => "input(",
+            _ => return false,
+        };
+        let Some(frame) = lines[..last]
+            .iter()
+            .rposition(|line| line.trim_start().starts_with("File \""))
+        else {
+            return false;
+        };
+        lines
+            .get(frame + 1)
+            .is_some_and(|source| source.contains(reads))
+    }
+
     fn reads_input(&self, text: &str) -> bool {
         const READERS: [&str; 10] = [
             "argv",

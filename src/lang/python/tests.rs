@@ -958,3 +958,42 @@ fn a_function_is_called_on_the_goals_examples_and_compared_with_what_they_say() 
     assert_eq!(Python.examples_command("test_ops.py", "f", &[]), None);
     assert_eq!(Python.examples_command("my-tool.py", "f", &[]), None);
 }
+
+/// How a run is shown: the command, its exit code, its sections.
+fn shown_run(program: &str) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("prog.py"), program).expect("write");
+    let out = std::process::Command::new("python3")
+        .arg("prog.py")
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("python3 runs");
+    format!(
+        "$ python3 prog.py\nexit code {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn a_run_that_stops_where_it_reads_its_arguments_wants_them() {
+    let wants = |program: &str| Python.wants_arguments(&shown_run(program));
+    // What the runs of real models wrote, run by python3 itself.
+    assert!(wants(
+        "def fizzbuzz(n):\n    return str(n)\n\nif __name__ == '__main__':\n    import sys\n    \
+         for i in range(1, int(sys.argv[1]) + 1):\n        print(fizzbuzz(i))\n"
+    ));
+    assert!(wants(
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('n')\nprint(p.parse_args().n)\n"
+    ));
+    assert!(wants(
+        "import sys\nif len(sys.argv) < 2:\n    print('Usage: prog.py N')\n    sys.exit(1)\n"
+    ));
+    assert!(wants("name = input('Name? ')\nprint(name)\n"));
+    // Errors of the code, not of what it was given.
+    assert!(!wants("items = []\nprint(items[1])\n"));
+    assert!(!wants("import sys\nprint(count(sys.argv))\n"));
+    assert!(!wants("import sys\nraise SystemExit(2)\n"));
+}
