@@ -5,9 +5,11 @@ use serde_json::Value;
 
 /// JSON as small models get it wrong, put right: a Python `"""` string
 /// (Qwen2.5-Coder 1.5B writes a file's content so) becomes a JSON string,
-/// a `"""` docstring inside a string is escaped,
+/// a `"""` docstring inside a string is escaped, so is a quote inside a
+/// string that the JSON does not go on after (see [`ends_string`]),
 /// a line break or tab typed inside a string is escaped, and a backslash
-/// that starts no JSON escape is read as Python reads it (a backslash), or,
+/// that starts no JSON escape is read as Python reads it (a backslash, or
+/// the quote of `\'`), or,
 /// right after a `\n` and before a letter, as the line break it lost its
 /// `n` from (Qwen2.5-Coder 1.5B writes `main()\n\nif` as `main()\n\if`).
 pub fn repair(text: &str) -> String {
@@ -31,6 +33,8 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
     };
     let mut out = String::with_capacity(text.len());
     let mut in_string = false;
+    // Whether the open string is a key of an object.
+    let mut key = false;
     // The objects and arrays open outside strings.
     let mut open: Vec<char> = Vec::new();
     let mut rest = text;
@@ -74,8 +78,19 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
         }
         rest = &rest[c.len_utf8()..];
         match c {
+            '"' if !in_string => {
+                in_string = true;
+                key = open.last() == Some(&'{') && out.trim_end().ends_with(['{', ',']);
+                out.push(c);
+            }
+            '"' if !ends_string(rest, key, open.last() == Some(&'[')) => {
+                // A quote of the content, left unescaped (Qwen2.5-Coder
+                // 1.5B wrote `return text.upper() + '!"` into a file's
+                // content): the JSON does not go on after it.
+                out.push_str("\\\"");
+            }
             '"' => {
-                in_string = !in_string;
+                in_string = false;
                 out.push(c);
             }
             '\\' if in_string => {
@@ -89,6 +104,9 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
                 rest = &rest[next.len_utf8()..];
                 if JSON_ESCAPES.contains(next) {
                     out.push(c);
+                    out.push(next);
+                } else if next == '\'' {
+                    // As Python reads `'\''`: the quote alone.
                     out.push(next);
                 } else if out.ends_with("\\n") && next.is_alphabetic() {
                     // `\n\if` for `\n\nif`: the second line break lost its `n`.
@@ -123,6 +141,41 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
     }
     out
 }
+/// Whether a quote inside a string, followed by `after`, ends it: the
+/// JSON goes on after it as it would after a `key` (a `:`) or after a
+/// value (the end, a closing fence, a `]` in an array, a `,` then the next
+/// key, or in an array the next item, or a `}` then what may follow an
+/// object). A quote the model left unescaped in a file's content is
+/// followed by more of the file.
+fn ends_string(after: &str, key: bool, in_array: bool) -> bool {
+    let after = after.trim_start();
+    if key {
+        return after.starts_with(':');
+    }
+    if after.is_empty() || after.starts_with("```") || (in_array && after.starts_with(']')) {
+        return true;
+    }
+    if let Some(next) = after.strip_prefix(',') {
+        let next = next.trim_start();
+        return in_array || next_key(next);
+    }
+    after.strip_prefix('}').is_some_and(|next| {
+        let next = next.trim_start();
+        next.is_empty() || next.starts_with(['}', ']', ',', ')']) || next.starts_with("```")
+    })
+}
+
+/// Whether `text` starts with an object's key: `"name":`.
+fn next_key(text: &str) -> bool {
+    text.strip_prefix('"')
+        .and_then(|rest| rest.split_once('"'))
+        .is_some_and(|(name, rest)| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && rest.trim_start().starts_with(':')
+        })
+}
+
 /// Where a Python `"""` string that starts `body` ends: the first `"""`
 /// after which the JSON goes on (a `,`, a `}` or `]`, or the next key, the
 /// comma left out: then `true`), so that a docstring inside the file's
@@ -136,15 +189,7 @@ fn triple_end(body: &str) -> Option<(usize, bool)> {
         if after.is_empty() || after.starts_with([',', '}', ']']) {
             return Some((at, false));
         }
-        let key = after
-            .strip_prefix('"')
-            .and_then(|rest| rest.split_once('"'))
-            .filter(|(name, rest)| {
-                !name.is_empty()
-                    && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-                    && rest.trim_start().starts_with(':')
-            });
-        if key.is_some() {
+        if next_key(after) {
             return Some((at, true));
         }
     }

@@ -170,6 +170,38 @@ fn a_docstring_inside_a_json_string_is_the_files_own() {
 }
 
 #[test]
+fn a_quote_of_the_content_left_unescaped_is_the_files_own() {
+    // Qwen2.5-Coder 1.5B (u2's add-function run, `--api openai`), word for
+    // word: `"!"` written `\'!"` (and a docstring's quotes unescaped),
+    // five replies in a row.
+    let qwen = r#"```json
+{
+  "name": "write_file",
+  "arguments": {
+    "path": "textutil.py",
+    "content": "def reverse(text):\n    """The text backwards."""\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper() + \'!"\n\n\n"
+  }
+}
+```"#;
+    assert_eq!(
+        names(qwen),
+        [(
+            "write_file".into(),
+            json!({"path": "textutil.py", "content": "def reverse(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n\n\ndef shout(text):\n    return text.upper() + '!\"\n\n\n"})
+        )]
+    );
+    // Quotes of code: a dict, a call with two strings, a dict's value.
+    let code = r#"{"name": "edit_file", "arguments": {"path": "a.py", "old": "x = 1", "new": "d = {"a": 1, "b": "c"}\nprint("x", "y")"}}"#;
+    assert_eq!(
+        names(code),
+        [(
+            "edit_file".into(),
+            json!({"path": "a.py", "old": "x = 1", "new": "d = {\"a\": 1, \"b\": \"c\"}\nprint(\"x\", \"y\")"})
+        )]
+    );
+}
+
+#[test]
 fn backslashes_that_start_no_escape_are_read_as_meant() {
     // Qwen2.5-Coder 1.5B, word for word at the end of a module.
     let qwen = r#"{"name": "write_file", "arguments": {"path": "g.py", "content": "    print(result)\n\if __name__ == '__main__':\n    main()"}}"#;
