@@ -6,6 +6,7 @@ use serde_json::Value;
 use crate::chat::ToolCall;
 
 use super::closed_calls;
+use crate::model::runaway;
 
 /// A reply cut at the token cap while the model wrote the same lines over
 /// and over (Qwen2.5-Coder 1.5B repeats a test file's block of asserts until
@@ -29,9 +30,15 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
             .iter()
             .filter(|l| !l.trim().is_empty())
             .count();
-        if repeated < MIN_REPEATED || start == 0 {
-            continue;
-        }
+        // Or a block written again and again under other names.
+        let start = match (
+            repeated >= MIN_REPEATED && start > 0,
+            runaway::alike_from(&lines),
+        ) {
+            (true, _) => start,
+            (false, Some(start)) => start,
+            (false, None) => continue,
+        };
         dropped += lines.len() - start;
         let kept = lines[..start].join("\n") + "\n";
         call.arguments["content"] = Value::String(kept);

@@ -285,6 +285,18 @@ fn a_file_repeated_until_the_cap_is_cut_where_the_repetition_began() {
     );
     assert_eq!(cut_repetition(&short, &KNOWN), None);
     assert_eq!(cut_repetition("All done, no call.", &KNOWN), None);
+    // Tests alike but for their names (u1's package run, to the cap six
+    // times): the first of them is the file.
+    let alike = crate::model::runaway::alike_tests(6);
+    let qwen = format!(
+        "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"mathx/test_add.py\", \"content\": \"from mathx.add import add\\n\\n{alike}def test_add_fo"
+    );
+    let (calls, dropped) = cut_repetition(&qwen, &KNOWN).unwrap();
+    assert_eq!(
+        calls[0].arguments["content"],
+        "from mathx.add import add\n\ndef test_add(a, b):\n    assert add(a, b) == a + b\n\n"
+    );
+    assert_eq!(dropped, 15);
 }
 
 #[test]
