@@ -16,6 +16,28 @@ pub fn has_word(text: &str, word: &str) -> bool {
         .any(|w| w == word)
 }
 
+/// `text` with each whole-word `word` (not a part of a path: `add.py`,
+/// `mathx/add`) put as `with`.
+pub fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + word.len()..];
+        let mut next = after.chars();
+        let follows = next.next();
+        let in_path = before == Some('/')
+            || (matches!(follows, Some('.' | '/')) && next.next().is_some_and(part));
+        let whole = !before.is_some_and(part) && !follows.is_some_and(part) && !in_path;
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { with } else { word });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether `text` names the file `path`: as a word of path characters
 /// (letters, digits, `_./-`; a sentence's last `.` and a leading `./`
 /// aside), the path itself or, for a path in a folder, its whole.
@@ -69,7 +91,19 @@ macro_rules! errln {
 
 #[cfg(test)]
 mod tests {
-    use super::{names_path, shorten};
+    use super::{names_path, replace_word, shorten};
+
+    #[test]
+    fn a_word_is_replaced_where_it_is_a_word_of_its_own() {
+        assert_eq!(
+            replace_word(
+                "Fix `add` in calc.py; add.py, mathx/add, adder and add.",
+                "add",
+                "avg"
+            ),
+            "Fix `avg` in calc.py; add.py, mathx/add, adder and avg."
+        );
+    }
 
     #[test]
     fn a_text_names_a_path_as_a_word_of_its_own() {

@@ -131,7 +131,7 @@ impl Agent<'_> {
     /// functions it defines that those tests call, and those only passing
     /// tests call, which stay as they are. `None` when no failing test
     /// calls one of its functions.
-    fn failing_points(&self, path: &str) -> Option<String> {
+    fn failing_points(&self, path: &str) -> Option<decompose::Points> {
         let state = self.state();
         let language = self.languages.iter().find(|l| l.owns(path))?;
         if state.failing_before.is_empty() || language.is_test(path) {
@@ -189,7 +189,11 @@ impl Agent<'_> {
                 named(&mut passing)
             ));
         }
-        Some(hint)
+        Some(decompose::Points {
+            hint,
+            failing: failed,
+            passing,
+        })
     }
 
     /// Whether the goal asks a change of `path`, a file of the project,

@@ -6,6 +6,7 @@
 
 use super::files::WHOLE;
 use crate::state::{SubtaskKind, TaskPlan};
+use crate::text::has_word;
 
 /// The files the plan writes, in order.
 fn planned_writes(tasks: &[TaskPlan]) -> Vec<String> {
@@ -239,19 +240,44 @@ fn tests_out_of_code(tasks: &mut [TaskPlan], unasked: impl Fn(&str, &str) -> Opt
     }
 }
 
+/// What the project's failing tests point at in a source file (see
+/// [`to_failing_code`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Points {
+    /// Said after the subtask: `. The project's tests that fail (...) call
+    /// ...: the bug is there; ... stays as it is`.
+    pub hint: String,
+    /// The functions of the file the failing tests call, sorted.
+    pub failing: Vec<String>,
+    /// Those only passing tests call, sorted.
+    pub passing: Vec<String>,
+}
+
 /// `tasks` with each planned write of a file told what the project's
 /// failing tests point at in it (`points`, given the path: the functions
 /// the failing tests call and those only passing tests call). Shown that
 /// `test_average` failed, a small model planned "Fix the bug in the `add`
-/// function" and broke `add`.
-pub fn to_failing_code(tasks: &mut [TaskPlan], points: impl Fn(&str) -> Option<String>) {
+/// function" and broke `add`; told after it that `add` stays as it is,
+/// another run planned the same and broke `add` again. So a subtask that
+/// names a function only passing tests call, and none the failing tests
+/// call, names the failing ones instead: the plan's guess of where the bug
+/// is gives way to the tests that show it.
+pub fn to_failing_code(tasks: &mut [TaskPlan], points: impl Fn(&str) -> Option<Points>) {
     for task in tasks {
         for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
-            if let SubtaskKind::Write { path } = kind
-                && let Some(hint) = points(path)
-            {
-                subtask.push_str(&hint);
+            let SubtaskKind::Write { path } = kind else {
+                continue;
+            };
+            let Some(points) = points(path) else {
+                continue;
+            };
+            if !points.failing.iter().any(|name| has_word(subtask, name)) {
+                let failing = points.failing.join("` and `");
+                for name in &points.passing {
+                    *subtask = crate::text::replace_word(subtask, name, &failing);
+                }
             }
+            subtask.push_str(&points.hint);
         }
     }
 }
@@ -498,6 +524,45 @@ mod tests {
         let before = other.clone();
         to_code_under_test(&mut other, subject);
         assert_eq!(other, before);
+    }
+
+    #[test]
+    fn a_subtask_that_names_only_code_the_passing_tests_call_names_the_failing_code() {
+        // v1's calc-fix run (Ollama API), as planned: told after it that
+        // `add` stays as it is, the model changed `add`.
+        let planned = |subtask: &str| {
+            vec![TaskPlan {
+                description: "Write calc.py".into(),
+                subtasks: vec![subtask.into()],
+                kinds: vec![SubtaskKind::Write {
+                    path: "calc.py".into(),
+                }],
+            }]
+        };
+        let points = |_: &str| {
+            Some(Points {
+                hint: "; HINT".into(),
+                failing: vec!["average".into()],
+                passing: vec!["add".into()],
+            })
+        };
+        let mut tasks = planned(
+            "Change calc.py: Fix the bug in the `add` function in `calc.py` (see add.py) to \
+             make the tests pass",
+        );
+        to_failing_code(&mut tasks, points);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Change calc.py: Fix the bug in the `average` function in `calc.py` (see add.py) to \
+             make the tests pass; HINT"
+        );
+        // One that names the failing code already is kept as planned.
+        let mut tasks = planned("Change calc.py: Fix average, not add");
+        to_failing_code(&mut tasks, points);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Change calc.py: Fix average, not add; HINT"
+        );
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::settings::Settings;
 use crate::state::{Event, TaskPlan};
 
 pub use existing::{
-    arguments_of_checks, inputs_of_checks, on_workspace, project_check, tests_of_their_own,
+    Points, arguments_of_checks, inputs_of_checks, on_workspace, project_check, tests_of_their_own,
     to_code_under_test, to_failing_code,
 };
 pub use parse::parse;
