@@ -1591,6 +1591,17 @@ fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_co
         "{check:?}"
     );
     tested.assert_replay_matches();
+    // Said so, not as a failure.
+    let status = tested.run_alone(&["status"]).stdout;
+    assert!(
+        status.contains("`python3 fizzbuzz.py` stopped for the arguments it reads"),
+        "{status}"
+    );
+    let history = tested.run_alone(&["history"]).stdout;
+    assert!(
+        history.contains("exit code 1 (it wanted its arguments: not counted)"),
+        "{history}"
+    );
 
     // Nothing else ran its code (no test, no function the goal calls): the
     // run is unmet, about the program.

@@ -243,6 +243,10 @@ fn detail(event: &Event) -> String {
             let each: Vec<String> = checks
                 .iter()
                 .map(|c| match c.exit_code {
+                    Some(code) if c.wants_arguments => format!(
+                        "`{}` exit code {code} (it wanted its arguments: not counted)",
+                        c.command
+                    ),
                     Some(code) => format!("`{}` exit code {code}", c.command),
                     None => format!("`{}` did not finish", c.command),
                 })
