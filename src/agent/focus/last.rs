@@ -296,12 +296,16 @@ fn error_line(output: &str) -> Option<String> {
     Some(found.chars().take(200).collect())
 }
 
-/// The written file a failing program's output names last (a traceback's
-/// innermost frame, pytest's `file.py:12: Error`), with its line number.
+/// The file, written by the run or there before it, a failing program's
+/// output names last (a traceback's innermost frame, pytest's `file.py:12:
+/// Error`), with its line number. The project's own failing test was left
+/// unnamed, and a calc-fix run was told only to fix "the file that is
+/// wrong".
 fn pointed_at(state: &State, output: &str) -> Option<String> {
     let (_, path) = state
         .files
         .keys()
+        .chain(state.baseline.files.keys())
         .filter_map(|path| {
             text_calls::mentions(output, path, true)
                 .last()

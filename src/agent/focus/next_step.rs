@@ -86,7 +86,10 @@ pub fn after_work(state: &State, did: &str) -> Ending {
 /// known, and the line the error is at, quoted from `contents` (the files
 /// the run wrote); for an `assert CALL == EXPECTED` that failed, what the
 /// call returned and the line that expects it.
-pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> String {
+/// With `kept`, the failing test is the project's own, one that failed
+/// before the run: it is right, and the call it makes is shown where its
+/// function is defined, to be fixed there.
+pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)], kept: bool) -> String {
     let Some(file) = file else {
         if let Some(hint) = Languages::default().all().find_map(|l| l.no_tests(what)) {
             return hint;
@@ -112,7 +115,7 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)]) -> Str
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
     let (expected, target) = source
-        .and_then(|text| returned_instead(path, text, what, contents))
+        .and_then(|text| returned_instead(path, text, what, contents, kept))
         .unwrap_or_default();
     let target = target.as_deref().unwrap_or(path);
     let unwired = match line {
@@ -164,7 +167,17 @@ pub fn fix_failure(
         .and_then(|(option, path)| reading_option(path, &option, contents))
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
-    format!("{}{input}{option}", fix(file, what, contents))
+    // The project's own test, failing before the run: the goal is to make
+    // it pass (the plan keeps it), so the code it calls is what is wrong.
+    let kept = file.is_some_and(|file| {
+        let path = file.split_once(" line ").map_or(file, |(path, _)| path);
+        state.baseline.files.contains_key(path)
+            && state.failing_before.iter().any(|id| {
+                id.strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with("::"))
+            })
+    });
+    format!("{}{input}{option}", fix(file, what, contents, kept))
 }
 
 /// For program `path` of `contents` that printed `option` back: the lines
@@ -233,6 +246,7 @@ fn returned_instead(
     source: &str,
     what: &str,
     contents: &[(String, String)],
+    kept: bool,
 ) -> Option<(String, Option<String>)> {
     let languages = Languages::default();
     let language = languages.for_path(path)?;
@@ -284,6 +298,23 @@ fn returned_instead(
             Some(module.to_string()),
         ));
     }
+    if kept && let Some(module) = defining_module(path, call, contents) {
+        let name = call.split_once('(').map_or(call, |(name, _)| name.trim());
+        let shown = contents
+            .iter()
+            .find(|(p, _)| p == module)
+            .and_then(|(_, text)| definition_lines(language, module, text, name))
+            .map(|lines| format!(" It is defined so:\n{lines}\n"))
+            .unwrap_or_default();
+        return Some((
+            format!(
+                " `{call}` returned {actual}, not {expected}. The test is the project's own and \
+                 is right: the bug is in {name} of {module}.{shown} Find what in it gives \
+                 {actual} instead of {expected}, and change that."
+            ),
+            Some(module.to_string()),
+        ));
+    }
     Some((
         format!(
             " `{call}` returned {actual}, not {expected}. If the code is right, the test is \
@@ -291,6 +322,42 @@ fn returned_instead(
         ),
         None,
     ))
+}
+
+/// Lines a definition is shown in, at most.
+const MAX_DEFINITION_LINES: usize = 12;
+
+/// The lines of `name`'s top-level definition in `module` (`text`), by its
+/// language: from its line to the next definition's, blank lines at the
+/// end left out, numbered; at most [`MAX_DEFINITION_LINES`].
+fn definition_lines(
+    language: &dyn crate::lang::Language,
+    module: &str,
+    text: &str,
+    name: &str,
+) -> Option<String> {
+    let definitions = language
+        .definitions(&[(module.to_string(), text.to_string())])
+        .into_iter()
+        .next()?;
+    let at = definitions.iter().position(|d| d.name == name)?;
+    let first = definitions[at].line as usize;
+    let lines: Vec<&str> = text.lines().collect();
+    let end = definitions
+        .get(at + 1)
+        .map_or(lines.len(), |next| (next.line as usize).saturating_sub(1))
+        .min(lines.len());
+    let mut shown: Vec<String> = (first.max(1)..=end)
+        .map(|n| format!("{n}: {}", lines[n - 1]))
+        .collect();
+    while shown
+        .last()
+        .is_some_and(|l| l.split_once(": ").is_some_and(|(_, t)| t.trim().is_empty()))
+    {
+        shown.pop();
+    }
+    shown.truncate(MAX_DEFINITION_LINES);
+    (!shown.is_empty()).then(|| shown.join("\n"))
 }
 
 #[cfg(test)]
@@ -305,7 +372,7 @@ mod tests {
         let contents = [("test_g.py".to_string(), test.to_string())];
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Player 2 wins!' == 'Player 1 wins!'";
         assert_eq!(
-            fix(Some("test_g.py line 5"), what, &contents),
+            fix(Some("test_g.py line 5"), what, &contents, false),
             "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
              'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
              'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
@@ -317,17 +384,18 @@ mod tests {
         let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
         let contents = [("test_g.py".to_string(), double)];
         assert!(
-            fix(Some("test_g.py line 5"), what, &contents).contains("returned 'Player 2 wins!'")
+            fix(Some("test_g.py line 5"), what, &contents, false)
+                .contains("returned 'Player 2 wins!'")
         );
         // A failure that is not that assert's gets no such hint.
         let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
-        assert!(!fix(Some("test_g.py line 5"), other, &contents).contains("returned"));
+        assert!(!fix(Some("test_g.py line 5"), other, &contents, false).contains("returned"));
         // pytest that ran no test is told to write one.
         assert!(
-            fix(None, "`python3 -m pytest -q` exit code 5", &[])
+            fix(None, "`python3 -m pytest -q` exit code 5", &[], false)
                 .starts_with("pytest found no test")
         );
-        assert!(fix(None, "`python3 a.py` exit code 5", &[]).starts_with("Fix the cause"));
+        assert!(fix(None, "`python3 a.py` exit code 5", &[], false).starts_with("Fix the cause"));
         // A module of the standard library used and never imported: import
         // it. A name that is no module gets no such hint.
         let program = [(
@@ -336,16 +404,16 @@ mod tests {
         )];
         let unimported = "`python3 wc.py s.txt` exit code 1: NameError: name 'sys' is not defined";
         assert_eq!(
-            fix(Some("wc.py line 4"), unimported, &program),
+            fix(Some("wc.py line 4"), unimported, &program, false),
             "The error is at wc.py line 4. Line 4 is: print(wc(sys.argv[1])) `sys` is a module of \
              Python's standard library that wc.py uses without importing it: add `import sys` at \
              the top of wc.py. Fix it: answer with write_file and the whole corrected content of \
              wc.py."
         );
         let undefined = unimported.replace("'sys'", "'args'");
-        assert!(!fix(Some("wc.py line 4"), &undefined, &program).contains("import"));
+        assert!(!fix(Some("wc.py line 4"), &undefined, &program, false).contains("import"));
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
-        assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents).contains("returned"));
+        assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents, false).contains("returned"));
     }
 
     #[test]
@@ -364,7 +432,7 @@ mod tests {
         ];
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert None == 'Fizz'";
         assert_eq!(
-            fix(Some("test_fizzbuzz.py line 4"), what, &contents),
+            fix(Some("test_fizzbuzz.py line 4"), what, &contents, false),
             "The error is at test_fizzbuzz.py line 4. Line 4 is: assert fizzbuzz(3) == 'Fizz' \
              `fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py gives no value \
              there. The test is right: make fizzbuzz return the value (not print it). Fix it: \
@@ -394,6 +462,7 @@ mod tests {
             Some("test_fizzbuzz.py line 6"),
             what,
             &contents("self.assertEqual(fizzbuzz(3), 'Fizz')"),
+            false,
         );
         assert!(
             hint.contains("`fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py")
@@ -406,6 +475,7 @@ mod tests {
             Some("test_fizzbuzz.py line 6"),
             what,
             &contents("self.assertEqual('Fizz', fizzbuzz(3))"),
+            false,
         );
         assert!(
             hint.contains("`fizzbuzz(3)` returned None, not 'Fizz'"),
@@ -415,7 +485,7 @@ mod tests {
         // place found from the right, not in the call's own `3`.
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 3";
         let contents = [("test_m.py".to_string(), test("self.assertEqual(f(3), 3)"))];
-        let hint = fix(Some("test_m.py line 6"), what, &contents);
+        let hint = fix(Some("test_m.py line 6"), what, &contents, false);
         assert!(
             hint.contains(
                 "`f(3)` returned 4, not 3. If the code is right, the test is wrong: write that \
@@ -425,6 +495,6 @@ mod tests {
         );
         // A failure of another assert gives no such hint.
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 5";
-        assert!(!fix(Some("test_m.py line 6"), what, &contents).contains("returned"));
+        assert!(!fix(Some("test_m.py line 6"), what, &contents, false).contains("returned"));
     }
 }

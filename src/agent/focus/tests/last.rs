@@ -306,3 +306,60 @@ fn in_baseline(state: &mut State, path: &str) {
     };
     state.baseline.files.insert(path.into(), file);
 }
+
+#[test]
+fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
+    // v1's calc-fix run (Ollama API): told that the test may be wrong, a
+    // small model wrote calc.py again unchanged until it was blocked.
+    let out = "\n--- stdout ---\n.F                   [100%]\n=== FAILURES ===\n___ test_average ___\n\n    def test_average():\n>       assert average([2, 4, 6]) == 4\nE       assert 3.0 == 4\nE        +  where 3.0 = average([2, 4, 6])\n\ntest_calc.py:9: AssertionError\n=== short test summary info ===\nFAILED test_calc.py::test_average - assert 3.0 == 4\n1 failed, 1 passed in 0.05s";
+    let contents = [
+        (
+            "calc.py".to_string(),
+            "def add(a, b):\n    return a + b\n\n\ndef average(numbers):\n    return sum(numbers) / (len(numbers) + 1)\n"
+                .to_string(),
+        ),
+        (
+            "test_calc.py".to_string(),
+            "from calc import add, average\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_average():\n    assert average([2, 4, 6]) == 4\n"
+                .to_string(),
+        ),
+    ];
+    let mut s = state();
+    let written = FileRecord {
+        sha256: String::new(),
+        created: true,
+        ..FileRecord::default()
+    };
+    s.files.insert("test_calc.py".into(), written.clone());
+    s.files.insert("calc.py".into(), written);
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, out))]);
+    // A test of the run's own may be the wrong one.
+    let step = next_step(&s, &contents);
+    assert!(
+        step.contains("If the code is right, the test is wrong"),
+        "{step}"
+    );
+    // The project's test, failing before the run, is right.
+    s.files.remove("test_calc.py");
+    s.baseline.files.insert(
+        "test_calc.py".into(),
+        crate::state::BaselineFile {
+            path: "test_calc.py".into(),
+            size: 0,
+            modified: 0,
+            sha256: None,
+        },
+    );
+    s.failing_before = vec!["test_calc.py::test_average".into()];
+    let step = next_step(&s, &contents);
+    assert!(
+        step.contains(
+            "`average([2, 4, 6])` returned 3.0, not 4. The test is the project's own and is \
+             right: the bug is in average of calc.py. It is defined so:\n5: def \
+             average(numbers):\n6:     return sum(numbers) / (len(numbers) + 1)\n Find what in \
+             it gives 3.0 instead of 4, and change that. Fix it: answer with write_file and the \
+             whole corrected content of calc.py."
+        ),
+        "{step}"
+    );
+}
