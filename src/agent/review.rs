@@ -25,6 +25,8 @@ pub(super) struct Reviews {
 struct Seen<'a> {
     tools: &'a Toolbox,
     written: Vec<String>,
+    /// The files there before the run.
+    existed: Vec<String>,
 }
 
 impl Workspace for Seen<'_> {
@@ -49,6 +51,10 @@ impl Workspace for Seen<'_> {
 
     fn written(&self) -> Vec<String> {
         self.written.clone()
+    }
+
+    fn existed(&self, path: &str) -> bool {
+        self.existed.iter().any(|p| p == path)
     }
 }
 
@@ -469,6 +475,7 @@ impl Agent<'_> {
         let workspace = Seen {
             tools: self.tools,
             written: self.state().files.keys().cloned().collect(),
+            existed: self.state().baseline.files.keys().cloned().collect(),
         };
         language.review(path, content, &workspace)
     }

@@ -78,6 +78,9 @@ pub trait Workspace {
     fn files(&self) -> Vec<String>;
     /// The files this run wrote, relative paths.
     fn written(&self) -> Vec<String>;
+    /// Whether `path` was there before the run: the user's file, not a
+    /// draft of the run's own.
+    fn existed(&self, path: &str) -> bool;
 }
 
 /// A test as its test runner names it inside its file (`test_average`,

@@ -14,6 +14,9 @@ impl Workspace for Nothing {
     fn written(&self) -> Vec<String> {
         Vec::new()
     }
+    fn existed(&self, _: &str) -> bool {
+        false
+    }
 }
 
 #[test]

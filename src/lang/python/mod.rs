@@ -63,15 +63,20 @@ const STANDARD_MODULES: [&str; 36] = [
 ];
 
 /// What the log says a repair mended (see `facts.py`'s `repair`).
-fn repaired_why(mended: &[String]) -> &'static str {
-    let apostrophes = mended.iter().any(|m| m == "apostrophes");
-    match (apostrophes, mended.iter().any(|m| m == "else")) {
-        (true, true) => {
-            "escaped apostrophes that ended strings early, and put `if C: A else: B` written \
-             on one line on lines of their own"
-        }
-        (false, true) => "put `if C: A else: B` written on one line on lines of their own",
-        _ => "escaped apostrophes that ended strings early",
+fn repaired_why(mended: &[String]) -> String {
+    let said: Vec<&str> = mended
+        .iter()
+        .filter_map(|m| match m.as_str() {
+            "apostrophes" => Some("escaped apostrophes that ended strings early"),
+            "quotes" => Some("opened strings closed with the other quote with that quote"),
+            "else" => Some("put `if C: A else: B` written on one line on lines of their own"),
+            _ => None,
+        })
+        .collect();
+    match said.as_slice() {
+        [] => "mended what Python could not read".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
     }
 }
 
@@ -219,13 +224,18 @@ impl Language for Python {
             .iter()
             .find(|m| m.name == "conftest")
             .map(|m| m.facts);
+        let repaired = answer.repaired.as_ref().map(|r| repaired_why(&r.mended));
         let (text, facts, why) = match (&answer.merged, &answer.repaired, &answer.wrapped) {
             (Some(m), _, _) => (
                 m.text.as_str(),
                 &m.facts,
                 "asserts written alone replace the asserts of the same call in the test file",
             ),
-            (None, Some(r), _) => (r.text.as_str(), &r.facts, repaired_why(&r.mended)),
+            (None, Some(r), _) => (
+                r.text.as_str(),
+                &r.facts,
+                repaired.as_deref().unwrap_or_default(),
+            ),
             // A test file pytest would not run as written, mended where the
             // mend loses nothing: a script (pytest imports it and finds no
             // test) and top-level tests that take `self` and never use it
@@ -251,6 +261,7 @@ impl Language for Python {
             written: &written,
             conftest,
             was: was.as_ref(),
+            existed: workspace.existed(path),
         };
         match review::problem(&write) {
             Some((reason, instead)) => Review::Refuse(Refusal { reason, instead }),

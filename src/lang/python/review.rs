@@ -53,6 +53,9 @@ pub struct Write<'a> {
     pub conftest: Option<&'a Facts>,
     /// The facts of the file as it is, when it is there.
     pub was: Option<&'a Facts>,
+    /// The file was there before the run (the user's, not a draft of the
+    /// run's own).
+    pub existed: bool,
 }
 
 /// Why the write should not happen, with what to write instead when known.
@@ -102,9 +105,17 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             .find(|name| write.facts.defines(name.as_str()))?;
         Some((entry, was.main_block.as_deref()))
     });
+    // Nothing runs, or something else runs and the entry is called nowhere
+    // (a cli-flag run replaced `if __name__ == "__main__": main(sys.argv)`
+    // with `greeting('world', shout=True)`: the program printed nothing).
+    // Of a file there before the run only: a draft of the run's own may
+    // drop what ran it (a fizzbuzz run's change from printing to returning
+    // dropped its `__main__` block, and was refused until the rounds ran
+    // out).
     if !write.is_test
-        && !write.facts.runs_something
+        && write.existed
         && let Some((entry, block)) = entry
+        && (!write.facts.runs_something || !write.facts.calls.contains(entry))
     {
         let keep = match block {
             Some(block) => format!("end {path} with the lines that run it now:\n{block}"),
@@ -112,11 +123,14 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 format!("end {path} with `if __name__ == \"__main__\":` and the call of {entry}.")
             }
         };
+        let would = match write.facts.runs_something {
+            true => format!("would no longer run {entry}"),
+            false => "would do nothing when it runs".to_string(),
+        };
         return Some((
             format!(
-                "{path} would do nothing when it runs: the file as it is calls `{entry}()` at \
-                 its top, and this content defines {entry} but never calls it. Keep what runs \
-                 it: {keep}"
+                "{path} {would}: the file as it is calls `{entry}()` at its top, and this \
+                 content defines {entry} but never calls it. Keep what runs it: {keep}"
             ),
             None,
         ));

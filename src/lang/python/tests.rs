@@ -21,6 +21,9 @@ impl Workspace for Files {
     fn written(&self) -> Vec<String> {
         self.files()
     }
+    fn existed(&self, path: &str) -> bool {
+        self.0.contains_key(path)
+    }
 }
 
 fn files(pairs: &[(&str, &str)]) -> Files {
@@ -165,6 +168,19 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
     );
     let refuse = |text: &str| matches!(review_in(&files(&[]), "a.py", text), Review::Refuse(_));
     assert!(refuse("x = 'a' + 'it's\n"));
+    // A string opened with one quote and closed with the other (v2's
+    // add-function run, Ollama API: the write was refused, then the edit).
+    let shout =
+        "def shout(text):\n    return text.upper() + '!\"\n\n\ndef count(text):\n    return 0\n";
+    assert_eq!(
+        review_in(&files(&[]), "textutil.py", shout),
+        Review::Repair {
+            content: shout.replace("'!\"", "\"!\""),
+            why: "opened strings closed with the other quote with that quote".into()
+        }
+    );
+    // Not when the other quote is not there once.
+    assert!(refuse("x = 'a\" + \"b\n"));
     // Readable files are accepted as they are.
     for fine in [
         "x = \"It's\"  # it's fine\n",
@@ -563,6 +579,45 @@ fn a_write_that_leaves_a_program_running_nothing_is_refused() {
     assert_eq!(review_in(&draft, "greet.py", dropped), Review::Accept);
     let called = format!("{dropped}\nmain(sys.argv)\n");
     assert_eq!(review_in(&workspace, "greet.py", &called), Review::Accept);
+    // Something else run in its place (v2's cli-flag run, Ollama API:
+    // `greeting('world', shout=True)`, and the program printed nothing).
+    let other = format!("{dropped}\ngreeting('world', shout=True)\n");
+    match review_in(&workspace, "greet.py", &other) {
+        Review::Refuse(refusal) => assert!(
+            refusal
+                .reason
+                .starts_with("greet.py would no longer run main: the file as it is calls"),
+            "{}",
+            refusal.reason
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A draft of the run's own may drop what ran it (v2's fizzbuzz: its
+    // change from printing to returning dropped `fizzbuzz(int(sys.argv[1]))`
+    // under `__main__`, and was refused until the rounds ran out).
+    struct Draft(Files);
+    impl Workspace for Draft {
+        fn text(&self, path: &str) -> Option<String> {
+            self.0.text(path)
+        }
+        fn files(&self) -> Vec<String> {
+            self.0.files()
+        }
+        fn written(&self) -> Vec<String> {
+            self.0.written()
+        }
+        fn existed(&self, _: &str) -> bool {
+            false
+        }
+    }
+    let draft_of_the_run = Draft(files(&[("greet.py", greet)]));
+    assert_eq!(
+        Python.review("greet.py", dropped, &draft_of_the_run),
+        Review::Accept
+    );
+    // An entry of its own that calls main keeps it.
+    let wrapped = format!("{dropped}\n\ndef run():\n    main(sys.argv)\n\n\nrun()\n");
+    assert_eq!(review_in(&workspace, "greet.py", &wrapped), Review::Accept);
     let module = files(&[("calc.py", "def add(a, b):\n    return a + b\n")]);
     let more = "X = 1\n\n\ndef add(a, b):\n    return a + b\n";
     assert_eq!(review_in(&module, "calc.py", more), Review::Accept);
