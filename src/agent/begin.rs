@@ -137,7 +137,7 @@ impl Agent<'_> {
         if state.failing_before.is_empty() || language.is_test(path) {
             return None;
         }
-        let read = |path: &str| String::from_utf8(self.tools.contents(path)?).ok();
+        let read = |path: &str| self.tools.text(path);
         let text = read(path)?;
         let tests: Vec<(String, String)> = state
             .baseline
@@ -203,11 +203,7 @@ impl Agent<'_> {
         let Some(language) = self.languages.iter().find(|l| l.owns(path)) else {
             return true;
         };
-        let Some(text) = self
-            .tools
-            .contents(path)
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-        else {
+        let Some(text) = self.tools.text(path) else {
             return true;
         };
         crate::lang::called_names(goal)

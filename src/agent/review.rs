@@ -31,7 +31,7 @@ struct Seen<'a> {
 
 impl Workspace for Seen<'_> {
     fn text(&self, path: &str) -> Option<String> {
-        String::from_utf8(self.tools.contents(path)?).ok()
+        self.tools.text(path)
     }
 
     fn files(&self) -> Vec<String> {
@@ -162,7 +162,7 @@ impl Agent<'_> {
     /// The text of `path` now and as an `edit_file` call would leave it;
     /// `None` when the edit does not apply (the tool says why when it runs).
     pub(super) fn edited(&self, path: &str, old: &str, new: &str) -> Option<(String, String)> {
-        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let before = self.tools.text(path)?;
         let after = tools::apply_edit(&before, old, new, path).ok()?;
         Some((before, after))
     }
@@ -221,8 +221,7 @@ impl Agent<'_> {
         let library = state.baseline.files.contains_key(path)
             && self
                 .tools
-                .contents(path)
-                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .text(path)
                 .is_some_and(|now| language.runs_nothing(&now).is_some());
         if library {
             return None;
@@ -266,7 +265,7 @@ impl Agent<'_> {
         if !projects && self.tests_of_kept_code(language, path) {
             return None;
         }
-        let old = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let old = self.tools.text(path)?;
         let dropped = lang::dropped_asserts(language, &old, content);
         let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
         let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();
@@ -380,7 +379,7 @@ impl Agent<'_> {
             return None;
         }
         let language = self.reviews.languages.for_path(path)?;
-        let old = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let old = self.tools.text(path)?;
         if self.lost_unasked(path, &old, content).is_empty() {
             return None;
         }
@@ -401,7 +400,7 @@ impl Agent<'_> {
     /// not give a file that would be accepted.
     fn put_in(&self, path: &str, old: &str, new: &str) -> Option<(String, String)> {
         let language = self.reviews.languages.for_path(path)?;
-        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let before = self.tools.text(path)?;
         // The same edit sent again is refused as it is, never put in: a
         // class given again with a docstring alone would lose its methods.
         if tools::edit_made_before(&before, old, new).is_some() {
@@ -428,7 +427,7 @@ impl Agent<'_> {
     /// smallest edit to the mended text, and what was mended. A cli-flag
     /// run refused such an edit of greet.py six times.
     fn repaired_edit(&self, path: &str, old: &str, new: &str) -> Option<(String, String, String)> {
-        let before = String::from_utf8(self.tools.contents(path)?).ok()?;
+        let before = self.tools.text(path)?;
         let spliced = tools::apply_edit(&before, old, new, path).ok()?;
         let Review::Repair { content, why } = self.review(path, &spliced) else {
             return None;

@@ -823,7 +823,9 @@ pub fn hold_to_run(
             requirement: text,
             met: false,
             evidence: format!(
-                "{program} stopped where it reads the arguments or input it is run with, which                  `{}` does not give, and no test that passed and no example of the goal ran its                  code: run it with what the goal gives it, or test what it defines",
+                "{program} stopped where it reads the arguments or input it is run with, which \
+                 `{}` does not give, and no test that passed and no example of the goal ran its \
+                 code: run it with what the goal gives it, or test what it defines",
                 check.command
             ),
             about_tests: false,
@@ -1761,6 +1763,12 @@ mod tests {
         assert_eq!(
             (unmet.requirement.as_str(), unmet.met, unmet.file.as_deref()),
             ("`python3 fizzbuzz.py` runs", false, Some("fizzbuzz.py"))
+        );
+        assert_eq!(
+            unmet.evidence,
+            "fizzbuzz.py stopped where it reads the arguments or input it is run with, which \
+             `python3 fizzbuzz.py` does not give, and no test that passed and no example of the \
+             goal ran its code: run it with what the goal gives it, or test what it defines"
         );
         assert!(matches!(
             verdict(&checks, &requirements, &[]),

@@ -263,6 +263,12 @@ impl Toolbox {
         files::contents(&self.root, path)
     }
 
+    /// The current text of a workspace file, `None` when it does not exist
+    /// or is not UTF-8.
+    pub fn text(&self, path: &str) -> Option<String> {
+        String::from_utf8(self.contents(path)?).ok()
+    }
+
     /// A workspace file as text in about `max` bytes, its head and tail
     /// when it is longer, read without loading the rest.
     pub fn excerpt(&self, path: &str, max: usize) -> Option<String> {

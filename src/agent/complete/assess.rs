@@ -78,8 +78,7 @@ impl Agent<'_> {
             };
             known = true;
             self.tools
-                .contents(path)
-                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .text(path)
                 .is_some_and(|text| language.defines(&text, name))
         });
         found || !known
@@ -96,7 +95,7 @@ impl Agent<'_> {
             .iter()
             .filter(|p| language.owns(p))
             .filter_map(|p| {
-                let text = String::from_utf8(self.tools.contents(p)?).ok()?;
+                let text = self.tools.text(p)?;
                 Some((p.to_string(), text))
             })
             .collect()
@@ -160,11 +159,7 @@ impl Agent<'_> {
         let Some(language) = self.languages.iter().find(|l| l.owns(program)) else {
             return false;
         };
-        let Some(text) = self
-            .tools
-            .contents(program)
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-        else {
+        let Some(text) = self.tools.text(program) else {
             return false;
         };
         let names: Vec<String> = language
@@ -239,8 +234,7 @@ impl Agent<'_> {
             && self.state().baseline.files.contains_key(word)
             && self
                 .tools
-                .contents(word)
-                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .text(word)
                 .is_some_and(|text| language.runs_nothing(&text).is_some())
     }
 

@@ -166,7 +166,7 @@ impl Agent<'_> {
             let defining = paths.iter().find_map(|path| {
                 let at = self.languages.iter().position(|l| l.owns(path))?;
                 let language = &self.languages[at];
-                let text = String::from_utf8(self.tools.contents(path)?).ok()?;
+                let text = self.tools.text(path)?;
                 let can = !language.is_test(path)
                     && language.defines(&text, &name)
                     && language.examples_command(path, &name, &[]).is_some();
