@@ -550,6 +550,40 @@ def mend_test(text, path, modules):
     return wrap_script(mended, path) or (mended if mended != text else None)
 
 
+def own_imports_dropped(text, path):
+    """A module that imports from itself (`from fizzbuzz import fizzbuzz` in
+    fizzbuzz.py: a circular import, "cannot import name ... from partially
+    initialized module"), each such import at its top left out where every
+    name it imports is one the file defines itself. None when there is none
+    or the result does not parse."""
+    if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "__init__.py":
+        return None
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+    own = path[:-3].replace("/", ".")
+    stem = own.rsplit(".", 1)[-1]
+    defined = {n.name for n in tree.body if isinstance(n, DEFS)}
+    defined |= {t.id for n in tree.body if isinstance(n, ast.Assign)
+                for t in n.targets if isinstance(t, ast.Name)}
+    lines = text.split("\n")
+    drop = []
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        itself = ((node.level == 0 and node.module == own)
+                  or (node.level == 1 and node.module == stem and "/" in path))
+        alone = (not lines[node.lineno - 1][:node.col_offset].strip()
+                 and lines[node.end_lineno - 1][node.end_col_offset:].strip()[:1] in ("", "#"))
+        if itself and alone and all(a.name in defined and a.asname in (None, a.name)
+                                    for a in node.names):
+            drop.append(node)
+    for node in reversed(drop):
+        del lines[node.lineno - 1:node.end_lineno]
+    mended = "\n".join(lines)
+    return mended if drop and parse(mended)[0] is not None else None
+
+
 def merge_asserts(current, fragment, fragment_facts):
     if not fragment_facts["only_asserts"]:
         return None
@@ -676,6 +710,8 @@ def main():
                    for f, fa in zip(files[1:], all_facts[1:])
                    if f["path"].endswith(".py") and "/" not in f["path"] and f["path"] != files[0]["path"]}
         wrapped = mend_test(files[0]["text"], files[0]["path"], modules)
+    elif files and not request.get("test") and all_facts[0]["error"] is None:
+        wrapped = own_imports_dropped(files[0]["text"], files[0]["path"])
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired[0], "facts": facts(repaired[0]),
                                          "mended": repaired[1]},

@@ -180,7 +180,8 @@ pub struct Answer {
     pub merged: Option<Mended>,
     /// The first file, a test file pytest would not run as written, mended
     /// (`self` left out of top-level tests that do not use it; a script's
-    /// statements in one test function), when asked for (see [`ask`]).
+    /// statements in one test function), when asked for (see [`ask`]); a
+    /// module that imports from itself, without that import.
     #[serde(default)]
     pub wrapped: Option<Mended>,
     /// `current` with the first file's definitions put in, when asked for

@@ -241,13 +241,23 @@ impl Language for Python {
             // test) and top-level tests that take `self` and never use it
             // (Qwen2.5-Coder 1.5B wrote each again and again, refused each
             // time with what to change).
-            (None, None, Some(w)) => (
+            (None, None, Some(w)) if is_test => (
                 w.text.as_str(),
                 &w.facts,
                 "a test file pytest would not run: a module called as its function imported \
                  as that function, `self` left out of test functions that do not use it, a \
                  test function defined twice renamed, or a script's statements moved into one \
                  test function",
+            ),
+            // A module importing from itself (w1's fizzbuzz.py: `from
+            // fizzbuzz import fizzbuzz` above its own `def fizzbuzz`): a
+            // circular import that fails every importer, and the names are
+            // there without it.
+            (None, None, Some(w)) => (
+                w.text.as_str(),
+                &w.facts,
+                "left out its import from itself (a circular import): the file defines what \
+                 it imported",
             ),
             (None, None, None) => (content, &original, ""),
         };

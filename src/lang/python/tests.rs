@@ -145,6 +145,54 @@ fn an_if_else_written_on_one_line_is_put_on_lines_of_its_own() {
 }
 
 #[test]
+fn a_module_importing_from_itself_loses_that_import() {
+    // w1's fizzbuzz.py (Ollama API): the import above its own definition
+    // made every importer fail on a partially initialized module.
+    let own = "from fizzbuzz import fizzbuzz\nimport sys\n\n\ndef fizzbuzz(n):\n    return str(n)\n\n\nif __name__ == \"__main__\":\n    print(fizzbuzz(int(sys.argv[1])))\n";
+    let without = own.replace("from fizzbuzz import fizzbuzz\n", "");
+    assert_eq!(
+        review_in(&files(&[]), "fizzbuzz.py", own),
+        Review::Repair {
+            content: without.clone(),
+            why: "left out its import from itself (a circular import): the file defines what it \
+                  imported"
+                .into()
+        }
+    );
+    // A package's module, absolute and relative.
+    let inner = "from mathx.add import add\nfrom .add import add  # again\n\n\ndef add(a, b):\n    return a + b\n";
+    assert_eq!(
+        review_in(&files(&[]), "mathx/add.py", inner),
+        Review::Repair {
+            content: "\n\ndef add(a, b):\n    return a + b\n".into(),
+            why: "left out its import from itself (a circular import): the file defines what it \
+                  imported"
+                .into()
+        }
+    );
+    // The same import in another module, of a name the file does not
+    // define, under another name, or in a package's __init__.py is kept.
+    assert_eq!(review_in(&files(&[]), "main.py", own), Review::Accept);
+    for kept in [
+        "from fizzbuzz import helper\n\n\ndef fizzbuzz(n):\n    return helper(n)\n",
+        "from fizzbuzz import fizzbuzz as fb\n\n\ndef fizzbuzz(n):\n    return n\n",
+    ] {
+        assert!(
+            !matches!(
+                review_in(&files(&[]), "fizzbuzz.py", kept),
+                Review::Repair { .. }
+            ),
+            "{kept:?}"
+        );
+    }
+    let init = "from mathx import add\n\n\ndef add(a, b):\n    return a + b\n";
+    assert_eq!(
+        review_in(&files(&[]), "mathx/__init__.py", init),
+        Review::Accept
+    );
+}
+
+#[test]
 fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
     let qwen = "def t():\n    assert p('rock') == 'It's a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don't'  # done\n";
     assert_eq!(
