@@ -1521,6 +1521,76 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
 }
 
 #[test]
+fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
+    // x1's add-function (`--api openai`): asked twice, the model agreed on
+    // 2 of its 6 calls, both times saying `count_vowels('python')` is 2;
+    // the right function was held wrong until the rounds ran out.
+    let textutil = "def reverse(text):\n    return text[::-1]\n";
+    let added = format!(
+        "{textutil}\n\ndef count_vowels(text):\n    return sum(c in 'aeiouAEIOU' for c in text)\n"
+    );
+    let script = |second: [&str; 6]| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+                "check": "python3 textutil.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("textutil.py", "write_file",
+                    serde_json::json!({"path": "textutil.py", "content": added}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "count_vowels(text) returns how many vowels the text has",
+                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
+                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "examples": {"examples": [
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels('world') == 1",
+                "assert count_vowels('python') == 2",
+                "assert count_vowels('') == 0",
+                "assert count_vowels('AEIOUaeiou') == 10",
+                "assert count_vowels('bcdfghjklmnpqrstvwxyz') == 0"]},
+            "returns": {"returns": second},
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+        }))
+        .expect("script")
+    };
+    let requirement = |state: &runner::state::State, text: &str| {
+        state
+            .requirements
+            .iter()
+            .find(|r| r.requirement == text)
+            .cloned()
+    };
+    let held = "count_vowels returns what the goal says it returns";
+    let ran = "a test calls count_vowels and passes";
+
+    // x1's second answers: 'python' and '' agreed, the rest did not.
+    let unsure = add_function(script(["1", "2", "2", "0", "5", "6"]), textutil);
+    let run = unsure.run();
+    run.assert_code(0);
+    let state = unsure.assert_replay_matches();
+    assert_eq!(requirement(&state, held), None, "{:?}", state.requirements);
+    // Right on the agreed call it returns: it ran, and ran right.
+    assert_eq!(requirement(&state, ran), None, "{:?}", state.requirements);
+
+    // Sure answers (5 of 6 agreed) hold it to them, even where both are
+    // wrong: the model's wrong belief is the price of holding one.
+    let sure = add_function(script(["2", "1", "2", "0", "10", "6"]), textutil);
+    let run = sure.run();
+    run.assert_code(1);
+    let state = sure.assert_replay_matches();
+    let wrong = requirement(&state, held).expect("held to the agreed examples");
+    assert!(
+        !wrong.met
+            && wrong
+                .evidence
+                .contains("count_vowels('python') returned 1, the goal says 2"),
+        "{wrong:?}"
+    );
+}
+
+#[test]
 fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_code() {
     // u2 (`--api openai`): a right fizzbuzz and tests that passed ended
     // "not achieved" for the plan's `python3 fizzbuzz.py`, whose

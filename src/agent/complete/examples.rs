@@ -146,6 +146,14 @@ fn completed(
     found
 }
 
+/// Whether the model's answers, agreeing on `agreed` of the `asked`
+/// calls it answered twice (those the function was called on, or not for
+/// their answers' disagreeing), are too unsure to hold a function to:
+/// fewer than half agreed.
+fn unsure(agreed: usize, asked: usize) -> bool {
+    agreed * 2 < asked
+}
+
 /// The same call, however spaced.
 fn same_call(a: &str, b: &str) -> bool {
     a.split_whitespace().eq(b.split_whitespace())
@@ -299,6 +307,7 @@ impl Agent<'_> {
                 tracing::info!(%name, %module, %printed, "the examples could not call it");
                 continue;
             };
+            let unsure = unsure(tried.len(), seen);
             // It did not finish: the example after the last one printed
             // is the one that hung, or ended the program.
             if outcome.exit_code != Some(0)
@@ -314,6 +323,17 @@ impl Agent<'_> {
                     got: Err(why),
                     same: false,
                 });
+            }
+            // The model's two answers agreed on fewer than half of its
+            // calls: it does not know what the goal decides, and a value
+            // both answers gave is no surer than the rest (x1's
+            // add-function: 2 of 6 agreed, both saying `count_vowels(
+            // 'python')` is 2, and a right function was held wrong for
+            // 20 rounds). A call it agreed on that the function does not
+            // return is not held against the function; one it returns
+            // still shows the function ran, and ran right.
+            if unsure {
+                tried.retain(|t| t.same);
             }
             let each: Vec<String> = tried
                 .iter()
