@@ -577,6 +577,76 @@ fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
 
+/// A requirement the assessment shows with the program given inline
+/// (`python3 -c`, which the model's own commands may not give) is run all
+/// the same and judged by what it printed: x1's package run (`--api
+/// openai`) had `from .add import *` in `mathx/__init__.py` and 8 tests
+/// passing, and "the mathx package should have an add function" stayed
+/// unmet for 20 rounds, its command refused as the model's.
+#[test]
+fn a_requirement_shown_by_an_inline_program_is_run_to_see_the_work() {
+    let script = |command: &str| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [
+                {"path": "mathx/add.py", "purpose": "add"},
+                {"path": "mathx/__init__.py", "purpose": "the package"},
+                {"path": "test_mathx.py", "purpose": "tests"}],
+                "check": "python3 -m pytest -q"},
+            "rules": [
+                on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
+                ends_when("Wrote ", true, "written"),
+                ends_when("exit code 0", true, "passed"),
+                on_subtask("Write mathx/add.py", "write_file", serde_json::json!({"path": "mathx/add.py",
+                    "content": "def add(a, b):\n    return a + b\n"})),
+                on_subtask("Write mathx/__init__.py", "write_file", serde_json::json!({"path": "mathx/__init__.py",
+                    "content": "from .add import *\n"})),
+                on_subtask("Write test_mathx.py", "write_file", serde_json::json!({"path": "test_mathx.py",
+                    "content": "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "The mathx package should have an add function.", "met": true,
+                 "evidence": "mathx/__init__.py imports it", "about_tests": false, "about_output": false,
+                 "command": command, "expects": "3"},
+                {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
+            "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "done"}}]}
+        }))
+        .expect("script")
+    };
+    let test = |command: &str| {
+        Test::new().serving(script(command)).args([
+            "Create a mathx package with an add function and pytest tests",
+            "--max-cycles",
+            "0",
+        ])
+    };
+    let shown = |state: &runner::state::State| {
+        state
+            .requirements
+            .iter()
+            .find(|r| {
+                r.requirement
+                    .starts_with("The mathx package should have an add")
+            })
+            .cloned()
+            .expect("the requirement")
+    };
+    let right = test("python3 -c 'from mathx import add; print(add(1, 2))'");
+    let run = right.run();
+    run.assert_code(0);
+    let requirement = shown(&right.assert_replay_matches());
+    assert!(requirement.met, "{requirement:?}");
+
+    // It ran: a program that fails holds the requirement unmet.
+    let wrong = test("python3 -c 'from mathx import mul; print(mul(1, 3))'");
+    wrong.run().assert_code(1);
+    let requirement = shown(&wrong.assert_replay_matches());
+    assert!(
+        !requirement.met && requirement.evidence.ends_with("failed (exit code 1)"),
+        "{requirement:?}"
+    );
+}
+
 /// A cycle's change of a file, marked done with nothing changed, is
 /// refused once: what it asks for was found missing in the files as they
 /// are (a cli-flag run's cycle, "Make this true: ... an optional --shout

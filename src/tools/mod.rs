@@ -150,6 +150,17 @@ impl Toolbox {
         args::parse(call, &self.config)
     }
 
+    /// The limits of a command the runner makes itself: the model's, but
+    /// its program may be given inline (`python3 -c`), which the model's
+    /// may not (the model is told to write its code to a file, where it is
+    /// reviewed and kept; the runner's command only looks at the work).
+    fn own_config(&self) -> ToolConfig {
+        ToolConfig {
+            allow_inline_python: true,
+            ..self.config.clone()
+        }
+    }
+
     /// Runs an action. Never fails: what went wrong is in the outcome. A
     /// stop request ends a running command.
     pub async fn execute(&self, action: &Action, stop: &Stop) -> ActionOutcome {
@@ -163,6 +174,23 @@ impl Toolbox {
         &self,
         action: &Action,
         prior: Option<Option<Vec<u8>>>,
+        stop: &Stop,
+    ) -> ActionOutcome {
+        self.execute_with(action, prior, &self.config, stop).await
+    }
+
+    /// [`Toolbox::execute`] of an action of the runner's own: a command
+    /// runs within its limits (see `own_config`).
+    pub async fn execute_own(&self, action: &Action, stop: &Stop) -> ActionOutcome {
+        self.execute_with(action, None, &self.own_config(), stop)
+            .await
+    }
+
+    async fn execute_with(
+        &self,
+        action: &Action,
+        prior: Option<Option<Vec<u8>>>,
+        config: &ToolConfig,
         stop: &Stop,
     ) -> ActionOutcome {
         match action {
@@ -190,11 +218,10 @@ impl Toolbox {
                 match self.languages().and_then(|l| l.as_run(cmd, &text)) {
                     Some(run_as) => {
                         let outcome =
-                            command::run(&place, &run_as.command, *timeout, &self.config, stop)
-                                .await;
+                            command::run(&place, &run_as.command, *timeout, config, stop).await;
                         command::ran_as(outcome, cmd, &run_as)
                     }
-                    None => command::run(&place, cmd, *timeout, &self.config, stop).await,
+                    None => command::run(&place, cmd, *timeout, config, stop).await,
                 }
             }
         }
@@ -206,11 +233,7 @@ impl Toolbox {
     /// (`python3 -c`), which the model may not.
     pub async fn run_own(&self, cmd: &str, timeout: Duration, stop: &Stop) -> ActionOutcome {
         let place = self.place().await;
-        let config = ToolConfig {
-            allow_inline_python: true,
-            ..self.config.clone()
-        };
-        command::run(&place, cmd, timeout, &config, stop).await
+        command::run(&place, cmd, timeout, &self.own_config(), stop).await
     }
 
     /// Where a command runs: the workspace, its temp folder, what it may

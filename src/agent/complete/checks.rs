@@ -62,6 +62,29 @@ impl Agent<'_> {
         command: &str,
         timeout: Option<u64>,
     ) -> Result<ActionOutcome, String> {
+        self.run_command(command, timeout, false).await
+    }
+
+    /// [`Agent::run_as_the_model_would`], but the program may be given
+    /// inline (`python3 -c`): a command the runner runs to see the work,
+    /// not one of the model's. x1's package assessment gave `python3 -c
+    /// 'from mathx import add; print(add(1, 2))'` to show that the package
+    /// has `add`; refused as the model's, the requirement stayed unmet
+    /// with nothing the model could change.
+    pub(super) async fn run_to_see(
+        &mut self,
+        command: &str,
+        timeout: Option<u64>,
+    ) -> Result<ActionOutcome, String> {
+        self.run_command(command, timeout, true).await
+    }
+
+    async fn run_command(
+        &mut self,
+        command: &str,
+        timeout: Option<u64>,
+        own: bool,
+    ) -> Result<ActionOutcome, String> {
         let mut arguments = json!({ "cmd": command });
         if let Some(timeout) = timeout {
             arguments["timeout_sec"] = json!(timeout);
@@ -73,7 +96,10 @@ impl Agent<'_> {
         match self.tools.parse(&call) {
             Ok(Call::Action(action)) => {
                 self.reporter.thinking(true);
-                let outcome = self.tools.execute(&action, &self.stop).await;
+                let outcome = match own {
+                    true => self.tools.execute_own(&action, &self.stop).await,
+                    false => self.tools.execute(&action, &self.stop).await,
+                };
                 self.reporter.thinking(false);
                 Ok(outcome)
             }

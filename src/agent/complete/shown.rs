@@ -18,7 +18,8 @@ const SHOW_TIMEOUT: Duration = Duration::from_secs(30);
 impl Agent<'_> {
     /// Runs each distinct command that shows a requirement the model says
     /// is met (about output or not), as the model's `run_cmd` would (the same whitelist, sandbox
-    /// and limits). Like a check, it only reads the work, so it is not
+    /// and limits; its program may be inline, `python3 -c`, see
+    /// [`Agent::run_to_see`]). Like a check, it only reads the work, so it is not
     /// announced in the log; the requirement's evidence records it.
     pub(super) async fn show(&mut self, requirements: &[Requirement]) -> Vec<Shown> {
         let mut commands: Vec<String> = Vec::new();
@@ -60,10 +61,7 @@ impl Agent<'_> {
     }
 
     async fn run_shown(&mut self, command: &str) -> Shown {
-        let outcome = match self
-            .run_as_the_model_would(command, Some(SHOW_TIMEOUT.as_secs()))
-            .await
-        {
+        let outcome = match self.run_to_see(command, Some(SHOW_TIMEOUT.as_secs())).await {
             Ok(outcome) if outcome.command.is_some() => outcome,
             Ok(outcome) => return not_run(command, outcome.error.unwrap_or_default()),
             Err(why) => return not_run(command, why),

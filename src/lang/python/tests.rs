@@ -778,6 +778,14 @@ fn an_import_from_a_module_of_a_package_that_lacks_the_name_is_refused() {
         review_in(&workspace, "mathx/test_add.py", &right),
         Review::Accept
     );
+    // The package's `__init__.py` as the runner's package hint writes it:
+    // `from .add import *` gives add.
+    let starred = files(&[
+        ("mathx/__init__.py", "from .add import *\n"),
+        ("mathx/add.py", "def add(a, b):\n    return a + b\n"),
+    ]);
+    let test = "from mathx import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
+    assert_eq!(review_in(&starred, "test_mathx.py", test), Review::Accept);
 }
 
 #[test]
