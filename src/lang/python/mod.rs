@@ -229,7 +229,8 @@ impl Language for Python {
             (Some(m), _, _) => (
                 m.text.as_str(),
                 &m.facts,
-                "asserts written alone replace the asserts of the same call in the test file",
+                "asserts written alone (or in their test function given again) replace the \
+                 asserts of the same call in the test file",
             ),
             (None, Some(r), _) => (
                 r.text.as_str(),

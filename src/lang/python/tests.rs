@@ -393,11 +393,29 @@ fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
             "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n    assert play('paper', 'rock') == 'rock'\n"
         )
     );
-    // Anything else is not a fix of lines.
+    // The test function given again with only the assert it corrects
+    // (x1's rps), after an import the file has.
+    for fragment in [
+        "def test_play():\n    assert play('rock', 'paper') == 'paper'\n",
+        "from game import play\n\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'",
+    ] {
+        assert_eq!(
+            merged(fragment).as_deref(),
+            Some(
+                "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n    assert play('paper', 'rock') == 'rock'\n"
+            ),
+            "{fragment:?}"
+        );
+    }
+    // Anything else is not a fix of lines: another test's name, more than
+    // asserts in it, an import the file lacks.
     for fragment in [
         "assert play('rock', 'rock') == 'tie'",
         "from game import play\nassert play('rock', 'paper') == 'paper'",
         "assert play('rock', 'paper') == 'rock'",
+        "def test_other():\n    assert play('rock', 'paper') == 'paper'\n",
+        "def test_play():\n    x = 1\n    assert play('rock', 'paper') == 'paper'\n",
+        "import game\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n",
     ] {
         assert_eq!(merged(fragment), None, "{fragment:?}");
     }
