@@ -1119,6 +1119,45 @@ fn a_failing_test_of_code_the_goal_keeps_may_be_corrected() {
     assert_eq!(test.read("inventory.py"), before, "the module is as it was");
 }
 
+/// A planned change of a program there before the run is told, for each
+/// command-line option the goal names, where the program reads its
+/// arguments (x1's cli-flag, `--api openai`: "Add a --shout flag to the
+/// greeting function" gave `greeting` a `shout` nothing passed, and
+/// `main`, which reads the command line, never changed).
+#[test]
+fn a_planned_change_is_told_where_the_program_reads_the_goals_option() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "add a --shout flag to the greeting"}],
+            "check": "python3 greet.py"},
+        "rules": [],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "done"}}]}
+    }))
+    .expect("script");
+    let planned = |goal: &str| {
+        let test = Test::new()
+            .serving(script.clone())
+            .file("greet.py", GREET)
+            .args([goal, "--max-cycles", "0"]);
+        test.run();
+        tasks(&test, false)
+            .into_iter()
+            .flat_map(|t| t.subtasks)
+            .collect::<Vec<_>>()
+    };
+    let subtasks = planned("Change greet.py so that it takes an optional --shout flag");
+    assert!(
+        subtasks[0].contains(
+            ". --shout is a command-line option: greet.py reads its arguments at line 5 `name = \
+             sys.argv[1] if len(sys.argv) > 1 else \"world\"`: --shout is one of them there."
+        ),
+        "{subtasks:?}"
+    );
+    // A goal that names no option: nothing said.
+    let subtasks = planned("Change greet.py so that it greets in capitals");
+    assert!(!subtasks[0].contains("command-line option"), "{subtasks:?}");
+}
+
 /// A requirement about output found unmet is run in its cycle until its
 /// output holds what it must: a cycle whose only check was the plan's
 /// `python3 greet.py Ann` took a change that still ignored `--shout` as
@@ -1763,4 +1802,38 @@ fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_co
         .expect("the run is a requirement");
     assert!(!unmet.met, "{unmet:?}");
     assert_eq!(unmet.file.as_deref(), Some("fizzbuzz.py"));
+}
+
+/// A write the language mends (a string closed with the other quote) and
+/// that then is definitions alone over the project's file is put in beside
+/// what the file holds, and reviewed so: x3's add-function (Ollama API)
+/// gave `count_vowels` with `reverse`'s body in place of `reverse`, and a
+/// `'!"`; mended, the write was refused six times for dropping `reverse`,
+/// never told that its `count_vowels` was a copy of it.
+#[test]
+fn a_mended_write_of_definitions_alone_is_put_in_beside_the_files_own() {
+    let textutil = "def reverse(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n\n\ndef shout(text):\n    \"\"\"The text in capitals with an exclamation mark.\"\"\"\n    return text.upper() + \"!\"\n";
+    let renamed = "def count_vowels(text):\n    \"\"\"The text backwards.\"\"\"\n    return text[::-1]\n\n\n\ndef shout(text):\n    \"\"\"The text in capitals with an exclamation mark.\"\"\"\n    return text.upper() + '!\"\n\n\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+            "check": "python3 textutil.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            on_subtask("textutil.py", "write_file", serde_json::json!({"path": "textutil.py", "content": renamed}))
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+    }))
+    .expect("script");
+    let test = add_function(script, textutil);
+    test.run();
+    test.assert_replay_matches();
+    let refused = test.refusals();
+    assert!(
+        refused.first().is_some_and(|e| e.contains(
+            "`count_vowels` (line 11 of textutil.py) would do exactly \
+                                        what `reverse` (line 1) does"
+        )),
+        "{refused:?}"
+    );
+    assert_eq!(test.read("textutil.py"), textutil, "nothing written");
 }

@@ -1,8 +1,6 @@
 //! Languages other than Python, through the seam: a scripted model writes a
 //! JavaScript module and its tests, and the plan's check is `node --test`.
 
-use runner::state::Event;
-
 use crate::support::Test;
 
 #[test]
@@ -28,14 +26,7 @@ fn a_javascript_module_and_its_tests_pass_node_test() {
     assert!(subtasks[1].contains("require('./add.js')"), "{subtasks:?}");
     // The test file node could not compile was refused in node's words,
     // and never written.
-    let refused: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CallRejected { error, .. } => Some(error),
-            _ => None,
-        })
-        .collect();
+    let refused = test.refusals();
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(
         refused[0].starts_with("not written: node cannot read add.test.js"),

@@ -76,6 +76,15 @@ impl Agent<'_> {
                     (!language.is_test(path)).then_some(())?;
                     language.first_argument()
                 });
+                decompose::to_options(
+                    tasks,
+                    &crate::state::verdict::named_options(goal),
+                    |path, option| {
+                        baseline.contains_key(path).then_some(())?;
+                        let text = self.tools.text(path)?;
+                        super::focus::where_option_is_read(path, option, &text)
+                    },
+                );
                 decompose::on_workspace(
                     tasks,
                     |path| baseline.contains_key(path),

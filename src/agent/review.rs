@@ -129,15 +129,43 @@ impl Agent<'_> {
                     call.arguments["content"] = serde_json::Value::String(merged.clone());
                     content = merged;
                 }
-                let refusal = match self.review(&path, &content) {
+                let mut refusal = match self.review(&path, &content) {
                     Review::Accept => None,
-                    Review::Repair { content, why } => {
+                    Review::Repair {
+                        content: mended,
+                        why,
+                    } => {
                         tracing::warn!(path, why, "mended a write before it is logged");
-                        call.arguments["content"] = serde_json::Value::String(content);
+                        call.arguments["content"] = serde_json::Value::String(mended.clone());
+                        content = mended;
                         None
                     }
                     Review::Refuse(refusal) => Some(refusal),
                 };
+                // Mended, it may be definitions alone that the file's
+                // language can put in beside what the file holds, which it
+                // could not read before: x3's add-function wrote textutil.py
+                // with `count_vowels` in place of `reverse` and a `'!"`, and
+                // the mended write was refused for dropping `reverse` six
+                // times, never told that its `count_vowels` was `reverse`.
+                if refusal.is_none()
+                    && let Some(merged) = self.merged(&path, &content)
+                {
+                    tracing::warn!(
+                        path,
+                        "a mended write of definitions alone over a file of the project: put \
+                         in beside what the file holds, not over it"
+                    );
+                    call.arguments["content"] = serde_json::Value::String(merged.clone());
+                    refusal = match self.review(&path, &merged) {
+                        Review::Accept => None,
+                        Review::Repair { content, .. } => {
+                            call.arguments["content"] = serde_json::Value::String(content);
+                            None
+                        }
+                        Review::Refuse(refusal) => Some(refusal),
+                    };
+                }
                 if let Some((path, content)) = write_of(&call) {
                     self.reviews.done.insert((path, content), refusal);
                 }

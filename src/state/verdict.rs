@@ -1031,6 +1031,17 @@ pub fn printed_back<'a>(command: &'a str, printed: &str) -> Option<&'a str> {
     options(command).find(|option| lower.contains(&option.to_lowercase()))
 }
 
+/// The command-line options `text` (a goal) names, each once, in order.
+pub fn named_options(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for option in options(text) {
+        if !found.iter().any(|known| known == option) {
+            found.push(option.to_string());
+        }
+    }
+    found
+}
+
 /// The command-line options a requirement names (`--shout`, `-n`).
 fn options(text: &str) -> impl Iterator<Item = &str> {
     tokens(text).filter(|word| {

@@ -268,6 +268,17 @@ impl Test {
         records
     }
 
+    /// The error of each call the run refused, in order.
+    pub fn refusals(&self) -> Vec<String> {
+        self.records()
+            .into_iter()
+            .filter_map(|r| match r.event {
+                runner::state::Event::CallRejected { error, .. } => Some(error),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The state of `state.json` (the live run's last checkpoint).
     pub fn checkpoint(&self) -> State {
         let bytes = std::fs::read(self.context().join("state.json")).expect("state.json");

@@ -282,6 +282,32 @@ pub fn to_failing_code(tasks: &mut [TaskPlan], points: impl Fn(&str) -> Option<P
     }
 }
 
+/// `tasks` whose planned change of a file is told, for each command-line
+/// option of `options` (those the goal names), where the file reads its
+/// arguments and how its language reads an option (`reading`, given the
+/// path and the option; `None` for a file that is not the user's or reads
+/// no arguments). x1's cli-flag planned "Add a --shout flag to the
+/// greeting function": the model gave `greeting` a `shout` that nothing
+/// passed, and `main`, where the command line is read, never changed.
+pub fn to_options(
+    tasks: &mut [TaskPlan],
+    options: &[String],
+    reading: impl Fn(&str, &str) -> Option<String>,
+) {
+    for task in tasks {
+        for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
+            let SubtaskKind::Write { path } = kind else {
+                continue;
+            };
+            for option in options {
+                if let Some(how) = reading(path, option) {
+                    subtask.push_str(&format!(". {option} is a command-line option: {how}"));
+                }
+            }
+        }
+    }
+}
+
 /// `tasks` with a write of each input file a check names that neither the
 /// workspace (`exists`) nor the plan holds, before the check: a data file
 /// (`code` is false for it: no language owns it) given as an argument. A
@@ -848,6 +874,48 @@ mod tests {
             arguments_of_checks(&mut tasks, first);
             assert_eq!(tasks, before, "{check}");
         }
+    }
+
+    #[test]
+    fn a_change_of_a_program_is_told_where_it_reads_each_option_the_goal_names() {
+        let mut tasks = vec![TaskPlan {
+            description: "Change greet.py".into(),
+            subtasks: vec![
+                "Write greet.py: add a --shout flag to greeting".into(),
+                "Write notes.md: say so".into(),
+                "Run `python3 greet.py`".into(),
+            ],
+            kinds: vec![
+                SubtaskKind::Write {
+                    path: "greet.py".into(),
+                },
+                SubtaskKind::Write {
+                    path: "notes.md".into(),
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 greet.py".into(),
+                },
+            ],
+        }];
+        let reading = |path: &str, option: &str| {
+            (path == "greet.py").then(|| format!("greet.py reads {option} at line 10"))
+        };
+        let options = ["--shout".to_string(), "-n".to_string()];
+        to_options(&mut tasks, &options, reading);
+        assert_eq!(
+            tasks[0].subtasks,
+            [
+                "Write greet.py: add a --shout flag to greeting. --shout is a command-line \
+                 option: greet.py reads --shout at line 10. -n is a command-line option: \
+                 greet.py reads -n at line 10",
+                "Write notes.md: say so",
+                "Run `python3 greet.py`",
+            ]
+        );
+        // No option named: nothing said.
+        let before = tasks.clone();
+        to_options(&mut tasks, &[], reading);
+        assert_eq!(tasks, before);
     }
 
     #[test]

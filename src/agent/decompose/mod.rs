@@ -29,7 +29,7 @@ use crate::state::{Event, TaskPlan};
 
 pub use existing::{
     Points, arguments_of_checks, inputs_of_checks, on_workspace, project_check, tests_of_their_own,
-    to_code_under_test, to_failing_code,
+    to_code_under_test, to_failing_code, to_options,
 };
 pub use parse::parse;
 

@@ -24,7 +24,7 @@ pub use check::{
 pub use last::{
     Last, acted, completion_refused, gave_up_before, last, refused_in_subtask, unchanged, unwired,
 };
-pub use next_step::{Ending, after_work, fix_failure, next_step};
+pub use next_step::{Ending, after_work, fix_failure, next_step, where_option_is_read};
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";
 

@@ -187,28 +187,44 @@ pub fn fix_failure(
 /// after run.
 fn reading_option(path: &str, option: &str, contents: &[(String, String)]) -> Option<String> {
     let (_, text) = contents.iter().find(|(p, _)| p == path)?;
-    let languages = Languages::default();
-    let language = languages.for_path(path)?;
-    let at = language.arguments_at()?;
+    let at = Languages::default().for_path(path)?.arguments_at()?;
+    Some(
+        where_option_is_read(path, option, text)
+            .unwrap_or_else(|| format!("{path} never reads {at}.{}", how_to_read(path, option))),
+    )
+}
+
+/// For `path` holding `text`, which reads its command-line arguments: the
+/// lines where it reads them, and how its language tells `option` from
+/// them; `None` when it reads none.
+pub fn where_option_is_read(path: &str, option: &str, text: &str) -> Option<String> {
+    let at = Languages::default().for_path(path)?.arguments_at()?;
+    // `sys.argv`, or its last name alone: greet.py reads `argv[1]` in a
+    // `main(argv)` it calls with `sys.argv`.
+    let name = at.rsplit('.').next().unwrap_or(at);
     let lines: Vec<String> = text
         .lines()
         .enumerate()
-        .filter(|(_, line)| line.contains(at))
+        .filter(|(_, line)| line.contains(at) || crate::text::has_word(line, name))
         .take(3)
         .map(|(n, line)| format!("line {} `{}`", n + 1, line.trim()))
         .collect();
-    let reads = match lines.as_slice() {
-        [] => format!("{path} never reads {at}."),
-        _ => format!(
-            "{path} reads its arguments at {}: {option} is one of them there.",
-            lines.join(", ")
-        ),
-    };
-    let how = language
-        .reading_option(option)
+    (!lines.is_empty()).then(|| {
+        format!(
+            "{path} reads its arguments at {}: {option} is one of them there.{}",
+            lines.join(", "),
+            how_to_read(path, option)
+        )
+    })
+}
+
+/// How the language of `path` reads `option`, as a sentence after another.
+fn how_to_read(path: &str, option: &str) -> String {
+    Languages::default()
+        .for_path(path)
+        .and_then(|language| language.reading_option(option))
         .map(|how| format!(" {how}: use them there."))
-        .unwrap_or_default();
-    Some(format!("{reads}{how}"))
+        .unwrap_or_default()
 }
 
 /// The module of `contents` (not a test) that defines the function `call`

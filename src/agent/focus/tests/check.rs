@@ -126,6 +126,23 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
         ),
         "{step}"
     );
+    // A program that reads them in a `main(argv)` it gives `sys.argv`
+    // (the cli-flag task's greet.py), and one that reads none.
+    let greet = "import sys\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(name)\n\n\nmain(sys.argv)\n";
+    assert_eq!(
+        crate::agent::focus::where_option_is_read("greet.py", "--shout", greet).as_deref(),
+        Some(
+            "greet.py reads its arguments at line 4 `def main(argv):`, line 5 `name = argv[1] if \
+             len(argv) > 1 else \"world\"`, line 9 `main(sys.argv)`: --shout is one of them \
+             there. `'--shout' in sys.argv[1:]` is True when --shout is given, and `[arg for \
+             arg in sys.argv[1:] if not arg.startswith('-')]` are the other arguments: use them \
+             there."
+        )
+    );
+    assert_eq!(
+        crate::agent::focus::where_option_is_read("lib.py", "--shout", "def f():\n    return 1\n"),
+        None
+    );
     let wired = [(
         "a.py".to_string(),
         unwired[0]
