@@ -106,7 +106,7 @@ fn alike(a: &[&str], b: &[&str]) -> bool {
 
 /// The words of `line` (runs of letters, digits and `_`), and the line
 /// with each word put as one `w`.
-fn words_and_skeleton(line: &str) -> (Vec<&str>, String) {
+pub(crate) fn words_and_skeleton(line: &str) -> (Vec<&str>, String) {
     let mut words = Vec::new();
     let mut skeleton = String::new();
     let mut start = None;

@@ -30,14 +30,18 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
             .iter()
             .filter(|l| !l.trim().is_empty())
             .count();
-        // Or a block written again and again under other names.
+        // Or a block written again and again under other names, or a
+        // line again and again with other numbers.
         let start = match (
             repeated >= MIN_REPEATED && start > 0,
             runaway::alike_from(&lines),
         ) {
             (true, _) => start,
             (false, Some(start)) => start,
-            (false, None) => continue,
+            (false, None) => match counting_from(&lines) {
+                Some(start) => start,
+                None => continue,
+            },
         };
         dropped += lines.len() - start;
         let kept = lines[..start].join("\n") + "\n";
@@ -50,6 +54,52 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
 /// A file that ends in this many lines each written before it is a model
 /// repeating itself (code ends in a few closing lines, not six).
 pub const MIN_REPEATED: usize = 6;
+
+/// Lines in a row at the end of a reply cut at the cap, each the one before
+/// it but for its numbers, that are a model counting on rather than
+/// writing code.
+const MIN_COUNTING: usize = 12;
+
+/// Where the lines to drop begin, when `lines` (a file of a reply cut at
+/// the token cap) ends in [`MIN_COUNTING`] lines or more in a row, each the
+/// line before it but for its numbers: the first [`MIN_REPEATED`] of them
+/// are kept. x3's package run (Ollama API) wrote `assert mathx.add(1, 2)
+/// == 3`, then the same with 0, 5, 10, 100, ... 10000000000000, to the
+/// cap seven times in a row (70 s a reply); a file of the first few is
+/// the test the model meant. Only of a reply cut at the cap: a table
+/// written whole stays whole.
+fn counting_from(lines: &[&str]) -> Option<usize> {
+    // A number's sign is the number's: `add(-5, -5)` after `add(5, 5)`.
+    let unsigned = |line: &str| -> String {
+        let chars: Vec<char> = line.chars().collect();
+        chars
+            .iter()
+            .enumerate()
+            .filter(|(at, c)| !(**c == '-' && chars.get(at + 1).is_some_and(char::is_ascii_digit)))
+            .map(|(_, c)| *c)
+            .collect()
+    };
+    let numbers_only = |a: &str, b: &str| {
+        let (a, b) = (unsigned(a), unsigned(b));
+        let (wa, sa) = runaway::words_and_skeleton(&a);
+        let (wb, sb) = runaway::words_and_skeleton(&b);
+        !a.trim().is_empty()
+            && sa == sb
+            && wa.len() == wb.len()
+            && wa.iter().zip(&wb).all(|(x, y)| {
+                x == y
+                    || (x.bytes().all(|c| c.is_ascii_digit())
+                        && y.bytes().all(|c| c.is_ascii_digit()))
+            })
+    };
+    let mut start = lines.len();
+    while start > 1 && numbers_only(lines[start - 2], lines[start - 1]) {
+        start -= 1;
+    }
+    // `start` is the run's second line: the run is one longer.
+    let run = lines.len() - start + 1;
+    (lines.len() >= 2 && run >= MIN_COUNTING).then(|| start - 1 + MIN_REPEATED)
+}
 
 /// Where the run of lines at the end of `lines` begins in which every line
 /// is blank or a copy of a line before it.

@@ -297,6 +297,47 @@ fn a_file_repeated_until_the_cap_is_cut_where_the_repetition_began() {
         "from mathx.add import add\n\ndef test_add(a, b):\n    assert add(a, b) == a + b\n\n"
     );
     assert_eq!(dropped, 15);
+    // One line again and again with other numbers (x3's package run, to
+    // the cap seven times): its first six lines are the test meant.
+    let head = "import mathx\n\ndef test_add():\n";
+    let counting = |n: usize| -> String {
+        (0..n)
+            .map(|i| {
+                // Signed every other line, as x3's model wrote them.
+                let x = 10i64.pow(i as u32) * if i % 2 == 1 { -1 } else { 1 };
+                format!("    assert mathx.add({x}, {x}) == {}\n", 2 * x)
+            })
+            .collect()
+    };
+    let cut = |lines: &str| {
+        let file = serde_json::to_string(&format!("{head}{lines}    assert mathx.add(1")).unwrap();
+        format!(
+            "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"test_mathx.py\", \"content\": {}",
+            &file[..file.len() - 1]
+        )
+    };
+    let (calls, dropped) = cut_repetition(&cut(&counting(14)), &KNOWN).unwrap();
+    assert_eq!(
+        calls[0].arguments["content"],
+        format!("{head}{}", counting(6))
+    );
+    assert_eq!(dropped, 8);
+    let triple = format!(
+        "```json\n{{\n  \"name\": \"write_file\",\n  \"arguments\": {{\n    \"path\": \"test_mathx.py\",\n    \"content\": \"\"\"\n{head}{}    assert mathx.add(1",
+        counting(15)
+    );
+    let (calls, _) = cut_repetition(&triple, &KNOWN).unwrap();
+    assert_eq!(
+        calls[0].arguments["content"],
+        format!("{head}{}", counting(6))
+    );
+    // Fewer in a row, or lines that differ in more than their numbers: a
+    // file cut short, not written.
+    assert_eq!(cut_repetition(&cut(&counting(11)), &KNOWN), None);
+    let named: String = (0..14)
+        .map(|i| format!("    assert mathx.add{i}({i}, {i}) == f{i}\n"))
+        .collect();
+    assert_eq!(cut_repetition(&cut(&named), &KNOWN), None);
 }
 
 #[test]
