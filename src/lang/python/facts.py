@@ -194,6 +194,7 @@ def facts(text):
     out["valueless"] = [n.name for n in tree.body
                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)
+    out["unbound"] = unbound(tree)
     out["unpassed"] = unpassed(text, tree)
     first = {}
     out["redefined"] = []
@@ -284,6 +285,45 @@ def unpassed(text, tree):
 
 
 TERMINAL = {ast.Return: "return", ast.Raise: "raise", ast.Continue: "continue", ast.Break: "break"}
+
+
+def unbound(tree):
+    """Names a function sets only under an `if` with no `else` (no other
+    binding of them before it in the function) and reads after that `if`
+    in the same block: when the test is false, Python raises
+    UnboundLocalError (x4's cli-flag: `if '--shout' in argv: shout = True`,
+    then `greeting(name, shout)`). One a name: {name, function, line of
+    the if, line of the read}."""
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = function.args
+        bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        bound |= {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal))
+                  for name in n.names}
+        for at, node in enumerate(function.body):
+            if (isinstance(node, ast.If) and not node.orelse
+                    and not isinstance(node.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))):
+                set_here = {t.id for n in node.body if isinstance(n, ast.Assign)
+                            for t in n.targets if isinstance(t, ast.Name)}
+                for name in sorted(set_here - bound):
+                    # A read under a later `if` may be guarded by the same
+                    # test (`if verbose: start = ...`, then `if verbose:
+                    # print(now - start)`): only plain statements count.
+                    read = next((n for later in function.body[at + 1:]
+                                 if not isinstance(later, (ast.If, ast.Try))
+                                 for n in ast.walk(later)
+                                 if isinstance(n, ast.Name) and n.id == name), None)
+                    if read is not None and isinstance(read.ctx, ast.Load):
+                        found.append({"name": name, "function": function.name,
+                                      "line": node.lineno, "read": read.lineno})
+            # Whatever the statement binds anywhere in it counts from here on.
+            bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(node)
+                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    return found
 
 
 def unreachable(tree):

@@ -58,6 +58,10 @@ pub struct Facts {
     /// same block.
     #[serde(default)]
     pub unreachable: Vec<Unreachable>,
+    /// Names a function sets only under an `if` with no `else` and reads
+    /// after it.
+    #[serde(default)]
+    pub unbound: Vec<Unbound>,
     /// Top-level functions and classes defined again further down.
     #[serde(default)]
     pub redefined: Vec<Redefined>,
@@ -91,6 +95,17 @@ pub struct Redefined {
     pub name: String,
     pub line: u32,
     pub first: u32,
+}
+
+/// A name set only when an `if` holds, read after it: unbound when it
+/// does not.
+#[derive(Debug, Deserialize)]
+pub struct Unbound {
+    pub name: String,
+    pub function: String,
+    /// The line of the `if`, and of the read.
+    pub line: u32,
+    pub read: u32,
 }
 
 /// A statement that can never run.

@@ -98,6 +98,28 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A name the file as it is already leaves so is the project's.
+    if let Some(unset) = write.facts.unbound.iter().find(|u| {
+        write.was.is_none_or(|was| {
+            !was.unbound
+                .iter()
+                .any(|w| w.name == u.name && w.function == u.function)
+        })
+    }) {
+        return Some((
+            format!(
+                "in {path}, `{name}` is set only when the `if` on line {} holds (`{}`), and \
+                 line {} reads it: when it does not hold, `{}` raises UnboundLocalError. Give \
+                 `{name}` its value for that case before the `if` (or in an `else`).",
+                unset.line,
+                line(write.content, unset.line).trim(),
+                unset.read,
+                unset.function,
+                name = unset.name,
+            ),
+            None,
+        ));
+    }
     let entry = write.was.and_then(|was| {
         let entry = was
             .runs

@@ -145,6 +145,49 @@ fn an_if_else_written_on_one_line_is_put_on_lines_of_its_own() {
 }
 
 #[test]
+fn a_name_set_only_under_an_if_and_read_after_it_is_refused() {
+    // x4's cli-flag (Ollama API): without --shout, `shout` was never set
+    // and `greet.py Ann` raised UnboundLocalError.
+    let greet = "import sys\n\ndef greeting(name, shout=False):\n    return name\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else 'world'\n    if '--shout' in argv:\n        shout = True\n    print(greeting(name, shout))\n\nif __name__ == '__main__':\n    main(sys.argv)\n";
+    let Review::Refuse(refusal) = review_in(&files(&[]), "greet.py", greet) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        refusal.reason,
+        "in greet.py, `shout` is set only when the `if` on line 8 holds (`if '--shout' in \
+         argv:`), and line 10 reads it: when it does not hold, `main` raises \
+         UnboundLocalError. Give `shout` its value for that case before the `if` (or in an \
+         `else`)."
+    );
+    let set = greet.replace("    if '--shout'", "    shout = False\n    if '--shout'");
+    assert_eq!(review_in(&files(&[]), "greet.py", &set), Review::Accept);
+    // Set in both branches, returned from the branch, declared global, set
+    // again before the read, or read only under a later `if`: fine.
+    for fine in [
+        "def f(v):\n    if v:\n        y = 1\n    else:\n        y = 2\n    return y\n",
+        "def f(v):\n    if not v:\n        y = 1\n        return y\n    return 2\n",
+        "def f(v):\n    global y\n    if v:\n        y = 1\n    return y\n",
+        "def f(v):\n    if v:\n        y = 1\n    y = 3\n    return y\n",
+        "def f(v):\n    if v:\n        start = 1\n    if v:\n        print(start)\n",
+    ] {
+        assert_eq!(
+            review_in(&files(&[]), "f.py", fine),
+            Review::Accept,
+            "{fine}"
+        );
+    }
+    // A file that had it already is the project's.
+    assert_eq!(
+        review_in(
+            &files(&[("greet.py", greet)]),
+            "greet.py",
+            &format!("{greet}\n")
+        ),
+        Review::Accept
+    );
+}
+
+#[test]
 fn a_module_importing_from_itself_loses_that_import() {
     // w1's fizzbuzz.py (Ollama API): the import above its own definition
     // made every importer fail on a partially initialized module.
