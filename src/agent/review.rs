@@ -26,7 +26,7 @@ struct Seen<'a> {
     tools: &'a Toolbox,
     written: Vec<String>,
     /// The files there before the run.
-    existed: Vec<String>,
+    existed: &'a std::collections::BTreeMap<String, crate::state::BaselineFile>,
 }
 
 impl Workspace for Seen<'_> {
@@ -54,7 +54,7 @@ impl Workspace for Seen<'_> {
     }
 
     fn existed(&self, path: &str) -> bool {
-        self.existed.iter().any(|p| p == path)
+        self.existed.contains_key(path)
     }
 }
 
@@ -129,49 +129,52 @@ impl Agent<'_> {
                     call.arguments["content"] = serde_json::Value::String(merged.clone());
                     content = merged;
                 }
-                let mut refusal = match self.review(&path, &content) {
-                    Review::Accept => None,
-                    Review::Repair {
-                        content: mended,
-                        why,
-                    } => {
-                        tracing::warn!(path, why, "mended a write before it is logged");
-                        call.arguments["content"] = serde_json::Value::String(mended.clone());
-                        content = mended;
-                        None
-                    }
-                    Review::Refuse(refusal) => Some(refusal),
+                let refusal = match self.taken(&mut call, &path, &content) {
+                    Err(refusal) => Some(refusal),
+                    Ok(None) => None,
+                    // Mended, it may be definitions alone that the file's
+                    // language can put in beside what the file holds, which
+                    // it could not read before: x3's add-function wrote
+                    // textutil.py with `count_vowels` in place of `reverse`
+                    // and a `'!"`, and the mended write was refused for
+                    // dropping `reverse` six times, never told that its
+                    // `count_vowels` was `reverse`.
+                    Ok(Some(mended)) => self.merged(&path, &mended).and_then(|merged| {
+                        tracing::warn!(
+                            path,
+                            "a mended write of definitions alone over a file of the project: \
+                             put in beside what the file holds, not over it"
+                        );
+                        call.arguments["content"] = serde_json::Value::String(merged.clone());
+                        self.taken(&mut call, &path, &merged).err()
+                    }),
                 };
-                // Mended, it may be definitions alone that the file's
-                // language can put in beside what the file holds, which it
-                // could not read before: x3's add-function wrote textutil.py
-                // with `count_vowels` in place of `reverse` and a `'!"`, and
-                // the mended write was refused for dropping `reverse` six
-                // times, never told that its `count_vowels` was `reverse`.
-                if refusal.is_none()
-                    && let Some(merged) = self.merged(&path, &content)
-                {
-                    tracing::warn!(
-                        path,
-                        "a mended write of definitions alone over a file of the project: put \
-                         in beside what the file holds, not over it"
-                    );
-                    call.arguments["content"] = serde_json::Value::String(merged.clone());
-                    refusal = match self.review(&path, &merged) {
-                        Review::Accept => None,
-                        Review::Repair { content, .. } => {
-                            call.arguments["content"] = serde_json::Value::String(content);
-                            None
-                        }
-                        Review::Refuse(refusal) => Some(refusal),
-                    };
-                }
                 if let Some((path, content)) = write_of(&call) {
                     self.reviews.done.insert((path, content), refusal);
                 }
                 call
             })
             .collect()
+    }
+
+    /// The review of writing `content` to `path`, taken into `call`: the
+    /// mended content when its language mends it (put in the call's
+    /// content), `None` when it is taken as it is, or the refusal.
+    fn taken(
+        &self,
+        call: &mut ToolCall,
+        path: &str,
+        content: &str,
+    ) -> Result<Option<String>, Refusal> {
+        match self.review(path, content) {
+            Review::Accept => Ok(None),
+            Review::Repair { content, why } => {
+                tracing::warn!(path, why, "mended a write before it is logged");
+                call.arguments["content"] = serde_json::Value::String(content.clone());
+                Ok(Some(content))
+            }
+            Review::Refuse(refusal) => Err(refusal),
+        }
     }
 
     /// Why writing `content` to `path` is refused: the review of the reply
@@ -502,7 +505,7 @@ impl Agent<'_> {
         let workspace = Seen {
             tools: self.tools,
             written: self.state().files.keys().cloned().collect(),
-            existed: self.state().baseline.files.keys().cloned().collect(),
+            existed: &self.state().baseline.files,
         };
         language.review(path, content, &workspace)
     }
