@@ -1158,6 +1158,90 @@ fn a_planned_change_is_told_where_the_program_reads_the_goals_option() {
     assert!(!subtasks[0].contains("command-line option"), "{subtasks:?}");
 }
 
+/// A change that gives a function a parameter no call of it in the file
+/// gives is not done at the first claim: two cli-flag runs of
+/// Qwen2.5-Coder 1.5B gave `greeting` a `shout=False` that `main` never
+/// passed and marked the change done. Told which call does not give it, the
+/// model wires it; a model that means it for other callers claims again and
+/// that claim stands.
+#[test]
+fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
+    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let unwired = start.replace(
+        "def greeting(name):\n    return f\"Hello, {name}!\"",
+        "def greeting(name, shout=False):\n    text = f\"Hello, {name}!\"\n    return text.upper() if shout else text",
+    );
+    let wired = unwired.replace(
+        "    print(greeting(name))",
+        "    print(greeting(name, \"--shout\" in argv))",
+    );
+    let run_with = |told: serde_json::Value| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+                    "Change greet.py: add a --shout flag that prints the greeting in capitals",
+                    "Run `python3 greet.py Ann`"]}]},
+                "rules": [
+                    {"name": "told the parameter is never given", "last_tool": "not accepted yet",
+                     "reply": told},
+                    {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
+                     "reply": write_reply("greet.py", &unwired)},
+                    {"name": "the check", "subtask": "Run `python3 greet.py Ann`",
+                     "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 greet.py Ann"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ]
+            }))
+            .expect("script");
+        let test = Test::new().serving(script).file("greet.py", start).args([
+            "Change greet.py so that it takes an optional --shout flag",
+            "--max-cycles",
+            "0",
+        ]);
+        let run = test.run();
+        let refused: Vec<String> = test
+            .records()
+            .into_iter()
+            .filter_map(|r| match r.event {
+                Event::CallRejected {
+                    kind: runner::state::RefusalKind::Unwired,
+                    error,
+                    ..
+                } => Some(error),
+                _ => None,
+            })
+            .collect();
+        (test, run, refused)
+    };
+    let (test, run, refused) = run_with(write_reply("greet.py", &wired));
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].contains(
+            "no call in greet.py gives `shout` to `greeting` (`greeting(name)`, line 11)"
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(test.read("greet.py"), wired);
+    test.assert_replay_matches();
+    // Claimed again as it is: accepted, and the run goes on to its check.
+    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "callers elsewhere pass it"}}]});
+    let (test, run, refused) = run_with(again);
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert_eq!(test.read("greet.py"), unwired);
+    let ended: Vec<bool> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::SubtaskEnded { success, .. } => Some(success),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ended, [true, true], "{}", run.stderr);
+}
+
 /// A requirement about output found unmet is run in its cycle until its
 /// output holds what it must: a cycle whose only check was the plan's
 /// `python3 greet.py Ann` took a change that still ignored `--shout` as

@@ -248,6 +248,27 @@ impl Agent<'_> {
                     ),
                 ))
             }
+            // A parameter the change gave a function that no call of it
+            // in the file gives: the change never takes effect (two
+            // cli-flag runs gave `greeting` a `shout=False` that `main`
+            // never passed, and marked the change done). Refused once a
+            // subtask: a parameter meant for callers elsewhere passes on
+            // the second claim.
+            Call::Complete { success: true, .. }
+                if let Some(unwired) = self.unwired()
+                    && !focus::completion_refused(state, RefusalKind::Unwired) =>
+            {
+                Err(Refusal::new(
+                    RefusalKind::Unwired,
+                    format!(
+                        "not accepted yet: {unwired}, so what you changed never happens. Make \
+                         that call give it, with the value from where the caller gets it (an \
+                         option of the program: where the program reads its arguments), then \
+                         mark the subtask complete. If no call there is meant to give it, mark \
+                         the subtask complete again."
+                    ),
+                ))
+            }
             Call::Complete { success: true, .. }
                 if let Some(check) = focus::check_command(state)
                     && !focus::check_passed(state, &check) =>
@@ -322,6 +343,29 @@ impl Agent<'_> {
 }
 
 impl Agent<'_> {
+    /// What a file the active subtask changed (or is to write) leaves
+    /// unwired that it did not when the run began (see
+    /// [`lang::newly_unpassed`]): `no call in greet.py gives `shout` to
+    /// `greeting` ...`. A file that was there is read as it was from the
+    /// blob its first change kept.
+    fn unwired(&self) -> Option<String> {
+        let state = self.state();
+        focus::changed_files(state).into_iter().find_map(|path| {
+            let now = self.tools.text(&path)?;
+            let before = match state.baseline.files.get(&path) {
+                Some(file) => {
+                    let sha256 = file.sha256.as_deref()?;
+                    let bytes = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
+                    Some(String::from_utf8(bytes).ok()?)
+                }
+                None => None,
+            };
+            lang::newly_unpassed(&self.reviews.languages, &path, before.as_deref(), &now)
+                .first()
+                .map(|unpassed| unpassed.describe(&path))
+        })
+    }
+
     /// Whether `path` is there, or the run wrote a file of its name in
     /// another folder (`tests/test_x.py` for `test_x.py`).
     fn written_as(&self, path: &str) -> bool {

@@ -51,6 +51,9 @@ pub enum RefusalKind {
     /// A cycle's change of a file marked done while no file has changed
     /// since it began.
     NothingChanged,
+    /// A change of a file marked done while a parameter it gave a function
+    /// is given by no call of that function in the file; refused once.
+    Unwired,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -84,6 +87,7 @@ impl RefusalKind {
                     | RefusalKind::FileMissing
                     | RefusalKind::GaveUpTooSoon
                     | RefusalKind::NothingChanged
+                    | RefusalKind::Unwired
             )
     }
 

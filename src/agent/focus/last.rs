@@ -51,6 +51,29 @@ pub fn acted(state: &State) -> bool {
     tool_calls(state).any(|fact| !matches!(outcome(state, fact), Last::Refused { .. }))
 }
 
+/// The files the active subtask's writes and edits changed, and the one
+/// it is to write, each once.
+pub fn changed_files(state: &State) -> Vec<String> {
+    let planned = state
+        .tree
+        .active()
+        .and_then(|(_, subtask)| match &subtask.kind {
+            SubtaskKind::Write { path } => Some(path.clone()),
+            _ => None,
+        });
+    let mut paths: Vec<String> = planned.into_iter().collect();
+    for fact in tool_calls(state) {
+        if let Came::Ran { outcome } = &fact.came
+            && let Some(write) = &outcome.write
+            && write.changed()
+            && !paths.contains(&write.path)
+        {
+            paths.push(write.path.clone());
+        }
+    }
+    paths
+}
+
 /// Whether giving up the active subtask was already refused as too soon.
 pub fn gave_up_before(state: &State) -> bool {
     completion_refused(state, RefusalKind::GaveUpTooSoon)

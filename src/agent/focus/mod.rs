@@ -22,7 +22,8 @@ pub use check::{
     bare_program, check_command, check_expects, check_passed, check_unknown, given_check, run_call,
 };
 pub use last::{
-    Last, acted, completion_refused, gave_up_before, last, refused_in_subtask, unchanged, unwired,
+    Last, acted, changed_files, completion_refused, gave_up_before, last, refused_in_subtask,
+    unchanged, unwired,
 };
 pub use next_step::{Ending, after_work, fix_failure, next_step, where_option_is_read};
 
