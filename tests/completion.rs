@@ -1888,6 +1888,46 @@ fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_co
     assert_eq!(unmet.file.as_deref(), Some("fizzbuzz.py"));
 }
 
+/// Definitions alone written over a program are put in beside what it
+/// runs: x5's cli-flag (Ollama API) wrote `greeting` and `main`, twice,
+/// over greet.py without its `__main__` block; refused for running
+/// nothing, it put that block inside `greeting`.
+#[test]
+fn definitions_alone_over_a_program_keep_what_it_runs() {
+    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let main = "def main(argv):\n    name = argv[1] if len(argv) > 1 else 'world'\n    print(greeting(name, '--shout' in argv))\n";
+    let defs = format!(
+        "import sys\n\n\ndef greeting(name, shout=False):\n    if shout:\n        return f'HELLO, {{name}}!'\n    else:\n        return f'Hello, {{name}}!'\n\n\n{main}\n\n{main}"
+    );
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "add a --shout flag"}],
+            "check": "python3 greet.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            on_subtask("greet.py", "write_file", serde_json::json!({"path": "greet.py", "content": defs}))
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("greet.py", start).args([
+        "Change greet.py so that it takes an optional --shout flag",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    test.assert_replay_matches();
+    assert_eq!(test.refusals(), Vec::<String>::new(), "{}", run.stderr);
+    let now = test.read("greet.py");
+    assert!(
+        now.ends_with(&format!(
+            "{main}\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n"
+        )),
+        "{now}"
+    );
+    assert!(now.contains("def greeting(name, shout=False):"), "{now}");
+    assert_eq!(now.matches("def main").count(), 1, "{now}");
+}
+
 /// A write the language mends (a string closed with the other quote) and
 /// that then is definitions alone over the project's file is put in beside
 /// what the file holds, and reviewed so: x3's add-function (Ollama API)

@@ -399,7 +399,8 @@ impl Agent<'_> {
 
     /// `content` put into `path` beside what it holds, when `content` is
     /// nothing but definitions and writing it whole would remove
-    /// definitions of the project's file that the goal does not name (see
+    /// definitions of the project's file that the goal does not name, or
+    /// what the file runs when it runs (its `__main__` block; see
     /// [`crate::lang::Language::merge`]): a small model fixing `average`
     /// writes `def average` alone over `calc.py`, as aider's models give a
     /// block to put in. A definition the fragment repeats is replaced
@@ -411,7 +412,13 @@ impl Agent<'_> {
         }
         let language = self.reviews.languages.for_path(path)?;
         let old = self.tools.text(path)?;
-        if self.lost_unasked(path, &old, content).is_empty() {
+        // Definitions alone over a program lose what it runs: a cli-flag
+        // run wrote `greeting` and `main` (twice) over greet.py, without
+        // its `__main__` block, and refused for running nothing, put that
+        // block inside `greeting`.
+        let stops_running =
+            || language.runs_nothing(&old).is_none() && language.runs_nothing(content).is_some();
+        if self.lost_unasked(path, &old, content).is_empty() && !stops_running() {
             return None;
         }
         let merged = language.merge(&old, content)?;

@@ -50,6 +50,11 @@ pub fn on_workspace(
                 *subtask = format!("Change {path}{rest}");
             }
             let keep = if is_test(path) { KEEP_TESTS } else { KEEP };
+            // After a sentence that has its full stop, the next one alone.
+            let keep = match subtask.ends_with('.') {
+                true => &keep[1..],
+                false => keep,
+            };
             if !subtask.ends_with(keep) {
                 subtask.push_str(keep);
             }
@@ -497,6 +502,14 @@ mod tests {
         let once = tasks.clone();
         on_workspace(&mut tasks, |path| path == "calc.py", |_| false);
         assert_eq!(tasks, once, "said once");
+        // After a full stop, one full stop.
+        tasks[0].subtasks[0] = "Write calc.py: fix average.".into();
+        on_workspace(&mut tasks, |path| path == "calc.py", |_| false);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Change calc.py: fix average. It exists: change what the goal asks and keep the rest \
+             of it"
+        );
     }
 
     #[test]

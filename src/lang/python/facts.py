@@ -702,9 +702,15 @@ def merge_definitions(current, fragment, whole=False):
         return None
     if not all(isinstance(n, DEFS + (ast.Import, ast.ImportFrom)) for n in tree.body):
         return None
-    defs = [n for n in tree.body if isinstance(n, DEFS)]
+    # A definition given twice counts as its last, as Python reads it (a
+    # small model wrote `def main` twice in place of the `__main__` block).
+    last = {n.name: n for n in tree.body if isinstance(n, DEFS)}
+    defs = [n for n in tree.body if isinstance(n, DEFS) and last[n.name] is n]
     have = {n.name: span(n) for n in old.body if isinstance(n, DEFS)}
-    if not defs or (not whole and set(have) <= {d.name for d in defs}):
+    # What runs when the file runs (a `__main__` block, a call), which
+    # definitions alone written over it would lose.
+    running = any(runs(n) for n in old.body)
+    if not defs or (not whole and set(have) <= {d.name for d in defs} and not running):
         return None
     # An edit's class given again without methods the file's has is not
     # that class whole: put in, it would lose them (a class given again

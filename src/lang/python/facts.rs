@@ -244,12 +244,13 @@ pub fn ask(files: &[(&str, &str)], current: Option<&str>, test: bool) -> Option<
 /// `current` with the definitions `fragment` gives put in: one of the same
 /// name replaced where it is, a new one after the last definition, a new
 /// import after the imports. `None` unless `fragment` is nothing but
-/// definitions and imports and `current` defines something it does not (a
-/// whole file, it would lose that), or when the result does not parse;
+/// definitions and imports and `current` defines something it does not or
+/// runs something when it runs (a `__main__` block: a whole file, it would
+/// lose that), or when the result does not parse;
 /// `current` itself when the definitions are those it has. With `whole`,
 /// also when `fragment` gives every definition of `current` (the new text
 /// of an edit). A definition given again with only its docstrings left
-/// out stays as it is.
+/// out stays as it is; one `fragment` gives twice counts as its last.
 pub fn merge_definitions(current: &str, fragment: &str, whole: bool) -> Option<String> {
     let request = serde_json::json!({
         "files": [{ "path": "", "text": fragment }],

@@ -606,16 +606,25 @@ fn definitions_written_alone_are_put_in_beside_the_others() {
         merged,
         "\"\"\"Sums.\"\"\"\nimport sys\nimport math\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mean(xs):\n    return 0\n\n\ndef half(x):\n    return x / 2\n\n\nif __name__ == \"__main__\":\n    print(add(1, 2))\n"
     );
-    // A whole program (a statement besides definitions), a fragment that
-    // defines everything the file does, one that does not parse: written
-    // as they are.
+    // A whole program (a statement besides definitions), one that does
+    // not parse: written as they are.
     for whole in [
         "def add(a, b):\n    return a + b\n\nprint(add(1, 2))\n",
-        "def add(a, b):\n    return a + b\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n",
         "def add(a, b:\n    return a + b\n",
     ] {
         assert_eq!(python.merge(current, whole), None, "{whole}");
     }
+    // A fragment that defines everything the file does: over a module, it
+    // is the whole module; over a program, its `__main__` block stays (a
+    // cli-flag run wrote `greeting` and `main`, twice, over greet.py and
+    // lost the block). A definition given twice counts as its last.
+    let every = "def add(a, b):\n    return a + b\n\ndef mean(xs):\n    return 0\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n";
+    let module = current.split("\n\nif __name__").next().unwrap().to_string() + "\n";
+    assert_eq!(python.merge(&module, every), None);
+    assert_eq!(
+        python.merge(current, every).expect("merged"),
+        "\"\"\"Sums.\"\"\"\nimport sys\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n\n\nif __name__ == \"__main__\":\n    print(add(1, 2))\n"
+    );
 }
 
 /// An edit's class given again without methods the file's class has is
