@@ -1492,7 +1492,8 @@ fn a_requirement_shown_by_running_a_library_is_held_to_the_tests() {
 #[test]
 fn a_library_run_is_no_evidence_of_what_its_functions_return() {
     let textutil = "def reverse(text):\n    return text[::-1]\n";
-    let wrong = format!("{textutil}\n\ndef count_vowels(text):\n    return text[::-1]\n");
+    // (A copy of `reverse` is refused now: wrong otherwise.)
+    let wrong = format!("{textutil}\n\ndef count_vowels(text):\n    return len(text)\n");
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
             "check": "python3 textutil.py"},

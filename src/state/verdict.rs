@@ -392,9 +392,20 @@ pub fn hold_to_named(
         // it would be a second subtask of the cycle, to be "changed" after
         // the first one made it true (an add-function run spent its last
         // rounds there on edits that changed nothing).
-        let unmet = |r: &Requirement| !r.met && crate::text::has_word(&r.requirement, &name);
+        // Its work is the definition, not tests of it: one the assessment
+        // held to tests (a library's function, see `shown_by_library`)
+        // and whose words do not ask for tests is not about them until it
+        // is there. y1's add-function cycle was planned as "Write
+        // test_textutil.py: make this true: add a function count_vowels
+        // to textutil.py", and the model wrote count_vowels in the tests.
+        let unmet = |r: &Requirement| {
+            !r.met
+                && crate::text::has_word(&r.requirement, &name)
+                && !speaks_of_tests(&r.requirement, |_| false)
+        };
         if let Some(requirement) = requirements.iter_mut().find(|r| unmet(r)) {
             requirement.evidence = format!("no source file of the workspace defines {name}");
+            requirement.about_tests = false;
             continue;
         }
         requirements.push(Requirement {
@@ -1416,14 +1427,22 @@ mod tests {
             hold_to_named(goal, vec![claimed.clone()], |n| n == "count_vowels"),
             vec![claimed]
         );
-        // Found unmet already, it is not asked for twice.
-        let unmet = req("Add a function count_vowels(text)", false, false);
+        // Found unmet already, it is not asked for twice; held to tests,
+        // its work is the definition first.
+        let unmet = req("Add a function count_vowels(text)", false, true);
         let held = hold_to_named(goal, vec![unmet], |_| false);
         assert_eq!(held.len(), 1);
         assert_eq!(
             held[0].evidence,
             "no source file of the workspace defines count_vowels"
         );
+        assert!(!held[0].about_tests);
+        // Unmet tests of it are not its definition: that is asked for too.
+        let tests = req("count_vowels has pytest tests", false, true);
+        let held = hold_to_named(goal, vec![tests.clone()], |_| false);
+        assert_eq!(held.len(), 2);
+        assert_eq!(held[0], tests);
+        assert!(!held[1].about_tests && held[1].requirement.starts_with("count_vowels"));
     }
 
     #[test]

@@ -247,12 +247,12 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
     );
     // Not mended where the repair does not make the file parse: refused
     // with CPython's own words.
-    let Review::Refuse(refusal) = review_in(&files(&[]), "a.py", "x = 1\ny = 'open\n") else {
+    let Review::Refuse(refusal) = review_in(&files(&[]), "a.py", "x = 1\ny = f('open\n") else {
         panic!("a file Python cannot read is refused");
     };
     assert!(
         refusal.reason.starts_with(
-            "Python cannot read a.py: line 2 (`y = 'open`): unterminated string literal"
+            "Python cannot read a.py: line 2 (`y = f('open`): unterminated string literal"
         ),
         "{}",
         refusal.reason
@@ -272,6 +272,17 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
     );
     // Not when the other quote is not there once.
     assert!(refuse("x = 'a\" + \"b\n"));
+    // A string left open with no quote after it is closed at the end of
+    // its line (y1's add-function, `--api openai`: refused five times).
+    let open = "def shout(text):\n    return text.upper() + '! \n\n\n\n";
+    assert_eq!(
+        review_in(&files(&[]), "textutil.py", open),
+        Review::Repair {
+            content: open.replace("'! ", "'!'"),
+            why: "closed strings left open at the end of their line".into()
+        }
+    );
+    assert!(refuse("x = 'a \\\n"));
     // Readable files are accepted as they are.
     for fine in [
         "x = \"It's\"  # it's fine\n",
