@@ -38,6 +38,31 @@ pub fn replace_word(text: &str, word: &str, with: &str) -> String {
     out
 }
 
+/// The names `text` gives in code form, each once: a name alone in
+/// backticks (`` `add_item` ``), or called (`add_item(name)`, in
+/// backticks or not). Paths, commands and expressions in backticks are
+/// not names.
+pub fn code_names(text: &str) -> Vec<String> {
+    let identifier = |word: &str| {
+        word.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && word.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let quoted = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::trim)
+        .filter(|quoted| identifier(quoted))
+        .map(str::to_string);
+    let mut names: Vec<String> = Vec::new();
+    for name in quoted.chain(crate::lang::called_names(text)) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
 /// Whether `text` names the file `path`: as a word of path characters
 /// (letters, digits, `_./-`; a sentence's last `.` and a leading `./`
 /// aside), the path itself or, for a path in a folder, its whole.
@@ -91,7 +116,19 @@ macro_rules! errln {
 
 #[cfg(test)]
 mod tests {
-    use super::{names_path, replace_word, shorten};
+    use super::{code_names, names_path, replace_word, shorten};
+
+    #[test]
+    fn names_in_code_form_are_those_quoted_alone_or_called() {
+        assert_eq!(
+            code_names(
+                "Add a class `Inventory` with a method `add_item` (see `add_item(name)`), \
+                 run `python3 -m pytest -q`, keep `inventory.py`; fix average(numbers) and \
+                 the total (of it)"
+            ),
+            ["Inventory", "add_item", "average"]
+        );
+    }
 
     #[test]
     fn a_word_is_replaced_where_it_is_a_word_of_its_own() {

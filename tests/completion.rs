@@ -421,13 +421,25 @@ fn a_goal_that_asks_for_tests_is_not_met_without_them() {
 /// "Change inventory.py: Add pytest tests" (seen in a real add-tests run),
 /// and a model that does what each subtask says: the module the goal
 /// asks nothing of but tests is not planned for a change, so it stays as
-/// it was, and the tests are written and pass.
+/// it was, and the tests are written and pass. So is a change that would
+/// add only what nobody asked for (y1's add-tests, `--api openai`:
+/// "Change inventory.py: Add a class `Inventory` with a method
+/// `add_item`").
 #[test]
 fn a_plan_that_writes_tests_apart_does_not_also_change_the_code_for_them() {
+    for change in [
+        "Add pytest tests for the Inventory class",
+        "Add a class `Inventory` with a method `add_item` that adds an item",
+    ] {
+        planned_with_tests_apart(change);
+    }
+}
+
+fn planned_with_tests_apart(change: &str) {
     let inventory = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n";
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [
-            {"path": "inventory.py", "purpose": "Add pytest tests for the Inventory class"},
+            {"path": "inventory.py", "purpose": change},
             {"path": "test_inventory.py", "purpose": "pytest tests for the Inventory class"}],
             "check": "python3 -m pytest -q"},
         "rules": [
@@ -460,7 +472,7 @@ fn a_plan_that_writes_tests_apart_does_not_also_change_the_code_for_them() {
         [&SubtaskKind::Write {
             path: "test_inventory.py".into()
         }],
-        "{plan:?}"
+        "{change}: {plan:?}"
     );
     assert_eq!(
         test.read("inventory.py"),

@@ -57,6 +57,7 @@ impl Agent<'_> {
                     });
                     decompose::to_failing_code(tasks, |path| self.failing_points(path));
                 }
+                let failed_before = tests.as_ref().is_some_and(fail);
                 let tests = self.speaks_of_tests().then(|| {
                     decompose::tests_of_their_own(
                         tasks,
@@ -64,6 +65,7 @@ impl Agent<'_> {
                         |path| self.languages.iter().find_map(|l| l.test_path(path)),
                         |path| baseline.contains_key(path),
                         |path| self.asked_of(goal, path),
+                        |path, subtask| !failed_before && self.made_up(goal, path, subtask),
                     )
                 });
                 decompose::inputs_of_checks(
@@ -218,6 +220,25 @@ impl Agent<'_> {
         crate::lang::called_names(goal)
             .iter()
             .any(|name| !language.defines(&text, name))
+    }
+
+    /// Whether a planned change of `path`, a file of the project, gives in
+    /// code form (in backticks, or called) names the file does not define,
+    /// none of which the goal gives: what it would add is made up. Asked
+    /// for tests of inventory.py, a small model planned "Add a class
+    /// `Inventory` with a method `add_item`" (`Inventory` is there).
+    fn made_up(&self, goal: &str, path: &str, subtask: &str) -> bool {
+        let Some(language) = self.languages.iter().find(|l| l.owns(path)) else {
+            return false;
+        };
+        let Some(text) = self.tools.text(path) else {
+            return false;
+        };
+        let new: Vec<String> = crate::text::code_names(subtask)
+            .into_iter()
+            .filter(|name| !language.defines(&text, name))
+            .collect();
+        !new.is_empty() && !new.iter().any(|name| crate::text::has_word(goal, name))
     }
 
     /// The `planned` event; `None` when a stop was requested meanwhile.

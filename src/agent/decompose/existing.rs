@@ -135,19 +135,28 @@ pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Opti
 /// tests to `inventory.py`, a small model planned "Change inventory.py:
 /// Add pytest tests" in every run and added a docstring; asked for a
 /// function and its tests, it wrote the function alone, and pytest, which
-/// reads only test files, found no test.
+/// reads only test files, found no test. A change is of the tests when its
+/// words are about tests, or when all it gives in code form that the file
+/// does not have is made up (`made_up`, given the file and the subtask's
+/// own words): y1's add-tests planned "Change inventory.py: Add a class
+/// `Inventory` with a method `add_item`".
 pub fn tests_of_their_own(
     tasks: &mut [TaskPlan],
     is_test: impl Fn(&str) -> bool,
     test_path: impl Fn(&str) -> Option<String>,
     exists: impl Fn(&str) -> bool,
     asked_of: impl Fn(&str) -> bool,
+    made_up: impl Fn(&str, &str) -> bool,
 ) -> Option<String> {
     let writes = planned_writes(tasks);
+    let of_tests = |code: &str, subtask: &str| {
+        about_tests(subtask, &is_test)
+            || made_up(code, subtask.split(WHOLE).next().unwrap_or(subtask))
+    };
     if writes.iter().any(|path| is_test(path)) {
         tests_out_of_code(tasks, |code, subtask| {
             let unasked =
-                exists(code) && !is_test(code) && !asked_of(code) && about_tests(subtask, &is_test);
+                exists(code) && !is_test(code) && !asked_of(code) && of_tests(code, subtask);
             test_path(code).filter(|test| unasked && !exists(test) && writes.contains(test))
         });
         return None;
@@ -164,8 +173,7 @@ pub fn tests_of_their_own(
         else {
             continue;
         };
-        let retarget =
-            exists(&code) && !asked_of(&code) && about_tests(&task.subtasks[at], &is_test);
+        let retarget = exists(&code) && !asked_of(&code) && of_tests(&code, &task.subtasks[at]);
         let own = format!(
             "The tests go in {test}, a file of their own that imports what it tests from {code}"
         );
@@ -629,7 +637,14 @@ mod tests {
 
         // A new file: its tests are written after it.
         let mut new = plan("fizzbuzz.py");
-        let planned = tests_of_their_own(&mut new, is_test, test_path, exists, |_| false);
+        let planned = tests_of_their_own(
+            &mut new,
+            is_test,
+            test_path,
+            exists,
+            |_| false,
+            |_, _| false,
+        );
         assert_eq!(planned.as_deref(), Some("test_fizzbuzz.py"));
         assert_eq!(
             new[0].kinds,
@@ -655,7 +670,14 @@ mod tests {
         // A file of the project the goal asks nothing else of: the change is
         // the write of its tests.
         let mut existing = plan("inventory.py");
-        let planned = tests_of_their_own(&mut existing, is_test, test_path, exists, |_| false);
+        let planned = tests_of_their_own(
+            &mut existing,
+            is_test,
+            test_path,
+            exists,
+            |_| false,
+            |_, _| false,
+        );
         assert_eq!(planned.as_deref(), Some("test_inventory.py"));
         assert_eq!(existing[0].kinds[0], write("test_inventory.py"));
         assert_eq!(existing[0].subtasks.len(), 2);
@@ -672,7 +694,14 @@ mod tests {
 
         // One the goal asks more of keeps its change, and its tests follow.
         let mut asked = plan("inventory.py");
-        tests_of_their_own(&mut asked, is_test, test_path, exists, |_| true);
+        tests_of_their_own(
+            &mut asked,
+            is_test,
+            test_path,
+            exists,
+            |_| true,
+            |_, _| false,
+        );
         assert_eq!(
             asked[0].kinds[..2],
             [write("inventory.py"), write("test_inventory.py")]
@@ -685,7 +714,14 @@ mod tests {
         tested[0].kinds.push(write("test_fizzbuzz.py"));
         let before = tested.clone();
         assert_eq!(
-            tests_of_their_own(&mut tested, is_test, test_path, exists, |_| false),
+            tests_of_their_own(
+                &mut tested,
+                is_test,
+                test_path,
+                exists,
+                |_| false,
+                |_, _| false
+            ),
             None
         );
         assert_eq!(tested, before);
@@ -693,7 +729,14 @@ mod tests {
         let before = covered.clone();
         let there = |path: &str| path == "test_calc.py" || path == "calc.py";
         assert_eq!(
-            tests_of_their_own(&mut covered, is_test, test_path, there, |_| false),
+            tests_of_their_own(
+                &mut covered,
+                is_test,
+                test_path,
+                there,
+                |_| false,
+                |_, _| false
+            ),
             None
         );
         assert_eq!(covered, before);
@@ -728,7 +771,14 @@ mod tests {
         let exists = |path: &str| path == "inventory.py";
 
         let mut tasks = plan("Add pytest tests for the Inventory class");
-        let planned = tests_of_their_own(&mut tasks, is_test, test_path, exists, |_| false);
+        let planned = tests_of_their_own(
+            &mut tasks,
+            is_test,
+            test_path,
+            exists,
+            |_| false,
+            |_, _| false,
+        );
         assert_eq!(planned, None, "the plan writes its test file already");
         assert_eq!(tasks[0].kinds, [write("test_inventory.py"), check.clone()]);
         assert_eq!(
@@ -753,9 +803,31 @@ mod tests {
             let before = tasks.clone();
             let exists =
                 |path: &str| path == "inventory.py" || (there && path == "test_inventory.py");
-            tests_of_their_own(&mut tasks, is_test, test_path, exists, |_| asked);
+            tests_of_their_own(
+                &mut tasks,
+                is_test,
+                test_path,
+                exists,
+                |_| asked,
+                |_, _| false,
+            );
             assert_eq!(tasks, before, "{change}, asked {asked}, there {there}");
         }
+
+        // A change whose names in code form are made up (y1's add-tests
+        // planned a method `add_item` nobody asked for) is of the tests
+        // too; made_up is given the planner's own words.
+        let change = "Add a class `Inventory` with a method `add_item`";
+        let mut tasks = plan(change);
+        let made_up = |code: &str, subtask: &str| {
+            code == "inventory.py" && subtask == format!("Change inventory.py: {change}")
+        };
+        tests_of_their_own(&mut tasks, is_test, test_path, exists, |_| false, made_up);
+        assert_eq!(tasks[0].kinds, [write("test_inventory.py"), check.clone()]);
+        let mut tasks = plan(change);
+        let before = tasks.clone();
+        tests_of_their_own(&mut tasks, is_test, test_path, exists, |_| true, made_up);
+        assert_eq!(tasks, before, "a change the goal asks for stays");
     }
 
     #[test]
@@ -774,6 +846,7 @@ mod tests {
             |path| Some(format!("test_{path}")),
             |path| path == "calc.py",
             |_| false,
+            |_, _| false,
         );
         assert_eq!(planned.as_deref(), Some("test_calc.py"));
         assert_eq!(
