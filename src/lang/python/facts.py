@@ -23,6 +23,7 @@ import io
 import json
 import re
 import sys
+import textwrap
 import tokenize
 
 LITERALS = (ast.Constant,)
@@ -431,11 +432,17 @@ def repair(text):
     when a mend does not make it parse. Apostrophes inside words that
     ended a string early are escaped; a string opened with one quote and
     closed with the other (`'!"`) gets the closing one at both ends, one
-    left open with no quote after it is closed at the end of its line; `if C:
+    left open with no quote after it is closed at the end of its line; a
+    file indented as a whole is put at the margin; `if C:
     A else: B` on one line, and a compound statement after a header's
     colon, are split."""
     lines = text.split("\n")
     mended = []
+    # A whole file indented as if it sat in a block: put at the margin.
+    dedented = textwrap.dedent(text)
+    if dedented != text and parse(text)[0] is None:
+        lines = dedented.split("\n")
+        mended.append("dedented")
     for _ in range(2 * len(lines) + 1):
         tree, error = parse("\n".join(lines))
         if tree is not None:

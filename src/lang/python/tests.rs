@@ -298,6 +298,23 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
     }
 }
 
+/// A file indented as a whole is put at the margin (y1's add-tests,
+/// `--api openai`: the same write blocked four times); one whose lines
+/// are indented unevenly is refused.
+#[test]
+fn a_file_indented_as_a_whole_is_put_at_the_margin() {
+    let refuse = |text: &str| matches!(review_in(&files(&[]), "a.py", text), Review::Refuse(_));
+    let indented = "    class Inventory:\n        def add(self, name):\n            return name\n";
+    assert_eq!(
+        review_in(&files(&[]), "inventory.py", indented),
+        Review::Repair {
+            content: "class Inventory:\n    def add(self, name):\n        return name\n".into(),
+            why: "put a file indented as a whole at the margin".into()
+        }
+    );
+    assert!(refuse("    x = 1\n  y = 2\n"));
+}
+
 #[test]
 fn a_test_file_without_a_test_gets_the_start_of_one() {
     let Review::Refuse(refusal) = review_in(&files(&[("game.py", GAME)]), "test_game.py", GAME)
