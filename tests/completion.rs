@@ -1187,7 +1187,7 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
         "    print(greeting(name))",
         "    print(greeting(name, \"--shout\" in argv))",
     );
-    let run_with = |told: serde_json::Value| {
+    let run_with = |told: serde_json::Value, existing: bool| {
         let script: crate::support::fake_ollama::Script =
             serde_json::from_value(serde_json::json!({
                 "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
@@ -1207,7 +1207,11 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
                 ]
             }))
             .expect("script");
-        let test = Test::new().serving(script).file("greet.py", start).args([
+        let mut test = Test::new().serving(script);
+        if existing {
+            test = test.file("greet.py", start);
+        }
+        let test = test.args([
             "Change greet.py so that it takes an optional --shout flag",
             "--max-cycles",
             "0",
@@ -1227,7 +1231,7 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
             .collect();
         (test, run, refused)
     };
-    let (test, run, refused) = run_with(write_reply("greet.py", &wired));
+    let (test, run, refused) = run_with(write_reply("greet.py", &wired), true);
     assert_eq!(refused.len(), 1, "{}", run.stderr);
     assert!(
         refused[0].contains(
@@ -1240,7 +1244,7 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
     // Claimed again as it is: accepted, and the run goes on to its check.
     let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
         "arguments": {"success": true, "reason": "callers elsewhere pass it"}}]});
-    let (test, run, refused) = run_with(again);
+    let (test, run, refused) = run_with(again.clone(), true);
     assert_eq!(refused.len(), 1, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), unwired);
     let ended: Vec<bool> = test
@@ -1252,6 +1256,10 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
         })
         .collect();
     assert_eq!(ended, [true, true], "{}", run.stderr);
+    // A file the run wrote is its design: not held so.
+    let (test, run, refused) = run_with(again, false);
+    assert_eq!(refused.len(), 0, "{}", run.stderr);
+    assert_eq!(test.read("greet.py"), unwired);
 }
 
 /// A requirement about output found unmet is run in its cycle until its

@@ -255,8 +255,8 @@ impl Agent<'_> {
             // subtask: a parameter meant for callers elsewhere passes on
             // the second claim.
             Call::Complete { success: true, .. }
-                if let Some(unwired) = self.unwired()
-                    && !focus::completion_refused(state, RefusalKind::Unwired) =>
+                if !focus::completion_refused(state, RefusalKind::Unwired)
+                    && let Some(unwired) = self.unwired() =>
             {
                 Err(Refusal::new(
                     RefusalKind::Unwired,
@@ -343,24 +343,20 @@ impl Agent<'_> {
 }
 
 impl Agent<'_> {
-    /// What a file the active subtask changed (or is to write) leaves
-    /// unwired that it did not when the run began (see
+    /// What a file of the project the active subtask changed (or is to
+    /// change) leaves unwired that it did not when the run began (see
     /// [`lang::newly_unpassed`]): `no call in greet.py gives `shout` to
-    /// `greeting` ...`. A file that was there is read as it was from the
-    /// blob its first change kept.
+    /// `greeting` ...`, read against the file as it was, from the blob its
+    /// first change kept. A file the run wrote is not held so: a new
+    /// program's `play(rounds=3)` called as `play()` is its design.
     fn unwired(&self) -> Option<String> {
         let state = self.state();
         focus::changed_files(state).into_iter().find_map(|path| {
+            let sha256 = state.baseline.files.get(&path)?.sha256.as_deref()?;
+            let before = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
+            let before = String::from_utf8(before).ok()?;
             let now = self.tools.text(&path)?;
-            let before = match state.baseline.files.get(&path) {
-                Some(file) => {
-                    let sha256 = file.sha256.as_deref()?;
-                    let bytes = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
-                    Some(String::from_utf8(bytes).ok()?)
-                }
-                None => None,
-            };
-            lang::newly_unpassed(&self.reviews.languages, &path, before.as_deref(), &now)
+            lang::newly_unpassed(&self.reviews.languages, &path, Some(&before), &now)
                 .first()
                 .map(|unpassed| unpassed.describe(&path))
         })
