@@ -482,6 +482,74 @@ fn planned_with_tests_apart(change: &str) {
     assert!(test.read("test_inventory.py").contains("def test_add"));
 }
 
+/// Tests asked of a class are met only when they call each of its
+/// methods: y1's add-tests (`--api openai`) ended "Goal achieved" on one
+/// test of `add` and `count`, `remove` never called. Without a cycle it
+/// is not achieved; with one, the cycle adds a test of `remove` to the
+/// test file, and then it is. One test function that calls every method
+/// is not tests of each.
+#[test]
+fn tests_asked_of_a_class_call_each_of_its_methods() {
+    let inventory = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n\n    def remove(self, name):\n        del self.items[name]\n\n    def count(self, name):\n        return self.items.get(name, 0)\n";
+    let some = "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.count(\"pen\") == 2\n";
+    let all = format!(
+        "{some}\n\ndef test_remove():\n    inventory = Inventory()\n    inventory.add(\"pen\")\n    inventory.remove(\"pen\")\n    assert inventory.count(\"pen\") == 0\n"
+    );
+    let script = |first: &str| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_inventory.py", "purpose": "pytest tests for the Inventory class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Inventory.remove", "write_file", serde_json::json!({"path": "test_inventory.py", "content": all})),
+            on_subtask("Write test_inventory.py", "write_file", serde_json::json!({"path": "test_inventory.py", "content": first}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for the Inventory class", "met": true,
+             "evidence": "test_add passes", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script")
+    };
+    let run_with = |first: &str, cycles: &str| {
+        let test = Test::new()
+            .serving(script(first))
+            .file("inventory.py", inventory)
+            .args([
+                "Add pytest tests for the Inventory class in inventory.py",
+                "--max-cycles",
+                cycles,
+            ]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, run) = run_with(some, "0");
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.requirements[0].evidence, "no test calls Inventory.remove of inventory.py",
+        "{}",
+        run.stderr
+    );
+    let (test, run) = run_with(some, "1");
+    run.assert_code(0);
+    assert_eq!(test.read("test_inventory.py"), all);
+    assert_eq!(test.read("inventory.py"), inventory);
+    // Each method called, all by one test function: not tests of each.
+    let one = "from inventory import Inventory\n\n\ndef test_inventory():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    inventory.remove(\"pen\")\n    assert inventory.count(\"pen\") == 0\n";
+    let (test, run) = run_with(one, "0");
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.requirements[0].evidence,
+        "one test function tests all of inventory.py: give each of its 3 functions a test of \
+         its own",
+        "{}",
+        run.stderr
+    );
+}
+
 /// The tests a goal asks for go in a file of their own: a model that put
 /// them in the module (here, a docstring in inventory.py) gets a cycle
 /// that writes `test_inventory.py` and runs pytest, and there the tests

@@ -324,6 +324,14 @@ pub trait Language: Send + Sync {
     fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
         vec![None; files.len()]
     }
+    /// What a test of each of `files` (path and text) would call, in the
+    /// same order: its public functions and methods, each as shown
+    /// (`Inventory.remove`) and as a call names it (`remove`); one
+    /// toolchain run for all of them; `None` when the language cannot
+    /// tell.
+    fn public(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
+        vec![None; files.len()]
+    }
     /// The names each of `files` (path and text) calls anywhere, plainly
     /// or as an attribute (`f(x)`, `module.f(x)`, `obj.f(x)`), in the same
     /// order; one toolchain run for all of them; `None` for a file that

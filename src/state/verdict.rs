@@ -505,6 +505,87 @@ pub fn hold_to_exercised(
     requirements
 }
 
+/// A file of the project a goal asks tests of (see [`hold_to_tested_code`]):
+/// what its tests must call, and what no test calls yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestedCode {
+    pub path: String,
+    /// How many public functions and methods it has (of the class the goal
+    /// names, when it names one).
+    pub public: usize,
+    /// Those no test calls, as shown (`Inventory.remove`).
+    pub untested: Vec<String>,
+    /// How many test functions call them.
+    pub tests: usize,
+    /// Its test file, when there is one now (a cycle adds the tests there).
+    pub test_file: Option<String>,
+}
+
+/// A goal that asks for tests of a file of the project that had none
+/// (`code`, see `Agent::tested_code`) is met only by tests that call each of
+/// its public functions and methods, and pass: y1's add-tests (`--api
+/// openai`) ended "Goal achieved" on one test function that called `add`
+/// and `count`, with `remove` never called. And with two of them or more,
+/// by more than one test function: tests, not one test of everything. The
+/// requirement about tests the assessment listed, or one added, says what
+/// is missing.
+pub fn hold_to_tested_code(
+    mut requirements: Vec<Requirement>,
+    code: &[TestedCode],
+) -> Vec<Requirement> {
+    for tested in code {
+        let mut names: Vec<&str> = tested.untested.iter().map(String::as_str).take(5).collect();
+        let more = tested.untested.len() - names.len();
+        let listed = match (names.pop(), names.is_empty(), more) {
+            (Some(last), true, 0) => last.to_string(),
+            (Some(last), false, 0) => format!("{} and {last}", names.join(", ")),
+            (Some(last), _, more) => {
+                names.push(last);
+                format!("{} and {more} more", names.join(", "))
+            }
+            (None, ..) if tested.public >= 2 && tested.tests < 2 => String::new(),
+            (None, ..) => continue,
+        };
+        let evidence = match listed.is_empty() {
+            true => format!(
+                "one test function tests all of {}: give each of its {} functions a test of \
+                 its own",
+                tested.path, tested.public
+            ),
+            false => format!("no test calls {listed} of {}", tested.path),
+        };
+        // Unmet already (the tests failed), it says so first.
+        if let Some(requirement) = requirements.iter_mut().find(|r| r.about_tests) {
+            if requirement.met {
+                requirement.met = false;
+                requirement.evidence = evidence;
+            }
+            requirement.file = requirement.file.take().or(tested.test_file.clone());
+            continue;
+        }
+        let requirement = match listed.is_empty() {
+            true => format!(
+                "each function of {} has a test of its own that passes",
+                tested.path
+            ),
+            false => format!(
+                "the tests call each of {listed} of {} and pass",
+                tested.path
+            ),
+        };
+        requirements.push(Requirement {
+            requirement,
+            met: false,
+            evidence,
+            about_tests: true,
+            about_output: false,
+            shown_by: None,
+            file: tested.test_file.clone(),
+        });
+    }
+    requirements
+}
+
 /// What a function the goal names returned on the goal's own examples
 /// (see [`crate::lang::examples`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1413,6 +1494,57 @@ mod tests {
         // added once.
         assert_eq!(hold_to_goal("Write rock-paper-scissors", vec![]), vec![]);
         assert_eq!(hold_to_goal("add -v; -v prints more", vec![]).len(), 1);
+    }
+
+    #[test]
+    fn tests_asked_of_a_file_call_each_of_its_functions() {
+        let code = |untested: &[&str]| TestedCode {
+            path: "inventory.py".into(),
+            public: 3,
+            untested: untested.iter().map(|n| n.to_string()).collect(),
+            tests: 2,
+            test_file: Some("test_inventory.py".into()),
+        };
+        let claimed = req("pytest tests for Inventory", true, true);
+        // Every method called: as the assessment said.
+        let held = hold_to_tested_code(vec![claimed.clone()], &[code(&[])]);
+        assert_eq!(held, vec![claimed.clone()]);
+        // One never called: unmet, and the cycle changes the test file.
+        let held = hold_to_tested_code(vec![claimed.clone()], &[code(&["Inventory.remove"])]);
+        assert_eq!(held.len(), 1);
+        assert!(!held[0].met);
+        assert_eq!(
+            held[0].evidence,
+            "no test calls Inventory.remove of inventory.py"
+        );
+        assert_eq!(held[0].file.as_deref(), Some("test_inventory.py"));
+        // None listed about tests: one is added, naming at most five.
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let held = hold_to_tested_code(vec![], &[code(&names)]);
+        assert_eq!(
+            held[0].requirement,
+            "the tests call each of a, b, c, d, e and 2 more of inventory.py and pass"
+        );
+        assert!(!held[0].met && held[0].about_tests);
+        let two = hold_to_tested_code(vec![], &[code(&["a", "b"])]);
+        assert_eq!(two[0].evidence, "no test calls a and b of inventory.py");
+        // All called, by one test function: not tests of each.
+        let one = TestedCode {
+            tests: 1,
+            ..code(&[])
+        };
+        let held = hold_to_tested_code(vec![claimed.clone()], std::slice::from_ref(&one));
+        assert_eq!(
+            held[0].evidence,
+            "one test function tests all of inventory.py: give each of its 3 functions a test \
+             of its own"
+        );
+        // A file of one function needs one.
+        let single = TestedCode { public: 1, ..one };
+        assert_eq!(
+            hold_to_tested_code(vec![claimed.clone()], &[single]),
+            vec![claimed]
+        );
     }
 
     #[test]

@@ -101,6 +101,112 @@ impl Agent<'_> {
             .collect()
     }
 
+    /// The files of the project a goal that asks for tests asks them of,
+    /// with what no test calls (see [`verdict::hold_to_tested_code`]): for a
+    /// goal that speaks of tests and gives no name in call form (those are
+    /// held by `hold_to_exercised`), each source file there before the run
+    /// that the goal names, or that defines a class the goal names (then
+    /// only that class's methods count), in a project that had no tests of
+    /// its language (a project with tests: the goal is about those).
+    fn tested_code(&self) -> Vec<verdict::TestedCode> {
+        let state = self.state();
+        let goal = &state.goal;
+        if !self.speaks_of_tests() || !crate::lang::called_names(goal).is_empty() {
+            return Vec::new();
+        }
+        let paths = known_paths(state);
+        let mut found = Vec::new();
+        for language in self.languages {
+            if state
+                .baseline
+                .files
+                .keys()
+                .any(|path| language.is_test(path))
+            {
+                continue;
+            }
+            let files = self.texts_of(language.as_ref(), &paths);
+            let code: Vec<(String, String)> = files
+                .iter()
+                .filter(|(path, _)| {
+                    !language.is_test(path) && state.baseline.files.contains_key(path)
+                })
+                .cloned()
+                .collect();
+            if code.is_empty() {
+                continue;
+            }
+            let public = language.public(&code);
+            let tests: Vec<(String, String)> = files
+                .iter()
+                .filter(|(path, _)| language.is_test(path))
+                .cloned()
+                .collect();
+            let called = language.tests_called(&tests);
+            for ((path, _), public) in code.iter().zip(public) {
+                let Some(public) = public else {
+                    continue;
+                };
+                let class_of =
+                    |shown: &str| shown.split_once('.').map(|(class, _)| class.to_string());
+                let classes: Vec<String> = public
+                    .iter()
+                    .filter_map(|(shown, _)| class_of(shown))
+                    .filter(|class| crate::text::has_word(goal, class))
+                    .collect();
+                if classes.is_empty() && !crate::text::names_path(goal, path) {
+                    continue;
+                }
+                let scope: Vec<&(String, String)> = public
+                    .iter()
+                    .filter(|(shown, _)| {
+                        classes.is_empty() || class_of(shown).is_some_and(|c| classes.contains(&c))
+                    })
+                    .collect();
+                // The test functions that call `name`, as `path::test`; a
+                // test file that defines the name tests its own copy.
+                let testing = |name: &str| -> Vec<String> {
+                    tests
+                        .iter()
+                        .zip(&called)
+                        .filter(|((_, text), _)| !language.defines(text, name))
+                        .flat_map(|((path, _), called)| {
+                            called
+                                .iter()
+                                .flatten()
+                                .filter(|(_, calls)| calls.iter().any(|c| c == name))
+                                .map(move |(test, _)| format!("{path}::{test}"))
+                        })
+                        .collect()
+                };
+                let mut functions: Vec<String> = Vec::new();
+                let mut untested: Vec<String> = Vec::new();
+                for (shown, name) in &scope {
+                    let found = testing(name);
+                    if found.is_empty() {
+                        untested.push(shown.clone());
+                    }
+                    for test in found {
+                        if !functions.contains(&test) {
+                            functions.push(test);
+                        }
+                    }
+                }
+                let test_file = language
+                    .test_path(path)
+                    .filter(|test| tests.iter().any(|(path, _)| path == test));
+                found.push(verdict::TestedCode {
+                    path: path.clone(),
+                    public: scope.len(),
+                    untested,
+                    tests: functions.len(),
+                    test_file,
+                });
+            }
+        }
+        found
+    }
+
     /// What calls each of `names` that a source file (not a test) of the
     /// workspace defines (see [`verdict::Callers`]): the files the run
     /// wrote and those there before it, read by their language, one
@@ -348,6 +454,8 @@ impl Agent<'_> {
                         verdict::hold_to_exercised(goal, requirements, checks, |name| {
                             callers.get(name).filter(|_| !held(name)).cloned()
                         });
+                    let requirements =
+                        verdict::hold_to_tested_code(requirements, &self.tested_code());
                     let requirements = verdict::hold_to_run(requirements, checks, |program| {
                         examined.iter().any(|e| e.module == program && e.held())
                             || (checks.iter().any(CheckRun::tests_passed) && self.tested(program))

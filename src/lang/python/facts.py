@@ -197,6 +197,7 @@ def facts(text):
     out["unreachable"] = unreachable(tree)
     out["unbound"] = unbound(tree)
     out["unpassed"] = unpassed(text, tree)
+    out["public"] = public(tree)
     first = {}
     out["redefined"] = []
     # A decorated one may mean it (typing's @overload, @f.register).
@@ -208,6 +209,23 @@ def facts(text):
                 first[node.name] = node.lineno
     out["copies"] = copies(tree)
     return out
+
+
+def public(tree):
+    """What a test of the file would call: its top-level functions and the
+    methods of its classes, those not named `_private` nor tests, each as
+    shown (`Inventory.remove`) and as called (`remove`)."""
+    found = []
+    fns = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in tree.body:
+        if not isinstance(node, DEFS) or node.name.startswith(("_", "test", "Test")):
+            continue
+        if isinstance(node, fns):
+            found.append([node.name, node.name])
+        elif isinstance(node, ast.ClassDef):
+            found += [[f"{node.name}.{m.name}", m.name] for m in node.body
+                      if isinstance(m, fns) and not m.name.startswith("_")]
+    return found
 
 
 def copies(tree):

@@ -49,6 +49,9 @@ pub struct Facts {
     /// definitions, imports and assignments without a call.
     #[serde(default)]
     pub runs_something: bool,
+    /// What a test of the file would call (see [`crate::lang::Language::public`]).
+    #[serde(default)]
+    pub public: Vec<(String, String)>,
     /// The source of its `if __name__ == "__main__":` block.
     #[serde(default)]
     pub main_block: Option<String>,

@@ -152,6 +152,10 @@ impl Language for Python {
         per_file(files, |facts| facts.called)
     }
 
+    fn public(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
+        per_file(files, |facts| facts.public)
+    }
+
     fn tests_called(&self, files: &[(String, String)]) -> Vec<Option<Vec<crate::lang::TestCalls>>> {
         per_file(files, |facts| {
             facts
