@@ -1307,6 +1307,14 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
         ),
         "{refused:?}"
     );
+    // The goal's --shout is the parameter: the call to make is said.
+    assert!(
+        refused[0].contains(
+            "`shout` is the goal's --shout, and `'--shout' in sys.argv[1:]` is True when it is \
+             given: make the call `greeting(name, shout='--shout' in sys.argv[1:])` (edit_file)"
+        ),
+        "{refused:?}"
+    );
     assert_eq!(test.read("greet.py"), wired);
     test.assert_replay_matches();
     // Claimed again as it is: accepted, and the run goes on to its check.

@@ -256,16 +256,15 @@ impl Agent<'_> {
             // the second claim.
             Call::Complete { success: true, .. }
                 if !focus::completion_refused(state, RefusalKind::Unwired)
-                    && let Some(unwired) = self.unwired() =>
+                    && let Some((path, unpassed)) = self.unwired() =>
             {
                 Err(Refusal::new(
                     RefusalKind::Unwired,
                     format!(
-                        "not accepted yet: {unwired}, so what you changed never happens. Make \
-                         that call give it, with the value from where the caller gets it (an \
-                         option of the program: where the program reads its arguments), then \
-                         mark the subtask complete. If no call there is meant to give it, mark \
-                         the subtask complete again."
+                        "not accepted yet: {}, so what you changed never happens. {} If no \
+                         call there is meant to give it, mark the subtask complete again.",
+                        unpassed.describe(&path),
+                        self.wiring(&path, &unpassed)
                     ),
                 ))
             }
@@ -349,17 +348,47 @@ impl Agent<'_> {
     /// `greeting` ...`, read against the file as it was, from the blob its
     /// first change kept. A file the run wrote is not held so: a new
     /// program's `play(rounds=3)` called as `play()` is its design.
-    fn unwired(&self) -> Option<String> {
+    fn unwired(&self) -> Option<(String, lang::Unpassed)> {
         let state = self.state();
         focus::changed_files(state).into_iter().find_map(|path| {
             let sha256 = state.baseline.files.get(&path)?.sha256.as_deref()?;
             let before = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
             let before = String::from_utf8(before).ok()?;
             let now = self.tools.text(&path)?;
-            lang::newly_unpassed(&self.reviews.languages, &path, Some(&before), &now)
-                .first()
-                .map(|unpassed| unpassed.describe(&path))
+            let unpassed =
+                lang::newly_unpassed(&self.reviews.languages, &path, Some(&before), &now)
+                    .into_iter()
+                    .next()?;
+            Some((path, unpassed))
         })
+    }
+
+    /// How to give the parameter `unpassed` names: for one that is an
+    /// option the goal names (`shout` for `--shout`), the call with it
+    /// given as its language reads the option, as rustc suggests a fix.
+    fn wiring(&self, path: &str, unpassed: &lang::Unpassed) -> String {
+        let options = crate::state::verdict::named_options(&self.state().goal);
+        let option = options
+            .iter()
+            .find(|option| option.trim_start_matches('-').replace('-', "_") == unpassed.parameter);
+        let suggested = option.and_then(|option| {
+            let given = self
+                .reviews
+                .languages
+                .for_path(path)?
+                .option_given(option)?;
+            Some((option, given.clone(), unpassed.given(&given)?))
+        });
+        match suggested {
+            Some((option, given, call)) => format!(
+                "`{}` is the goal's {option}, and `{given}` is True when it is given: make the \
+                 call `{call}` (edit_file), then mark the subtask complete.",
+                unpassed.parameter
+            ),
+            None => "Make that call give it, with the value from where the caller gets it, \
+                     then mark the subtask complete."
+                .to_string(),
+        }
     }
 
     /// Whether `path` is there, or the run wrote a file of its name in

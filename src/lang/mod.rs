@@ -132,6 +132,15 @@ pub struct Call {
 }
 
 impl Unpassed {
+    /// The first call with `parameter` given as `value`, by keyword
+    /// (`greeting(name, shout='--shout' in sys.argv[1:])`).
+    pub fn given(&self, value: &str) -> Option<String> {
+        let call = self.calls.first()?;
+        let open = call.text.strip_suffix(')')?;
+        let separator = if open.ends_with('(') { "" } else { ", " };
+        Some(format!("{open}{separator}{}={value})", self.parameter))
+    }
+
     /// `no call in greet.py gives `shout` to `greeting` (`greeting(name)`,
     /// line 12): it always takes its default`.
     pub fn describe(&self, path: &str) -> String {
@@ -366,6 +375,11 @@ pub trait Language: Send + Sync {
     fn reading_option(&self, _option: &str) -> Option<String> {
         None
     }
+    /// An expression of this language that is true when the program was
+    /// run with `option` (`'--shout' in sys.argv[1:]`).
+    fn option_given(&self, _option: &str) -> Option<String> {
+        None
+    }
     /// For a planned `path` that makes a package of the `planned` files
     /// beside it (Python's `mathx/__init__.py`): what it must hold so that
     /// the package gives what its modules define, appended to its subtask.
@@ -516,6 +530,31 @@ fn shape(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unpassed_parameter_is_given_by_keyword_in_its_first_call() {
+        let call = |text: &str| Call {
+            line: 3,
+            text: text.into(),
+        };
+        let unpassed = |calls: Vec<Call>| Unpassed {
+            function: "greeting".into(),
+            parameter: "shout".into(),
+            calls,
+        };
+        let given = "'--shout' in sys.argv[1:]";
+        assert_eq!(
+            unpassed(vec![call("greeting(name)"), call("greeting('x')")])
+                .given(given)
+                .as_deref(),
+            Some("greeting(name, shout='--shout' in sys.argv[1:])")
+        );
+        assert_eq!(
+            unpassed(vec![call("greeting()")]).given("True").as_deref(),
+            Some("greeting(shout=True)")
+        );
+        assert_eq!(unpassed(vec![]).given("True"), None);
+    }
 
     #[test]
     fn a_test_file_names_the_module_it_tests() {

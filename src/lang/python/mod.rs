@@ -509,9 +509,14 @@ impl Language for Python {
 
     fn reading_option(&self, option: &str) -> Option<String> {
         Some(format!(
-            "`'{option}' in sys.argv[1:]` is True when {option} is given, and `[arg for arg in \
-             sys.argv[1:] if not arg.startswith('-')]` are the other arguments"
+            "`{}` is True when {option} is given, and `[arg for arg in sys.argv[1:] if not \
+             arg.startswith('-')]` are the other arguments",
+            self.option_given(option)?
         ))
+    }
+
+    fn option_given(&self, option: &str) -> Option<String> {
+        Some(format!("'{option}' in sys.argv[1:]"))
     }
 
     /// Its usage printed first (`Usage: fizzbuzz.py N`, argparse's
