@@ -417,7 +417,7 @@ impl Agent<'_> {
         // its `__main__` block, and refused for running nothing, put that
         // block inside `greeting`.
         let stops_running =
-            || language.runs_nothing(&old).is_none() && language.runs_nothing(content).is_some();
+            || language.runs_nothing(content).is_some() && language.runs_nothing(&old).is_none();
         if self.lost_unasked(path, &old, content).is_empty() && !stops_running() {
             return None;
         }

@@ -471,23 +471,17 @@ def repair(text):
         line = lines[at]
         quoted = "'''" in line or '"""' in line
         if error["message"].startswith("unterminated string") and not quoted:
-            escaped = WORD_QUOTE.sub("\\\\'", line)
-            if escaped != line:
-                lines[at] = escaped
-                if "apostrophes" not in mended:
-                    mended.append("apostrophes")
-                continue
-            matched = matched_quotes(line, error.get("col", 0))
-            if matched is not None:
-                lines[at] = matched
-                if "quotes" not in mended:
-                    mended.append("quotes")
-                continue
-            closed = closed_at_end(line, error.get("col", 0))
-            if closed is not None:
-                lines[at] = closed
-                if "closed" not in mended:
-                    mended.append("closed")
+            col = error.get("col", 0)
+            # The first mend that changes the line, in this order.
+            mends = (("apostrophes", WORD_QUOTE.sub("\\\\'", line)),
+                     ("quotes", matched_quotes(line, col)),
+                     ("closed", closed_at_end(line, col)))
+            found = next(((name, new) for name, new in mends
+                          if new is not None and new != line), None)
+            if found is not None:
+                name, lines[at] = found
+                if name not in mended:
+                    mended.append(name)
                 continue
         split = split_inline(line)
         if split is None:
