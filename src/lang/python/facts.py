@@ -12,7 +12,8 @@ replaced by those of the first file, when the first file is nothing but
 asserts each of a call "current" asserts on exactly one line, and the
 result parses. With "test": true, "wrapped" is the first file mended as pytest
 would run it: `self` left out of top-level tests that take it and do not use
-it, and a script (asserts at its top, no test function) with its statements
+it, the asserts of a call that expect two different results of it dropped,
+and a script (asserts at its top, no test function) with its statements
 moved into one test function (see mend_test). With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
@@ -627,7 +628,51 @@ def mend_test(text, path, modules):
     mended = module_called(text, modules) or text
     mended = unselfed(mended) or mended
     mended = renamed_twins(mended) or mended
+    mended = uncontradicted(mended) or mended
     return wrap_script(mended, path) or (mended if mended != text else None)
+
+
+def uncontradicted(text):
+    """The test file without the asserts of a call that two of them expect
+    different results of (`assert play('paper', 'rock') == 'P1'`, then
+    `... == 'P2'`): it returns one thing, so one of them fails whatever the
+    code does, and which one is wrong only the goal can say. Qwen2.5-Coder
+    1.5B, told which lines, wrote the same file six times. Every assert of
+    such a call goes (a statement on lines of its own); None when there is
+    none, when a test function would be left with no assert, or when the
+    result does not parse."""
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+    asserts = [a for a in facts(text)["asserts"] if a["pure"] and a["literal"]]
+    values = {}
+    for a in asserts:
+        values.setdefault(a["call"], set()).add(a["value"])
+    torn = {call for call, seen in values.items() if len(seen) > 1}
+    lines = text.split("\n")
+    drop = [n for n in ast.walk(tree) if isinstance(n, ast.Assert)
+            and any(a["line"] == n.lineno and a["call"] in torn for a in asserts)]
+    if not drop:
+        return None
+    for node in drop:
+        alone = (not lines[node.lineno - 1][:node.col_offset].strip()
+                 and lines[node.end_lineno - 1][node.end_col_offset:].strip()[:1] in ("", "#"))
+        if not alone:
+            return None
+    for node in sorted(drop, key=lambda n: n.lineno, reverse=True):
+        del lines[node.lineno - 1:node.end_lineno]
+    mended = "\n".join(lines)
+    after = parse(mended)[0]
+    if after is None:
+        return None
+    # A test left without an assert would pass and test nothing.
+    touched = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and any(d in ast.walk(n) for d in drop)}
+    for node in ast.walk(after):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in touched
+                and not any(isinstance(inner, ast.Assert) for inner in ast.walk(node))):
+            return None
+    return mended
 
 
 def own_imports_dropped(text, path):

@@ -247,14 +247,15 @@ impl Language for Python {
             // mend loses nothing: a script (pytest imports it and finds no
             // test) and top-level tests that take `self` and never use it
             // (Qwen2.5-Coder 1.5B wrote each again and again, refused each
-            // time with what to change).
+            // time with what to change); asserts that contradict each other,
+            // which cannot all pass, dropped where each test keeps one.
             (None, None, Some(w)) if is_test => (
                 w.text.as_str(),
                 &w.facts,
                 "a test file pytest would not run: a module called as its function imported \
                  as that function, `self` left out of test functions that do not use it, a \
-                 test function defined twice renamed, or a script's statements moved into one \
-                 test function",
+                 test function defined twice renamed, the asserts of a call that expect two \
+                 results of it dropped, or a script's statements moved into one test function",
             ),
             // A module importing from itself (w1's fizzbuzz.py: `from
             // fizzbuzz import fizzbuzz` above its own `def fizzbuzz`): a

@@ -334,11 +334,26 @@ fn a_test_file_without_a_test_gets_the_start_of_one() {
     );
 }
 
+/// Two asserts of one call that expect different results cannot both
+/// pass. Told which lines, Qwen2.5-Coder 1.5B wrote the same test file six
+/// times (z1's rps); which one is wrong only the goal can say, so both go
+/// where each test keeps an assert, and the write is refused with the
+/// lines where a test would be left with none.
 #[test]
 fn two_asserts_of_one_call_that_expect_different_results() {
     let qwen = "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'P2'\n    assert play('rock', 'rock') == \"tie\"\n    assert play('rock', 'rock') == 'tie'\n    assert play('rock', 'paper') == 'P1'\n";
+    let Review::Repair { content, .. } =
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", qwen)
+    else {
+        panic!("the contradicting asserts are dropped");
+    };
     assert_eq!(
-        problem(qwen),
+        content,
+        "from game import play\n\ndef test_play():\n    assert play('rock', 'rock') == \"tie\"\n    assert play('rock', 'rock') == 'tie'\n"
+    );
+    let alone = "from game import play\n\ndef test_win():\n    assert play('rock', 'paper') == 'P2'\n\ndef test_lose():\n    assert play('rock', 'paper') == 'P1'\n    assert play('rock', 'rock') == 'tie'\n";
+    assert_eq!(
+        problem(alone),
         Some(refused(
             "line 4 and line 7 both assert `play('rock', 'paper')`, expecting 'P2' and 'P1': it \
              returns one thing, so one of them fails whatever the code does. Keep the right one \
