@@ -1671,15 +1671,23 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
                 "1",
             ])
     };
-    // A test file that defines count_vowels itself tests its own copy.
+    // A test file that defines count_vowels itself would test its own
+    // copy: the copy is left out and imported from textutil.py, whose
+    // count_vowels the test then runs.
     let own = format!(
         "{}\n\n\ndef count_vowels(text):\n    return 3\n",
         test_file.replacen("from textutil import count_vowels\n", "", 1)
     );
     let test = with_cycles(&own);
-    test.run().assert_code(1);
-    let held = unexercised(&test.assert_replay_matches()).expect("the requirement that it ran");
-    assert!(!held.met, "{held:?}");
+    test.run().assert_code(0);
+    let state = test.assert_replay_matches();
+    assert!(unexercised(&state).is_none(), "{:?}", state.requirements);
+    let written = test.read("test_textutil.py");
+    assert!(
+        written.starts_with("from textutil import count_vowels\n")
+            && !written.contains("def count_vowels"),
+        "{written}"
+    );
 
     let test = with_cycles(test_file);
     let run = test.run();

@@ -12,7 +12,8 @@ replaced by those of the first file, when the first file is nothing but
 asserts each of a call "current" asserts on exactly one line, and the
 result parses. With "test": true, "wrapped" is the first file mended as pytest
 would run it: `self` left out of top-level tests that take it and do not use
-it, the asserts of a call that expect two different results of it dropped,
+it, a copy of a module's function imported from the module instead, the
+asserts of a call that expect two different results of it dropped,
 and a script (asserts at its top, no test function) with its statements
 moved into one test function (see mend_test). With "definitions": true (or "whole") in
 stdin, the answer is
@@ -452,7 +453,9 @@ def repair(text):
     ended a string early are escaped; a string opened with one quote and
     closed with the other (`'!"`) gets the closing one at both ends, one
     left open with no quote after it is closed at the end of its line; a
-    file indented as a whole is put at the margin; `if C:
+    file indented as a whole is put at the margin; a `}` nothing opened at
+    the end of the file's last line (the call's JSON closed inside the
+    content) is dropped; `if C:
     A else: B` on one line, and a compound statement after a header's
     colon, are split."""
     lines = text.split("\n")
@@ -484,6 +487,15 @@ def repair(text):
                 if name not in mended:
                     mended.append(name)
                 continue
+        # The `}` that closed the call's JSON, taken into the file's text
+        # (`... == 'It\\'s a tie!'}` as a test file's last line).
+        last = max((i for i, l in enumerate(lines) if l.strip()), default=-1)
+        if (error["message"] == "unmatched '}'" and at == last
+                and line.rstrip().endswith("}")):
+            lines[at] = line.rstrip()[:-1]
+            if "brace" not in mended:
+                mended.append("brace")
+            continue
         split = split_inline(line)
         if split is None:
             return None
@@ -626,10 +638,45 @@ def mend_test(text, path, modules):
     statements wrapped into a test (see module_called, unselfed,
     renamed_twins, wrap_script); None when none applies."""
     mended = module_called(text, modules) or text
+    mended = copies_imported(mended, modules) or mended
     mended = unselfed(mended) or mended
     mended = renamed_twins(mended) or mended
     mended = uncontradicted(mended) or mended
     return wrap_script(mended, path) or (mended if mended != text else None)
+
+
+def copies_imported(text, modules):
+    """A test file that defines a function or class of the workspace's
+    modules itself (not a test, called by the file, not imported): its
+    tests would test that copy, never the module's (z3's add-function:
+    `test_textutil.py` began with its own `def count_vowels`). Each such
+    definition is left out and imported from the one module that defines
+    it, at the top of the file. `modules`: the names the workspace's
+    modules at the top of the folder define, by module name. None when
+    there is none, or the result does not parse."""
+    tree = parse(text)[0]
+    if tree is None or any(isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in tree.body):
+        return None
+    imported = {(a.asname or a.name) for n in tree.body
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    moved = []
+    for node in tree.body:
+        if (not isinstance(node, DEFS) or node.name.startswith("test") or node.name in imported
+                or node.name not in called):
+            continue
+        owners = [m for m, names in modules.items() if node.name in names]
+        if len(owners) == 1:
+            moved.append((node, owners[0]))
+    if not moved:
+        return None
+    lines = text.split("\n")
+    for node, _ in sorted(moved, key=lambda pair: pair[0].lineno, reverse=True):
+        start, end = span(node)
+        del lines[start - 1:end]
+    imports = [f"from {module} import {node.name}" for node, module in moved]
+    mended = "\n".join(imports) + "\n\n\n" + "\n".join(lines).lstrip("\n")
+    return mended if parse(mended)[0] is not None else None
 
 
 def uncontradicted(text):

@@ -71,6 +71,7 @@ fn repaired_why(mended: &[String]) -> String {
             "quotes" => Some("opened strings closed with the other quote with that quote"),
             "closed" => Some("closed strings left open at the end of their line"),
             "dedented" => Some("put a file indented as a whole at the margin"),
+            "brace" => Some("dropped a `}` at the end that closed the call's JSON, not code"),
             "else" => Some("put `if C: A else: B` written on one line on lines of their own"),
             _ => None,
         })
@@ -253,7 +254,8 @@ impl Language for Python {
                 w.text.as_str(),
                 &w.facts,
                 "a test file pytest would not run: a module called as its function imported \
-                 as that function, `self` left out of test functions that do not use it, a \
+                 as that function, a copy of a module's function imported from the module \
+                 instead, `self` left out of test functions that do not use it, a \
                  test function defined twice renamed, the asserts of a call that expect two \
                  results of it dropped, or a script's statements moved into one test function",
             ),

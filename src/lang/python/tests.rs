@@ -315,6 +315,55 @@ fn a_file_indented_as_a_whole_is_put_at_the_margin() {
     assert!(refuse("    x = 1\n  y = 2\n"));
 }
 
+/// z3's add-function: a new test file began with its own copy of the
+/// function under test, so its tests tested the copy and passed whatever
+/// textutil.py did. The copy is left out and imported from the module; a
+/// helper no module defines stays.
+#[test]
+fn a_test_files_own_copy_of_a_modules_function_is_imported_instead() {
+    let module =
+        "def reverse(text):\n    return text[::-1]\n\n\ndef count_vowels(text):\n    return 0\n";
+    let workspace = files(&[("textutil.py", module)]);
+    let copy = "def count_vowels(text):\n    vowels = 'aeiouAEIOU'\n    return sum(1 for char in text if char in vowels)\n\n\ndef test_count_vowels():\n    assert count_vowels('hello') == 2\n";
+    let Review::Repair { content, .. } = review_in(&workspace, "test_textutil.py", copy) else {
+        panic!("the copy is imported instead");
+    };
+    assert_eq!(
+        content,
+        "from textutil import count_vowels\n\n\ndef test_count_vowels():\n    assert count_vowels('hello') == 2\n"
+    );
+    let helper = "from textutil import reverse\n\n\ndef twice(text):\n    return text + text\n\n\ndef test_reverse():\n    assert reverse(twice('ab')) == 'baba'\n";
+    assert_eq!(
+        review_in(&workspace, "test_textutil.py", helper),
+        Review::Accept
+    );
+}
+
+/// z3's rps (Ollama API): a test file's JSON call closed inside its
+/// content, `... == 'It\\'s a tie!'}` as the last line, with the
+/// apostrophes the JSON left bare: blocked six times as unreadable. The
+/// `}` nothing opened at the end of the last line goes; one elsewhere
+/// stays refused.
+#[test]
+fn a_brace_at_the_end_that_closed_the_calls_json_is_dropped() {
+    let written = "from game import play\n\ndef test_play():\n    assert play('rock', 'rock') == 'It's a tie!'\n    assert play('rock', 'paper') == 'P2'}";
+    assert_eq!(
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", written),
+        Review::Repair {
+            content: "from game import play\n\ndef test_play():\n    assert play('rock', 'rock') == 'It\\'s a tie!'\n    assert play('rock', 'paper') == 'P2'".into(),
+            why: "escaped apostrophes that ended strings early, and dropped a `}` at the end \
+                  that closed the call's JSON, not code"
+                .into()
+        }
+    );
+    let inside =
+        "from game import play\n}\n\ndef test_play():\n    assert play('rock', 'paper') == 'P2'\n";
+    assert!(matches!(
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", inside),
+        Review::Refuse(_)
+    ));
+}
+
 #[test]
 fn a_test_file_without_a_test_gets_the_start_of_one() {
     let Review::Refuse(refusal) = review_in(&files(&[("game.py", GAME)]), "test_game.py", GAME)
