@@ -15,7 +15,8 @@ would run it: `self` left out of top-level tests that take it and do not use
 it, a copy of a module's function imported from the module instead, the
 asserts of a call that expect two different results of it dropped,
 and a script (asserts at its top, no test function) with its statements
-moved into one test function (see mend_test). With "definitions": true (or "whole") in
+moved into one test function (see mend_test); over a test file that has
+tests ("current"), only the contradicting asserts are left out. With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
 (see merge_definitions). Nothing here decides what the runner does with a fact.
