@@ -669,7 +669,30 @@ fn parse(content: &str) -> Result<Vec<Requirement>, String> {
     if requirements.is_empty() {
         return Err("it lists no requirement".into());
     }
-    Ok(requirements)
+    Ok(once_each(requirements))
+}
+
+/// The requirements with each one said again (the same words, whatever
+/// their case, and the same command to show it) kept once: unmet when any
+/// copy is unmet, with that copy's evidence. A small model's answer gave one
+/// requirement six times, and the cycle's task named it six times.
+fn once_each(requirements: Vec<Requirement>) -> Vec<Requirement> {
+    let mut kept: Vec<Requirement> = Vec::with_capacity(requirements.len());
+    for requirement in requirements {
+        let same = kept.iter_mut().find(|known| {
+            known.requirement.to_lowercase() == requirement.requirement.to_lowercase()
+                && known.shown_by == requirement.shown_by
+        });
+        match same {
+            Some(known) => {
+                if known.met && !requirement.met {
+                    *known = requirement;
+                }
+            }
+            None => kept.push(requirement),
+        }
+    }
+    kept
 }
 
 /// The command and expected output an item gives, when it gives a command.
@@ -718,6 +741,32 @@ mod tests {
         assert_eq!(requirements[0].to_show(), Some("python3 g.py --shout"));
         assert!(parse("{\"requirements\": []}").is_err());
         assert!(parse("all done!").is_err());
+    }
+
+    #[test]
+    fn a_requirement_given_again_is_kept_once_and_unmet_if_any_copy_is() {
+        let item = |text: &str, met: bool, evidence: &str| {
+            format!("{{\"requirement\": \"{text}\", \"met\": {met}, \"evidence\": \"{evidence}\"}}")
+        };
+        let answer = format!(
+            "{{\"requirements\": [{}, {}, {}, {}]}}",
+            item("It plays correctly.", true, "def play"),
+            item("it plays correctly.", false, "a test fails"),
+            item("It has tests.", true, "test_play"),
+            item("It plays correctly.", true, "again"),
+        );
+        let requirements = parse(&answer).unwrap();
+        let seen: Vec<(&str, bool, &str)> = requirements
+            .iter()
+            .map(|r| (r.requirement.as_str(), r.met, r.evidence.as_str()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("it plays correctly.", false, "a test fails"),
+                ("It has tests.", true, "test_play"),
+            ]
+        );
     }
 
     #[test]
