@@ -240,6 +240,16 @@ fn shown_last(request: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// The files a standing block shows whole.
+fn shown_standing(request: &Value) -> Vec<&str> {
+    request["messages"][1]["content"]
+        .as_str()
+        .unwrap_or("")
+        .lines()
+        .filter(|l| l.starts_with("CONTENT OF "))
+        .collect()
+}
+
 /// The consecutive rounds of one subtask where the later one does not send
 /// the earlier one again but its round block, for no reason of the layout:
 /// a file the subtask changed moving to the round block, or the window of
@@ -259,9 +269,15 @@ fn broken_prefixes(rounds: &[Value]) -> Vec<String> {
         if new.len() > kept && new[..kept] == old[..kept] {
             continue;
         }
-        let moved = shown_last(after)
+        // A file the subtask changed leaves the standing block: it is shown
+        // in the round block, or after the result of its write.
+        let left_standing = shown_standing(before)
             .iter()
-            .any(|file| !shown_last(before).contains(file));
+            .any(|file| !shown_standing(after).contains(file));
+        let moved = left_standing
+            || shown_last(after)
+                .iter()
+                .any(|file| !shown_last(before).contains(file));
         // The window moved on: the same standing block, then the later
         // exchanges of the earlier round.
         let window_moved = new[..2] == old[..2] && {
@@ -402,6 +418,30 @@ fn a_subtask_that_writes_twice_keeps_its_standing_block() {
     standing.dedup();
     assert_eq!(standing.len(), 2, "{standing:#?}");
     assert!(broken_prefixes(&rounds).is_empty());
+    // The file as each write left it is shown after the write's result, not
+    // again in the round block of the rounds after it.
+    let results: Vec<&str> = rounds[2]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(results.len(), 2, "{results:#?}");
+    for (result, mark) in results.iter().zip(["once", "twice"]) {
+        assert!(
+            result.ends_with(&format!(
+                "CONTENT OF calc.py now:\n```\n{}\n```",
+                fixed(mark).trim_end()
+            )),
+            "{result}"
+        );
+    }
+    assert!(
+        shown_last(&rounds[2]).is_empty(),
+        "{}",
+        round_block(&rounds[2])
+    );
 }
 
 /// A reply nothing came of (a call written as text that does not parse):

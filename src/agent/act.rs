@@ -152,9 +152,10 @@ impl Agent<'_> {
         // A write and an edit that applies announce the file's hashes before
         // and after, so diff, rollback and crash reconciliation cover both.
         let old = prior.as_ref().and_then(Option::as_deref);
+        let after = tools::content_after(&action, old);
         let write = match &action {
             Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
-                tools::content_after(&action, old).map(|after| WriteIntent {
+                after.as_ref().map(|after| WriteIntent {
                     path: path.clone(),
                     before: old.map(tools::sha256_hex),
                     after: tools::sha256_hex(after.as_bytes()),
@@ -184,7 +185,18 @@ impl Agent<'_> {
             },
             durability,
         )?;
-        let outcome = self.tools.execute_over(&action, prior, &self.stop).await;
+        let mut outcome = self.tools.execute_over(&action, prior, &self.stop).await;
+        // The file as the write left it, after its result: see
+        // `prompt::shown_after_write`.
+        if let (Some(change), Some(after)) = (&outcome.write, &after)
+            && outcome.ok
+            && change.changed()
+            && change.after == tools::sha256_hex(after.as_bytes())
+        {
+            outcome
+                .result
+                .push_str(&super::prompt::shown_after_write(&change.path, after));
+        }
         self.record(
             Event::ActionFinished {
                 action: started.seq,

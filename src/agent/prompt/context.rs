@@ -23,7 +23,7 @@ const SHOWN_BLOCKED: usize = 5;
 /// job whole (a 1.5B model writes modules of 1-3 KB), a large one in part.
 const FILES_BUDGET: usize = 8 * 1024;
 /// One file's share at most, so that one large file does not hide the rest.
-const FILE_MAX: usize = 4 * 1024;
+pub(super) const FILE_MAX: usize = 4 * 1024;
 /// Files whose contents are shown at most: as many as a plan has (each one
 /// costs a read every round).
 const SHOWN_CONTENTS: usize = 6;
@@ -81,6 +81,12 @@ pub fn standing_block(state: &State, head: &str, contents: &[(String, String)]) 
 
 fn content_lines((path, content): &(String, String)) -> String {
     format!("CONTENT OF {path}:\n```\n{}\n```", content.trim_end())
+}
+
+/// A file as a write or an edit left it, shown after the write's result
+/// (see [`super::shown_after_write`]).
+pub fn content_now(path: &str, content: &str) -> String {
+    format!("CONTENT OF {path} now:\n```\n{}\n```", content.trim_end())
 }
 
 /// `contents` parted in the files the active subtask has not changed,

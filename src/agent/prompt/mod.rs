@@ -17,8 +17,10 @@ use crate::settings::Settings;
 use crate::state::{Came, State};
 use crate::tools;
 
+pub use context::content_now;
 pub use context::{
-    files_budget, head, part_by_change, plan_lines, round_block, standing_block, written_files,
+    ShownFiles, files_budget, head, part_by_change, plan_lines, round_block, standing_block,
+    written_files,
 };
 
 /// A tool result in the prompt is cut to this many bytes (head and tail),
@@ -104,6 +106,7 @@ pub fn request_with_files(
     let shown = first_shown(state.subtask_exchange, state.exchanges, keep as u64);
     let skip = shown.saturating_sub(listed) as usize;
     let result_max = RESULT_MAX >> state.pressure;
+    let conversation = messages.len();
     for exchange in current.iter().skip(skip) {
         messages.extend(
             exchange
@@ -112,6 +115,23 @@ pub fn request_with_files(
                 .map(|m| shorten(m, result_max)),
         );
     }
+    // A file the subtask changed whose content as it is now the result of
+    // its write shows (see `content_now`) is not shown again in the round
+    // block: a result stays in the conversation, where the server's prefix
+    // cache keeps it, while the round block is read again every round, and
+    // with it a file the subtask wrote, in each round after the write
+    // (BENCHMARKS.md, issue 18). Changed since by other means, or its write
+    // out of the window, it is in the round block.
+    let results = &messages[conversation..];
+    let changing: ShownFiles = changing
+        .into_iter()
+        .filter(|(path, text)| {
+            let block = content_now(path, text);
+            !results
+                .iter()
+                .any(|m| m.role == Role::Tool && m.content.contains(&block))
+        })
+        .collect();
     messages.push(Message::user(round_block(
         state, settings, &changing, files,
     )));
@@ -124,6 +144,18 @@ pub fn request_with_files(
             num_ctx,
             num_predict: Some(settings.num_predict),
         },
+    }
+}
+
+/// What a write's or an edit's result ends with: the file as it left it,
+/// when it is at most [`context::FILE_MAX`] bytes (a larger one is shown
+/// in part in the round block, as before). The model sees what the
+/// runner's mends made of its content, and the round block does not show
+/// the file again while it stays so (see [`request_with_files`]).
+pub fn shown_after_write(path: &str, content: &str) -> String {
+    match content.len() <= context::FILE_MAX {
+        true => format!("\n{}", content_now(path, content)),
+        false => String::new(),
     }
 }
 
@@ -363,24 +395,7 @@ mod tests {
 
         // b.py written in this subtask: it is shown in the round block from
         // now on, a.py stays where it was.
-        state.calls.push_back(crate::state::CallFact {
-            exchange: state.exchanges,
-            message: 1,
-            tool: "write_file".into(),
-            came: crate::state::Came::Ran {
-                outcome: Box::new(crate::state::ActionOutcome {
-                    ok: true,
-                    write: Some(crate::state::FileChange {
-                        path: "b.py".into(),
-                        before: Some("old".into()),
-                        after: "new".into(),
-                        bytes: 6,
-                        removed: vec![],
-                    }),
-                    ..Default::default()
-                }),
-            },
-        });
+        wrote(&mut state, "b.py", "B = 2\n");
         let moved = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
         assert!(moved[1].content.contains("CONTENT OF a.py:"));
         assert!(!moved[1].content.contains("CONTENT OF b.py:"));
@@ -393,6 +408,83 @@ mod tests {
         let after = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
         let kept = moved.len() - 1;
         assert_eq!(after[..kept], moved[..kept], "stable again after the move");
+    }
+
+    /// The fact of a write of `path` with `text`, whose result is the
+    /// second message of the last exchange.
+    fn wrote(state: &mut State, path: &str, text: &str) {
+        state.calls.push_back(crate::state::CallFact {
+            exchange: state.exchanges - 1,
+            message: 1,
+            tool: "write_file".into(),
+            came: crate::state::Came::Ran {
+                outcome: Box::new(crate::state::ActionOutcome {
+                    ok: true,
+                    write: Some(crate::state::FileChange {
+                        path: path.into(),
+                        before: None,
+                        after: crate::digest::sha256_hex(text.as_bytes()),
+                        bytes: text.len() as u64,
+                        removed: vec![],
+                    }),
+                    ..Default::default()
+                }),
+            },
+        });
+    }
+
+    #[test]
+    fn a_file_the_subtask_wrote_is_shown_after_its_writes_result_not_every_round() {
+        let settings = Settings::new("/nowhere".into());
+        let mut state = State {
+            exchanges: 1,
+            ..State::default()
+        };
+        let result = format!(
+            "Wrote 6 bytes to b.py{}",
+            shown_after_write("b.py", "B = 2\n")
+        );
+        assert_eq!(
+            result,
+            "Wrote 6 bytes to b.py\nCONTENT OF b.py now:\n```\nB = 2\n```"
+        );
+        state.conversation.push_back(vec![
+            Message::assistant("{\"name\": \"write_file\"}", vec![]),
+            Message::tool("write_file", result),
+        ]);
+        wrote(&mut state, "b.py", "B = 2\n");
+        let files = [
+            ("a.py".to_string(), "A = 1\n".to_string()),
+            ("b.py".to_string(), "B = 2\n".to_string()),
+        ];
+        let sent = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
+        let round = &sent.last().unwrap().content;
+        assert!(!round.contains("CONTENT OF"), "{round}");
+        assert!(sent[1].content.contains("CONTENT OF a.py:"));
+        assert!(!sent[1].content.contains("CONTENT OF b.py"));
+
+        // The rounds after it send it again as it was: the cache keeps it.
+        next_round(&mut state, 1);
+        let later = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
+        assert_eq!(later[..sent.len() - 1], sent[..sent.len() - 1]);
+        assert!(!later.last().unwrap().content.contains("CONTENT OF"));
+
+        // Changed since by something else: in the round block, as it is.
+        let files = [
+            ("a.py".to_string(), "A = 1\n".to_string()),
+            ("b.py".to_string(), "B = 3\n".to_string()),
+        ];
+        let changed = request_with_files(&state, &settings, 8192, "GOAL: g", &files).messages;
+        assert!(
+            changed
+                .last()
+                .unwrap()
+                .content
+                .starts_with("CONTENT OF b.py:\n```\nB = 3\n```")
+        );
+        // A file too large to show whole after its result is shown in the
+        // round block.
+        assert_eq!(shown_after_write("big.py", &"x".repeat(5000)), "");
     }
 
     #[test]
