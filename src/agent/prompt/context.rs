@@ -164,16 +164,22 @@ pub fn round_block(
             None => format!("{} -> killed", run.command),
         })
         .collect();
-    lines.push(format!("RECENT COMMANDS: {}", or_none(commands.join("; "))));
-    let errors: Vec<&str> = state
+    lines.push(format!(
+        "RECENT COMMANDS: {}",
+        or_none(in_a_row(&commands).join("; "))
+    ));
+    let errors: Vec<String> = state
         .errors
         .iter()
         .rev()
         .take(SHOWN_ERRORS)
         .rev()
-        .map(String::as_str)
+        .cloned()
         .collect();
-    lines.push(format!("RECENT ERRORS: {}", or_none(errors.join(" | "))));
+    lines.push(format!(
+        "RECENT ERRORS: {}",
+        or_none(in_a_row(&errors).join(" | "))
+    ));
     let blocked = &state.blocked[state.blocked.len().saturating_sub(SHOWN_BLOCKED)..];
     lines.push(format!("BLOCKED ACTIONS: {}", or_none(blocked.join(" | "))));
     if let Some(flight) = &state.in_flight {
@@ -224,6 +230,26 @@ fn existing_files_line(state: &State) -> Option<String> {
         parts.push(format!("deleted {}", baseline.deleted.join(", ")));
     }
     (!parts.is_empty()).then(|| format!("FILES THERE BEFORE THE RUN: {}", parts.join("; ")))
+}
+
+/// `items` with a run of the same one named once, with how many times:
+/// a fix loop's `python3 -m pytest -q -> rc=1` five times over was about
+/// 60 tokens of every round block, read again every round, and said no
+/// more than once with its count.
+fn in_a_row(items: &[String]) -> Vec<String> {
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    for item in items {
+        match runs.last_mut() {
+            Some((last, count)) if *last == item.as_str() => *count += 1,
+            _ => runs.push((item, 1)),
+        }
+    }
+    runs.into_iter()
+        .map(|(item, count)| match count {
+            1 => item.to_string(),
+            _ => format!("{item} ({count} times in a row)"),
+        })
+        .collect()
 }
 
 fn or_none(text: String) -> String {
@@ -280,4 +306,32 @@ fn progress(state: &State) -> String {
 /// level of context pressure.
 pub fn files_budget(state: &State) -> usize {
     FILES_BUDGET >> state.pressure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_of_the_same_command_or_error_is_named_once_with_its_count() {
+        let items: Vec<String> = [
+            "a -> rc=1",
+            "a -> rc=1",
+            "b -> rc=0",
+            "a -> rc=1",
+            "a -> rc=1",
+            "a -> rc=1",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            in_a_row(&items),
+            [
+                "a -> rc=1 (2 times in a row)",
+                "b -> rc=0",
+                "a -> rc=1 (3 times in a row)"
+            ]
+        );
+        assert!(in_a_row(&[]).is_empty());
+    }
 }
