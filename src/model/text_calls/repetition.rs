@@ -38,7 +38,7 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
         ) {
             (true, _) => start,
             (false, Some(start)) => start,
-            (false, None) => match counting_from(&lines) {
+            (false, None) => match counting_from(&lines).or_else(|| literals_from(&lines)) {
                 Some(start) => start,
                 None => continue,
             },
@@ -99,6 +99,89 @@ fn counting_from(lines: &[&str]) -> Option<usize> {
     // `start` is the run's second line: the run is one longer.
     let run = lines.len() - start + 1;
     (lines.len() >= 2 && run >= MIN_COUNTING).then(|| start - 1 + MIN_REPEATED)
+}
+
+/// Lines in a row at the end of a reply cut at the cap, of at most
+/// [`MAX_SHAPES`] shapes that differ only in their literals, that are a
+/// model listing on rather than writing code.
+const MIN_LISTING: usize = 24;
+/// Shapes of such a run, at most: a few statements said again and again
+/// for one value after another.
+const MAX_SHAPES: usize = 4;
+
+/// Where the lines to drop begin, when `lines` (a file of a reply cut at
+/// the token cap) ends in [`MIN_LISTING`] lines or more in a row, none
+/// blank, of at most [`MAX_SHAPES`] shapes (a line's shape: the line with
+/// each string literal and each number put as one mark), with more than
+/// one line among them: the first [`MIN_REPEATED`] of them are kept. z5's
+/// add-tests (Ollama API) wrote `inv.add("apple", 5)`, `assert
+/// inv.count("apple") == 5`, `inv.remove("apple", 2)` and on through the
+/// fruits in alphabetical order, to the cap six times in a row; no two
+/// lines alike but for their numbers, no block the same but for one
+/// word. Only of a reply cut at the cap: a table written whole stays
+/// whole.
+fn literals_from(lines: &[&str]) -> Option<usize> {
+    let mut shapes: Vec<String> = Vec::new();
+    let mut start = lines.len();
+    while start > 0 {
+        let line = lines[start - 1];
+        if line.trim().is_empty() {
+            break;
+        }
+        let shape = shape(line);
+        if !shapes.contains(&shape) {
+            if shapes.len() == MAX_SHAPES {
+                break;
+            }
+            shapes.push(shape);
+        }
+        start -= 1;
+    }
+    let run = &lines[start..];
+    let varied = run.iter().any(|line| *line != run[0]);
+    (run.len() >= MIN_LISTING && varied).then_some(start + MIN_REPEATED)
+}
+
+/// `line` with each string literal (in either quotes) put as `S` and each
+/// number (its sign its own) as `0`: what stays when only values change.
+fn shape(line: &str) -> String {
+    let mut unquoted = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' || c == '"' {
+            while let Some(inner) = chars.next() {
+                match inner {
+                    '\\' => {
+                        chars.next();
+                    }
+                    end if end == c => break,
+                    _ => {}
+                }
+            }
+            unquoted.push('S');
+        } else {
+            unquoted.push(c);
+        }
+    }
+    let (words, skeleton) = runaway::words_and_skeleton(&unquoted);
+    let mut words = words.into_iter();
+    let mut shaped = String::new();
+    for c in skeleton.chars() {
+        match c {
+            'w' => match words.next() {
+                Some(word) if word.bytes().all(|b| b.is_ascii_digit()) => {
+                    if shaped.ends_with('-') {
+                        shaped.pop();
+                    }
+                    shaped.push('0');
+                }
+                Some(word) => shaped.push_str(word),
+                None => {}
+            },
+            other => shaped.push(other),
+        }
+    }
+    shaped
 }
 
 /// Where the run of lines at the end of `lines` begins in which every line

@@ -405,3 +405,51 @@ fn data_that_is_not_a_call_is_left_alone() {
         "delete_all"
     );
 }
+
+/// z5's add-tests (Ollama API): a test file's statements said for one fruit
+/// after another, to the token cap. The file up to the listing and its
+/// first lines is written.
+#[test]
+fn a_listing_of_the_same_statements_for_other_values_to_the_cap_is_cut() {
+    let reply = include_str!("../../../fixtures/replies/listing_to_the_cap.txt");
+    let (calls, dropped) = cut_repetition(reply, &KNOWN).unwrap();
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert!(dropped >= 40, "{dropped}");
+    let last: Vec<&str> = content.lines().rev().take(7).collect();
+    assert_eq!(last[6], "    inv = Inventory()", "{content}");
+    assert!(
+        last[..6]
+            .iter()
+            .all(|l| l.starts_with("    inv.") || l.starts_with("    assert inv.count(")),
+        "{content}"
+    );
+    // The same statements for other values, fewer in a row, or more
+    // shapes than a listing has: a file cut short, not written.
+    let listing = |n: usize, shapes: usize| -> String {
+        let text: String = (0..n)
+            .map(|i| match i % shapes {
+                0 => format!("    inv.add('fruit{i}', {i})\\n"),
+                1 => format!("    assert inv.count('fruit{i}') == {i}\\n"),
+                2 => format!("    inv.remove('fruit{i}', 1)\\n"),
+                3 => format!("    assert inv.total() == {}\\n", i - 1),
+                k => format!("    x{k} = {i}\\n"),
+            })
+            .collect();
+        format!(
+            "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"t.py\", \"content\": \"def test_f():\\n    inv = Inventory()\\n{text}    inv.ad"
+        )
+    };
+    let (calls, _) = cut_repetition(&listing(30, 4), &KNOWN).unwrap();
+    // `def test_f():` and `inv = Inventory()` (a fifth shape), then the
+    // listing's first six lines.
+    assert_eq!(
+        calls[0].arguments["content"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .count(),
+        8
+    );
+    assert_eq!(cut_repetition(&listing(20, 4), &KNOWN), None);
+    assert_eq!(cut_repetition(&listing(30, 5), &KNOWN), None);
+}
