@@ -331,10 +331,17 @@ fn returned_instead(
             Some(module.to_string()),
         ));
     }
+    // A model that wrote 'Rock wins!' where the code gave 'rock wins!'
+    // wrote the test again as it was, four times (a1's rps): it did not see
+    // the difference.
+    let only = match actual.to_lowercase() == expected.to_lowercase() {
+        true => " They differ only in capital letters.",
+        false => "",
+    };
     Some((
         format!(
-            " `{call}` returned {actual}, not {expected}. If the code is right, the test is \
-             wrong: write that line as `{corrected}`. If the test is right, fix the code."
+            " `{call}` returned {actual}, not {expected}.{only} If the code is right, the test \
+             is wrong: write that line as `{corrected}`. If the test is right, fix the code."
         ),
         None,
     ))
@@ -395,6 +402,14 @@ mod tests {
              `assert game.play('scissors', 'rock') == 'Player 2 wins!'`. If the test is right, \
              fix the code. Fix it: answer with write_file and the whole corrected content of \
              test_g.py."
+        );
+        // Values that differ only in their capitals are said to.
+        let capitals = what.replace("'Player 2 wins!'", "'player 1 wins!'");
+        assert!(
+            fix(Some("test_g.py line 5"), &capitals, &contents, false).contains(
+                "returned 'player 1 wins!', not 'Player 1 wins!'. They differ only in capital \
+                 letters. If the code is right"
+            )
         );
         // The expected value in other quotes is the same value.
         let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
