@@ -196,10 +196,14 @@ pub fn workspace_files(workspace: &Path) -> BTreeMap<String, String> {
         .into_iter()
         .filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
+            // pytest makes its cache in a temporary folder it then renames
+            // to `.pytest_cache`: a pytest killed with the runner in
+            // between leaves that folder (seen once in a kill -9 soak under
+            // load), pytest's own debris like the cache itself.
             !matches!(
                 name.as_ref(),
                 ".agent_context" | "__pycache__" | ".pytest_cache" | "runs.log"
-            )
+            ) && !name.starts_with("pytest-cache-files-")
         })
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
