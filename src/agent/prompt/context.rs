@@ -13,6 +13,13 @@ use crate::tools::Toolbox;
 pub type ShownFiles = Vec<(String, String)>;
 /// Errors shown under RECENT ERRORS.
 const SHOWN_ERRORS: usize = 3;
+/// Characters of an error's first line shown under RECENT ERRORS: the
+/// whole error was the result or the correction the model was sent when
+/// it came; repeated whole in every round block after it (an edit's
+/// nearest lines, a refusal's advice: up to 1,000 characters each), it
+/// was read again every round (b1's cli-flag: 2,100 characters a round
+/// block).
+const SHOWN_ERROR_MAX: usize = 200;
 /// Notes shown under NOTES.
 const SHOWN_NOTES: usize = 10;
 /// Files named under FILES CREATED; a long run names the latest.
@@ -174,7 +181,7 @@ pub fn round_block(
         .rev()
         .take(SHOWN_ERRORS)
         .rev()
-        .cloned()
+        .map(|error| crate::text::shorten(error, SHOWN_ERROR_MAX))
         .collect();
     lines.push(format!(
         "RECENT ERRORS: {}",
@@ -333,5 +340,30 @@ mod tests {
             ]
         );
         assert!(in_a_row(&[]).is_empty());
+    }
+
+    #[test]
+    fn recent_errors_show_each_errors_first_line_cut() {
+        let mut state = State::default();
+        state.errors.push_back(
+            "edit_file a.py: `old` was not found. The nearest lines of a.py:\n1: x = 1".into(),
+        );
+        state
+            .errors
+            .push_back(format!("not accepted yet: {}", "why ".repeat(100)));
+        let settings = Settings::new("/nowhere".into());
+        let block = round_block(&state, &settings, &[], &[]);
+        let line = block
+            .lines()
+            .find(|l| l.starts_with("RECENT ERRORS: "))
+            .unwrap();
+        let (first, second) = line["RECENT ERRORS: ".len()..].split_once(" | ").unwrap();
+        assert_eq!(
+            first,
+            "edit_file a.py: `old` was not found. The nearest lines of a.py:"
+        );
+        assert!(!block.contains("1: x = 1"), "{block}");
+        assert_eq!(second.chars().count(), SHOWN_ERROR_MAX + 1, "{second}");
+        assert!(second.ends_with('…'));
     }
 }
