@@ -658,3 +658,33 @@ fn an_edit_with_if_else_on_one_line_is_written_on_lines_of_its_own() {
     run.assert_code(0);
     test.assert_replay_matches();
 }
+
+/// A rewrite of the project's test file that differs from it only in blank
+/// lines and the last line break (b2's calc-fix through the Ollama API):
+/// the file is kept byte for byte, and the model is told nothing changed.
+#[test]
+fn a_rewrite_that_changes_only_blank_lines_keeps_the_file() {
+    let reformatted = TEST_CALC.replace("\n\n\n", "\n\n").trim_end().to_string();
+    assert_ne!(reformatted, TEST_CALC);
+    let fixed = CALC.replace("(len(xs) - 1)", "len(xs)");
+    let script = serde_json::json!({
+        "plan": {"tasks": [{"description": "Fix average in calc.py",
+            "subtasks": ["Fix the average function in calc.py"]}]},
+        "rules": [
+            {"name": "done", "last_tool": "to calc.py", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "average divides by len(xs)"}}]}},
+            {"name": "fix", "has": ["already had this content"], "reply": {"tool_calls": [{
+                "name": "write_file", "arguments": {"path": "calc.py", "content": fixed}}]}},
+        ],
+        "otherwise": {"tool_calls": [{"name": "write_file",
+            "arguments": {"path": "test_calc.py", "content": reformatted}}]},
+    });
+    let test = Test::new()
+        .calc_project()
+        .serving(serde_json::from_value(script).unwrap())
+        .args(["Fix average in calc.py", "--max-rounds", "10"]);
+    let run = test.run();
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "{}", run.stderr);
+    assert_eq!(test.read("calc.py"), fixed);
+}
