@@ -723,12 +723,41 @@ def uncontradicted(text):
     return mended
 
 
-def own_imports_dropped(text, path):
+def imported_path(node, path):
+    """The workspace path of the module an ImportFrom of the file at `path`
+    names: absolute (`mathx.add`) or relative to the file's folder (`.add`);
+    None for deeper relative imports."""
+    if node.module is None or node.level > 1:
+        return None
+    module = node.module.replace(".", "/") + ".py"
+    if node.level == 1:
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        return f"{folder}/{module}" if folder else module
+    return module
+
+
+def imports_back(node, path, others):
+    """Whether the workspace module `node` imports from (its text in
+    `others`, by path) imports from the file at `path` at its top: the two
+    make a circular import."""
+    target = imported_path(node, path)
+    text = (others or {}).get(target)
+    tree = parse(text)[0] if text is not None else None
+    if tree is None:
+        return False
+    return any(isinstance(n, ast.ImportFrom) and imported_path(n, target) == path
+               for n in tree.body)
+
+
+def own_imports_dropped(text, path, others=None):
     """A module that imports from itself (`from fizzbuzz import fizzbuzz` in
     fizzbuzz.py: a circular import, "cannot import name ... from partially
-    initialized module"), each such import at its top left out where every
-    name it imports is one the file defines itself. None when there is none
-    or the result does not parse."""
+    initialized module"), or from a module of the workspace that imports
+    from it (b3's package: mathx/add.py began `from .mul import mul` and
+    defined `mul` itself, mathx/mul.py began `from .add import add`, and
+    `from mathx import add` failed), each such import at its top left out
+    where every name it imports is one the file defines itself. None when
+    there is none or the result does not parse."""
     if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "__init__.py":
         return None
     tree = parse(text)[0]
@@ -739,6 +768,7 @@ def own_imports_dropped(text, path):
     defined = {n.name for n in tree.body if isinstance(n, DEFS)}
     defined |= {t.id for n in tree.body if isinstance(n, ast.Assign)
                 for t in n.targets if isinstance(t, ast.Name)}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     lines = text.split("\n")
     drop = []
     for node in tree.body:
@@ -746,10 +776,14 @@ def own_imports_dropped(text, path):
             continue
         itself = ((node.level == 0 and node.module == own)
                   or (node.level == 1 and node.module == stem and "/" in path))
+        # In a cycle with a sibling, a name the file never uses goes too
+        # (b3's mul.py imported `add` and never called it).
+        cyclic = not itself and imports_back(node, path, others)
         alone = (not lines[node.lineno - 1][:node.col_offset].strip()
                  and lines[node.end_lineno - 1][node.end_col_offset:].strip()[:1] in ("", "#"))
-        if itself and alone and all(a.name in defined and a.asname in (None, a.name)
-                                    for a in node.names):
+        needless = all((a.name in defined or (cyclic and a.name not in used))
+                       and a.asname in (None, a.name) for a in node.names)
+        if (itself or cyclic) and alone and needless:
             drop.append(node)
     for node in reversed(drop):
         del lines[node.lineno - 1:node.end_lineno]
@@ -924,7 +958,8 @@ def main():
         # was refused until the loop guard ended the subtask).
         wrapped = uncontradicted(files[0]["text"])
     elif files and not request.get("test") and all_facts[0]["error"] is None:
-        wrapped = own_imports_dropped(files[0]["text"], files[0]["path"])
+        others = {f["path"]: f["text"] for f in files[1:]}
+        wrapped = own_imports_dropped(files[0]["text"], files[0]["path"], others)
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired[0], "facts": facts(repaired[0]),
                                          "mended": repaired[1]},

@@ -266,8 +266,8 @@ impl Language for Python {
             (None, None, Some(w)) => (
                 w.text.as_str(),
                 &w.facts,
-                "left out its import from itself (a circular import): the file defines what \
-                 it imported",
+                "left out its import from itself or from a module that imports from it (a \
+                 circular import): the file defines what it imported",
             ),
             (None, None, None) => (content, &original, ""),
         };

@@ -187,6 +187,51 @@ fn a_name_set_only_under_an_if_and_read_after_it_is_refused() {
     );
 }
 
+const CIRCULAR: &str = "left out its import from itself or from a module that imports from it (a \
+                        circular import): the file defines what it imported";
+
+#[test]
+fn a_module_importing_from_a_sibling_that_imports_from_it_loses_that_import() {
+    // b3's package (`--api openai`): add.py imported mul from .mul and
+    // defined mul itself, mul.py imported add from .add; `from mathx import
+    // add, mul` failed on a circular import.
+    let add = "from .mul import mul\n\ndef add(a, b):\n    return a + b\n\ndef mul(a, b):\n    return a * b\n";
+    let mul = "from .add import add\n\ndef mul(a, b):\n    return a * b\n";
+    assert_eq!(
+        review_in(&files(&[("mathx/mul.py", mul)]), "mathx/add.py", add),
+        Review::Repair {
+            content: add.replace("from .mul import mul\n\n", ""),
+            why: CIRCULAR.into()
+        }
+    );
+    // Absolute, the same.
+    let absolute = add.replace("from .mul", "from mathx.mul");
+    assert!(matches!(
+        review_in(&files(&[("mathx/mul.py", mul)]), "mathx/add.py", &absolute),
+        Review::Repair { .. }
+    ));
+    // The other side of the cycle, written after it: a name it imports
+    // and never uses goes; one it calls is kept.
+    assert_eq!(
+        review_in(&files(&[("mathx/add.py", add)]), "mathx/mul.py", mul),
+        Review::Repair {
+            content: mul.replace("from .add import add\n\n", ""),
+            why: CIRCULAR.into()
+        }
+    );
+    let calls = "from .add import add\n\ndef mul(a, b):\n    return add(a, 0) * b\n";
+    assert!(!matches!(
+        review_in(&files(&[("mathx/add.py", add)]), "mathx/mul.py", calls),
+        Review::Repair { .. }
+    ));
+    // A sibling that does not import from it: the import is kept.
+    let alone = "def mul(a, b):\n    return a * b\n";
+    assert!(!matches!(
+        review_in(&files(&[("mathx/mul.py", alone)]), "mathx/add.py", add),
+        Review::Repair { .. }
+    ));
+}
+
 #[test]
 fn a_module_importing_from_itself_loses_that_import() {
     // w1's fizzbuzz.py (Ollama API): the import above its own definition
@@ -197,9 +242,7 @@ fn a_module_importing_from_itself_loses_that_import() {
         review_in(&files(&[]), "fizzbuzz.py", own),
         Review::Repair {
             content: without.clone(),
-            why: "left out its import from itself (a circular import): the file defines what it \
-                  imported"
-                .into()
+            why: CIRCULAR.into()
         }
     );
     // A package's module, absolute and relative.
@@ -208,9 +251,7 @@ fn a_module_importing_from_itself_loses_that_import() {
         review_in(&files(&[]), "mathx/add.py", inner),
         Review::Repair {
             content: "def add(a, b):\n    return a + b\n".into(),
-            why: "left out its import from itself (a circular import): the file defines what it \
-                  imported"
-                .into()
+            why: CIRCULAR.into()
         }
     );
     // The blank lines that set it apart at the top go with it: z3's
@@ -226,9 +267,7 @@ fn a_module_importing_from_itself_loses_that_import() {
         ),
         Review::Repair {
             content: class.into(),
-            why: "left out its import from itself (a circular import): the file defines what it \
-                  imported"
-                .into()
+            why: CIRCULAR.into()
         }
     );
     // The same import in another module, of a name the file does not
