@@ -170,6 +170,9 @@ impl Agent<'_> {
         {
             self.store.keep_blob(old)?;
         }
+        // The hash the write announced: what the file holds after it when
+        // the tool wrote what was announced.
+        let announced = write.as_ref().map(|intent| intent.after.clone());
         let durability = if action.is_read_only() {
             Durability::Lazy
         } else {
@@ -188,10 +191,10 @@ impl Agent<'_> {
         let mut outcome = self.tools.execute_over(&action, prior, &self.stop).await;
         // The file as the write left it, after its result: see
         // `prompt::shown_after_write`.
-        if let (Some(change), Some(after)) = (&outcome.write, &after)
+        if let (Some(change), Some(after), Some(announced)) = (&outcome.write, &after, &announced)
             && outcome.ok
             && change.changed()
-            && change.after == tools::sha256_hex(after.as_bytes())
+            && change.after == *announced
         {
             outcome
                 .result

@@ -74,14 +74,12 @@ fn write_of(call: &ToolCall) -> Option<(String, String)> {
 /// it is a change the goal did not ask for (b2's calc-fix: the model wrote
 /// the project's test_calc.py again as it was but its last line break).
 fn same_but_blank(a: &str, b: &str) -> bool {
-    let lines = |text: &str| -> Vec<String> {
+    fn lines(text: &str) -> impl Iterator<Item = &str> {
         text.lines()
             .map(str::trim_end)
             .filter(|line| !line.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    lines(a) == lines(b)
+    }
+    lines(a).eq(lines(b))
 }
 
 /// The path, `old` and `new` of an `edit_file` call.

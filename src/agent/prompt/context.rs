@@ -92,7 +92,7 @@ fn content_lines((path, content): &(String, String)) -> String {
 
 /// A file as a write or an edit left it, shown after the write's result
 /// (see [`super::shown_after_write`]).
-pub fn content_now(path: &str, content: &str) -> String {
+pub(super) fn content_now(path: &str, content: &str) -> String {
     format!("CONTENT OF {path} now:\n```\n{}\n```", content.trim_end())
 }
 

@@ -17,10 +17,9 @@ use crate::settings::Settings;
 use crate::state::{Came, State};
 use crate::tools;
 
-pub use context::content_now;
+use context::{ShownFiles, content_now};
 pub use context::{
-    ShownFiles, files_budget, head, part_by_change, plan_lines, round_block, standing_block,
-    written_files,
+    files_budget, head, part_by_change, plan_lines, round_block, standing_block, written_files,
 };
 
 /// A tool result in the prompt is cut to this many bytes (head and tail),

@@ -756,8 +756,9 @@ def own_imports_dropped(text, path, others=None):
     from it (b3's package: mathx/add.py began `from .mul import mul` and
     defined `mul` itself, mathx/mul.py began `from .add import add`, and
     `from mathx import add` failed), each such import at its top left out
-    where every name it imports is one the file defines itself. None when
-    there is none or the result does not parse."""
+    where every name it imports is one the file defines itself (or, for a
+    sibling's, one the file never uses). None when there is none or the
+    result does not parse."""
     if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "__init__.py":
         return None
     tree = parse(text)[0]
