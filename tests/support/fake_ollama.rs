@@ -39,6 +39,10 @@ pub(super) struct Shared {
     pub(super) script: Script,
     personality: Personality,
     pub(super) requests: Mutex<Vec<Value>>,
+    /// For each chat request answered without a fault, its number in
+    /// `requests` and the reply the "model" generated after it, as an
+    /// assistant message: what a server's prefix cache holds next.
+    replies: Mutex<Vec<(usize, Value)>>,
     seen: Mutex<HashMap<u64, usize>>,
     /// Chat requests so far, for a personality's every-n-th faults.
     calls: AtomicUsize,
@@ -72,6 +76,7 @@ impl FakeOllama {
             script,
             personality,
             requests: Mutex::new(Vec::new()),
+            replies: Mutex::new(Vec::new()),
             seen: Mutex::new(HashMap::new()),
             calls: AtomicUsize::new(0),
         });
@@ -125,6 +130,25 @@ impl FakeOllama {
     /// Every request body received so far, in order.
     pub fn requests(&self) -> Vec<Value> {
         self.shared.requests.lock().expect("requests").clone()
+    }
+
+    /// Every chat request received so far, in order, each with the reply
+    /// generated after it (`None` where a fault was served instead).
+    pub fn chats(&self) -> Vec<(Value, Option<Value>)> {
+        let requests = self.requests();
+        let replies = self.shared.replies.lock().expect("replies").clone();
+        requests
+            .into_iter()
+            .enumerate()
+            .filter(|(_, request)| request.get("messages").is_some())
+            .map(|(at, request)| {
+                let reply = replies
+                    .iter()
+                    .find(|(n, _)| *n == at)
+                    .map(|(_, r)| r.clone());
+                (request, reply)
+            })
+            .collect()
     }
 
     /// The chat requests of the rounds (not decomposition, not reflection:
@@ -268,6 +292,20 @@ pub(super) fn reply_for(shared: &Shared, request: &Value, body: &[u8]) -> (Reply
     }
     if json_mode {
         reply = written_as_json(reply);
+    }
+    if fault.is_none() {
+        let at = shared
+            .requests
+            .lock()
+            .expect("requests")
+            .len()
+            .saturating_sub(1);
+        let generated = json!({ "role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls });
+        shared
+            .replies
+            .lock()
+            .expect("replies")
+            .push((at, generated));
     }
     (reply, fault)
 }
