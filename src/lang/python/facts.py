@@ -820,6 +820,19 @@ def assert_statements(current, fragment, fragment_facts):
     return body if body and all(isinstance(n, ast.Assert) for n in body) else None
 
 
+def same_call(a, b):
+    """Whether two calls, as written, are the same to Python: quotes and
+    spaces may differ (b5's add-function corrected `count_vowels("Rust is
+    awesome!")` as `count_vowels('Rust is awesome!')`, was not read as a
+    correction, and was refused for dropping the other nine asserts)."""
+    if a == b:
+        return True
+    try:
+        return ast.dump(ast.parse(a, mode="eval")) == ast.dump(ast.parse(b, mode="eval"))
+    except SyntaxError:
+        return False
+
+
 def merge_asserts(current, fragment, fragment_facts):
     statements = assert_statements(current, fragment, fragment_facts)
     if statements is None:
@@ -828,7 +841,7 @@ def merge_asserts(current, fragment, fragment_facts):
     lines = current.split("\n")
     replaced = False
     for new in fragment_facts["asserts"]:
-        same = [a for a in old["asserts"] if a["call"] == new["call"]]
+        same = [a for a in old["asserts"] if same_call(a["call"], new["call"])]
         if len(same) != 1 or same[0]["line"] != same[0]["end"] or new["line"] != new["end"]:
             return None
         at = same[0]["line"] - 1

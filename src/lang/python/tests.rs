@@ -599,6 +599,14 @@ fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
             "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'paper'\n    assert play('paper', 'rock') == 'rock'\n"
         )
     );
+    // The call quoted and spaced otherwise is the same call (b5's
+    // add-function); the line is put in as written.
+    assert_eq!(
+        merged("def test_play():\n    assert play(\"rock\",'paper') == 'paper'\n").as_deref(),
+        Some(
+            "from game import play\n\ndef test_play():\n    assert play(\"rock\",'paper') == 'paper'\n    assert play('paper', 'rock') == 'rock'\n"
+        )
+    );
     // The test function given again with only the assert it corrects
     // (x1's rps), after an import the file has.
     for fragment in [
