@@ -271,6 +271,15 @@ impl Terminal {
                     self.line(&format!("  {mark} check `{}` {how}", check.command));
                 }
             }
+            Event::RanBefore { runs } => {
+                for run in runs {
+                    self.line(&format!(
+                        "  {} `{}` as it was, before the plan",
+                        s.dim.apply_to("ran"),
+                        run.command
+                    ));
+                }
+            }
             Event::Assessed { requirements, .. } => {
                 for requirement in requirements {
                     let mark = match requirement.met {

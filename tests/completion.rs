@@ -305,6 +305,77 @@ fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
     assert!(!test.read("greet.py").contains(".upper()"));
 }
 
+/// A change the goal asks of an option leaves what the program prints
+/// without it as it was: greet.py ran before the plan, and the model's
+/// version, which shouts with `--shout`, also greets with "Hi" without it.
+/// The assessment finds the option working; the run of the program as the
+/// plan checks it is held to what it printed before, and a cycle brings
+/// that back.
+#[test]
+fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
+    let hi = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    names = [a for a in args if a != \"--shout\"]\n    name = names[0] if names else \"world\"\n    greeting = f\"Hi, {name}!\"\n    print(greeting.upper() if \"--shout\" in args else greeting)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let hello = hi.replace("Hi, ", "Hello, ");
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+            "Change greet.py: add a --shout flag that prints the greeting in upper case",
+            "Run `python3 greet.py`"]}]},
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "--shout prints the greeting in upper case", "met": true,
+             "evidence": "greeting.upper()", "about_tests": false, "about_output": true,
+             "command": "python3 greet.py --shout Ann", "expects": "ANN!"}]}}],
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "back", "subtask": "printed before this run", "reply": write_reply("greet.py", &hello)},
+            {"name": "flag", "subtask": "--shout flag", "reply": write_reply("greet.py", hi)}
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", GREET)
+        .args(["Add a --shout flag to greet.py that prints the greeting in upper case"]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let before: Vec<_> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::RanBefore { runs } => Some(runs),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(before.len(), 1, "recorded once, before the plan");
+    assert_eq!(before[0][0].command, "python3 greet.py");
+    assert!(
+        before[0][0].output.ends_with("Hello, world!"),
+        "{:?}",
+        before[0]
+    );
+    let kept = |requirements: &[runner::state::verdict::Requirement]| {
+        requirements
+            .iter()
+            .find(|r| r.requirement.contains("printed before this run"))
+            .cloned()
+            .expect("the requirement of what it printed before")
+    };
+    let first = kept(&assessments(&test)[0]);
+    assert!(!first.met, "{first:?}");
+    assert!(
+        first
+            .evidence
+            .starts_with("it printed \"Hi, world!\"; before this run it printed \"Hello, world!\""),
+        "{}",
+        first.evidence
+    );
+    assert_eq!(cycles(&test).len(), 1);
+    assert!(kept(&state.requirements).met, "{:?}", state.requirements);
+    assert_eq!(test.read("greet.py"), hello);
+    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}
+
 /// A cli-flag assessment by a 1.5B model: the goal's `--shout` restated as
 /// a function's argument, met from the code, and no requirement naming the
 /// option. The option the goal names is added as an unmet requirement, so

@@ -10,6 +10,10 @@ use crate::state::verdict::CheckRun;
 use crate::store::{Durability, StoreError};
 use crate::workspace::{self, Map};
 
+/// Programs the goal names that run before the plan at most (see
+/// [`Agent::programs_before`]).
+const MAX_RAN_BEFORE: usize = 3;
+
 impl Agent<'_> {
     /// What the round starts from: `Step::Go`, or the ending when the model
     /// is unusable or a stop came during the plan.
@@ -39,6 +43,9 @@ impl Agent<'_> {
         }
         if !self.state().tree.is_planned() {
             let tests = self.projects_tests().await;
+            if self.state().ran_before.is_empty() {
+                self.programs_before(goal).await?;
+            }
             let mut planned = match self.plan(goal, tests.as_ref()).await {
                 None => return self.stopped().map(Step::End),
                 Some(Err(failure)) => return self.model_failed(failure).map(Step::End),
@@ -268,6 +275,58 @@ impl Agent<'_> {
             tracing::warn!(%error, "the run of the project's tests was not recorded");
         }
         Some(run)
+    }
+
+    /// The programs of the project that the goal names by path, run as
+    /// they are before the plan when the goal names command-line options
+    /// (see [`Event::RanBefore`]): asked for an option, a small model
+    /// changed what greet.py prints without it too (`HELLO, WORLD!` for
+    /// `python3 greet.py`), and nothing held it to what it printed before.
+    /// Each runs twice; one that fails, or prints otherwise the second
+    /// time (a game's random move, a clock), is left out. Nothing is
+    /// recorded when none is left or the run was asked to stop.
+    async fn programs_before(&mut self, goal: &str) -> Result<(), StoreError> {
+        if crate::state::verdict::named_options(goal).is_empty() {
+            return Ok(());
+        }
+        let named = |path: &str| {
+            goal.split_whitespace().any(|word| {
+                word.trim_matches(|c: char| !(c.is_alphanumeric() || "._/-".contains(c))) == path
+            })
+        };
+        let commands: Vec<String> = self
+            .state()
+            .baseline
+            .files
+            .keys()
+            .filter(|path| named(path))
+            .filter_map(|path| {
+                let language = self.languages.iter().find(|l| l.owns(path))?;
+                let text = self.tools.text(path)?;
+                (!language.is_test(path) && language.runs_nothing(&text).is_none())
+                    .then(|| language.run_command(path))
+            })
+            .take(MAX_RAN_BEFORE)
+            .collect();
+        let mut runs = Vec::new();
+        for command in commands {
+            if self.stop.is_requested() {
+                return Ok(());
+            }
+            let first = self.run_check(&command).await;
+            if !first.passed() {
+                continue;
+            }
+            let again = self.run_check(&command).await;
+            if again.passed() && again.output == first.output {
+                runs.push(first);
+            }
+        }
+        if runs.is_empty() || self.stop.is_requested() {
+            return Ok(());
+        }
+        self.record(Event::RanBefore { runs }, Durability::Lazy)
+            .map(|_| ())
     }
 
     async fn plan(

@@ -256,6 +256,7 @@ impl State {
                     }
                 }
             }
+            Event::RanBefore { runs } => self.ran_before.clone_from(runs),
             Event::Assessed {
                 requirements,
                 usage,

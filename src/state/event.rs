@@ -209,6 +209,12 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// The programs of the project that the goal names, run as they were
+    /// before the plan, without the options the goal names (a fresh run
+    /// whose goal names options): what a change the goal asks of those
+    /// options must leave them printing. Each ran twice and printed the
+    /// same both times; another run of them at the end is held to it.
+    RanBefore { runs: Vec<CheckRun> },
     /// What is missing became a new task: cycle `cycle` of `--max-cycles`.
     CycleStarted { cycle: u32, task: TaskPlan },
     /// A model call failed for good (after its retries).
@@ -266,6 +272,7 @@ impl Event {
             Event::Checked { .. } => "checked",
             Event::Assessed { .. } => "assessed",
             Event::ExamplesStated { .. } => "examples_stated",
+            Event::RanBefore { .. } => "ran_before",
             Event::CycleStarted { .. } => "cycle_started",
             Event::ModelFailed { .. } => "model_failed",
             Event::RunEnded { .. } => "run_ended",

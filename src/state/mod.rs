@@ -187,6 +187,10 @@ pub struct State {
     /// a test of the project that fails now and is not here, the run broke.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failing_before: Vec<String>,
+    /// The programs the goal names as they ran before the plan (see
+    /// [`Event::RanBefore`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ran_before: Vec<CheckRun>,
     /// The goal's requirements as the last completion check found them.
     #[serde(default)]
     pub requirements: Vec<Requirement>,

@@ -929,6 +929,76 @@ pub fn hold_to_run(
     requirements
 }
 
+/// The text a program printed before the run that a requirement of what it
+/// prints still holds to, at most: a longer output is held by its head.
+const KEPT_OUTPUT: usize = 200;
+
+fn kept_requirement(command: &str) -> String {
+    format!("`{command}` prints what it printed before this run")
+}
+
+/// The programs that ran before the plan (`before`, see
+/// [`crate::state::Event::RanBefore`]) against their runs among the last
+/// `checks`: a goal that names options (`options`) asks to change what
+/// they do, not what a run without them prints. A run that prints
+/// otherwise now is a requirement not met, shown by that run and what it
+/// printed before (a cycle runs it until it prints that again); one that
+/// prints the same, a requirement met. A cli-flag run made `greeting`
+/// return capitals for every run, and `python3 greet.py`, the plan's
+/// check, passed with `HELLO, WORLD!`.
+pub fn hold_to_kept(
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    before: &[CheckRun],
+    options: &[String],
+) -> Vec<Requirement> {
+    for was in before.iter().filter(|run| run.passed()) {
+        let Some(now) = checks
+            .iter()
+            .find(|check| words(&check.command) == words(&was.command))
+        else {
+            continue;
+        };
+        let text = kept_requirement(&was.command);
+        requirements.retain(|r| r.requirement != text);
+        let (then, printed) = (
+            crate::tools::printed(&was.output),
+            crate::tools::printed(&now.output),
+        );
+        let same = now.passed() && words(&printed) == words(&then);
+        let expects = match then.char_indices().nth(KEPT_OUTPUT) {
+            Some((at, _)) => then[..at].trim().to_string(),
+            None => then.trim().to_string(),
+        };
+        requirements.push(Requirement {
+            requirement: text,
+            met: same,
+            evidence: match same {
+                true => format!("it printed {:?}, as before", cut(expects.as_str(), 80)),
+                false => format!(
+                    "it printed {:?}; before this run it printed {:?}, and the goal asks to \
+                     change what {} does, not what it prints without {}",
+                    cut(printed.trim(), 80),
+                    cut(expects.as_str(), 80),
+                    options.join(" and "),
+                    match options.len() {
+                        1 => "it",
+                        _ => "them",
+                    }
+                ),
+            },
+            about_tests: false,
+            about_output: true,
+            shown_by: (!expects.is_empty()).then(|| ShownBy {
+                command: was.command.clone(),
+                expects,
+            }),
+            file: was.command.split_whitespace().last().map(str::to_string),
+        });
+    }
+    requirements
+}
+
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
 /// (`Ok`, written into the requirement).
 fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
@@ -1948,6 +2018,54 @@ mod tests {
         assert_eq!(
             verdict(&failed, &met, &[]),
             Verdict::Missing(vec!["`python3 fizzbuzz.py` failed (exit code 1)".into()])
+        );
+    }
+
+    #[test]
+    fn a_program_that_ran_before_the_plan_prints_the_same_without_the_option() {
+        let printing = |command: &str, code: i32, text: &str| CheckRun {
+            output: format!("$ {command}\nexit code {code}\n--- stdout ---\n{text}"),
+            ..run(command, Some(code), None)
+        };
+        let before = [printing("python3 greet.py", 0, "Hello, world!\n")];
+        let options = ["--shout".to_string()];
+        let met = [req("greet.py takes --shout", true, false)];
+        // Capitals for every run (b2's cli-flag): unmet, shown by the run
+        // and what it printed before, which a cycle runs until it does.
+        let shouted = [printing("python3  greet.py", 0, "HELLO, WORLD!\n")];
+        let held = hold_to_kept(met.to_vec(), &shouted, &before, &options);
+        assert_eq!(held.len(), 2);
+        let kept = &held[1];
+        assert_eq!(
+            (kept.requirement.as_str(), kept.met, kept.file.as_deref()),
+            (
+                "`python3 greet.py` prints what it printed before this run",
+                false,
+                Some("greet.py")
+            )
+        );
+        assert_eq!(
+            kept.evidence,
+            "it printed \"HELLO, WORLD!\"; before this run it printed \"Hello, world!\", and the \
+             goal asks to change what --shout does, not what it prints without it"
+        );
+        assert_eq!(kept.to_redo(), Some(("python3 greet.py", "Hello, world!")));
+        assert!(matches!(verdict(&shouted, &held, &[]), Verdict::Missing(_)));
+        // The same text, spaced otherwise: met, and held again, not twice.
+        let same = [printing("python3 greet.py", 0, "Hello,  world!")];
+        let held = hold_to_kept(held, &same, &before, &options);
+        assert_eq!(held.len(), 2);
+        assert!(held[1].met, "{:?}", held[1]);
+        assert_eq!(verdict(&same, &held, &[]), Verdict::Achieved);
+        // A failing run now is not the same; one that did not run again,
+        // or failed before, holds nothing.
+        let failed = [printing("python3 greet.py", 1, "Hello, world!")];
+        assert!(!hold_to_kept(met.to_vec(), &failed, &before, &options)[1].met);
+        assert_eq!(hold_to_kept(met.to_vec(), &[], &before, &options), met);
+        let failed_before = [printing("python3 greet.py", 2, "usage")];
+        assert_eq!(
+            hold_to_kept(met.to_vec(), &shouted, &failed_before, &options),
+            met
         );
     }
 

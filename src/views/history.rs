@@ -256,6 +256,10 @@ fn detail(event: &Event) -> String {
                 false => each.join(", "),
             }
         }
+        Event::RanBefore { runs } => {
+            let each: Vec<String> = runs.iter().map(|r| format!("`{}`", r.command)).collect();
+            format!("ran as they were: {}", or_none(&each))
+        }
         Event::Assessed { requirements, .. } => {
             let met = requirements.iter().filter(|r| r.met).count();
             format!("{met} of {} requirements met", requirements.len())

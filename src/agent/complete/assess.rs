@@ -460,6 +460,12 @@ impl Agent<'_> {
                         examined.iter().any(|e| e.module == program && e.held())
                             || (checks.iter().any(CheckRun::tests_passed) && self.tested(program))
                     });
+                    let requirements = verdict::hold_to_kept(
+                        requirements,
+                        checks,
+                        &self.state().ran_before,
+                        &verdict::named_options(&self.state().goal),
+                    );
                     self.record(
                         Event::Assessed {
                             requirements: requirements.clone(),

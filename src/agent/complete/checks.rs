@@ -18,14 +18,21 @@ impl Agent<'_> {
     /// check of the workspace as it is now (the project's own tests, by
     /// the language they are in), once each. A plan without a check, or
     /// one whose check does not run the tests the workspace now holds, is
-    /// checked all the same.
+    /// checked all the same. The programs that ran before the plan (see
+    /// [`crate::state::Event::RanBefore`]) run again, to be held to what
+    /// they printed then.
     pub(super) fn check_commands(&self) -> Vec<String> {
         let mut commands = plan_checks(&self.state().tree);
         let files = workspace_files(self.tools.root());
-        if let Some(command) = Languages::default().check_command(self.tools.root(), &files)
-            && !commands.iter().any(|known| same_command(known, &command))
-        {
-            commands.push(command);
+        let state = self.state();
+        let more = Languages::default()
+            .check_command(self.tools.root(), &files)
+            .into_iter()
+            .chain(state.ran_before.iter().map(|run| run.command.clone()));
+        for command in more {
+            if !commands.iter().any(|known| same_command(known, &command)) {
+                commands.push(command);
+            }
         }
         commands
     }
