@@ -420,8 +420,9 @@ fn an_edit_whose_new_text_is_whole_definitions_is_put_in_by_them() {
     test.assert_replay_matches();
 }
 
-/// A model that reads calc.py, then rewrites it as a program without `add`, which the
-/// goal does not name: refused before it is written, naming `add` (calc.py
+/// A model that reads calc.py, then rewrites it as a program without `add`
+/// (a loop that prints, not only an example of `average`'s use, which would
+/// be left out as `average` is put in beside `add`), which the goal does not name: refused before it is written, naming `add` (calc.py
 /// was there before the run); the model puts it back and the project's
 /// tests pass. calc.py never loses `add`.
 #[test]

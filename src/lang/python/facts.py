@@ -874,6 +874,28 @@ def without_docstrings(node):
     return ast.dump(node)
 
 
+def usage(statements, defined):
+    """Whether top-level `statements` are an example of using the names
+    `defined` and nothing else: calls, assignments and a `__main__` block,
+    at least one of them naming one of those. Written with new definitions
+    over a module that runs nothing (c1's add-function gave `count_vowels`
+    and `print(count_vowels('Hello, world!'))` for textutil.py, and the
+    write was refused six times for dropping `reverse` and `shout`), they
+    are left out where the definitions are put in: the module would print
+    when it is imported."""
+    def allowed(node):
+        if isinstance(node, ast.Expr):
+            return isinstance(node.value, (ast.Call, ast.Constant))
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            return True
+        if isinstance(node, ast.If):
+            test = ast.unparse(node.test).replace("'", '"').replace(" ", "")
+            return test in ('__name__=="__main__"', '"__main__"==__name__')
+        return False
+    names = {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name)}
+    return all(allowed(s) for s in statements) and bool(names & defined)
+
+
 def merge_definitions(current, fragment, whole=False):
     """current with the definitions of fragment put in: one of the same name
     replaced where it is (kept as it is when fragment gives it again with
@@ -887,16 +909,18 @@ def merge_definitions(current, fragment, whole=False):
     tree, old = parse(fragment)[0], parse(current)[0]
     if tree is None or old is None or not tree.body:
         return None
-    if not all(isinstance(n, DEFS + (ast.Import, ast.ImportFrom)) for n in tree.body):
+    # What runs when the file runs (a `__main__` block, a call), which
+    # definitions alone written over it would lose.
+    running = any(runs(n) for n in old.body)
+    given = {n.name for n in tree.body if isinstance(n, DEFS)}
+    extra = [n for n in tree.body if not isinstance(n, DEFS + (ast.Import, ast.ImportFrom))]
+    if extra and (running or not usage(extra, given)):
         return None
     # A definition given twice counts as its last, as Python reads it (a
     # small model wrote `def main` twice in place of the `__main__` block).
     last = {n.name: n for n in tree.body if isinstance(n, DEFS)}
     defs = [n for n in tree.body if isinstance(n, DEFS) and last[n.name] is n]
     have = {n.name: span(n) for n in old.body if isinstance(n, DEFS)}
-    # What runs when the file runs (a `__main__` block, a call), which
-    # definitions alone written over it would lose.
-    running = any(runs(n) for n in old.body)
     if not defs or (not whole and set(have) <= {d.name for d in defs} and not running):
         return None
     # An edit's class given again without methods the file's has is not

@@ -796,6 +796,32 @@ fn definitions_written_alone_are_put_in_beside_the_others() {
         python.merge(current, every).expect("merged"),
         "\"\"\"Sums.\"\"\"\nimport sys\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n\n\nif __name__ == \"__main__\":\n    print(add(1, 2))\n"
     );
+    // Over a module that runs nothing, a new definition with an example of
+    // its use (c1's add-function): the definition put in, the example left
+    // out. Statements that use none of the definitions, or do more than
+    // call and assign, are a program: written as they are.
+    let half = "def half(x):\n    return x / 2\n";
+    for example in [
+        "\n# Example usage:\nprint(half(4))\n",
+        "\nx = 4\nprint(half(x))\n",
+        "\nif __name__ == '__main__':\n    print(half(4))\n",
+    ] {
+        assert_eq!(
+            python.merge(&module, &format!("{half}{example}")),
+            Some(format!("{}\n\n\n{half}\n", module.trim_end())),
+            "{example}"
+        );
+    }
+    for program in [
+        "\nprint('hi')\n",
+        "\nfor x in range(3):\n    print(half(x))\n",
+    ] {
+        assert_eq!(
+            python.merge(&module, &format!("{half}{program}")),
+            None,
+            "{program}"
+        );
+    }
 }
 
 /// An edit's class given again without methods the file's class has is
