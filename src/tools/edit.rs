@@ -282,8 +282,9 @@ fn line_of(text: &str, at: usize) -> usize {
 /// line is trimmed, its double quotes are made single (a model quotes
 /// `'Hello, {name}!'` for `"Hello, {name}!"`) and a `;` that ends it is
 /// left out (one quoted `return f'Hello, {name}!';` three times from a
-/// Python file with none); a span covers whole lines, its final newline
-/// excluded when `old` has none.
+/// Python file with none); failing that, the same with blank lines left
+/// out of both. A span covers whole lines, its final newline excluded
+/// when `old` has none.
 fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
     let loose = |line: &str| {
         let line = line.trim();
@@ -313,6 +314,30 @@ fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
             .iter()
             .zip(&wanted)
             .all(|((s, e, _), want)| loose(&text[*s..*e]) == *want);
+        if let (true, Some(last)) = (same, window.last()) {
+            let end = if old.ends_with('\n') { last.2 } else { last.1 };
+            spans.push((window[0].0, end));
+        }
+    }
+    if !spans.is_empty() {
+        return spans;
+    }
+    // Then with blank lines left out on both sides: a model quoted two
+    // functions with one blank line between them where the file has two,
+    // three times (c1's add-function).
+    let wanted: Vec<&String> = wanted.iter().filter(|line| !line.is_empty()).collect();
+    let filled: Vec<&(usize, usize, usize)> = lines
+        .iter()
+        .filter(|(s, e, _)| !text[*s..*e].trim().is_empty())
+        .collect();
+    for first in 0..filled.len() {
+        let Some(window) = filled.get(first..first + wanted.len()) else {
+            break;
+        };
+        let same = window
+            .iter()
+            .zip(&wanted)
+            .all(|((s, e, _), want)| loose(&text[*s..*e]) == **want);
         if let (true, Some(last)) = (same, window.last()) {
             let end = if old.ends_with('\n') { last.2 } else { last.1 };
             spans.push((window[0].0, end));
@@ -413,6 +438,21 @@ mod tests {
         let edited = apply(CALC, old, new, "calc.py").unwrap();
         assert!(edited.ends_with("def average(xs):\n    return sum(xs) / len(xs)\n"));
         assert!(edited.starts_with("def add(a, b):\n"));
+    }
+
+    #[test]
+    fn a_passage_quoted_with_other_blank_lines_matches() {
+        // One blank line quoted where calc.py has two (c1's add-function).
+        let old = "def add(a, b):\n    return a + b\n\ndef average(xs):\n";
+        let new = "def add(a, b):\n    return a + b\n\n\ndef mean(xs):\n";
+        let edited = apply(CALC, old, new, "calc.py").unwrap();
+        assert_eq!(edited, CALC.replace("def average", "def mean"));
+        // An exact match of the lines as quoted comes first.
+        let text = "a = 1\n\nb = 2\na = 1\nb = 2\n";
+        assert_eq!(
+            apply(text, "a = 1\nb = 2\n", "c = 3\n", "t.py").unwrap(),
+            "a = 1\n\nb = 2\nc = 3\n"
+        );
     }
 
     #[test]
