@@ -305,45 +305,37 @@ fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
         lines.push((start, start + bare, start + line.len()));
         start += line.len();
     }
-    let mut spans = Vec::new();
-    for first in 0..lines.len() {
-        let Some(window) = lines.get(first..first + wanted.len()) else {
-            break;
-        };
-        let same = window
-            .iter()
-            .zip(&wanted)
-            .all(|((s, e, _), want)| loose(&text[*s..*e]) == *want);
-        if let (true, Some(last)) = (same, window.last()) {
-            let end = if old.ends_with('\n') { last.2 } else { last.1 };
-            spans.push((window[0].0, end));
+    // The spans where `wanted` are the lines `lines` give, one after another.
+    let spans = |lines: &[(usize, usize, usize)], wanted: &[&String]| {
+        let mut spans = Vec::new();
+        for first in 0..lines.len() {
+            let Some(window) = lines.get(first..first + wanted.len()) else {
+                break;
+            };
+            let same = window
+                .iter()
+                .zip(wanted)
+                .all(|((s, e, _), want)| loose(&text[*s..*e]) == **want);
+            if let (true, Some(last)) = (same, window.last()) {
+                let end = if old.ends_with('\n') { last.2 } else { last.1 };
+                spans.push((window[0].0, end));
+            }
         }
-    }
-    if !spans.is_empty() {
-        return spans;
+        spans
+    };
+    let found = spans(&lines, &wanted.iter().collect::<Vec<_>>());
+    if !found.is_empty() {
+        return found;
     }
     // Then with blank lines left out on both sides: a model quoted two
     // functions with one blank line between them where the file has two,
     // three times (c1's add-function).
-    let wanted: Vec<&String> = wanted.iter().filter(|line| !line.is_empty()).collect();
-    let filled: Vec<&(usize, usize, usize)> = lines
-        .iter()
+    let filled: Vec<(usize, usize, usize)> = lines
+        .into_iter()
         .filter(|(s, e, _)| !text[*s..*e].trim().is_empty())
         .collect();
-    for first in 0..filled.len() {
-        let Some(window) = filled.get(first..first + wanted.len()) else {
-            break;
-        };
-        let same = window
-            .iter()
-            .zip(&wanted)
-            .all(|((s, e, _), want)| loose(&text[*s..*e]) == **want);
-        if let (true, Some(last)) = (same, window.last()) {
-            let end = if old.ends_with('\n') { last.2 } else { last.1 };
-            spans.push((window[0].0, end));
-        }
-    }
-    spans
+    let wanted: Vec<&String> = wanted.iter().filter(|line| !line.is_empty()).collect();
+    spans(&filled, &wanted)
 }
 
 fn several_matches(text: &str, path: &str, lines: &[usize]) -> EditRefusal {
