@@ -37,6 +37,16 @@ pub fn unwired(state: &State) -> Option<String> {
     (!note.is_empty()).then(|| note.to_string())
 }
 
+/// What the last write or edit of the active subtask that changed a file
+/// left unwired, when its result said so (see [`unwired`]): nothing that
+/// the subtask's calls did since changed a file, so it still holds.
+pub fn unwired_still(state: &State) -> Option<String> {
+    let fact = tool_calls(state).filter(|fact| wrote(fact)).last()?;
+    let (_, note) = result_of(state, fact).split_once(tools::NOTE)?;
+    let note = note.split(tools::NOTE).next()?.trim();
+    (!note.is_empty()).then(|| note.to_string())
+}
+
 /// How the last tool call of the active subtask went.
 pub fn last(state: &State) -> Last {
     match tool_calls(state).last() {

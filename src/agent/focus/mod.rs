@@ -23,7 +23,7 @@ pub use check::{
 };
 pub use last::{
     Last, acted, changed_files, completion_refused, gave_up_before, last, refused_in_subtask,
-    unchanged, unwired,
+    unchanged, unwired, unwired_still,
 };
 pub use next_step::{Ending, after_work, fix_failure, next_step, where_option_is_read};
 

@@ -2,7 +2,7 @@
 //! failure: the exact call to write, ready to copy.
 
 use super::check::{input_hint, option_printed_back};
-use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired};
+use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired, unwired_still};
 use crate::lang::Languages;
 use crate::state::State;
 
@@ -60,10 +60,23 @@ pub fn next_step(state: &State, contents: &[(String, String)]) -> String {
              changed.",
             fix_failure(state, file.as_deref(), &what, contents)
         ),
-        Last::Refused { why, .. } => format!(
-            "Your last call was not run: {why}. Make a different call for the ACTIVE SUBTASK: \
-             {subtask}."
-        ),
+        Last::Refused { why, .. } => {
+            match unwired_still(state) {
+                None => format!(
+                    "Your last call was not run: {why}. Make a different call for the ACTIVE \
+                     SUBTASK: {subtask}."
+                ),
+                // What the subtask's last change left undone, said where
+                // the model reads last: told only to make a different
+                // call, a small model sent an edit it had made before
+                // eight times, `main` never giving `shout` (c1's cli-flag).
+                Some(note) => format!(
+                    "Your last call was not run: {why}. Your change before it is made, but \
+                     {note}. If the goal needs it given, edit that call now (its line as \
+                     `old`), not the definition."
+                ),
+            }
+        }
     }
 }
 

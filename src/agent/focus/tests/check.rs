@@ -239,8 +239,35 @@ fn a_write_that_left_a_parameter_unpassed_says_so_last() {
         )) && step.contains(r#""name":"mark_subtask_complete""#),
         "{step}"
     );
+    // A call refused after it (an edit made before, sent again) is told
+    // what the change left undone, until a change without it.
+    let made = || {
+        (
+            "edit_file",
+            Did::Refused(
+                RefusalKind::EditNoMatch,
+                "edit_file a.py: a.py holds this `new` already (from line 4)",
+            ),
+        )
+    };
+    exchange(&mut s, vec![made()]);
+    let step = next_step(&s, &[]);
+    assert!(
+        step.starts_with(&format!(
+            "Your last call was not run: edit_file a.py: a.py holds this `new` already (from \
+             line 4). Your change before it is made, but {note}. If the goal needs it given, \
+             edit that call now"
+        )),
+        "{step}"
+    );
     exchange(&mut s, vec![("write_file", wrote("a.py", true))]);
     assert!(!next_step(&s, &[]).contains("but no call"));
+    exchange(&mut s, vec![made()]);
+    let step = next_step(&s, &[]);
+    assert!(
+        step.contains("Make a different call") && !step.contains("no call"),
+        "{step}"
+    );
 }
 
 /// A failed run given a file that is not there says so: the model made
