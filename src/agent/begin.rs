@@ -13,6 +13,10 @@ use crate::workspace::{self, Map};
 /// Programs the goal names that run before the plan at most (see
 /// [`Agent::programs_before`]).
 const MAX_RAN_BEFORE: usize = 3;
+/// Seconds each of those runs may take: a program that waits or loops
+/// holds up the plan, and one that needs longer shows nothing to hold
+/// the work to.
+const RAN_BEFORE_TIMEOUT: u64 = 10;
 
 impl Agent<'_> {
     /// What the round starts from: `Step::Go`, or the ending when the model
@@ -282,8 +286,9 @@ impl Agent<'_> {
     /// (see [`Event::RanBefore`]): asked for an option, a small model
     /// changed what greet.py prints without it too (`HELLO, WORLD!` for
     /// `python3 greet.py`), and nothing held it to what it printed before.
-    /// Each runs twice; one that fails, or prints otherwise the second
-    /// time (a game's random move, a clock), is left out. Nothing is
+    /// Each runs twice, for at most [`RAN_BEFORE_TIMEOUT`] seconds; one
+    /// that fails or times out, or prints otherwise the second time (a
+    /// game's random move, a clock), is left out. Nothing is
     /// recorded when none is left or the run was asked to stop.
     async fn programs_before(&mut self, goal: &str) -> Result<(), StoreError> {
         if crate::state::verdict::named_options(goal).is_empty() {
@@ -313,11 +318,15 @@ impl Agent<'_> {
             if self.stop.is_requested() {
                 return Ok(());
             }
-            let first = self.run_check(&command).await;
+            let first = self
+                .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+                .await;
             if !first.passed() {
                 continue;
             }
-            let again = self.run_check(&command).await;
+            let again = self
+                .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+                .await;
             if again.passed() && again.output == first.output {
                 runs.push(first);
             }

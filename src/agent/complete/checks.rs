@@ -41,7 +41,17 @@ impl Agent<'_> {
     /// sandbox and limits). A check only reads the work, so it is not
     /// announced in the log first: one a crash interrupted runs again.
     pub(in crate::agent) async fn run_check(&mut self, command: &str) -> CheckRun {
-        let outcome = match self.run_as_the_model_would(command, None).await {
+        self.run_check_within(command, None).await
+    }
+
+    /// [`Agent::run_check`] within `timeout` seconds (the default when
+    /// `None`).
+    pub(in crate::agent) async fn run_check_within(
+        &mut self,
+        command: &str,
+        timeout: Option<u64>,
+    ) -> CheckRun {
+        let outcome = match self.run_as_the_model_would(command, timeout).await {
             Ok(outcome) => outcome,
             Err(why) => return refused(command, &why),
         };
