@@ -305,17 +305,15 @@ fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
     assert!(!test.read("greet.py").contains(".upper()"));
 }
 
-/// A change the goal asks of an option leaves what the program prints
-/// without it as it was: greet.py ran before the plan, and the model's
-/// version, which shouts with `--shout`, also greets with "Hi" without it.
-/// The assessment finds the option working; the run of the program as the
-/// plan checks it is held to what it printed before, and a cycle brings
-/// that back.
-#[test]
-fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
-    let hi = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    names = [a for a in args if a != \"--shout\"]\n    name = names[0] if names else \"world\"\n    greeting = f\"Hi, {name}!\"\n    print(greeting.upper() if \"--shout\" in args else greeting)\n\n\nif __name__ == \"__main__\":\n    main()\n";
-    let hello = hi.replace("Hi, ", "Hello, ");
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+/// greet.py as a model changed it for a --shout flag: it shouts with the
+/// flag, and greets with "Hi" without it.
+const HI: &str = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    names = [a for a in args if a != \"--shout\"]\n    name = names[0] if names else \"world\"\n    greeting = f\"Hi, {name}!\"\n    print(greeting.upper() if \"--shout\" in args else greeting)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+/// A plan that changes greet.py for a --shout flag (the model writes
+/// [`HI`]) and runs it, an assessment that finds the flag working, and
+/// `rule` first among the model's rules.
+fn shouting(rule: serde_json::Value) -> crate::support::fake_ollama::Script {
+    serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
             "Change greet.py: add a --shout flag that prints the greeting in upper case",
             "Run `python3 greet.py`"]}]},
@@ -326,12 +324,26 @@ fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
         "rules": [
             ends_when("exit code 0", true, "it runs"),
             ends_when("Wrote ", true, "written"),
-            {"name": "back", "subtask": "printed before this run", "reply": write_reply("greet.py", &hello)},
-            {"name": "flag", "subtask": "--shout flag", "reply": write_reply("greet.py", hi)}
+            rule,
+            {"name": "flag", "subtask": "--shout flag", "reply": write_reply("greet.py", HI)}
         ],
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
     }))
-    .expect("script");
+    .expect("script")
+}
+
+/// A change the goal asks of an option leaves what the program prints
+/// without it as it was: greet.py ran before the plan, and the model's
+/// version, which shouts with `--shout`, also greets with "Hi" without it.
+/// The assessment finds the option working; the run of the program as the
+/// plan checks it is held to what it printed before, and a cycle brings
+/// that back.
+#[test]
+fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
+    let hello = HI.replace("Hi, ", "Hello, ");
+    let script = shouting(serde_json::json!(
+        {"name": "back", "subtask": "printed before this run", "reply": write_reply("greet.py", &hello)}
+    ));
     let test = Test::new()
         .serving(script)
         .file("greet.py", GREET)
@@ -374,6 +386,29 @@ fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
     assert!(kept(&state.requirements).met, "{:?}", state.requirements);
     assert_eq!(test.read("greet.py"), hello);
     assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}
+
+/// A goal that speaks of a default may change what the program prints
+/// without its option: nothing runs before the plan, and the "Hi" the
+/// model wrote stands.
+#[test]
+fn a_goal_that_speaks_of_a_default_may_change_the_output_without_the_option() {
+    let script = shouting(
+        serde_json::json!({"name": "none", "subtask": "no such subtask",
+        "reply": {"content": "never"}}),
+    );
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", GREET)
+        .args(["Add a --shout flag to greet.py, and greet with Hi by default"]);
+    test.run().assert_code(0);
+    assert!(
+        !test
+            .records()
+            .iter()
+            .any(|r| matches!(r.event, Event::RanBefore { .. }))
+    );
+    assert_eq!(test.read("greet.py"), HI);
 }
 
 /// A cli-flag assessment by a 1.5B model: the goal's `--shout` restated as

@@ -291,7 +291,11 @@ impl Agent<'_> {
     /// game's random move, a clock), is left out. Nothing is
     /// recorded when none is left or the run was asked to stop.
     async fn programs_before(&mut self, goal: &str) -> Result<(), StoreError> {
-        if crate::state::verdict::named_options(goal).is_empty() {
+        // A goal that speaks of a default may change what the program
+        // does without the option ("--name, defaulting to 'friend'").
+        if crate::state::verdict::named_options(goal).is_empty()
+            || goal.to_lowercase().contains("default")
+        {
             return Ok(());
         }
         let named = |path: &str| {
