@@ -31,19 +31,22 @@ pub enum Last {
 /// worked and its result said so (a write's note, see [`tools::NOTE`]):
 /// `no call in greet.py gives ...`.
 pub fn unwired(state: &State) -> Option<String> {
-    let fact = tool_calls(state).last()?;
-    let (_, note) = result_of(state, fact).split_once(tools::NOTE)?;
-    let note = note.split(tools::NOTE).next()?.trim();
-    (!note.is_empty()).then(|| note.to_string())
+    note_of(state, tool_calls(state).last()?)
 }
 
 /// What the last write or edit of the active subtask that changed a file
 /// left unwired, when its result said so (see [`unwired`]): nothing that
 /// the subtask's calls did since changed a file, so it still holds.
 pub fn unwired_still(state: &State) -> Option<String> {
-    let fact = tool_calls(state).filter(|fact| wrote(fact)).last()?;
+    note_of(state, tool_calls(state).filter(|fact| wrote(fact)).last()?)
+}
+
+/// The note of a call's result: its line after [`tools::NOTE`], without
+/// what follows it on other lines (the file as the write left it).
+fn note_of(state: &State, fact: &CallFact) -> Option<String> {
     let (_, note) = result_of(state, fact).split_once(tools::NOTE)?;
-    let note = note.split(tools::NOTE).next()?.trim();
+    let note = note.split(tools::NOTE).next()?;
+    let note = note.lines().next()?.trim();
     (!note.is_empty()).then(|| note.to_string())
 }
 

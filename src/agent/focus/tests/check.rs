@@ -228,15 +228,18 @@ fn a_write_that_left_a_parameter_unpassed_says_so_last() {
     };
     let note = "no call in a.py gives `shout` to `greeting` (`greeting(name)`, line 9): it \
                 always takes its default";
-    outcome
-        .result
-        .push_str(&format!("{}{note}", crate::tools::NOTE));
+    // The file as the write left it follows the note, on lines of its own.
+    outcome.result.push_str(&format!(
+        "{}{note}\nCONTENT OF a.py now:\n```\nprint(1)\n```",
+        crate::tools::NOTE
+    ));
     exchange(&mut s, vec![("write_file", Did::Ran(outcome))]);
     let step = next_step(&s, &[]);
     assert!(
         step.starts_with(&format!(
             "Your last call worked (wrote a.py), but {note}. If the goal needs it given"
-        )) && step.contains(r#""name":"mark_subtask_complete""#),
+        )) && step.contains(r#""name":"mark_subtask_complete""#)
+            && !step.contains("CONTENT OF"),
         "{step}"
     );
     // A call refused after it (an edit made before, sent again) is told
