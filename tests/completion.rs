@@ -227,6 +227,17 @@ fn a_requirement_about_tests_is_not_met_by_a_claim_when_no_test_ran() {
 
 const GREET: &str = "import sys\n\n\ndef main():\n    name = sys.argv[1] if len(sys.argv) > 1 else \"world\"\n    print(f\"Hello, {name}!\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
 
+use runner::state::verdict::Requirement;
+
+/// The requirement whose words hold `words`.
+fn naming(requirements: &[Requirement], words: &str) -> Requirement {
+    requirements
+        .iter()
+        .find(|r| r.requirement.contains(words))
+        .cloned()
+        .unwrap_or_else(|| panic!("no requirement names {words:?}: {requirements:?}"))
+}
+
 /// The requirements of each assessment, in order.
 fn assessments(test: &Test) -> Vec<Vec<runner::state::verdict::Requirement>> {
     test.records()
@@ -253,13 +264,7 @@ fn an_output_the_model_claims_is_met_only_when_its_command_prints_it() {
     let state = test.assert_replay_matches();
     let assessed = assessments(&test);
     assert_eq!(assessed.len(), 2, "{assessed:?}");
-    let shout = |requirements: &[runner::state::verdict::Requirement]| {
-        requirements
-            .iter()
-            .find(|r| r.requirement.contains("--shout"))
-            .cloned()
-            .expect("the --shout requirement")
-    };
+    let shout = |requirements: &[Requirement]| naming(requirements, "--shout");
     let first = shout(&assessed[0]);
     assert!(!first.met, "{first:?}");
     assert_eq!(
@@ -366,13 +371,7 @@ fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
         "{:?}",
         before[0]
     );
-    let kept = |requirements: &[runner::state::verdict::Requirement]| {
-        requirements
-            .iter()
-            .find(|r| r.requirement.contains("printed before this run"))
-            .cloned()
-            .expect("the requirement of what it printed before")
-    };
+    let kept = |requirements: &[Requirement]| naming(requirements, "printed before this run");
     let first = kept(&assessments(&test)[0]);
     assert!(!first.met, "{first:?}");
     assert!(

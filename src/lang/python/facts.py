@@ -874,20 +874,31 @@ def without_docstrings(node):
     return ast.dump(node)
 
 
-def usage(statements, defined):
-    """Whether top-level `statements` are an example of using the names
-    `defined` and nothing else: calls, assignments and a `__main__` block,
-    at least one of them naming one of those. Written with new definitions
+def usage(statements, definitions):
+    """Whether top-level `statements` are an example of using the
+    `definitions` and nothing else: calls, assignments the definitions do
+    not read, and a `__main__` block, at least one of them naming one of
+    the definitions. Written with new definitions
     over a module that runs nothing (c1's add-function gave `count_vowels`
     and `print(count_vowels('Hello, world!'))` for textutil.py, and the
     write was refused six times for dropping `reverse` and `shout`), they
     are left out where the definitions are put in: the module would print
     when it is imported."""
+    defined = {d.name for d in definitions}
+    read = set()
+    for d in definitions:
+        own = {a.arg for a in ast.walk(d) if isinstance(a, ast.arg)}
+        own |= {n.id for n in ast.walk(d) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        read |= {n.id for n in ast.walk(d) if isinstance(n, ast.Name)} - own
+
     def allowed(node):
         if isinstance(node, ast.Expr):
             return isinstance(node.value, (ast.Call, ast.Constant))
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            return True
+            # A constant the definitions read is theirs, not an example.
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            return not any(isinstance(n, ast.Name) and n.id in read
+                           for t in targets for n in ast.walk(t))
         if isinstance(node, ast.If):
             test = ast.unparse(node.test).replace("'", '"').replace(" ", "")
             return test in ('__name__=="__main__"', '"__main__"==__name__')
@@ -912,7 +923,7 @@ def merge_definitions(current, fragment, whole=False):
     # What runs when the file runs (a `__main__` block, a call), which
     # definitions alone written over it would lose.
     running = any(runs(n) for n in old.body)
-    given = {n.name for n in tree.body if isinstance(n, DEFS)}
+    given = [n for n in tree.body if isinstance(n, DEFS)]
     extra = [n for n in tree.body if not isinstance(n, DEFS + (ast.Import, ast.ImportFrom))]
     if extra and (running or not usage(extra, given)):
         return None

@@ -812,6 +812,10 @@ fn definitions_written_alone_are_put_in_beside_the_others() {
             "{example}"
         );
     }
+    // A constant the definition reads is the definition's: left out, it
+    // would be a NameError.
+    let scaled = "def half(x):\n    return x / K\n\nK = 2\nprint(half(4))\n";
+    assert_eq!(python.merge(&module, scaled), None);
     for program in [
         "\nprint('hi')\n",
         "\nfor x in range(3):\n    print(half(x))\n",
