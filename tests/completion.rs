@@ -318,6 +318,19 @@ const HI: &str = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    name
 /// [`HI`]) and runs it, an assessment that finds the flag working, and
 /// `rule` first among the model's rules.
 fn shouting(rule: serde_json::Value) -> crate::support::fake_ollama::Script {
+    shouting_by(vec![
+        ends_when("exit code 0", true, "it runs"),
+        ends_when("Wrote ", true, "written"),
+        rule,
+    ])
+}
+
+/// [`shouting`] with the model's `rules`, before the one that writes
+/// [`HI`].
+fn shouting_by(mut rules: Vec<serde_json::Value>) -> crate::support::fake_ollama::Script {
+    rules.push(serde_json::json!(
+        {"name": "flag", "subtask": "--shout flag", "reply": write_reply("greet.py", HI)}
+    ));
     serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
             "Change greet.py: add a --shout flag that prints the greeting in upper case",
@@ -326,12 +339,7 @@ fn shouting(rule: serde_json::Value) -> crate::support::fake_ollama::Script {
             {"requirement": "--shout prints the greeting in upper case", "met": true,
              "evidence": "greeting.upper()", "about_tests": false, "about_output": true,
              "command": "python3 greet.py --shout Ann", "expects": "ANN!"}]}}],
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            rule,
-            {"name": "flag", "subtask": "--shout flag", "reply": write_reply("greet.py", HI)}
-        ],
+        "rules": rules,
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
     }))
     .expect("script")
@@ -385,6 +393,60 @@ fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
     assert!(kept(&state.requirements).met, "{:?}", state.requirements);
     assert_eq!(test.read("greet.py"), hello);
     assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}
+
+/// The write that changes what a program printed before the plan is told
+/// so in its own result, with what the program prints with the goal's
+/// option: the model puts the greeting back in the same subtask, and no
+/// cycle is needed (c2's cli-flag learnt it twelve rounds later, from the
+/// last check).
+#[test]
+fn a_write_is_told_at_once_what_the_programs_it_is_held_to_print_now() {
+    let hello = HI.replace("Hi, ", "Hello, ");
+    let script = shouting_by(vec![
+        serde_json::json!({"name": "back", "last_tool": "before this run it printed",
+            "reply": write_reply("greet.py", &hello)}),
+        ends_when("Wrote ", true, "written"),
+        ends_when("exit code 0", true, "it runs"),
+    ]);
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", GREET)
+        .args(["Add a --shout flag to greet.py that prints the greeting in upper case"]);
+    let run = test.run();
+    run.assert_code(0);
+    test.assert_replay_matches();
+    let written: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionFinished { outcome, .. } if outcome.result.starts_with("Wrote ") => {
+                Some(outcome.result)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(written.len(), 2, "{written:#?}");
+    assert!(
+        written[0].contains(
+            "After this change, `python3 greet.py` printed \"Hi, world!\"; before this run it \
+             printed \"Hello, world!\""
+        ),
+        "{}",
+        written[0]
+    );
+    assert!(
+        written[0].contains("After this change, `python3 greet.py --shout` printed \"HI, WORLD!\""),
+        "{}",
+        written[0]
+    );
+    assert!(
+        !written[1].contains("before this run it printed"),
+        "{}",
+        written[1]
+    );
+    assert!(cycles(&test).is_empty(), "{:?}", cycles(&test));
+    assert_eq!(test.read("greet.py"), hello);
 }
 
 /// A goal that speaks of a default may change what the program prints

@@ -189,6 +189,16 @@ impl Agent<'_> {
             durability,
         )?;
         let mut outcome = self.tools.execute_over(&action, prior, &self.stop).await;
+        // What the programs the work is held to print now (see rerun.rs).
+        if outcome.ok
+            && outcome
+                .write
+                .as_ref()
+                .is_some_and(|change| change.changed())
+        {
+            let rerun = self.rerun_after_write().await;
+            outcome.result.push_str(&rerun);
+        }
         // The file as the write left it, after its result: see
         // `prompt::shown_after_write`.
         if let (Some(change), Some(after), Some(announced)) = (&outcome.write, &after, &announced)

@@ -21,6 +21,7 @@ mod probe;
 pub mod prompt;
 mod reconcile;
 mod reflect;
+mod rerun;
 mod review;
 mod shown;
 mod turn;

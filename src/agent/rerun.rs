@@ -1,0 +1,238 @@
+//! After a write or an edit that changed a file: the programs the run
+//! holds the work to run again at once, and what they print goes into the
+//! write's result, as aider's auto-test does. The model learns what its
+//! change did in the round it made it, not at the last check: a cli-flag
+//! cycle wrote `greeting` to shout on both of its branches, and only the
+//! last check, twelve rounds later, ran `python3 greet.py` and found
+//! `HELLO, world!` where `Hello, world!` was kept (c2, BENCHMARKS.md).
+//!
+//! Which programs: those that ran before the plan (see
+//! [`crate::state::Event::RanBefore`]), told only when they no longer
+//! print what they printed then; the runs the active task must make print
+//! something ([`SubtaskKind::Show`]) or pass an option; and, in a task
+//! that has none of those, each program that ran before the plan with the
+//! options the goal names. Each within [`RERUN_TIMEOUT`] seconds, through
+//! the model's own `run_cmd` (its whitelist, sandbox and limits).
+
+use super::Agent;
+use crate::state::SubtaskKind;
+use crate::state::verdict::{self, CheckRun};
+
+/// Seconds each run may take: the programs that ran before the plan took
+/// less (see `begin::RAN_BEFORE_TIMEOUT`).
+const RERUN_TIMEOUT: u64 = 10;
+/// Runs after one write at most.
+const MAX_RERUNS: usize = 4;
+/// Characters of a line of output quoted.
+const QUOTED: usize = 80;
+
+impl Agent<'_> {
+    /// What the programs the work is held to print after a write that
+    /// changed a file, one line each after a line break; empty when
+    /// nothing is held or a stop came.
+    pub(super) async fn rerun_after_write(&mut self) -> String {
+        let state = self.state();
+        let kept: Vec<CheckRun> = state
+            .ran_before
+            .iter()
+            .filter(|run| run.passed())
+            .cloned()
+            .collect();
+        let mut runs: Vec<(String, Option<String>)> = Vec::new();
+        if let Some(cursor) = state.tree.cursor
+            && let Some(task) = state.tree.tasks.get(cursor.task)
+        {
+            for subtask in task.subtasks.iter().filter(|s| !s.status.is_ended()) {
+                let run = match &subtask.kind {
+                    SubtaskKind::Show { cmd, expects } => (cmd.clone(), Some(expects.clone())),
+                    SubtaskKind::Check { cmd } if !verdict::named_options(cmd).is_empty() => {
+                        (cmd.clone(), None)
+                    }
+                    _ => continue,
+                };
+                if !runs.iter().any(|(known, _)| same(known, &run.0)) {
+                    runs.push(run);
+                }
+            }
+        }
+        let options = verdict::named_options(&state.goal);
+        if runs.is_empty() && !options.is_empty() {
+            for was in &kept {
+                runs.push((format!("{} {}", was.command, options.join(" ")), None));
+            }
+        }
+        let mut lines = Vec::new();
+        for was in kept.iter().take(MAX_RERUNS) {
+            if self.stop.is_requested() {
+                return String::new();
+            }
+            let now = self
+                .run_check_within(&was.command, Some(RERUN_TIMEOUT))
+                .await;
+            lines.extend(changed(was, &now));
+        }
+        for (command, expects) in runs.iter().take(MAX_RERUNS.saturating_sub(kept.len())) {
+            if self.stop.is_requested() {
+                return String::new();
+            }
+            let now = self.run_check_within(command, Some(RERUN_TIMEOUT)).await;
+            lines.extend(printed(&now, expects.as_deref()));
+        }
+        lines
+            .iter()
+            .map(|line| format!("\nAfter this change, {line}"))
+            .collect()
+    }
+}
+
+/// A program that ran before the plan and prints otherwise now: what it
+/// printed then and now; `None` when it prints the same or was not run.
+fn changed(was: &CheckRun, now: &CheckRun) -> Option<String> {
+    let (then, printed) = (
+        crate::tools::printed(&was.output),
+        crate::tools::printed(&now.output),
+    );
+    if now.passed() && words(&printed) == words(&then) {
+        return None;
+    }
+    Some(format!(
+        "`{}` {}; before this run it printed {:?}, and the goal does not ask to change that: \
+         make it print that again",
+        was.command,
+        outcome(now, &printed)?,
+        first_line(&then)
+    ))
+}
+
+/// What a run printed, and against what it must hold (`expects`) or the
+/// option it printed back; `None` when it was not run.
+fn printed(now: &CheckRun, expects: Option<&str>) -> Option<String> {
+    let printed = crate::tools::printed(&now.output);
+    let back = verdict::printed_back(&now.command, &printed).map(|option| {
+        format!(
+            ": it printed {option} back, so the program took {option} for an argument (it must \
+             read {option} as an option and print no {option})"
+        )
+    });
+    let held = match (now.passed(), expects) {
+        (true, Some(expects)) => Some(match verdict::holds(&printed, expects) {
+            Ok(_) => format!(", which holds {expects:?} as it must"),
+            Err(_) => format!(", which does not hold {expects:?} yet"),
+        }),
+        _ => None,
+    };
+    Some(format!(
+        "`{}` {}{}",
+        now.command,
+        outcome(now, &printed)?,
+        back.or(held).unwrap_or_default()
+    ))
+}
+
+/// `printed "…"` for a run that passed, `fails (exit code N): "…"` with
+/// its last line otherwise; `None` for a run the sandbox refused (the
+/// runner's matter, not the model's).
+fn outcome(run: &CheckRun, printed: &str) -> Option<String> {
+    Some(match run.exit_code {
+        Some(0) => match first_line(printed) {
+            line if line.is_empty() => "printed nothing".to_string(),
+            line => format!("printed {line:?}"),
+        },
+        Some(code) => format!("fails (exit code {code}): {:?}", last_line(printed)),
+        None if run.output.starts_with("not run:") => return None,
+        // How it ended, as `run_cmd` says it (a timeout, a signal).
+        None => match run.output.lines().nth(1) {
+            Some(ended) => format!("ended: {}", ended.trim()),
+            None => format!("did not end within {RERUN_TIMEOUT} s"),
+        },
+    })
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    cut(line.trim())
+}
+
+fn last_line(text: &str) -> String {
+    let line = text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+    cut(line.trim())
+}
+
+fn cut(line: &str) -> String {
+    match line.char_indices().nth(QUOTED) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_string(),
+    }
+}
+
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(command: &str, exit_code: Option<i32>, stdout: &str) -> CheckRun {
+        CheckRun {
+            command: command.to_string(),
+            exit_code,
+            output: format!("$ {command}\nexit code 0\n--- stdout ---\n{stdout}"),
+            tests: None,
+            wants_arguments: false,
+        }
+    }
+
+    #[test]
+    fn a_run_that_prints_its_option_back_is_told_so() {
+        let now = run("python3 greet.py --shout", Some(0), "Hello, --shout!");
+        let line = printed(&now, None).unwrap();
+        assert!(
+            line.starts_with(
+                "`python3 greet.py --shout` printed \"Hello, --shout!\": it printed --shout back"
+            ),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_run_a_requirement_shows_is_held_to_what_it_must_print() {
+        let now = run("python3 greet.py --shout", Some(0), "HELLO, WORLD!");
+        let held = printed(&now, Some("HELLO, WORLD!")).unwrap();
+        assert!(
+            held.ends_with("which holds \"HELLO, WORLD!\" as it must"),
+            "{held}"
+        );
+        let short = printed(&now, Some("HELLO, ANN!")).unwrap();
+        assert!(
+            short.ends_with("which does not hold \"HELLO, ANN!\" yet"),
+            "{short}"
+        );
+    }
+
+    #[test]
+    fn a_kept_program_is_named_only_when_it_prints_otherwise_and_a_refused_run_never() {
+        let was = run("python3 greet.py", Some(0), "Hello, world!");
+        assert_eq!(
+            changed(&was, &run("python3 greet.py", Some(0), "Hello,  world!\n")),
+            None
+        );
+        let failed = changed(&was, &run("python3 greet.py", Some(1), "NameError: x")).unwrap();
+        assert!(
+            failed.starts_with(
+                "`python3 greet.py` fails (exit code 1): \"NameError: x\"; before this run it \
+                 printed \"Hello, world!\""
+            ),
+            "{failed}"
+        );
+        let refused = CheckRun {
+            output: "not run: the sandbox is off".into(),
+            ..run("python3 greet.py", None, "")
+        };
+        assert_eq!(changed(&was, &refused), None);
+    }
+}
