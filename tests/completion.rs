@@ -1882,7 +1882,9 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
     let goal = "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for multiples \
                 of 3, 'Buzz' for multiples of 5, 'FizzBuzz' for multiples of both and the number \
                 as a string otherwise; add pytest tests for it";
-    let wrong = "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        return str(i)\n";
+    // (Its loop that returned on the first pass is refused now: see
+    // `lang::python::tests`; this one gives the first number all the same.)
+    let wrong = "def fizzbuzz(n):\n    numbers = [str(i) for i in range(1, n + 1)]\n    return numbers[0]\n";
     let right = "def fizzbuzz(n):\n    if n % 15 == 0:\n        return 'FizzBuzz'\n    if n % 3 \
                  == 0:\n        return 'Fizz'\n    if n % 5 == 0:\n        return 'Buzz'\n    \
                  return str(n)\n";

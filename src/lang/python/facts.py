@@ -198,6 +198,7 @@ def facts(text):
     out["valueless"] = [n.name for n in tree.body
                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)
+    out["first_pass"] = first_pass(tree)
     out["unbound"] = unbound(tree)
     out["unpassed"] = unpassed(text, tree)
     out["public"] = public(tree)
@@ -363,6 +364,52 @@ def unreachable(tree):
                     found.append({"line": after.lineno, "after": before.lineno, "word": word})
                     break
     return sorted(found, key=lambda u: u["line"])
+
+
+def exits(block):
+    """Every path through `block` ends in a `return` or a `raise`."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    return isinstance(last, ast.If) and exits(last.body) and exits(last.orelse)
+
+
+def goes_on(block):
+    """A `continue` or `break` of the loop whose body `block` is (not one
+    of a loop or a function inside it)."""
+    todo = list(block)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Continue, ast.Break)):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef,
+                             ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo += getattr(node, "orelse", [])
+            continue
+        todo += [c for c in ast.iter_child_nodes(node)
+                 if isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case))]
+    return False
+
+
+def first_pass(tree):
+    """Loops over a `range(...)` whose body returns or raises on every
+    path, with no `continue` or `break`: they never go past their first
+    pass, so the loop's name only ever holds the range's start (c1's
+    fizzbuzz: `for i in range(1, n + 1):` returned "1" for every n). Over
+    any other iterable, `for x in xs: return x` is an idiom (the first
+    item); over a range it never is. One a loop: {line, name, start}."""
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+                and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
+                and node.iter.args and not node.iter.keywords
+                and exits(node.body) and not goes_on(node.body)):
+            args = node.iter.args
+            start = ast.unparse(args[0]) if len(args) >= 2 else "0"
+            found.append({"line": node.lineno, "name": ast.unparse(node.target), "start": start})
+    return sorted(found, key=lambda f: f["line"])
 
 
 HEADERS = ("if", "elif", "else", "for", "while", "with", "def", "class", "try", "async")

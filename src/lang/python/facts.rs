@@ -61,6 +61,9 @@ pub struct Facts {
     /// same block.
     #[serde(default)]
     pub unreachable: Vec<Unreachable>,
+    /// Loops over a range that return on every path of their first pass.
+    #[serde(default)]
+    pub first_pass: Vec<FirstPass>,
     /// Names a function sets only under an `if` with no `else` and reads
     /// after it.
     #[serde(default)]
@@ -109,6 +112,16 @@ pub struct Unbound {
     /// The line of the `if`, and of the read.
     pub line: u32,
     pub read: u32,
+}
+
+/// A `for` loop over a `range(...)` whose body returns or raises on every
+/// path: it never goes past its first pass.
+#[derive(Debug, Deserialize)]
+pub struct FirstPass {
+    pub line: u32,
+    /// The loop's name (`i`) and the range's start (`1`), as written.
+    pub name: String,
+    pub start: String,
 }
 
 /// A statement that can never run.

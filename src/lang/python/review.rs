@@ -98,6 +98,24 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    let had = write.was.map_or(0, |was| was.first_pass.len());
+    if write.facts.first_pass.len() > had
+        && let Some(once) = write.facts.first_pass.first()
+    {
+        return Some((
+            format!(
+                "in {path}, the loop on line {} (`{}`) returns on every path of its body, so it \
+                 never goes past its first pass: `{}` is only ever {}. A value the function is \
+                 given needs no loop over a range; a loop that goes through the range must let \
+                 the passes that are not done go on, and return after it.",
+                once.line,
+                line(write.content, once.line).trim(),
+                once.name,
+                once.start,
+            ),
+            None,
+        ));
+    }
     // A name the file as it is already leaves so is the project's.
     if let Some(unset) = write.facts.unbound.iter().find(|u| {
         write.was.is_none_or(|was| {

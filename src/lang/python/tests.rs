@@ -875,6 +875,50 @@ fn a_write_that_leaves_a_line_after_a_return_is_refused_unless_it_was_so() {
 }
 
 #[test]
+fn a_loop_over_a_range_that_returns_on_its_first_pass_is_refused() {
+    // c1's fizzbuzz: every branch returned, so `fizzbuzz(n)` gave "1".
+    let once = "def fizzbuzz(n):\n    for i in range(1, n + 1):\n        if i % 15 == 0:\n            return 'FizzBuzz'\n        elif i % 3 == 0:\n            return 'Fizz'\n        else:\n            return str(i)\n";
+    match review_in(&files(&[]), "fizzbuzz.py", once) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "in fizzbuzz.py, the loop on line 2 (`for i in range(1, n + 1):`) returns on every \
+             path of its body, so it never goes past its first pass: `i` is only ever 1. A \
+             value the function is given needs no loop over a range; a loop that goes through \
+             the range must let the passes that are not done go on, and return after it."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let accepted = [
+        // The first item of any other iterable is an idiom.
+        "def first(xs):\n    for x in xs:\n        return x\n",
+        // A pass that goes on, by a `continue` or by a path that returns
+        // nothing (the search of an index).
+        "def even(n):\n    for i in range(n):\n        if i % 2:\n            continue\n        return i\n",
+        "def find(xs, t):\n    for i in range(len(xs)):\n        if xs[i] == t:\n            return i\n    return -1\n",
+        // A retry: the `except` goes on to the next pass.
+        "def get(f):\n    for _ in range(3):\n        try:\n            return f()\n        except OSError:\n            pass\n",
+    ];
+    for code in accepted {
+        assert_eq!(
+            review_in(&files(&[]), "f.py", code),
+            Review::Accept,
+            "{code}"
+        );
+    }
+    // A `break` of an inner loop is that loop's: the outer one still
+    // returns on its first pass.
+    let inner = "def g(n):\n    for i in range(n):\n        for j in range(i):\n            break\n        return i\n";
+    assert!(matches!(
+        review_in(&files(&[]), "g.py", inner),
+        Review::Refuse(_)
+    ));
+    // A file that had such a loop keeps it.
+    let workspace = files(&[("fizzbuzz.py", once)]);
+    let more = format!("{once}\n\ndef add(a, b):\n    return a + b\n");
+    assert_eq!(review_in(&workspace, "fizzbuzz.py", &more), Review::Accept);
+}
+
+#[test]
 fn a_write_that_leaves_a_program_running_nothing_is_refused() {
     // Qwen2.5-Coder 1.5B's cli-flag change: `main` kept, its
     // `if __name__ == "__main__":` block gone, and the program printed
