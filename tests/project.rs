@@ -689,3 +689,35 @@ fn a_rewrite_that_changes_only_blank_lines_keeps_the_file() {
     assert_eq!(test.read("test_calc.py"), TEST_CALC, "{}", run.stderr);
     assert_eq!(test.read("calc.py"), fixed);
 }
+
+/// In prose a blank line is a change: a rewrite of README.md that only
+/// parts its title from its text is written as it is.
+#[test]
+fn a_rewrite_of_prose_that_changes_only_blank_lines_is_written() {
+    let script = serde_json::json!({
+        "plan": {"tasks": [{"description": "Part the title of README.md from its text",
+            "subtasks": ["Change README.md: a blank line after the title"]}]},
+        "rules": [
+            {"name": "done", "last_tool": "README.md", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "parted"}}]}},
+        ],
+        "otherwise": {"tool_calls": [{"name": "write_file",
+            "arguments": {"path": "README.md", "content": "# Calc\n\nAdds numbers.\n"}}]},
+    });
+    let test = Test::new()
+        .file("README.md", "# Calc\nAdds numbers.\n")
+        .serving(serde_json::from_value(script).unwrap())
+        .args([
+            "Put a blank line after the title of README.md",
+            "--max-rounds",
+            "6",
+        ]);
+    let run = test.run();
+    assert_eq!(
+        test.read("README.md"),
+        "# Calc\n\nAdds numbers.\n",
+        "{}",
+        run.stderr
+    );
+}

@@ -69,8 +69,8 @@ fn write_of(call: &ToolCall) -> Option<(String, String)> {
 }
 
 /// Whether `a` and `b` are the same text but for blank lines, white space
-/// at line ends and the last line break: a write of a file with only those
-/// changed changes nothing the file says, and over a file of the user's
+/// at line ends and the last line break: a write of a code file with only
+/// those changed changes nothing the file says, and over a file of the user's
 /// it is a change the goal did not ask for (b2's calc-fix: the model wrote
 /// the project's test_calc.py again as it was but its last line break).
 fn same_but_blank(a: &str, b: &str) -> bool {
@@ -134,8 +134,11 @@ impl Agent<'_> {
                 let Some((path, mut content)) = write_of(&call) else {
                     return call;
                 };
+                // In code; in prose (Markdown, text) a blank line parts
+                // two paragraphs and white space at a line's end breaks it.
                 if let Some(now) = self.tools.text(&path)
                     && now != content
+                    && self.languages.iter().any(|l| l.owns(&path))
                     && same_but_blank(&now, &content)
                 {
                     tracing::warn!(
