@@ -38,6 +38,12 @@ impl Agent<'_> {
             .filter(|run| run.passed())
             .cloned()
             .collect();
+        // The options the goal names: a check's own (`pytest -q`) are not.
+        let options = verdict::named_options(&state.goal);
+        let passes = |cmd: &str| {
+            cmd.split_whitespace()
+                .any(|w| options.iter().any(|o| o == w))
+        };
         let mut runs: Vec<(String, Option<String>)> = Vec::new();
         if let Some(cursor) = state.tree.cursor
             && let Some(task) = state.tree.tasks.get(cursor.task)
@@ -45,9 +51,7 @@ impl Agent<'_> {
             for subtask in task.subtasks.iter().filter(|s| !s.status.is_ended()) {
                 let run = match &subtask.kind {
                     SubtaskKind::Show { cmd, expects } => (cmd.clone(), Some(expects.clone())),
-                    SubtaskKind::Check { cmd } if !verdict::named_options(cmd).is_empty() => {
-                        (cmd.clone(), None)
-                    }
+                    SubtaskKind::Check { cmd } if passes(cmd) => (cmd.clone(), None),
                     _ => continue,
                 };
                 if !runs.iter().any(|(known, _)| same(known, &run.0)) {
@@ -55,7 +59,6 @@ impl Agent<'_> {
                 }
             }
         }
-        let options = verdict::named_options(&state.goal);
         if runs.is_empty() && !options.is_empty() {
             for was in &kept {
                 runs.push((format!("{} {}", was.command, options.join(" ")), None));
@@ -76,7 +79,7 @@ impl Agent<'_> {
                 return String::new();
             }
             let now = self.run_check_within(command, Some(RERUN_TIMEOUT)).await;
-            lines.extend(printed(&now, expects.as_deref()));
+            lines.extend(printed(&now, expects.as_deref(), &options));
         }
         lines
             .iter()
@@ -105,10 +108,16 @@ fn changed(was: &CheckRun, now: &CheckRun) -> Option<String> {
 }
 
 /// What a run printed, and against what it must hold (`expects`) or the
-/// option it printed back; `None` when it was not run.
-fn printed(now: &CheckRun, expects: Option<&str>) -> Option<String> {
+/// option of the goal's (`options`) it printed back; `None` when it was not
+/// run.
+fn printed(now: &CheckRun, expects: Option<&str>, options: &[String]) -> Option<String> {
     let printed = crate::tools::printed(&now.output);
-    let back = verdict::printed_back(&now.command, &printed).map(|option| {
+    let lower = printed.to_lowercase();
+    let passed: Vec<&str> = now.command.split_whitespace().collect();
+    let back = options
+        .iter()
+        .find(|option| passed.contains(&option.as_str()) && lower.contains(&option.to_lowercase()));
+    let back = back.map(|option| {
         format!(
             ": it printed {option} back, so the program took {option} for an argument (it must \
              read {option} as an option and print no {option})"
@@ -190,24 +199,28 @@ mod tests {
     #[test]
     fn a_run_that_prints_its_option_back_is_told_so() {
         let now = run("python3 greet.py --shout", Some(0), "Hello, --shout!");
-        let line = printed(&now, None).unwrap();
+        let line = printed(&now, None, &["--shout".to_string()]).unwrap();
         assert!(
             line.starts_with(
                 "`python3 greet.py --shout` printed \"Hello, --shout!\": it printed --shout back"
             ),
             "{line}"
         );
+        // Options of the command's own are not the goal's.
+        let pytest = run("python3 -m pytest -q", Some(0), "1 passed -q -m");
+        let line = printed(&pytest, None, &["--shout".to_string()]).unwrap();
+        assert_eq!(line, "`python3 -m pytest -q` printed \"1 passed -q -m\"");
     }
 
     #[test]
     fn a_run_a_requirement_shows_is_held_to_what_it_must_print() {
         let now = run("python3 greet.py --shout", Some(0), "HELLO, WORLD!");
-        let held = printed(&now, Some("HELLO, WORLD!")).unwrap();
+        let held = printed(&now, Some("HELLO, WORLD!"), &[]).unwrap();
         assert!(
             held.ends_with("which holds \"HELLO, WORLD!\" as it must"),
             "{held}"
         );
-        let short = printed(&now, Some("HELLO, ANN!")).unwrap();
+        let short = printed(&now, Some("HELLO, ANN!"), &[]).unwrap();
         assert!(
             short.ends_with("which does not hold \"HELLO, ANN!\" yet"),
             "{short}"
