@@ -241,16 +241,18 @@ fn first_shown(first: u64, end: u64, keep: u64) -> u64 {
     first + (end - first - keep).div_ceil(step) * step
 }
 
-/// Each correction of this round and each nudge of this subtask raises the
-/// temperature by this, up to [`MAX_RETRY_TEMPERATURE`]: asked again at the
-/// same temperature, a small model writes the same broken reply again.
+/// Each correction of this round, each nudge of this subtask and each call
+/// blocked in a row raises the temperature by this, up to
+/// [`MAX_RETRY_TEMPERATURE`]: asked again at the same temperature, a small
+/// model writes the same broken reply again (d1's add-function: the same
+/// refused write six rounds in a row, the rounds given up to it).
 const RETRY_STEP: f32 = 0.2;
 const MAX_RETRY_TEMPERATURE: f32 = 1.0;
 
 /// The temperature of a round's request: `--temperature`, raised when the
 /// model is asked again (never lowered below what the user set).
 pub fn retry_temperature(state: &State, temperature: f32) -> f32 {
-    match state.corrections + state.nudges {
+    match state.corrections + state.nudges + state.blocked_in_a_row {
         0 => temperature,
         again => {
             (temperature + RETRY_STEP * again as f32).min(MAX_RETRY_TEMPERATURE.max(temperature))
@@ -303,6 +305,12 @@ mod tests {
         assert!((retry_temperature(&state, 0.2) - 0.8).abs() < 1e-6);
         state.nudges = 9;
         assert_eq!(retry_temperature(&state, 0.2), 1.0);
+        // A call blocked as a repeat is a reply asked again too.
+        let blocked = State {
+            blocked_in_a_row: 2,
+            ..State::default()
+        };
+        assert!((retry_temperature(&blocked, 0.2) - 0.6).abs() < 1e-6);
         // What the user set above the cap stays.
         assert_eq!(retry_temperature(&state, 1.5), 1.5);
     }
