@@ -1478,7 +1478,10 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
     assert!(
         refused[0].contains(
             "`shout` is the goal's --shout, and `'--shout' in sys.argv[1:]` is True when it is \
-             given: make the call `greeting(name, shout='--shout' in sys.argv[1:])` (edit_file)"
+             given: make the call `greeting(name, shout='--shout' in sys.argv[1:])` (edit_file: \
+             {\"name\": \"edit_file\", \"arguments\": {\"path\": \"greet.py\", \"old\": \"    \
+             print(greeting(name))\", \"new\": \"    print(greeting(name, shout='--shout' in \
+             sys.argv[1:]))\"}})"
         ),
         "{refused:?}"
     );

@@ -382,13 +382,39 @@ impl Agent<'_> {
         match suggested {
             Some((option, given, call)) => format!(
                 "`{}` is the goal's {option}, and `{given}` is True when it is given: make the \
-                 call `{call}` (edit_file), then mark the subtask complete.",
-                unpassed.parameter
+                 call `{call}` (edit_file{}), then mark the subtask complete.",
+                unpassed.parameter,
+                self.wiring_edit(path, unpassed, &call)
+                    .map(|edit| format!(": {edit}"))
+                    .unwrap_or_default()
             ),
             None => "Make that call give it, with the value from where the caller gets it, \
                      then mark the subtask complete."
                 .to_string(),
         }
+    }
+
+    /// The `edit_file` call that makes the first call of `unpassed` the
+    /// `call` that gives its parameter, as the model would write it: the
+    /// call's whole line quoted, and that line with the call changed. A
+    /// small model told the call to make edited the function again, not its
+    /// caller (d1's cli-flag, three times); it copies a call it is shown.
+    /// `None` when the line does not hold the call once.
+    fn wiring_edit(&self, path: &str, unpassed: &lang::Unpassed, call: &str) -> Option<String> {
+        let first = unpassed.calls.first()?;
+        let text = self.tools.text(path)?;
+        let line = text
+            .lines()
+            .nth(usize::try_from(first.line).ok()?.checked_sub(1)?)?;
+        (line.matches(first.text.as_str()).count() == 1).then_some(())?;
+        // In the order a call is written: name, then path, old and new.
+        let quoted = |text: &str| serde_json::Value::from(text).to_string();
+        Some(format!(
+            "{{\"name\": \"edit_file\", \"arguments\": {{\"path\": {}, \"old\": {}, \"new\": {}}}}}",
+            quoted(path),
+            quoted(line),
+            quoted(&line.replacen(first.text.as_str(), call, 1))
+        ))
     }
 
     /// Whether `path` is there, or the run wrote a file of its name in
