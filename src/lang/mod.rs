@@ -576,6 +576,15 @@ mod tests {
             Some("pkg/test_inventory.py")
         );
         assert_eq!(Python.test_path("test_inventory.py"), None);
+        // A package's tests are named after it, and test its __init__.py.
+        assert_eq!(
+            Python.test_path("mathx/__init__.py").as_deref(),
+            Some("mathx/test_mathx.py")
+        );
+        assert_eq!(
+            Python.subjects("mathx/test_mathx.py"),
+            ["mathx/mathx.py", "mathx/__init__.py"]
+        );
         assert_eq!(
             JavaScript.test_path("game.js").as_deref(),
             Some("game.test.js")

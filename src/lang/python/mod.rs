@@ -107,9 +107,13 @@ impl Language for Python {
             return None;
         }
         let (dir, name) = module.rsplit_once('/').unwrap_or(("", module));
-        Some(match dir {
-            "" => format!("test_{name}"),
-            dir => format!("{dir}/test_{name}"),
+        // A package's `__init__.py` is the package: `mathx/test_mathx.py`
+        // (d1's package plan wrote its tests as `mathx/test___init__.py`).
+        let package = dir.rsplit('/').next().filter(|_| name == "__init__.py");
+        Some(match (dir, package) {
+            ("", _) => format!("test_{name}"),
+            (dir, Some(package)) if !package.is_empty() => format!("{dir}/test_{package}.py"),
+            (dir, _) => format!("{dir}/test_{name}"),
         })
     }
 
@@ -124,7 +128,12 @@ impl Language for Python {
             .or_else(|| stem.strip_suffix("_test"))
             .unwrap_or(stem);
         let module = format!("{stem}.py");
-        super::places_of_module(dir, &module)
+        let mut places = super::places_of_module(dir, &module);
+        // `mathx/test_mathx.py` tests the package, `mathx/__init__.py`.
+        if dir.rsplit('/').next() == Some(stem) {
+            places.push(format!("{dir}/__init__.py"));
+        }
+        places
     }
 
     fn check_command(&self, _root: &Path, files: &[String]) -> Option<String> {

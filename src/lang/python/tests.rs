@@ -690,6 +690,12 @@ fn a_module_called_as_a_function_or_not_imported() {
         review_in(&package, "mathx/test_add.py", &imported),
         Review::Accept
     );
+    // What a star import gives is the other module's matter.
+    let starred = format!("from mathx import *\n\n{unimported}");
+    assert_eq!(
+        review_in(&package, "test_mathx.py", &starred),
+        Review::Accept
+    );
 }
 
 #[test]
