@@ -221,6 +221,31 @@ fn a_looping_model_is_stopped_by_the_guard() {
     assert!(ledger.contains("BLOCKED run_cmd"), "{ledger}");
 }
 
+/// A note that says again what the last one said, with nothing done in
+/// between, is blocked as a repeat (d1's fizzbuzz noted the same advice
+/// eight rounds in a row).
+#[test]
+fn a_note_repeated_with_nothing_done_between_is_blocked() {
+    let test = Test::new().script("noting").args(["Write hello.py"]);
+    let run = test.run();
+    test.assert_replay_matches();
+    let records = test.records();
+    let noted = records
+        .iter()
+        .filter(|r| matches!(r.event, Event::Noted { .. }))
+        .count();
+    let blocked: Vec<_> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::ActionBlocked { tool, .. } => Some(tool.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(noted, 1, "{}", run.stderr);
+    assert_eq!(blocked, ["note"]);
+    assert_eq!(test.read("hello.py"), "print('hello')\n");
+}
+
 #[test]
 fn spent_rounds_stop_resumably_and_resume_reaches_the_goal() {
     let test = Test::new().script("rps_pytest");

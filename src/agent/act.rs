@@ -76,6 +76,19 @@ impl Agent<'_> {
                     seen: None,
                 }
             }
+            // A note that says again what the last one said, with nothing
+            // done in between, is a repeat: it changes nothing.
+            Ok(Call::Note { text })
+                if super::focus::noted_last(self.state())
+                    && self.state().notes.last() == Some(&text) =>
+            {
+                let signature = guard::signature(&call.name, &json!({ "text": text }));
+                let message = "Blocked: this note repeats the note before it, with nothing done \
+                               in between; a note changes nothing. Do what it says with a tool \
+                               call, or call mark_subtask_complete."
+                    .to_string();
+                return self.block(index, &call.name, signature, message);
+            }
             Ok(Call::Note { text }) => Event::Noted { call: index, text },
             Ok(Call::Complete { success, reason }) => match self.state().tree.cursor {
                 Some(cursor) => Event::SubtaskEnded {

@@ -17,7 +17,7 @@ mod next_step;
 mod tests;
 
 use crate::chat::Message;
-use crate::state::{CallFact, State, SubtaskKind};
+use crate::state::{CallFact, Came, State, SubtaskKind};
 pub use check::{
     bare_program, check_command, check_expects, check_passed, check_unknown, given_check, run_call,
 };
@@ -53,6 +53,15 @@ fn calls(state: &State) -> impl Iterator<Item = &CallFact> {
         .calls
         .iter()
         .filter(move |fact| fact.exchange >= first)
+}
+
+/// The last call of the active subtask was a `note`, kept or blocked: a
+/// note after it that says the same is a loop (d1's fizzbuzz noted the
+/// runner's advice eight rounds in a row and did nothing).
+pub(super) fn noted_last(state: &State) -> bool {
+    calls(state)
+        .last()
+        .is_some_and(|fact| fact.tool == "note" && matches!(fact.came, Came::Noted | Came::Blocked))
 }
 
 /// The calls of tools (not `note` nor the completion) in the active subtask.
