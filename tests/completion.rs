@@ -258,7 +258,7 @@ fn an_output_the_model_claims_is_met_only_when_its_command_prints_it() {
     let test = Test::new()
         .script("output_claimed")
         .file("greet.py", GREET)
-        .args(["Add a --shout flag to greet.py that prints the greeting in upper case"]);
+        .args([SHOUT_GOAL]);
     let run = test.run();
     run.assert_code(0);
     let state = test.assert_replay_matches();
@@ -292,11 +292,7 @@ fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
     let test = Test::new()
         .script("output_claimed")
         .file("greet.py", GREET)
-        .args([
-            "Add a --shout flag to greet.py that prints the greeting in upper case",
-            "--max-cycles",
-            "0",
-        ]);
+        .args([SHOUT_GOAL, "--max-cycles", "0"]);
     let run = test.run();
     run.assert_code(1);
     let state = test.assert_replay_matches();
@@ -313,6 +309,14 @@ fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
 /// greet.py as a model changed it for a --shout flag: it shouts with the
 /// flag, and greets with "Hi" without it.
 const HI: &str = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    names = [a for a in args if a != \"--shout\"]\n    name = names[0] if names else \"world\"\n    greeting = f\"Hi, {name}!\"\n    print(greeting.upper() if \"--shout\" in args else greeting)\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+/// The goal of the scripted greet.py runs below.
+const SHOUT_GOAL: &str = "Add a --shout flag to greet.py that prints the greeting in upper case";
+
+/// greet.py as the workspace, and `script` as the model.
+fn greet_project(script: crate::support::fake_ollama::Script) -> Test {
+    Test::new().serving(script).file("greet.py", GREET)
+}
 
 /// A plan that changes greet.py for a --shout flag (the model writes
 /// [`HI`]) and runs it, an assessment that finds the flag working, and
@@ -357,10 +361,7 @@ fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
     let script = shouting(serde_json::json!(
         {"name": "back", "subtask": "printed before this run", "reply": write_reply("greet.py", &hello)}
     ));
-    let test = Test::new()
-        .serving(script)
-        .file("greet.py", GREET)
-        .args(["Add a --shout flag to greet.py that prints the greeting in upper case"]);
+    let test = greet_project(script).args([SHOUT_GOAL]);
     let run = test.run();
     run.assert_code(0);
     let state = test.assert_replay_matches();
@@ -409,10 +410,7 @@ fn a_write_is_told_at_once_what_the_programs_it_is_held_to_print_now() {
         ends_when("Wrote ", true, "written"),
         ends_when("exit code 0", true, "it runs"),
     ]);
-    let test = Test::new()
-        .serving(script)
-        .file("greet.py", GREET)
-        .args(["Add a --shout flag to greet.py that prints the greeting in upper case"]);
+    let test = greet_project(script).args([SHOUT_GOAL]);
     let run = test.run();
     run.assert_code(0);
     test.assert_replay_matches();
@@ -490,11 +488,7 @@ fn an_option_of_the_goal_no_requirement_names_is_not_taken_as_met() {
         ]}
     }]))
     .expect("assessments");
-    let test = Test::new().serving(script).file("greet.py", GREET).args([
-        "Add a --shout flag to greet.py that prints the greeting in upper case",
-        "--max-cycles",
-        "0",
-    ]);
+    let test = greet_project(script).args([SHOUT_GOAL, "--max-cycles", "0"]);
     let run = test.run();
     run.assert_code(1);
     let state = test.assert_replay_matches();
@@ -1542,11 +1536,7 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
         ]
     }))
     .expect("script");
-    let test = Test::new().serving(script).file("greet.py", GREET).args([
-        "Add a --shout flag to greet.py that prints the greeting in upper case",
-        "--max-cycles",
-        "1",
-    ]);
+    let test = greet_project(script).args([SHOUT_GOAL, "--max-cycles", "1"]);
     let run = test.run();
     run.assert_code(0);
     let state = test.assert_replay_matches();

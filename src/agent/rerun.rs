@@ -15,8 +15,9 @@
 //! the model's own `run_cmd` (its whitelist, sandbox and limits).
 
 use super::Agent;
+use super::complete::same_command;
 use crate::state::SubtaskKind;
-use crate::state::verdict::{self, CheckRun};
+use crate::state::verdict::{self, CheckRun, cut};
 
 /// Seconds each run may take: the programs that ran before the plan took
 /// less (see `begin::RAN_BEFORE_TIMEOUT`).
@@ -54,7 +55,7 @@ impl Agent<'_> {
                     SubtaskKind::Check { cmd } if passes(cmd) => (cmd.clone(), None),
                     _ => continue,
                 };
-                if !runs.iter().any(|(known, _)| same(known, &run.0)) {
+                if !runs.iter().any(|(known, _)| same_command(known, &run.0)) {
                     runs.push(run);
                 }
             }
@@ -91,13 +92,13 @@ impl Agent<'_> {
 /// A program that ran before the plan and prints otherwise now: what it
 /// printed then and now; `None` when it prints the same or was not run.
 fn changed(was: &CheckRun, now: &CheckRun) -> Option<String> {
+    if verdict::prints_as_before(was, now) {
+        return None;
+    }
     let (then, printed) = (
         crate::tools::printed(&was.output),
         crate::tools::printed(&now.output),
     );
-    if now.passed() && words(&printed) == words(&then) {
-        return None;
-    }
     Some(format!(
         "`{}` {}; before this run it printed {:?}, and the goal does not ask to change that: \
          make it print that again",
@@ -123,11 +124,15 @@ fn printed(now: &CheckRun, expects: Option<&str>, options: &[String]) -> Option<
              read {option} as an option and print no {option})"
         )
     });
+    // An expectation that describes the output (not a text) is for the
+    // assessment to judge, as `focus::check::short_of` leaves it.
     let held = match (now.passed(), expects) {
-        (true, Some(expects)) => Some(match verdict::holds(&printed, expects) {
-            Ok(_) => format!(", which holds {expects:?} as it must"),
-            Err(_) => format!(", which does not hold {expects:?} yet"),
-        }),
+        (true, Some(expects)) if !verdict::describes(expects) => {
+            Some(match verdict::holds(&printed, expects) {
+                Ok(_) => format!(", which holds {expects:?} as it must"),
+                Err(_) => format!(", which does not hold {expects:?} yet"),
+            })
+        }
         _ => None,
     };
     Some(format!(
@@ -159,27 +164,12 @@ fn outcome(run: &CheckRun, printed: &str) -> Option<String> {
 
 fn first_line(text: &str) -> String {
     let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    cut(line.trim())
+    cut(line.trim(), QUOTED)
 }
 
 fn last_line(text: &str) -> String {
     let line = text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
-    cut(line.trim())
-}
-
-fn cut(line: &str) -> String {
-    match line.char_indices().nth(QUOTED) {
-        Some((at, _)) => format!("{}…", &line[..at]),
-        None => line.to_string(),
-    }
-}
-
-fn words(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn same(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
+    cut(line.trim(), QUOTED)
 }
 
 #[cfg(test)]
@@ -220,6 +210,10 @@ mod tests {
             held.ends_with("which holds \"HELLO, WORLD!\" as it must"),
             "{held}"
         );
+        // One that describes the output is the assessment's to judge.
+        let described = "the greeting in capital letters for the name it is given";
+        let told = printed(&now, Some(described), &[]).unwrap();
+        assert_eq!(told, "`python3 greet.py --shout` printed \"HELLO, WORLD!\"");
         let short = printed(&now, Some("HELLO, ANN!"), &[]).unwrap();
         assert!(
             short.ends_with("which does not hold \"HELLO, ANN!\" yet"),

@@ -965,7 +965,7 @@ pub fn hold_to_kept(
             crate::tools::printed(&was.output),
             crate::tools::printed(&now.output),
         );
-        let same = now.passed() && words(&printed) == words(&then);
+        let same = prints_as_before(was, now);
         let expects = match then.char_indices().nth(KEPT_OUTPUT) {
             Some((at, _)) => then[..at].trim().to_string(),
             None => then.trim().to_string(),
@@ -997,6 +997,13 @@ pub fn hold_to_kept(
         });
     }
     requirements
+}
+
+/// Whether a run of a program that ran before the plan (`was`) passes now
+/// and prints what it printed then, its runs of white space aside.
+pub fn prints_as_before(was: &CheckRun, now: &CheckRun) -> bool {
+    let then = crate::tools::printed(&was.output);
+    now.passed() && words(&crate::tools::printed(&now.output)) == words(&then)
 }
 
 /// Why `requirement` is not shown by `runs`, or its evidence when it is
@@ -1229,7 +1236,7 @@ fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn cut(text: &str, max: usize) -> String {
+pub(crate) fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),

@@ -140,7 +140,7 @@ pub(super) fn plan_checks(tree: &Tree) -> Vec<String> {
 }
 
 /// The same words, however spaced.
-fn same_command(a: &str, b: &str) -> bool {
+pub(in crate::agent) fn same_command(a: &str, b: &str) -> bool {
     a.split_whitespace().eq(b.split_whitespace())
 }
 

@@ -16,6 +16,7 @@
 
 mod assess;
 mod checks;
+pub(super) use checks::same_command;
 mod cycle;
 mod examples;
 mod shown;
