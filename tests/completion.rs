@@ -414,16 +414,7 @@ fn a_write_is_told_at_once_what_the_programs_it_is_held_to_print_now() {
     let run = test.run();
     run.assert_code(0);
     test.assert_replay_matches();
-    let written: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::ActionFinished { outcome, .. } if outcome.result.starts_with("Wrote ") => {
-                Some(outcome.result)
-            }
-            _ => None,
-        })
-        .collect();
+    let written = write_results(&test);
     assert_eq!(written.len(), 2, "{written:#?}");
     assert!(
         written[0].contains(
@@ -1407,7 +1398,7 @@ fn a_planned_change_is_told_where_the_program_reads_the_goals_option() {
 /// that claim stands.
 #[test]
 fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
-    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let start = GREET_ARGV;
     let unwired = start.replace(
         "def greeting(name):\n    return f\"Hello, {name}!\"",
         "def greeting(name, shout=False):\n    text = f\"Hello, {name}!\"\n    return text.upper() if shout else text",
@@ -1417,48 +1408,8 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
         "    print(greeting(name, \"--shout\" in argv))",
     );
     let run_with = |told: serde_json::Value, existing: bool| {
-        let script: crate::support::fake_ollama::Script =
-            serde_json::from_value(serde_json::json!({
-                "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
-                    "Change greet.py: add a --shout flag that prints the greeting in capitals",
-                    "Run `python3 greet.py Ann`"]}]},
-                "rules": [
-                    {"name": "told the parameter is never given", "last_tool": "not accepted yet",
-                     "reply": told},
-                    {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
-                     "reply": write_reply("greet.py", &unwired)},
-                    {"name": "the check", "subtask": "Run `python3 greet.py Ann`",
-                     "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
-                        "arguments": {"cmd": "python3 greet.py Ann"}}]}},
-                    {"name": "anything else is done", "reply": {"tool_calls": [{
-                        "name": "mark_subtask_complete",
-                        "arguments": {"success": true, "reason": "done"}}]}}
-                ]
-            }))
-            .expect("script");
-        let mut test = Test::new().serving(script);
-        if existing {
-            test = test.file("greet.py", start);
-        }
-        let test = test.args([
-            "Change greet.py so that it takes an optional --shout flag",
-            "--max-cycles",
-            "0",
-        ]);
-        let run = test.run();
-        let refused: Vec<String> = test
-            .records()
-            .into_iter()
-            .filter_map(|r| match r.event {
-                Event::CallRejected {
-                    kind: runner::state::RefusalKind::Unwired,
-                    error,
-                    ..
-                } => Some(error),
-                _ => None,
-            })
-            .collect();
-        (test, run, refused)
+        let start = existing.then_some(start);
+        flag_change(start, &unwired, told, runner::state::RefusalKind::Unwired)
     };
     let (test, run, refused) = run_with(write_reply("greet.py", &wired), true);
     assert_eq!(refused.len(), 1, "{}", run.stderr);
@@ -2161,7 +2112,7 @@ fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_co
 /// nothing, it put that block inside `greeting`.
 #[test]
 fn definitions_alone_over_a_program_keep_what_it_runs() {
-    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let start = GREET_ARGV;
     let main = "def main(argv):\n    name = argv[1] if len(argv) > 1 else 'world'\n    print(greeting(name, '--shout' in argv))\n";
     let defs = format!(
         "import sys\n\n\ndef greeting(name, shout=False):\n    if shout:\n        return f'HELLO, {{name}}!'\n    else:\n        return f'Hello, {{name}}!'\n\n\n{main}\n\n{main}"
@@ -2227,4 +2178,152 @@ fn a_mended_write_of_definitions_alone_is_put_in_beside_the_files_own() {
         "{refused:?}"
     );
     assert_eq!(test.read("textutil.py"), textutil, "nothing written");
+}
+
+/// A change that wires the goal's option and still reads the program's
+/// arguments by position is not done at the first claim: e1's cli-flag
+/// runs of Qwen2.5-Coder 1.5B gave `greeting` its `shout` and `main` the
+/// call, kept `name = argv[1]`, and `greet.py --shout Ann` printed
+/// `HELLO, --SHOUT!`. The run after the write shows the option printed
+/// back, and the refusal writes out the edit that leaves options out of the
+/// arguments; a model that copies it is done. Refused once a subtask: a
+/// model that means it claims again and that claim stands.
+#[test]
+fn a_change_whose_program_takes_the_option_for_an_argument_is_not_done_at_the_first_claim() {
+    let start = GREET_ARGV;
+    let taking = start
+        .replace(
+            "def greeting(name):\n    return f\"Hello, {name}!\"",
+            "def greeting(name, shout=False):\n    text = f\"Hello, {name}!\"\n    return text.upper() if shout else text",
+        )
+        .replace(
+            "    print(greeting(name))",
+            "    print(greeting(name, shout=\"--shout\" in argv))",
+        );
+    let old = "    name = argv[1] if len(argv) > 1 else \"world\"";
+    let new = "    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"";
+    let run_with = |told: serde_json::Value| {
+        flag_change(
+            Some(start),
+            &taking,
+            told,
+            runner::state::RefusalKind::OptionTaken,
+        )
+    };
+    let copied = serde_json::json!({"tool_calls": [{"name": "edit_file",
+        "arguments": {"path": "greet.py", "old": old, "new": new}}]});
+    let (test, run, refused) = run_with(copied);
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].starts_with(
+            "not accepted yet: after your last change, `python3 greet.py --shout` printed \
+             \"HELLO, --SHOUT!\": it printed --shout back"
+        ),
+        "{refused:?}"
+    );
+    let call = serde_json::json!({"name": "edit_file",
+        "arguments": {"path": "greet.py", "old": old, "new": new}});
+    let written_out = format!(
+        "greet.py reads its arguments by position at line 10, --shout among them: make this call, \
+         which leaves the options out of them: {{\"name\": \"edit_file\", \"arguments\": \
+         {{\"path\": \"greet.py\", \"old\": {}, \"new\": {}}}}}",
+        call["arguments"]["old"], call["arguments"]["new"]
+    );
+    assert!(refused[0].contains(&written_out), "{refused:?}");
+    // The write's own result said it first.
+    let results = write_results(&test);
+    assert!(results[0].contains(&written_out), "{results:?}");
+    assert_eq!(test.read("greet.py"), taking.replace(old, new));
+    let work = test.workspace.join("greet.py");
+    let shouted = std::process::Command::new("python3")
+        .arg(&work)
+        .args(["--shout", "Ann"])
+        .output()
+        .expect("python3");
+    assert_eq!(
+        String::from_utf8_lossy(&shouted.stdout).trim(),
+        "HELLO, ANN!"
+    );
+    test.assert_replay_matches();
+    // Claimed again as it is: accepted, once in each subtask.
+    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "it must print it"}}]});
+    let (test, run, refused) = run_with(again);
+    assert_eq!(refused.len(), 2, "{}", run.stderr);
+    assert_eq!(test.read("greet.py"), taking);
+    let ended = test
+        .records()
+        .into_iter()
+        .filter(|r| matches!(r.event, Event::SubtaskEnded { success: true, .. }))
+        .count();
+    assert_eq!(ended, 2, "{}", run.stderr);
+}
+
+/// greet.py with a `greeting` function and a `main` that reads its
+/// argument by position.
+const GREET_ARGV: &str = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+
+/// A run of "Change greet.py so that it takes an optional --shout flag"
+/// over `start` (none: an empty folder) whose model writes `change`, runs
+/// `python3 greet.py Ann`, answers a refusal with `told` and marks
+/// anything else done; and the refusals of `kind` it met.
+fn flag_change(
+    start: Option<&str>,
+    change: &str,
+    told: serde_json::Value,
+    kind: runner::state::RefusalKind,
+) -> (Test, crate::support::Run, Vec<String>) {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+            "Change greet.py: add a --shout flag that prints the greeting in capitals",
+            "Run `python3 greet.py Ann`"]}]},
+        "rules": [
+            {"name": "told why not", "last_tool": "not accepted yet", "reply": told},
+            {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
+             "reply": write_reply("greet.py", change)},
+            {"name": "the check", "subtask": "Run `python3 greet.py Ann`",
+             "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 greet.py Ann"}}]}},
+            {"name": "anything else is done", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "done"}}]}}
+        ]
+    }))
+    .expect("script");
+    let mut test = Test::new().serving(script);
+    if let Some(start) = start {
+        test = test.file("greet.py", start);
+    }
+    let test = test.args([
+        "Change greet.py so that it takes an optional --shout flag",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let refused: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected {
+                kind: refused,
+                error,
+                ..
+            } if refused == kind => Some(error),
+            _ => None,
+        })
+        .collect();
+    (test, run, refused)
+}
+
+/// The results of the run's `write_file` calls that wrote.
+fn write_results(test: &Test) -> Vec<String> {
+    test.records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionFinished { outcome, .. } if outcome.result.starts_with("Wrote ") => {
+                Some(outcome.result)
+            }
+            _ => None,
+        })
+        .collect()
 }

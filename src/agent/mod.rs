@@ -90,6 +90,10 @@ pub struct Agent<'a> {
     /// reply was recorded: a request that asks again appends to it (see
     /// [`prompt::asked_again`]).
     asked: Option<(model::ChatRequest, u64)>,
+    /// The last write's run that printed an option of the goal's back, and
+    /// the edit that leaves options out of the arguments (see rerun.rs);
+    /// kept in memory: a resumed run learns it again at its next write.
+    taken: Option<rerun::Taken>,
 }
 
 /// What a conversation turn led to.
@@ -125,6 +129,7 @@ impl<'a> Agent<'a> {
             watch: Watch::default(),
             map: PlanMap::default(),
             asked: None,
+            taken: None,
         }
     }
 

@@ -268,6 +268,24 @@ impl Agent<'_> {
                     ),
                 ))
             }
+            // A run after the last write printed an option of the goal's
+            // back: the program takes it for an argument (e1's cli-flag
+            // marked `greet.py` done while `--shout` came out as the name).
+            // Refused once a subtask, with the edit that leaves options out.
+            Call::Complete { success: true, .. }
+                if !focus::completion_refused(state, RefusalKind::OptionTaken)
+                    && let Some(taken) = self.option_taken() =>
+            {
+                Err(Refusal::new(
+                    RefusalKind::OptionTaken,
+                    format!(
+                        "not accepted yet: after your last change, {}. {}, then mark the subtask \
+                         complete. If the program must print it, mark the subtask complete again.",
+                        taken.told,
+                        taken.advice()
+                    ),
+                ))
+            }
             Call::Complete { success: true, .. }
                 if let Some(check) = focus::check_command(state)
                     && !focus::check_passed(state, &check) =>
@@ -407,13 +425,10 @@ impl Agent<'_> {
             .lines()
             .nth(usize::try_from(first.line).ok()?.checked_sub(1)?)?;
         (line.matches(first.text.as_str()).count() == 1).then_some(())?;
-        // In the order a call is written: name, then path, old and new.
-        let quoted = |text: &str| serde_json::Value::from(text).to_string();
-        Some(format!(
-            "{{\"name\": \"edit_file\", \"arguments\": {{\"path\": {}, \"old\": {}, \"new\": {}}}}}",
-            quoted(path),
-            quoted(line),
-            quoted(&line.replacen(first.text.as_str(), call, 1))
+        Some(edit_call(
+            path,
+            line,
+            &line.replacen(first.text.as_str(), call, 1),
         ))
     }
 
@@ -457,6 +472,18 @@ impl Agent<'_> {
             .unwrap_or_default();
         format!("not written: {}{copy}{instead}", refusal.reason)
     }
+}
+
+/// An `edit_file` call as the model would write it: name, then path, old
+/// and new.
+pub(super) fn edit_call(path: &str, old: &str, new: &str) -> String {
+    let quoted = |text: &str| serde_json::Value::from(text).to_string();
+    format!(
+        "{{\"name\": \"edit_file\", \"arguments\": {{\"path\": {}, \"old\": {}, \"new\": {}}}}}",
+        quoted(path),
+        quoted(old),
+        quoted(new)
+    )
 }
 
 /// The start of the refusal of a subtask given up after nothing but a

@@ -75,17 +75,86 @@ impl Agent<'_> {
                 .await;
             lines.extend(changed(was, &now));
         }
+        self.taken = None;
         for (command, expects) in runs.iter().take(MAX_RERUNS.saturating_sub(kept.len())) {
             if self.stop.is_requested() {
                 return String::new();
             }
             let now = self.run_check_within(command, Some(RERUN_TIMEOUT)).await;
-            lines.extend(printed(&now, expects.as_deref(), &options));
+            let Some(mut line) = printed(&now, expects.as_deref(), &options) else {
+                continue;
+            };
+            if self.taken.is_none()
+                && let Some(option) = printed_back(&now, &options)
+                && let Some(taken) = self.left_out(&now, option, &line)
+            {
+                line.push_str(&format!(". {}", taken.advice()));
+                self.taken = Some(taken);
+            }
+            lines.push(line);
         }
         lines
             .iter()
             .map(|line| format!("\nAfter this change, {line}"))
             .collect()
+    }
+}
+
+impl Agent<'_> {
+    /// For a run that printed `option` back: the file of its program that
+    /// reads its arguments by position, and the edit that leaves the
+    /// options out of them (see [`crate::lang::Language::options_left_out`]).
+    /// A small model told that its program took `--shout` for the name
+    /// changed `greeting` again and never `name = argv[1]` (e1's cli-flag,
+    /// both runs); it copies a call it is shown (ca2da98).
+    fn left_out(&self, run: &CheckRun, option: &str, told: &str) -> Option<Taken> {
+        let (path, text, edit) = run.command.split_whitespace().find_map(|word| {
+            let language = self.reviews.languages.for_path(word)?;
+            let text = self.tools.text(word)?;
+            let edit = language.options_left_out(&text)?;
+            Some((word.to_string(), text, edit))
+        })?;
+        Some(Taken {
+            call: super::nudge::edit_call(&path, &edit.old, &edit.new),
+            told: told.to_string(),
+            option: option.to_string(),
+            line: edit.line,
+            path,
+            text,
+        })
+    }
+
+    /// The run of the last write that printed an option back, while the
+    /// file is as that write left it.
+    pub(super) fn option_taken(&self) -> Option<&Taken> {
+        self.taken
+            .as_ref()
+            .filter(|taken| self.tools.text(&taken.path).as_deref() == Some(taken.text.as_str()))
+    }
+}
+
+/// A run after a write that printed an option of the goal's back, and how
+/// to leave the options out of the arguments its program reads.
+#[derive(Debug, Clone)]
+pub(super) struct Taken {
+    /// The file of the program, and its text when the run was made.
+    path: String,
+    text: String,
+    /// What the run printed, as the write's result said it.
+    pub told: String,
+    option: String,
+    /// The line that reads the arguments, and the `edit_file` call.
+    line: u32,
+    call: String,
+}
+
+impl Taken {
+    pub fn advice(&self) -> String {
+        format!(
+            "{} reads its arguments by position at line {}, {} among them: make this call, which \
+             leaves the options out of them: {}",
+            self.path, self.line, self.option, self.call
+        )
     }
 }
 
@@ -113,12 +182,7 @@ fn changed(was: &CheckRun, now: &CheckRun) -> Option<String> {
 /// run.
 fn printed(now: &CheckRun, expects: Option<&str>, options: &[String]) -> Option<String> {
     let printed = crate::tools::printed(&now.output);
-    let lower = printed.to_lowercase();
-    let passed: Vec<&str> = now.command.split_whitespace().collect();
-    let back = options
-        .iter()
-        .find(|option| passed.contains(&option.as_str()) && lower.contains(&option.to_lowercase()));
-    let back = back.map(|option| {
+    let back = printed_back(now, options).map(|option| {
         format!(
             ": it printed {option} back, so the program took {option} for an argument (it must \
              read {option} as an option and print no {option})"
@@ -141,6 +205,16 @@ fn printed(now: &CheckRun, expects: Option<&str>, options: &[String]) -> Option<
         outcome(now, &printed)?,
         back.or(held).unwrap_or_default()
     ))
+}
+
+/// The option of the goal's (`options`) a run passed and printed back.
+fn printed_back<'o>(now: &CheckRun, options: &'o [String]) -> Option<&'o str> {
+    let lower = crate::tools::printed(&now.output).to_lowercase();
+    let passed: Vec<&str> = now.command.split_whitespace().collect();
+    options
+        .iter()
+        .find(|option| passed.contains(&option.as_str()) && lower.contains(&option.to_lowercase()))
+        .map(String::as_str)
 }
 
 /// `printed "…"` for a run that passed, `fails (exit code N): "…"` with

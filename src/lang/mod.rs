@@ -184,6 +184,15 @@ pub fn newly_unpassed(
         .collect()
 }
 
+/// A change of one file as `edit_file` makes it: the lines `old`, 1-based
+/// from `line`, replaced by `new`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Edit {
+    pub line: u32,
+    pub old: String,
+    pub new: String,
+}
+
 /// Everything the runner knows of one language.
 pub trait Language: Send + Sync {
     /// `python`, `javascript`.
@@ -373,6 +382,14 @@ pub trait Language: Send + Sync {
     /// expression for each), said to a model whose program printed the
     /// option back as if it were a name.
     fn reading_option(&self, _option: &str) -> Option<String> {
+        None
+    }
+    /// The edit of source `text` that makes its program read the
+    /// arguments it is run with by position with the options left out,
+    /// when it reads them by position (Python's `name = argv[1]`, which
+    /// takes `--shout` for the name when it comes first); `None` when it
+    /// does not, or the language cannot tell.
+    fn options_left_out(&self, _text: &str) -> Option<Edit> {
         None
     }
     /// An expression of this language that is true when the program was

@@ -54,6 +54,9 @@ pub enum RefusalKind {
     /// A change of a file marked done while a parameter it gave a function
     /// is given by no call of that function in the file; refused once.
     Unwired,
+    /// A completion while the last write's run printed an option of the
+    /// goal's back (the program took it for an argument); refused once.
+    OptionTaken,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -88,6 +91,7 @@ impl RefusalKind {
                     | RefusalKind::GaveUpTooSoon
                     | RefusalKind::NothingChanged
                     | RefusalKind::Unwired
+                    | RefusalKind::OptionTaken
             )
     }
 

@@ -199,6 +199,7 @@ def facts(text):
                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and valueless(n)]
     out["unreachable"] = unreachable(tree)
     out["first_pass"] = first_pass(tree)
+    out["positional"] = positional(text, tree)
     out["unbound"] = unbound(tree)
     out["unpassed"] = unpassed(text, tree)
     out["public"] = public(tree)
@@ -410,6 +411,82 @@ def first_pass(tree):
             start = ast.unparse(args[0]) if len(args) >= 2 else "0"
             found.append({"line": node.lineno, "name": ast.unparse(node.target), "start": start})
     return sorted(found, key=lambda f: f["line"])
+
+
+SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.If)
+LEFT_OUT = "positional"
+
+
+def argv_of(node):
+    """`argv` or `sys.argv` (any `X.argv`) as written, else None."""
+    if isinstance(node, ast.Name) and node.id == "argv":
+        return node.id
+    if isinstance(node, ast.Attribute) and node.attr == "argv":
+        return ast.unparse(node)
+    return None
+
+
+def reads_by_position(statement):
+    """The argument list a statement reads by position (`argv[1]`,
+    `sys.argv[1:]`, `len(argv)`), when it reads exactly one and tests no
+    option (no string that starts with '-'); else None."""
+    read, option = set(), False
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("-"):
+            option = True
+        if isinstance(node, ast.Subscript) and argv_of(node.value):
+            at = node.slice
+            if isinstance(at, ast.Slice) or (isinstance(at, ast.Constant) and isinstance(at.value, int)
+                                             and not isinstance(at.value, bool) and at.value >= 1):
+                read.add(argv_of(node.value))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+                and len(node.args) == 1 and argv_of(node.args[0])):
+            read.add(argv_of(node.args[0]))
+    return read.pop() if len(read) == 1 and not option else None
+
+
+def positional(text, tree):
+    """The first statement that reads the command line's arguments by
+    position, with the edit that makes it read them with the options left
+    out: a program run with an option before its argument otherwise takes
+    the option for it (cli-flag: `name = argv[1] if len(argv) > 1 else
+    "world"` printed `Hello, --shout!` for `greet.py --shout Ann`). The
+    statement is one line, or an `if` of a few whose test reads them; the
+    edit puts `positional = [arg for arg in argv if not arg.startswith('-')]`
+    before it and reads `positional` there instead (`argv[0]`, the
+    program, starts with no '-': the positions stay). None when the file
+    already names `positional`. {line, end, argv, old, new}."""
+    if any(isinstance(n, ast.Name) and n.id == LEFT_OUT for n in ast.walk(tree)):
+        return None
+    lines = text.splitlines()
+    found = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                found += [s for s in block if isinstance(s, SIMPLE)]
+    for statement in sorted(found, key=lambda s: s.lineno):
+        if isinstance(statement, ast.If):
+            argv = reads_by_position(statement.test)
+            if argv is None or reads_by_position(statement) != argv or statement.end_lineno - statement.lineno > 7:
+                continue
+        else:
+            argv = reads_by_position(statement)
+            if argv is None or statement.lineno != statement.end_lineno:
+                continue
+        start, end = statement.lineno, statement.end_lineno
+        if start > len(lines) or end > len(lines):
+            continue
+        old = lines[start - 1:end]
+        head = old[0]
+        indent = head[:len(head) - len(head.lstrip())]
+        if head.lstrip().startswith(("elif", "else")):
+            continue
+        token = re.compile(r"(?<![\w.])" + re.escape(argv) + r"(?!\w)")
+        new = [indent + "%s = [arg for arg in %s if not arg.startswith('-')]" % (LEFT_OUT, argv)]
+        new += [token.sub(LEFT_OUT, line) for line in old]
+        return {"line": start, "end": end, "argv": argv, "old": "\n".join(old), "new": "\n".join(new)}
+    return None
 
 
 HEADERS = ("if", "elif", "else", "for", "while", "with", "def", "class", "try", "async")

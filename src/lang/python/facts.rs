@@ -75,6 +75,10 @@ pub struct Facts {
     /// `yield`.
     #[serde(default)]
     pub valueless: Vec<String>,
+    /// The first statement that reads the command line's arguments by
+    /// position, and the edit that leaves the options out of them.
+    #[serde(default)]
+    pub positional: Option<crate::lang::Edit>,
     /// Parameters with a default that no call in the file gives.
     #[serde(default)]
     pub unpassed: Vec<Unpassed>,

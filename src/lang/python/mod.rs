@@ -527,6 +527,15 @@ impl Language for Python {
         ))
     }
 
+    fn options_left_out(&self, text: &str) -> Option<crate::lang::Edit> {
+        per_file(&[(String::from("cli.py"), text.to_string())], |facts| {
+            facts.positional
+        })
+        .pop()
+        .flatten()
+        .flatten()
+    }
+
     fn option_given(&self, option: &str) -> Option<String> {
         Some(format!("'{option}' in sys.argv[1:]"))
     }

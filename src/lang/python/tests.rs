@@ -1429,3 +1429,42 @@ fn a_run_that_stops_where_it_reads_its_arguments_wants_them() {
     assert!(!wants("import sys\nprint(count(sys.argv))\n"));
     assert!(!wants("import sys\nraise SystemExit(2)\n"));
 }
+
+#[test]
+fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_options_out() {
+    // e1's cli-flag: `greet.py --shout Ann` took --shout for the name.
+    let greet = "import sys\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name, shout='--shout' in sys.argv[1:]))\n";
+    let edit = Python.options_left_out(greet).expect("an edit");
+    assert_eq!(edit.line, 5);
+    assert_eq!(
+        edit.old,
+        "    name = argv[1] if len(argv) > 1 else \"world\""
+    );
+    assert_eq!(
+        edit.new,
+        "    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = \
+         positional[1] if len(positional) > 1 else \"world\""
+    );
+    // An `if` whose test reads them is changed whole, `sys.argv` and all.
+    let block = "import sys\nif len(sys.argv) > 1:\n    name = sys.argv[1]\nelse:\n    name = \"world\"\nprint(name)\n";
+    let edit = Python.options_left_out(block).expect("an edit");
+    assert_eq!((edit.line, edit.old.lines().count()), (2, 4));
+    assert_eq!(
+        edit.new,
+        "positional = [arg for arg in sys.argv if not arg.startswith('-')]\nif len(positional) > \
+         1:\n    name = positional[1]\nelse:\n    name = \"world\""
+    );
+    let none = [
+        // The statement tests the option itself.
+        "import sys\nshout = sys.argv[1] == '--shout'\n",
+        // argparse tells options from arguments.
+        "import argparse\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n",
+        // Already left out.
+        "import sys\npositional = [a for a in sys.argv if not a.startswith('-')]\nname = positional[1]\n",
+        // The program's own name is no argument.
+        "import sys\nprint(sys.argv[0])\n",
+    ];
+    for code in none {
+        assert_eq!(Python.options_left_out(code), None, "{code}");
+    }
+}
