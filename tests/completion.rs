@@ -2327,3 +2327,57 @@ fn write_results(test: &Test) -> Vec<String> {
         })
         .collect()
 }
+
+/// A change after which the program run with the goal's option prints what
+/// it prints without it is not done at the first claim: f1's cli-flag
+/// marked its change done with `greet.py --shout` printing `Hello, world!`,
+/// as `greet.py` did. Told so, the model makes the option do something;
+/// one that means it claims again and that claim stands.
+#[test]
+fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_claim() {
+    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main():\n    print(greeting(\"world\"))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let ignoring = start
+        .replace("def greeting(name):", "def greeting(name, shout=False):")
+        .replace(
+            "greeting(\"world\")",
+            "greeting(\"world\", shout=\"--shout\" in sys.argv)",
+        );
+    let shouting = ignoring.replace(
+        "    return f\"Hello, {name}!\"",
+        "    text = f\"Hello, {name}!\"\n    return text.upper() if shout else text",
+    );
+    let (test, run, refused) = flag_change(
+        Some(start),
+        &ignoring,
+        write_reply("greet.py", &shouting),
+        runner::state::RefusalKind::OptionIgnored,
+    );
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert_eq!(
+        refused[0],
+        "not accepted yet: after your last change, `python3 greet.py --shout` printed \"Hello, \
+         world!\", what `python3 greet.py` prints without --shout: --shout changes nothing yet. \
+         Make greet.py do what the goal asks when it is run with --shout, then mark the subtask \
+         complete. If it must print the same, mark the subtask complete again."
+    );
+    assert!(
+        write_results(&test)[0].contains(
+            "After this change, `python3 greet.py --shout` printed \"Hello, world!\", what \
+             `python3 greet.py` prints without --shout: --shout changes nothing yet"
+        ),
+        "{:?}",
+        write_results(&test)
+    );
+    assert_eq!(test.read("greet.py"), shouting);
+    test.assert_replay_matches();
+    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "it must print the same"}}]});
+    let (test, run, refused) = flag_change(
+        Some(start),
+        &ignoring,
+        again,
+        runner::state::RefusalKind::OptionIgnored,
+    );
+    assert_eq!(refused.len(), 2, "{}", run.stderr);
+    assert_eq!(test.read("greet.py"), ignoring);
+}

@@ -268,21 +268,22 @@ impl Agent<'_> {
                     ),
                 ))
             }
-            // A run after the last write printed an option of the goal's
-            // back: the program takes it for an argument (e1's cli-flag
-            // marked `greet.py` done while `--shout` came out as the name).
-            // Refused once a subtask, with the edit that leaves options out.
+            // A run after the last write shows the program does not read an
+            // option of the goal's as one: it printed it back, taking it for
+            // an argument (e1's cli-flag marked `greet.py` done while
+            // `--shout` came out as the name), or printed what it prints
+            // without it (f1's). Refused once a subtask for each, with what
+            // to do (the edit that leaves options out, when there is one).
             Call::Complete { success: true, .. }
-                if !focus::completion_refused(state, RefusalKind::OptionTaken)
-                    && let Some(taken) = self.option_taken() =>
+                if let Some(taken) = self.option_unread()
+                    && !focus::completion_refused(state, taken.kind) =>
             {
                 Err(Refusal::new(
-                    RefusalKind::OptionTaken,
+                    taken.kind,
                     format!(
-                        "not accepted yet: after your last change, {}. {}, then mark the subtask \
-                         complete. If the program must print it, mark the subtask complete again.",
-                        taken.told,
-                        taken.advice()
+                        "not accepted yet: after your last change, {}. {}, then mark the \
+                         subtask complete. {}, mark the subtask complete again.",
+                        taken.told, taken.advice, taken.again
                     ),
                 ))
             }

@@ -16,8 +16,8 @@
 
 use super::Agent;
 use super::complete::same_command;
-use crate::state::SubtaskKind;
 use crate::state::verdict::{self, CheckRun, cut};
+use crate::state::{RefusalKind, SubtaskKind};
 
 /// Seconds each run may take: the programs that ran before the plan took
 /// less (see `begin::RAN_BEFORE_TIMEOUT`).
@@ -66,6 +66,7 @@ impl Agent<'_> {
             }
         }
         let mut lines = Vec::new();
+        let mut plain = Vec::new();
         for was in kept.iter().take(MAX_RERUNS) {
             if self.stop.is_requested() {
                 return String::new();
@@ -74,6 +75,7 @@ impl Agent<'_> {
                 .run_check_within(&was.command, Some(RERUN_TIMEOUT))
                 .await;
             lines.extend(changed(was, &now));
+            plain.push(now);
         }
         self.taken = None;
         for (command, expects) in runs.iter().take(MAX_RERUNS.saturating_sub(kept.len())) {
@@ -84,12 +86,14 @@ impl Agent<'_> {
             let Some(mut line) = printed(&now, expects.as_deref(), &options) else {
                 continue;
             };
-            if self.taken.is_none()
-                && let Some(option) = printed_back(&now, &options)
-                && let Some(taken) = self.left_out(&now, option, &line)
-            {
-                line.push_str(&format!(". {}", taken.advice()));
-                self.taken = Some(taken);
+            if self.taken.is_none() {
+                self.taken = match printed_back(&now, &options) {
+                    Some(option) => self.left_out(&now, option, &line),
+                    None => self.ignored(&now, &plain, &options, &line),
+                };
+                if let Some(taken) = &self.taken {
+                    line = format!("{}. {}", taken.told, taken.advice);
+                }
             }
             lines.push(line);
         }
@@ -115,47 +119,88 @@ impl Agent<'_> {
             Some((word.to_string(), text, edit))
         })?;
         Some(Taken {
-            call: super::nudge::edit_call(&path, &edit.old, &edit.new),
+            kind: RefusalKind::OptionTaken,
+            advice: format!(
+                "{path} reads its arguments by position at line {}, {option} among them: make \
+                 this call, which leaves the options out of them: {}",
+                edit.line,
+                super::nudge::edit_call(&path, &edit.old, &edit.new)
+            ),
+            again: "If the program must print it",
             told: told.to_string(),
-            option: option.to_string(),
-            line: edit.line,
             path,
             text,
         })
     }
 
-    /// The run of the last write that printed an option back, while the
-    /// file is as that write left it.
-    pub(super) fn option_taken(&self) -> Option<&Taken> {
+    /// For a run with the goal's options that printed what the program
+    /// prints without them (`plain`, run just before): the options change
+    /// nothing yet. f1's cli-flag marked its change done with `greet.py
+    /// --shout` printing `Hello, world!`, as `greet.py` did.
+    fn ignored(
+        &self,
+        run: &CheckRun,
+        plain: &[CheckRun],
+        options: &[String],
+        told: &str,
+    ) -> Option<Taken> {
+        let given: Vec<&str> = run
+            .command
+            .split_whitespace()
+            .filter(|word| options.iter().any(|option| option == word))
+            .collect();
+        let without: Vec<&str> = run
+            .command
+            .split_whitespace()
+            .filter(|word| !given.contains(word))
+            .collect();
+        let plain = plain
+            .iter()
+            .find(|plain| same_command(&plain.command, &without.join(" ")))?;
+        (!given.is_empty() && run.passed() && verdict::prints_as_before(plain, run))
+            .then_some(())?;
+        let (path, text) = run.command.split_whitespace().find_map(|word| {
+            self.reviews.languages.for_path(word)?;
+            Some((word.to_string(), self.tools.text(word)?))
+        })?;
+        let given = given.join(" ");
+        Some(Taken {
+            kind: RefusalKind::OptionIgnored,
+            told: format!(
+                "{told}, what `{}` prints without {given}: {given} changes nothing yet",
+                plain.command
+            ),
+            advice: format!("Make {path} do what the goal asks when it is run with {given}"),
+            again: "If it must print the same",
+            path,
+            text,
+        })
+    }
+
+    /// What the runs of the last write found of the goal's options, while
+    /// the file is as that write left it.
+    pub(super) fn option_unread(&self) -> Option<&Taken> {
         self.taken
             .as_ref()
             .filter(|taken| self.tools.text(&taken.path).as_deref() == Some(taken.text.as_str()))
     }
 }
 
-/// A run after a write that printed an option of the goal's back, and how
-/// to leave the options out of the arguments its program reads.
+/// A run after a write that shows the program does not read an option of
+/// the goal's as one: it printed it back (took it for an argument), or it
+/// printed what it prints without it; and what to do.
 #[derive(Debug, Clone)]
 pub(super) struct Taken {
+    /// `OptionTaken` or `OptionIgnored`, as a completion is refused.
+    pub kind: RefusalKind,
     /// The file of the program, and its text when the run was made.
     path: String,
     text: String,
-    /// What the run printed, as the write's result said it.
+    /// What the run printed, as the write's result says it.
     pub told: String,
-    option: String,
-    /// The line that reads the arguments, and the `edit_file` call.
-    line: u32,
-    call: String,
-}
-
-impl Taken {
-    pub fn advice(&self) -> String {
-        format!(
-            "{} reads its arguments by position at line {}, {} among them: make this call, which \
-             leaves the options out of them: {}",
-            self.path, self.line, self.option, self.call
-        )
-    }
+    /// What to do, and the start of when a second claim is right.
+    pub advice: String,
+    pub again: &'static str,
 }
 
 /// A program that ran before the plan and prints otherwise now: what it
@@ -168,12 +213,21 @@ fn changed(was: &CheckRun, now: &CheckRun) -> Option<String> {
         crate::tools::printed(&was.output),
         crate::tools::printed(&now.output),
     );
+    // Two outputs whose first lines are the same are quoted whole: f1's
+    // cli-flag was told `printed "Hello, world!"; before this run it
+    // printed "Hello, world!"` of a second greeting its edit had added.
+    let same_start = now.passed() && first_line(&printed) == first_line(&then);
+    let (now_said, then_said) = match same_start {
+        true => (
+            format!("printed {:?}", cut(printed.trim(), QUOTED)),
+            cut(then.trim(), QUOTED),
+        ),
+        false => (outcome(now, &printed)?, first_line(&then)),
+    };
     Some(format!(
-        "`{}` {}; before this run it printed {:?}, and the goal does not ask to change that: \
-         make it print that again",
+        "`{}` {now_said}; before this run it printed {then_said:?}, and the goal does not ask to \
+         change that: make it print that again",
         was.command,
-        outcome(now, &printed)?,
-        first_line(&then)
     ))
 }
 
@@ -301,6 +355,16 @@ mod tests {
         assert_eq!(
             changed(&was, &run("python3 greet.py", Some(0), "Hello,  world!\n")),
             None
+        );
+        // A line more, quoted whole.
+        assert_eq!(
+            changed(&was, &run("python3 greet.py", Some(0), "Hello, world!\nHello, world!")),
+            Some(
+                "`python3 greet.py` printed \"Hello, world!\\nHello, world!\"; before this run it \
+                 printed \"Hello, world!\", and the goal does not ask to change that: make it print \
+                 that again"
+                    .to_string()
+            )
         );
         let failed = changed(&was, &run("python3 greet.py", Some(1), "NameError: x")).unwrap();
         assert!(

@@ -57,6 +57,9 @@ pub enum RefusalKind {
     /// A completion while the last write's run printed an option of the
     /// goal's back (the program took it for an argument); refused once.
     OptionTaken,
+    /// A completion while the last write's run with an option of the
+    /// goal's printed what the program prints without it; refused once.
+    OptionIgnored,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -92,6 +95,7 @@ impl RefusalKind {
                     | RefusalKind::NothingChanged
                     | RefusalKind::Unwired
                     | RefusalKind::OptionTaken
+                    | RefusalKind::OptionIgnored
             )
     }
 

@@ -426,14 +426,20 @@ def argv_of(node):
     return None
 
 
-def reads_by_position(statement):
-    """The argument list a statement reads by position (`argv[1]`,
-    `sys.argv[1:]`, `len(argv)`), when it reads exactly one and tests no
-    option (no string that starts with '-'); else None."""
-    read, option = set(), False
+def option_lines(tree):
+    """The lines that hold a string that starts with '-' (an option's
+    test: `'--shout' in argv`)."""
+    return {n.lineno for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("-")}
+
+
+def reads_by_position(statement, skipped):
+    """The argument lists a statement reads by position (`argv[1]`,
+    `sys.argv[1:]`, `len(argv)`) on lines not `skipped`."""
+    read = set()
     for node in ast.walk(statement):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("-"):
-            option = True
+        if getattr(node, "lineno", None) in skipped:
+            continue
         if isinstance(node, ast.Subscript) and argv_of(node.value):
             at = node.slice
             if isinstance(at, ast.Slice) or (isinstance(at, ast.Constant) and isinstance(at.value, int)
@@ -442,7 +448,7 @@ def reads_by_position(statement):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
                 and len(node.args) == 1 and argv_of(node.args[0])):
             read.add(argv_of(node.args[0]))
-    return read.pop() if len(read) == 1 and not option else None
+    return read
 
 
 def positional(text, tree):
@@ -451,14 +457,17 @@ def positional(text, tree):
     out: a program run with an option before its argument otherwise takes
     the option for it (cli-flag: `name = argv[1] if len(argv) > 1 else
     "world"` printed `Hello, --shout!` for `greet.py --shout Ann`). The
-    statement is one line, or an `if` of a few whose test reads them; the
-    edit puts `positional = [arg for arg in argv if not arg.startswith('-')]`
-    before it and reads `positional` there instead (`argv[0]`, the
-    program, starts with no '-': the positions stay). None when the file
-    already names `positional`. {line, end, argv, old, new}."""
+    statement is one line that tests no option, or an `if` of a few lines
+    whose test reads the arguments (`if len(argv) > 1:`, `if '--shout' in
+    argv:`); the edit puts `positional = [arg for arg in argv if not
+    arg.startswith('-')]` before it and reads `positional` instead on its
+    lines that test no option (`argv[0]`, the program, starts with no '-':
+    the positions stay). None when the file already names `positional`.
+    {line, end, argv, old, new}."""
     if any(isinstance(n, ast.Name) and n.id == LEFT_OUT for n in ast.walk(tree)):
         return None
     lines = text.splitlines()
+    options = option_lines(tree)
     found = []
     for node in ast.walk(tree):
         for field in ("body", "orelse", "finalbody"):
@@ -466,28 +475,27 @@ def positional(text, tree):
             if isinstance(block, list):
                 found += [s for s in block if isinstance(s, SIMPLE)]
     for statement in sorted(found, key=lambda s: s.lineno):
-        if isinstance(statement, ast.If):
-            argv = reads_by_position(statement.test)
-            if argv is None or reads_by_position(statement) != argv or statement.end_lineno - statement.lineno > 7:
-                continue
-        else:
-            argv = reads_by_position(statement)
-            if argv is None or statement.lineno != statement.end_lineno:
-                continue
         start, end = statement.lineno, statement.end_lineno
-        if start > len(lines) or end > len(lines):
+        if isinstance(statement, ast.If):
+            if not any(argv_of(n) for n in ast.walk(statement.test)) or end - start > 7:
+                continue
+        elif start != end or start in options:
             continue
+        read = reads_by_position(statement, options)
+        if len(read) != 1 or end > len(lines):
+            continue
+        argv = read.pop()
         old = lines[start - 1:end]
         head = old[0]
-        indent = head[:len(head) - len(head.lstrip())]
         if head.lstrip().startswith(("elif", "else")):
             continue
+        indent = head[:len(head) - len(head.lstrip())]
         token = re.compile(r"(?<![\w.])" + re.escape(argv) + r"(?!\w)")
         new = [indent + "%s = [arg for arg in %s if not arg.startswith('-')]" % (LEFT_OUT, argv)]
-        new += [token.sub(LEFT_OUT, line) for line in old]
+        new += [line if at in options else token.sub(LEFT_OUT, line)
+                for at, line in enumerate(old, start)]
         return {"line": start, "end": end, "argv": argv, "old": "\n".join(old), "new": "\n".join(new)}
     return None
-
 
 HEADERS = ("if", "elif", "else", "for", "while", "with", "def", "class", "try", "async")
 COMPOUND = ("if", "for", "while", "with", "try")

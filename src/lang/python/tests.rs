@@ -1454,6 +1454,16 @@ fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_
         "positional = [arg for arg in sys.argv if not arg.startswith('-')]\nif len(positional) > \
          1:\n    name = positional[1]\nelse:\n    name = \"world\""
     );
+    // An `if` that tests the option: its lines that read the arguments
+    // by position read them without the options, the test stays (f1's
+    // cli-flag: the edit of its first branch alone left the `else` one).
+    let branches = "def main(argv):\n    if '--shout' in argv:\n        name = argv[1].upper()\n    else:\n        name = argv[1]\n    print(name)\n";
+    let edit = Python.options_left_out(branches).expect("an edit");
+    assert_eq!(
+        edit.new,
+        "    positional = [arg for arg in argv if not arg.startswith('-')]\n    if '--shout' in \
+         argv:\n        name = positional[1].upper()\n    else:\n        name = positional[1]"
+    );
     let none = [
         // The statement tests the option itself.
         "import sys\nshout = sys.argv[1] == '--shout'\n",
