@@ -300,6 +300,16 @@ impl Terminal {
                     crate::agent::prompt::plan_lines(state, true)
                 ));
             }
+            Event::OutputsStated { outputs, .. } => {
+                for output in outputs {
+                    self.line(&format!(
+                        "  {} `{}` -> {}",
+                        s.dim.apply_to("what the goal says it prints:"),
+                        shorten(&output.command, 50),
+                        shorten(&output.prints.join(" / "), 50)
+                    ));
+                }
+            }
             Event::ExamplesStated { examples, .. } => {
                 for example in examples {
                     self.line(&format!(

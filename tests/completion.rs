@@ -2381,3 +2381,87 @@ fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_clai
     assert_eq!(refused.len(), 2, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), ignoring);
 }
+
+/// What the goal's option must make a program print is asked of the model
+/// from the goal's words and what the program printed before the run,
+/// twice, and held against the run: g1's cli-flag assessment was shown
+/// `greet.py --shout` printing `HELLO, world!`, called it "the greeting in
+/// capitals", and the run ended "Goal achieved". Here the assessment says
+/// every requirement is met; the two answers agree on `HELLO, WORLD!`, the
+/// run prints `HELLO, world!`: a cycle, whose change makes it so. With no
+/// cycle left, not achieved; answers that disagree hold nothing.
+#[test]
+fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read() {
+    let half = "import sys\n\n\ndef greeting(name, shout=False):\n    if shout:\n        return f\"HELLO, {name}!\"\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"\n    print(greeting(name, shout=\"--shout\" in argv))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let whole = half.replace(
+        "return f\"HELLO, {name}!\"",
+        "return f\"Hello, {name}!\".upper()",
+    );
+    let run = |answers: serde_json::Value, cycles: &str| {
+        let mut script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+                    "Change greet.py: add a --shout flag that prints the greeting in capitals",
+                    "Run `python3 greet.py`"]}]},
+                "rules": [
+                    {"name": "the cycle's change", "subtask": "as the goal's words say",
+                     "lacks": ["upper()"], "reply": write_reply("greet.py", &whole)},
+                    {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
+                     "reply": write_reply("greet.py", half)},
+                    {"name": "the check", "subtask": "Run `python3", "lacks": ["exit code 0"],
+                     "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 greet.py"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ]
+            }))
+            .expect("script");
+        script.prints = answers["prints"].clone();
+        script.outputs = answers.get("outputs").cloned();
+        let test = Test::new()
+            .serving(script)
+            .file("greet.py", GREET_ARGV)
+            .args([
+                "Change greet.py so that it takes an optional --shout flag that prints the \
+                 greeting in capitals",
+                "--max-cycles",
+                cycles,
+            ]);
+        let run = test.run();
+        (test, run)
+    };
+    let agreeing = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]}});
+    let (test, done) = run(agreeing.clone(), "1");
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    let stated = state.outputs.clone().expect("asked");
+    assert_eq!(stated.len(), 1);
+    assert_eq!(stated[0].command, "python3 greet.py --shout");
+    assert_eq!(stated[0].agreed(), Some("HELLO, WORLD!"));
+    let held = |requirements: &[Requirement]| naming(requirements, "as the goal's words say");
+    let first = held(&assessments(&test)[0]);
+    assert!(!first.met, "{first:?}");
+    assert_eq!(first.evidence, "it printed \"HELLO, world!\"");
+    assert!(held(&state.requirements).met, "{:?}", state.requirements);
+    assert_eq!(test.read("greet.py"), whole);
+    // No cycle left: not achieved, and said so.
+    let (test, ended) = run(agreeing, "0");
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    assert_eq!(test.read("greet.py"), half);
+    // Two answers that disagree hold nothing.
+    let unsure = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
+        "outputs": {"outputs": ["HELLO, world!"]}});
+    let (test, _) = run(unsure, "0");
+    let state = test.assert_replay_matches();
+    assert_eq!(state.outputs.expect("asked")[0].agreed(), None);
+    assert!(
+        !state
+            .requirements
+            .iter()
+            .any(|r| r.requirement.contains("as the goal's words say")),
+        "{:?}",
+        state.requirements
+    );
+}

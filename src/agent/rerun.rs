@@ -13,6 +13,11 @@
 //! that has none of those, each program that ran before the plan with the
 //! options the goal names. Each within [`RERUN_TIMEOUT`] seconds, through
 //! the model's own `run_cmd` (its whitelist, sandbox and limits).
+//!
+//! A run with an option of the goal's that printed the option back, or
+//! printed what the program prints without it, is kept (see [`Taken`]):
+//! until the file changes again, a completion is refused once a subtask
+//! with what to do (`RefusalKind::OptionTaken`, `OptionIgnored`).
 
 use super::Agent;
 use super::complete::same_command;
@@ -65,6 +70,14 @@ impl Agent<'_> {
                 runs.push((format!("{} {}", was.command, options.join(" ")), None));
             }
         }
+        // The options that take no value (`--shout`): what a program that
+        // reads them left out of its arguments (see `left_out`), and what a
+        // run with one and no value shows of it.
+        let flags: Vec<String> = options
+            .iter()
+            .filter(|option| !verdict::takes_value(&state.goal, option))
+            .cloned()
+            .collect();
         let mut lines = Vec::new();
         let mut plain = Vec::new();
         for was in kept.iter().take(MAX_RERUNS) {
@@ -87,9 +100,9 @@ impl Agent<'_> {
                 continue;
             };
             if self.taken.is_none() {
-                self.taken = match printed_back(&now, &options) {
+                self.taken = match printed_back(&now, &flags) {
                     Some(option) => self.left_out(&now, option, &line),
-                    None => self.ignored(&now, &plain, &options, &line),
+                    None => self.ignored(&now, &plain, &flags, &line),
                 };
                 if let Some(taken) = &self.taken {
                     line = format!("{}. {}", taken.told, taken.advice);

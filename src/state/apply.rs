@@ -277,6 +277,16 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::OutputsStated {
+                outputs,
+                usage,
+                retries,
+            } => {
+                self.outputs = Some(outputs.clone());
+                self.model_calls += 2;
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::CycleStarted { cycle, task } => {
                 self.cycles = *cycle;
                 self.cycle_start = self.tree.tasks.len();

@@ -209,6 +209,16 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// What the programs that ran before the plan must print with each
+    /// option the goal names, asked of the model once a run from the goal
+    /// and what they printed then (it is not shown the code), twice: every
+    /// assessment runs each command the two answers agree on and holds it
+    /// to that.
+    OutputsStated {
+        outputs: Vec<crate::state::verdict::StatedOutput>,
+        usage: Usage,
+        retries: u32,
+    },
     /// The programs of the project that the goal names, run as they were
     /// before the plan, without the options the goal names (a fresh run
     /// whose goal names options): what a change the goal asks of those
@@ -272,6 +282,7 @@ impl Event {
             Event::Checked { .. } => "checked",
             Event::Assessed { .. } => "assessed",
             Event::ExamplesStated { .. } => "examples_stated",
+            Event::OutputsStated { .. } => "outputs_stated",
             Event::RanBefore { .. } => "ran_before",
             Event::CycleStarted { .. } => "cycle_started",
             Event::ModelFailed { .. } => "model_failed",

@@ -198,6 +198,11 @@ pub struct State {
     /// once a run (see [`Event::ExamplesStated`]); `None` until asked.
     #[serde(default)]
     pub examples: Option<Vec<crate::lang::examples::Example>>,
+    /// What the programs that ran before the plan must print with the
+    /// goal's options, asked once a run (see [`Event::OutputsStated`]);
+    /// `None` until asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<Vec<crate::state::verdict::StatedOutput>>,
     /// Cycles started in this invocation: tasks made of what was missing.
     #[serde(default)]
     pub cycles: u32,

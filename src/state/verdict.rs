@@ -929,6 +929,86 @@ pub fn hold_to_run(
     requirements
 }
 
+/// What a command (a program that ran before the plan, with an option the
+/// goal names) must print, as the model said it twice from the goal's
+/// words and what the program printed before the run, not shown the code
+/// (see [`crate::state::Event::OutputsStated`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatedOutput {
+    pub command: String,
+    /// The two answers.
+    pub prints: Vec<String>,
+}
+
+impl StatedOutput {
+    /// What the command must print, when the two answers agree (letters,
+    /// digits and their case; not spacing or punctuation).
+    pub fn agreed(&self) -> Option<&str> {
+        let [first, second] = self.prints.as_slice() else {
+            return None;
+        };
+        let first_said = spoken(first);
+        (!first_said.is_empty() && first_said == spoken(second)).then_some(first.trim())
+    }
+}
+
+/// A text's words of letters and digits, in their case, one space apart:
+/// what two outputs share when they say the same (`HELLO, WORLD!` and
+/// `HELLO WORLD`), and not when the case differs (`HELLO, world!`).
+fn spoken(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn stated_requirement(command: &str, expects: &str) -> String {
+    format!("`{command}` prints {expects:?}, as the goal's words say")
+}
+
+/// Each command whose output the model stated twice alike from the goal's
+/// words (`stated`) against its run now (`runs`: the command and what it
+/// printed, `None` when it failed): a requirement met when the output
+/// says what was stated (its words, in their case), else not met, shown
+/// by the command (a cycle runs it until it does). g1's cli-flag ended
+/// "Goal achieved" with `greet.py --shout` printing `HELLO, world!`: its
+/// assessment took the output it was shown for what the goal asks.
+pub fn hold_to_stated(
+    mut requirements: Vec<Requirement>,
+    stated: &[StatedOutput],
+    runs: &[(String, Option<String>)],
+) -> Vec<Requirement> {
+    for output in stated {
+        let Some(expects) = output.agreed() else {
+            continue;
+        };
+        let Some((_, printed)) = runs.iter().find(|(command, _)| *command == output.command) else {
+            continue;
+        };
+        let text = stated_requirement(&output.command, expects);
+        requirements.retain(|r| r.requirement != text);
+        let met = printed
+            .as_deref()
+            .is_some_and(|printed| spoken(printed).contains(&spoken(expects)));
+        requirements.push(Requirement {
+            requirement: text,
+            met,
+            evidence: match printed {
+                Some(printed) => format!("it printed {:?}", cut(printed.trim(), 80)),
+                None => "it failed".to_string(),
+            },
+            about_tests: false,
+            about_output: true,
+            shown_by: Some(ShownBy {
+                command: output.command.clone(),
+                expects: expects.to_string(),
+            }),
+            file: None,
+        });
+    }
+    requirements
+}
+
 /// The text a program printed before the run that a requirement of what it
 /// prints still holds to, at most: a longer output is held by its head.
 const KEPT_OUTPUT: usize = 200;
@@ -1211,6 +1291,29 @@ pub fn named_options(text: &str) -> Vec<String> {
     found
 }
 
+/// Whether `text` (a goal) gives `option` a value where it names it: the
+/// word after it is a number, a placeholder in capitals (`--times N`) or in
+/// angle brackets (`--times <n>`). A flag (`--shout`) takes none.
+pub fn takes_value(text: &str, option: &str) -> bool {
+    let mut words = tokens(text).filter(|word| !word.is_empty());
+    while let Some(word) = words.by_ref().next() {
+        if word != option {
+            continue;
+        }
+        let Some(next) = words.next() else {
+            return false;
+        };
+        let placeholder = next.chars().any(|c| c.is_ascii_uppercase())
+            && next
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        return placeholder
+            || next.parse::<f64>().is_ok()
+            || (next.starts_with('<') && next.ends_with('>'));
+    }
+    false
+}
+
 /// The command-line options a requirement names (`--shout`, `-n`).
 fn options(text: &str) -> impl Iterator<Item = &str> {
     tokens(text).filter(|word| {
@@ -1253,6 +1356,58 @@ mod tests {
             ["test.txt", "my file.md"]
         );
         assert!(absent("python3 -m pytest -q", exists).is_empty());
+    }
+
+    #[test]
+    fn a_stated_output_holds_in_its_words_and_their_case() {
+        let stated = |a: &str, b: &str| StatedOutput {
+            command: "python3 greet.py --shout".into(),
+            prints: vec![a.into(), b.into()],
+        };
+        assert_eq!(
+            stated("HELLO, WORLD!", "HELLO WORLD").agreed(),
+            Some("HELLO, WORLD!")
+        );
+        assert_eq!(stated("HELLO, WORLD!", "HELLO, world!").agreed(), None);
+        assert_eq!(stated("!", "?").agreed(), None);
+        let runs = |printed: Option<&str>| {
+            vec![(
+                "python3 greet.py --shout".to_string(),
+                printed.map(str::to_string),
+            )]
+        };
+        let held = |printed| {
+            hold_to_stated(
+                Vec::new(),
+                &[stated("HELLO, WORLD!", "HELLO, WORLD!")],
+                &runs(printed),
+            )
+        };
+        let wrong = held(Some("HELLO, world!\n"));
+        assert_eq!(wrong.len(), 1);
+        assert!(!wrong[0].met);
+        assert_eq!(
+            wrong[0].requirement,
+            "`python3 greet.py --shout` prints \"HELLO, WORLD!\", as the goal's words say"
+        );
+        assert!(held(Some("HELLO WORLD\n"))[0].met);
+        assert!(!held(None)[0].met);
+        // Not run (a stop): nothing said.
+        assert!(hold_to_stated(Vec::new(), &[stated("A", "A")], &[]).is_empty());
+    }
+
+    #[test]
+    fn an_option_takes_a_value_when_the_goal_gives_it_one() {
+        let flag = "Change greet.py so that it takes an optional --shout flag";
+        assert!(!takes_value(flag, "--shout"));
+        assert!(takes_value(
+            "Add a --times N option to repeat.py",
+            "--times"
+        ));
+        assert!(takes_value("Add `--times 3` to repeat.py", "--times"));
+        assert!(takes_value("Add --times <n> to repeat.py", "--times"));
+        assert!(!takes_value("Add --verbose. It prints more", "--verbose"));
+        assert!(!takes_value("Add --verbose", "--verbose"));
     }
 
     #[test]

@@ -279,6 +279,18 @@ fn detail(event: &Event) -> String {
                 )
             ),
         },
+        Event::OutputsStated { outputs, .. } => shorten(
+            &format!(
+                "what the goal's options must print: {}",
+                or_none(
+                    &outputs
+                        .iter()
+                        .map(|o| format!("`{}` -> {}", o.command, o.prints.join(" / ")))
+                        .collect::<Vec<_>>()
+                )
+            ),
+            140,
+        ),
         Event::CycleStarted { cycle, task } => {
             format!("cycle {cycle}: {}", shorten(&task.description, 100))
         }

@@ -44,6 +44,14 @@ pub struct Script {
     /// answer's asserts (a model that agrees with itself).
     #[serde(default)]
     pub returns: Option<Value>,
+    /// The answer to the question of what the goal's options make a
+    /// program print (the format asks for `prints`); none by default.
+    #[serde(default = "default_prints")]
+    pub prints: Value,
+    /// The answer to that question asked again (the format asks for
+    /// `outputs`); by default the first answer's texts.
+    #[serde(default)]
+    pub outputs: Option<Value>,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -76,6 +84,9 @@ fn default_bytes_per_token() -> u64 {
 }
 fn default_examples() -> Value {
     json!({"examples": []})
+}
+fn default_prints() -> Value {
+    json!({"prints": []})
 }
 fn default_reflection() -> Value {
     json!({"worked": ["wrote the file, then ran it"], "failed": [], "next": ["run the code after writing it"]})
@@ -254,6 +265,13 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
     if format["properties"].get("returns").is_some() {
         let agreed = || json!({ "returns": script.examples["examples"].clone() });
         return answered(script.returns.clone().unwrap_or_else(agreed));
+    }
+    if format["properties"].get("prints").is_some() {
+        return answered(script.prints.clone());
+    }
+    if format["properties"].get("outputs").is_some() {
+        let agreed = || json!({ "outputs": script.prints["prints"].clone() });
+        return answered(script.outputs.clone().unwrap_or_else(agreed));
     }
     if format["properties"].get("requirements").is_some() {
         let text = request_text(request);

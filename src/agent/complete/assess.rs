@@ -371,7 +371,7 @@ impl Agent<'_> {
         checks: &[CheckRun],
         earlier: &[CheckRun],
     ) -> Result<Option<Vec<Requirement>>, StoreError> {
-        if !self.ask_examples().await? {
+        if !self.ask_examples().await? || !self.ask_outputs().await? {
             return Ok(None);
         }
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
@@ -420,6 +420,14 @@ impl Agent<'_> {
                     let requirements = verdict::hold_to_tests(requirements, checks);
                     let runs = self.show(&requirements).await;
                     let requirements = verdict::hold_to_output(requirements, &runs);
+                    // Before the goal's options are looked for: a stated
+                    // run names its option.
+                    let stated = self.run_stated().await;
+                    let requirements = verdict::hold_to_stated(
+                        requirements,
+                        self.state().outputs.as_deref().unwrap_or_default(),
+                        &stated,
+                    );
                     let requirements = verdict::hold_to_goal(&self.state().goal, requirements);
                     let requirements =
                         verdict::hold_to_named(&self.state().goal, requirements, |name| {

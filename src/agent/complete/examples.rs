@@ -27,7 +27,7 @@ const MAX_ANSWER_TOKENS: u32 = 600;
 /// How long the calls of one function may take together.
 const EXAMPLES_TIMEOUT: Duration = Duration::from_secs(30);
 
-fn lines_schema(key: &str, min: usize, max: usize) -> Value {
+pub(super) fn lines_schema(key: &str, min: usize, max: usize) -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -84,7 +84,7 @@ fn returns_prompt(lines: &[String]) -> String {
 }
 
 /// The strings of `key` in a structured answer.
-fn lines_of(content: &str, key: &str) -> Vec<String> {
+pub(super) fn lines_of(content: &str, key: &str) -> Vec<String> {
     let Ok(value) = json_of(content) else {
         return Vec::new();
     };
@@ -258,7 +258,7 @@ impl Agent<'_> {
     }
 
     /// One structured answer; `Ok(None)` when the run ended meanwhile.
-    async fn ask_answer(
+    pub(super) async fn ask_answer(
         &mut self,
         ask: String,
         format: Value,

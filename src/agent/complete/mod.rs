@@ -19,6 +19,7 @@ mod checks;
 pub(super) use checks::same_command;
 mod cycle;
 mod examples;
+mod outputs;
 mod shown;
 
 use super::{Agent, decompose};
