@@ -201,6 +201,7 @@ def facts(text):
     out["first_pass"] = first_pass(tree)
     out["positional"] = positional(text, tree)
     out["unbound"] = unbound(tree)
+    out["undefined"] = undefined(text, tree)
     out["unpassed"] = unpassed(text, tree)
     out["public"] = public(tree)
     first = {}
@@ -411,6 +412,47 @@ def first_pass(tree):
             start = ast.unparse(args[0]) if len(args) >= 2 else "0"
             found.append({"line": node.lineno, "name": ast.unparse(node.target), "start": start})
     return sorted(found, key=lambda f: f["line"])
+
+
+def undefined(text, tree):
+    """Names whose attribute is read (`sys.argv`) that nothing in the file
+    binds, at any depth, and that are not builtins: the run raises
+    NameError there (h1's cli-flag rewrote greet.py without its `import
+    sys`). None when a star import may bind anything. One a name, in the
+    order of the file: {name, line}."""
+    import builtins
+    bound = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return []
+                bound.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchAs) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchStar) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+    found = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and isinstance(node.value.ctx, ast.Load) and node.value.id not in bound
+                and not node.value.id.startswith("__")):
+            name = node.value.id
+            if name not in found or node.lineno < found[name]:
+                found[name] = node.lineno
+    return [{"name": n, "line": line} for n, line in sorted(found.items(), key=lambda f: f[1])]
 
 
 SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.If)

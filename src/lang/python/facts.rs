@@ -68,6 +68,10 @@ pub struct Facts {
     /// after it.
     #[serde(default)]
     pub unbound: Vec<Unbound>,
+    /// Names whose attribute is read that nothing in the file binds
+    /// (`sys.argv` without `import sys`).
+    #[serde(default)]
+    pub undefined: Vec<Undefined>,
     /// Top-level functions and classes defined again further down.
     #[serde(default)]
     pub redefined: Vec<Redefined>,
@@ -126,6 +130,14 @@ pub struct FirstPass {
     /// The loop's name (`i`) and the range's start (`1`), as written.
     pub name: String,
     pub start: String,
+}
+
+/// A name whose attribute the file reads, bound nowhere in it: the first
+/// line that reads it.
+#[derive(Debug, Deserialize)]
+pub struct Undefined {
+    pub name: String,
+    pub line: u32,
 }
 
 /// A statement that can never run.

@@ -116,6 +116,33 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A name the file as it is already leaves undefined is the project's.
+    if let Some(missing) = write.facts.undefined.iter().find(|u| {
+        write
+            .was
+            .is_none_or(|was| !was.undefined.iter().any(|w| w.name == u.name))
+    }) {
+        let dropped = write.was.is_some_and(|was| {
+            was.imports
+                .iter()
+                .any(|i| i.names.is_none() && i.module.split('.').next() == Some(&missing.name))
+        });
+        return Some((
+            format!(
+                "`{name}` is not defined in {path}: line {} (`{}`) reads from it, and nothing in \
+                 the file imports or sets `{name}`{}, so that line raises NameError. Begin the \
+                 file with `import {name}`.",
+                missing.line,
+                line(write.content, missing.line).trim(),
+                match dropped {
+                    true => format!(" (this write drops the `import {}` it had)", missing.name),
+                    false => String::new(),
+                },
+                name = missing.name,
+            ),
+            None,
+        ));
+    }
     // A name the file as it is already leaves so is the project's.
     if let Some(unset) = write.facts.unbound.iter().find(|u| {
         write.was.is_none_or(|was| {

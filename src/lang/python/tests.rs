@@ -1478,3 +1478,59 @@ fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_
         assert_eq!(Python.options_left_out(code), None, "{code}");
     }
 }
+
+#[test]
+fn a_write_that_reads_from_a_name_nothing_binds_is_refused() {
+    // h1's cli-flag rewrote greet.py without its `import sys`.
+    let was = "import sys\n\n\ndef main():\n    print(sys.argv)\n";
+    let now = "def main():\n    name = 'world'\n    print(sys.argv, name)\n";
+    match review_in(&files(&[("greet.py", was)]), "greet.py", now) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "`sys` is not defined in greet.py: line 3 (`print(sys.argv, name)`) reads from it, \
+             and nothing in the file imports or sets `sys` (this write drops the `import sys` it \
+             had), so that line raises NameError. Begin the file with `import sys`."
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A new file so written is refused too, without the drop.
+    match review_in(&files(&[]), "count.py", "print(len(sys.argv))\n") {
+        Review::Refuse(refusal) => {
+            assert!(
+                refusal
+                    .reason
+                    .starts_with("`sys` is not defined in count.py: line 1")
+            );
+            assert!(!refusal.reason.contains("drops"), "{}", refusal.reason);
+        }
+        other => panic!("{other:?}"),
+    }
+    let accepted = [
+        // Builtins, an import inside a function, an alias, a parameter, a
+        // name bound by an `except` or a `with`.
+        "print(str.upper('a'))\n",
+        "def f():\n    import sys\n    return sys.argv\n",
+        "import os.path as p\nprint(p.join('a'))\nimport os.path\nprint(os.sep)\n",
+        "class A:\n    def f(self, o):\n        return self.x + o.y\n",
+        "try:\n    pass\nexcept OSError as e:\n    print(e.errno)\nwith open('f') as h:\n    h.read()\n",
+        // A star import may give it.
+        "from os import *\nprint(path.sep)\n",
+    ];
+    for code in accepted {
+        assert_eq!(
+            review_in(&files(&[]), "f.py", code),
+            Review::Accept,
+            "{code}"
+        );
+    }
+    // A name the file already left undefined is the project's.
+    let project = "def main():\n    print(config.name)\n";
+    assert_eq!(
+        review_in(
+            &files(&[("app.py", project)]),
+            "app.py",
+            "def main():\n    print(config.name, 1)\n"
+        ),
+        Review::Accept
+    );
+}
