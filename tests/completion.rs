@@ -2389,7 +2389,8 @@ fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_clai
 /// capitals", and the run ended "Goal achieved". Here the assessment says
 /// every requirement is met; the two answers agree on `HELLO, WORLD!`, the
 /// run prints `HELLO, world!`: a cycle, whose change makes it so. With no
-/// cycle left, not achieved; answers that disagree hold nothing.
+/// cycle left, not achieved; an answer that is the output before the run
+/// is no answer; answers that disagree hold nothing.
 #[test]
 fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read() {
     let half = "import sys\n\n\ndef greeting(name, shout=False):\n    if shout:\n        return f\"HELLO, {name}!\"\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"\n    print(greeting(name, shout=\"--shout\" in argv))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
@@ -2450,6 +2451,15 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     ended.assert_code(1);
     assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
     assert_eq!(test.read("greet.py"), half);
+    // An answer that says what the program printed before, without the
+    // option, is no answer: the other stands alone (i1's cli-flag ended
+    // "Goal achieved" when it was taken for a disagreement).
+    let misread = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
+        "outputs": {"outputs": ["Hello, world!"]}});
+    let (test, ended) = run(misread, "0");
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert!(!held(&state.requirements).met, "{:?}", state.requirements);
     // Two answers that disagree hold nothing.
     let unsure = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
         "outputs": {"outputs": ["HELLO, world!"]}});

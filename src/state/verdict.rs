@@ -938,17 +938,31 @@ pub struct StatedOutput {
     pub command: String,
     /// The two answers.
     pub prints: Vec<String>,
+    /// What the program printed before the run, without the option.
+    #[serde(default)]
+    pub was: String,
 }
 
 impl StatedOutput {
-    /// What the command must print, when the two answers agree (letters,
-    /// digits and their case; not spacing or punctuation).
+    /// What the command must print: the answers that say something else
+    /// than the program printed before the run without the option (one
+    /// that says the same answered what it prints now, not what the option
+    /// must make it print: i1's second answer was `Hello, world!` and its
+    /// assessment took `HELLO, world!` for the goal), when one is left or
+    /// the two left agree (letters, digits and their case; not spacing or
+    /// punctuation).
     pub fn agreed(&self) -> Option<&str> {
-        let [first, second] = self.prints.as_slice() else {
-            return None;
-        };
-        let first_said = spoken(first);
-        (!first_said.is_empty() && first_said == spoken(second)).then_some(first.trim())
+        let was = spoken(&self.was);
+        let answers: Vec<&String> = self
+            .prints
+            .iter()
+            .filter(|answer| !spoken(answer).is_empty() && spoken(answer) != was)
+            .collect();
+        match answers.as_slice() {
+            [one] if self.prints.len() == 2 => Some(one.trim()),
+            [first, second] if spoken(first) == spoken(second) => Some(first.trim()),
+            _ => None,
+        }
     }
 }
 
@@ -1363,6 +1377,7 @@ mod tests {
         let stated = |a: &str, b: &str| StatedOutput {
             command: "python3 greet.py --shout".into(),
             prints: vec![a.into(), b.into()],
+            was: "Hello, world!".into(),
         };
         assert_eq!(
             stated("HELLO, WORLD!", "HELLO WORLD").agreed(),
@@ -1370,6 +1385,13 @@ mod tests {
         );
         assert_eq!(stated("HELLO, WORLD!", "HELLO, world!").agreed(), None);
         assert_eq!(stated("!", "?").agreed(), None);
+        // An answer that says what the program printed before, without
+        // the option, is no answer: the other one stands alone.
+        assert_eq!(
+            stated("Hello, world!", "HELLO, WORLD!").agreed(),
+            Some("HELLO, WORLD!")
+        );
+        assert_eq!(stated("Hello, world!", "Hello,  world!").agreed(), None);
         let runs = |printed: Option<&str>| {
             vec![(
                 "python3 greet.py --shout".to_string(),

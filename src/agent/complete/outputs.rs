@@ -14,6 +14,10 @@ use crate::state::Event;
 use crate::state::verdict::{self, CheckRun, StatedOutput, cut};
 use crate::store::{Durability, StoreError};
 
+/// A command and what it printed (for a stated command: what its program
+/// printed without the option).
+type Printed = (String, String);
+
 /// Programs that ran before the plan, and options, asked about at most.
 const MAX_PROGRAMS: usize = 2;
 const MAX_OPTIONS: usize = 2;
@@ -55,8 +59,9 @@ fn outputs_prompt(before: &[(String, String)], commands: &[String]) -> String {
 impl Agent<'_> {
     /// Each program that ran before the plan and passed, with each option
     /// the goal names that takes no value (`python3 greet.py --shout`),
-    /// and those programs with what they printed.
-    fn stated_commands(&self) -> (Vec<(String, String)>, Vec<String>) {
+    /// and those programs with what they printed; each command with what
+    /// its program printed.
+    fn stated_commands(&self) -> (Vec<Printed>, Vec<Printed>) {
         let state = self.state();
         let flags: Vec<String> = verdict::named_options(&state.goal)
             .into_iter()
@@ -72,13 +77,17 @@ impl Agent<'_> {
         if flags.is_empty() {
             return (Vec::new(), Vec::new());
         }
-        let before = kept
+        let before: Vec<Printed> = kept
             .iter()
             .map(|run| (run.command.clone(), crate::tools::printed(&run.output)))
             .collect();
-        let commands = kept
+        let commands = before
             .iter()
-            .flat_map(|run| flags.iter().map(|flag| format!("{} {flag}", run.command)))
+            .flat_map(|(command, printed)| {
+                flags
+                    .iter()
+                    .map(move |flag| (format!("{command} {flag}"), printed.clone()))
+            })
             .collect();
         (before, commands)
     }
@@ -90,10 +99,11 @@ impl Agent<'_> {
         if self.state().outputs.is_some() {
             return Ok(true);
         }
-        let (before, commands) = self.stated_commands();
-        if commands.is_empty() {
+        let (before, stated) = self.stated_commands();
+        if stated.is_empty() {
             return Ok(true);
         }
+        let commands: Vec<String> = stated.iter().map(|(c, _)| c.clone()).collect();
         let head = self.head();
         let n = commands.len();
         let first = format!("{head}\n\n{}", prints_prompt(&before, &commands));
@@ -113,12 +123,13 @@ impl Agent<'_> {
         );
         // Answers that are not one for each command are read as none.
         let outputs = match (firsts.len() == n, seconds.len() == n) {
-            (true, true) => commands
+            (true, true) => stated
                 .into_iter()
                 .zip(firsts.into_iter().zip(seconds))
-                .map(|(command, (a, b))| StatedOutput {
+                .map(|((command, was), (a, b))| StatedOutput {
                     command,
                     prints: vec![a, b],
+                    was,
                 })
                 .collect(),
             _ => Vec::new(),
