@@ -93,7 +93,7 @@ pub struct Agent<'a> {
     /// The last write's run that printed an option of the goal's back, and
     /// the edit that leaves options out of the arguments (see rerun.rs);
     /// kept in memory: a resumed run learns it again at its next write.
-    taken: Option<rerun::Taken>,
+    taken: Option<rerun::Unread>,
 }
 
 /// What a conversation turn led to.

@@ -15,7 +15,7 @@
 //! the model's own `run_cmd` (its whitelist, sandbox and limits).
 //!
 //! A run with an option of the goal's that printed the option back, or
-//! printed what the program prints without it, is kept (see [`Taken`]):
+//! printed what the program prints without it, is kept (see [`Unread`]):
 //! until the file changes again, a completion is refused once a subtask
 //! with what to do (`RefusalKind::OptionTaken`, `OptionIgnored`).
 
@@ -73,11 +73,7 @@ impl Agent<'_> {
         // The options that take no value (`--shout`): what a program that
         // reads them left out of its arguments (see `left_out`), and what a
         // run with one and no value shows of it.
-        let flags: Vec<String> = options
-            .iter()
-            .filter(|option| !verdict::takes_value(&state.goal, option))
-            .cloned()
-            .collect();
+        let flags = verdict::named_flags(&state.goal);
         let mut lines = Vec::new();
         let mut plain = Vec::new();
         for was in kept.iter().take(MAX_RERUNS) {
@@ -124,14 +120,14 @@ impl Agent<'_> {
     /// A small model told that its program took `--shout` for the name
     /// changed `greeting` again and never `name = argv[1]` (e1's cli-flag,
     /// both runs); it copies a call it is shown (ca2da98).
-    fn left_out(&self, run: &CheckRun, option: &str, told: &str) -> Option<Taken> {
-        let (path, text, edit) = run.command.split_whitespace().find_map(|word| {
-            let language = self.reviews.languages.for_path(word)?;
-            let text = self.tools.text(word)?;
-            let edit = language.options_left_out(&text)?;
-            Some((word.to_string(), text, edit))
-        })?;
-        Some(Taken {
+    fn left_out(&self, run: &CheckRun, option: &str, told: &str) -> Option<Unread> {
+        let (path, text) = self.program_of(run)?;
+        let edit = self
+            .reviews
+            .languages
+            .for_path(&path)?
+            .options_left_out(&text)?;
+        Some(Unread {
             kind: RefusalKind::OptionTaken,
             advice: format!(
                 "{path} reads its arguments by position at line {}, {option} among them: make \
@@ -156,7 +152,7 @@ impl Agent<'_> {
         plain: &[CheckRun],
         options: &[String],
         told: &str,
-    ) -> Option<Taken> {
+    ) -> Option<Unread> {
         let given: Vec<&str> = run
             .command
             .split_whitespace()
@@ -172,12 +168,9 @@ impl Agent<'_> {
             .find(|plain| same_command(&plain.command, &without.join(" ")))?;
         (!given.is_empty() && run.passed() && verdict::prints_as_before(plain, run))
             .then_some(())?;
-        let (path, text) = run.command.split_whitespace().find_map(|word| {
-            self.reviews.languages.for_path(word)?;
-            Some((word.to_string(), self.tools.text(word)?))
-        })?;
+        let (path, text) = self.program_of(run)?;
         let given = given.join(" ");
-        Some(Taken {
+        Some(Unread {
             kind: RefusalKind::OptionIgnored,
             told: format!(
                 "{told}, what `{}` prints without {given}: {given} changes nothing yet",
@@ -190,9 +183,18 @@ impl Agent<'_> {
         })
     }
 
+    /// The source file a run's command runs (its first word a language
+    /// owns that is a file of the workspace), and its text.
+    fn program_of(&self, run: &CheckRun) -> Option<(String, String)> {
+        run.command.split_whitespace().find_map(|word| {
+            self.reviews.languages.for_path(word)?;
+            Some((word.to_string(), self.tools.text(word)?))
+        })
+    }
+
     /// What the runs of the last write found of the goal's options, while
     /// the file is as that write left it.
-    pub(super) fn option_unread(&self) -> Option<&Taken> {
+    pub(super) fn option_unread(&self) -> Option<&Unread> {
         self.taken
             .as_ref()
             .filter(|taken| self.tools.text(&taken.path).as_deref() == Some(taken.text.as_str()))
@@ -203,7 +205,7 @@ impl Agent<'_> {
 /// the goal's as one: it printed it back (took it for an argument), or it
 /// printed what it prints without it; and what to do.
 #[derive(Debug, Clone)]
-pub(super) struct Taken {
+pub(super) struct Unread {
     /// `OptionTaken` or `OptionIgnored`, as a completion is refused.
     pub kind: RefusalKind,
     /// The file of the program, and its text when the run was made.

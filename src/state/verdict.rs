@@ -1305,6 +1305,15 @@ pub fn named_options(text: &str) -> Vec<String> {
     found
 }
 
+/// The options `text` (a goal) names that it gives no value (`--shout`,
+/// not `--times N`), each once, in order.
+pub fn named_flags(text: &str) -> Vec<String> {
+    named_options(text)
+        .into_iter()
+        .filter(|option| !takes_value(text, option))
+        .collect()
+}
+
 /// Whether `text` (a goal) gives `option` a value where it names it: the
 /// word after it is a number, a placeholder in capitals (`--times N`) or in
 /// angle brackets (`--times <n>`). A flag (`--shout`) takes none.

@@ -63,9 +63,8 @@ impl Agent<'_> {
     /// its program printed.
     fn stated_commands(&self) -> (Vec<Printed>, Vec<Printed>) {
         let state = self.state();
-        let flags: Vec<String> = verdict::named_options(&state.goal)
+        let flags: Vec<String> = verdict::named_flags(&state.goal)
             .into_iter()
-            .filter(|option| !verdict::takes_value(&state.goal, option))
             .take(MAX_OPTIONS)
             .collect();
         let kept: Vec<&CheckRun> = state

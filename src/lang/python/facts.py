@@ -22,6 +22,7 @@ stdin, the answer is
 (see merge_definitions). Nothing here decides what the runner does with a fact.
 """
 import ast
+import builtins
 import io
 import json
 import re
@@ -420,7 +421,6 @@ def undefined(text, tree):
     NameError there (h1's cli-flag rewrote greet.py without its `import
     sys`). None when a star import may bind anything. One a name, in the
     order of the file: {name, line}."""
-    import builtins
     bound = set(dir(builtins))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
