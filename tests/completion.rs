@@ -2390,7 +2390,8 @@ fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_clai
 /// every requirement is met; the two answers agree on `HELLO, WORLD!`, the
 /// run prints `HELLO, world!`: a cycle, whose change makes it so. With no
 /// cycle left, not achieved; an answer that is the output before the run
-/// is no answer; answers that disagree hold nothing.
+/// is no answer; answers that disagree bring a third, and when the three
+/// disagree the output must be one of them.
 #[test]
 fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read() {
     let half = "import sys\n\n\ndef greeting(name, shout=False):\n    if shout:\n        return f\"HELLO, {name}!\"\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"\n    print(greeting(name, shout=\"--shout\" in argv))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
@@ -2420,6 +2421,7 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
             .expect("script");
         script.prints = answers["prints"].clone();
         script.outputs = answers.get("outputs").cloned();
+        script.texts = answers.get("texts").cloned();
         let test = Test::new()
             .serving(script)
             .file("greet.py", GREET_ARGV)
@@ -2460,12 +2462,32 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     ended.assert_code(1);
     let state = test.assert_replay_matches();
     assert!(!held(&state.requirements).met, "{:?}", state.requirements);
-    // Two answers that disagree hold nothing.
+    // Two answers that disagree: a third is asked, and two of the three
+    // agreeing hold the output.
     let unsure = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
-        "outputs": {"outputs": ["HELLO, world!"]}});
-    let (test, _) = run(unsure, "0");
+        "outputs": {"outputs": ["HELLO, world!"]}, "texts": {"texts": ["HELLO  WORLD"]}});
+    let (test, ended) = run(unsure, "0");
+    ended.assert_code(1);
     let state = test.assert_replay_matches();
-    assert_eq!(state.outputs.expect("asked")[0].agreed(), None);
+    let stated = &state.outputs.clone().expect("asked")[0];
+    assert_eq!(stated.prints.len(), 3, "{stated:?}");
+    assert_eq!(stated.agreed(), Some("HELLO, WORLD!"));
+    assert!(!held(&state.requirements).met, "{:?}", state.requirements);
+    // Three that disagree: the output must be one of them. h2's cli-chars
+    // answers were `13` and `4`, and its assessment, shown the output,
+    // would read any as right.
+    let read =
+        |requirements: &[Requirement]| naming(requirements, "prints what the goal's words say");
+    let apart = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
+        "outputs": {"outputs": ["HELLO, Earth!"]}, "texts": {"texts": ["Hi, WORLD"]}});
+    let (test, ended) = run(apart, "0");
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    let state = test.assert_replay_matches();
+    assert_eq!(state.outputs.clone().expect("asked")[0].agreed(), None);
+    let unread = read(&state.requirements);
+    assert!(!unread.met, "{unread:?}");
+    assert!(unread.evidence.contains("no reading"), "{unread:?}");
     assert!(
         !state
             .requirements
@@ -2474,4 +2496,11 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
         "{:?}",
         state.requirements
     );
+    // One of the three foresaw what it prints (made apart from the code
+    // and the output): met.
+    let foreseen = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
+        "outputs": {"outputs": ["HELLO, world!"]}, "texts": {"texts": ["Hi, WORLD"]}});
+    let (test, _) = run(foreseen, "0");
+    let state = test.assert_replay_matches();
+    assert!(read(&state.requirements).met, "{:?}", state.requirements);
 }

@@ -211,9 +211,10 @@ pub enum Event {
     },
     /// What the programs that ran before the plan must print with each
     /// option the goal names, asked of the model once a run from the goal
-    /// and what they printed then (it is not shown the code), twice: every
-    /// assessment runs each command the two answers agree on and holds it
-    /// to that.
+    /// and what they printed then (it is not shown the code), twice, and a
+    /// third time when those disagree: every assessment runs each command
+    /// and holds it to what two answers agree on, or to one of them (see
+    /// [`crate::state::verdict::hold_to_stated`]).
     OutputsStated {
         outputs: Vec<crate::state::verdict::StatedOutput>,
         usage: Usage,

@@ -930,13 +930,14 @@ pub fn hold_to_run(
 }
 
 /// What a command (a program that ran before the plan, with an option the
-/// goal names) must print, as the model said it twice from the goal's
-/// words and what the program printed before the run, not shown the code
-/// (see [`crate::state::Event::OutputsStated`]).
+/// goal names) must print, as the model said it from the goal's words and
+/// what the program printed before the run, not shown the code, twice, and
+/// a third time when those two disagree (see
+/// [`crate::state::Event::OutputsStated`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatedOutput {
     pub command: String,
-    /// The two answers.
+    /// The answers, in the order asked.
     pub prints: Vec<String>,
     /// What the program printed before the run, without the option.
     #[serde(default)]
@@ -944,25 +945,40 @@ pub struct StatedOutput {
 }
 
 impl StatedOutput {
-    /// What the command must print: the answers that say something else
-    /// than the program printed before the run without the option (one
-    /// that says the same answered what it prints now, not what the option
-    /// must make it print: i1's second answer was `Hello, world!` and its
-    /// assessment took `HELLO, world!` for the goal), when one is left or
-    /// the two left agree (letters, digits and their case; not spacing or
-    /// punctuation).
-    pub fn agreed(&self) -> Option<&str> {
+    /// The answers that say something, and something else than the program
+    /// printed before the run without the option: one that says the same
+    /// answered what it prints now, not what the option must make it print
+    /// (i1's second answer was `Hello, world!`, and its assessment took
+    /// `HELLO, world!` for the goal).
+    pub fn readings(&self) -> Vec<&str> {
         let was = spoken(&self.was);
-        let answers: Vec<&String> = self
-            .prints
+        self.prints
             .iter()
             .filter(|answer| !spoken(answer).is_empty() && spoken(answer) != was)
-            .collect();
-        match answers.as_slice() {
-            [one] if self.prints.len() == 2 => Some(one.trim()),
-            [first, second] if spoken(first) == spoken(second) => Some(first.trim()),
-            _ => None,
+            .map(|answer| answer.trim())
+            .collect()
+    }
+
+    /// What the command must print: the reading two answers agree on
+    /// (letters, digits and their case; not spacing or punctuation), or
+    /// the only one left when the others were dropped.
+    pub fn agreed(&self) -> Option<&str> {
+        let readings = self.readings();
+        if let [one] = readings.as_slice() {
+            return (self.prints.len() >= 2).then_some(*one);
         }
+        readings.iter().enumerate().find_map(|(i, reading)| {
+            readings[i + 1..]
+                .iter()
+                .any(|other| spoken(other) == spoken(reading))
+                .then_some(*reading)
+        })
+    }
+
+    /// Whether the answers that were given are all asked: a third one is
+    /// asked when the first two leave nothing agreed.
+    pub fn settled(&self) -> bool {
+        self.agreed().is_some() || self.prints.len() >= 3
     }
 }
 
@@ -976,46 +992,77 @@ fn spoken(text: &str) -> String {
         .join(" ")
 }
 
+/// Whether `printed` says `expects`: its words of letters and digits, in
+/// their case, one after another among the printed ones (`13` is not said
+/// by `213`).
+fn says(printed: &str, expects: &str) -> bool {
+    let (printed, expects) = (spoken(printed), spoken(expects));
+    !expects.is_empty() && format!(" {printed} ").contains(&format!(" {expects} "))
+}
+
 fn stated_requirement(command: &str, expects: &str) -> String {
     format!("`{command}` prints {expects:?}, as the goal's words say")
 }
 
-/// Each command whose output the model stated twice alike from the goal's
-/// words (`stated`) against its run now (`runs`: the command and what it
-/// printed, `None` when it failed): a requirement met when the output
-/// says what was stated (its words, in their case), else not met, shown
-/// by the command (a cycle runs it until it does). g1's cli-flag ended
-/// "Goal achieved" with `greet.py --shout` printing `HELLO, world!`: its
-/// assessment took the output it was shown for what the goal asks.
+fn read_requirement(command: &str) -> String {
+    format!("`{command}` prints what the goal's words say")
+}
+
+/// Each command whose output the model stated from the goal's words
+/// (`stated`) against its run now (`runs`: the command and what it
+/// printed, `None` when it failed). When two answers agree, a requirement
+/// met when the output says that (its words, in their case), else not
+/// met, shown by the command (a cycle runs it until it does): g1's
+/// cli-flag ended "Goal achieved" with `greet.py --shout` printing
+/// `HELLO, world!`, its assessment having taken the output it was shown
+/// for what the goal asks. When the three answers disagree, what the
+/// output must be is not known, but it is held all the same: met only
+/// when the output says one of them, which a reading made apart from the
+/// code and from the output foresaw; else not met, with no text to aim at
+/// (a cycle steered to a reading that may be wrong would write it). h2's
+/// cli-chars answers were `13` and `4`, and an assessment that is shown
+/// the output reads it as right.
 pub fn hold_to_stated(
     mut requirements: Vec<Requirement>,
     stated: &[StatedOutput],
     runs: &[(String, Option<String>)],
 ) -> Vec<Requirement> {
     for output in stated {
-        let Some(expects) = output.agreed() else {
+        let readings = output.readings();
+        if readings.is_empty() {
             continue;
-        };
+        }
         let Some((_, printed)) = runs.iter().find(|(command, _)| *command == output.command) else {
             continue;
         };
-        let text = stated_requirement(&output.command, expects);
+        let agreed = output.agreed();
+        let text = match agreed {
+            Some(expects) => stated_requirement(&output.command, expects),
+            None => read_requirement(&output.command),
+        };
         requirements.retain(|r| r.requirement != text);
-        let met = printed
-            .as_deref()
-            .is_some_and(|printed| spoken(printed).contains(&spoken(expects)));
+        let met = printed.as_deref().is_some_and(|printed| match agreed {
+            Some(expects) => says(printed, expects),
+            None => readings.iter().any(|reading| says(printed, reading)),
+        });
+        let evidence = match (printed, agreed, met) {
+            (None, ..) => "it failed".to_string(),
+            (Some(printed), None, false) => format!(
+                "it printed {:?}, and no reading of the goal's words made apart from the code \
+                 foresaw that",
+                cut(printed.trim(), 80)
+            ),
+            (Some(printed), ..) => format!("it printed {:?}", cut(printed.trim(), 80)),
+        };
         requirements.push(Requirement {
             requirement: text,
             met,
-            evidence: match printed {
-                Some(printed) => format!("it printed {:?}", cut(printed.trim(), 80)),
-                None => "it failed".to_string(),
-            },
+            evidence,
             about_tests: false,
             about_output: true,
             shown_by: Some(ShownBy {
                 command: output.command.clone(),
-                expects: expects.to_string(),
+                expects: agreed.unwrap_or_default().to_string(),
             }),
             file: None,
         });
@@ -1401,6 +1448,22 @@ mod tests {
             Some("HELLO, WORLD!")
         );
         assert_eq!(stated("Hello, world!", "Hello,  world!").agreed(), None);
+        // A third answer: two of three agreeing, or the one left.
+        let three = |c: &str| StatedOutput {
+            prints: vec!["HELLO, WORLD!".into(), "HELLO, world!".into(), c.into()],
+            ..stated("", "")
+        };
+        assert!(!stated("HELLO, WORLD!", "HELLO, world!").settled());
+        assert_eq!(three("HELLO WORLD").agreed(), Some("HELLO, WORLD!"));
+        assert_eq!(three("HELLO world").agreed(), Some("HELLO, world!"));
+        assert_eq!(three("Hi").agreed(), None);
+        assert!(three("Hi").settled());
+        assert_eq!(three("Hi").readings().len(), 3);
+        let lone = StatedOutput {
+            prints: vec!["Hello, world!".into(), "".into(), "HI".into()],
+            ..stated("", "")
+        };
+        assert_eq!(lone.agreed(), Some("HI"));
         let runs = |printed: Option<&str>| {
             vec![(
                 "python3 greet.py --shout".to_string(),
@@ -1425,6 +1488,59 @@ mod tests {
         assert!(!held(None)[0].met);
         // Not run (a stop): nothing said.
         assert!(hold_to_stated(Vec::new(), &[stated("A", "A")], &[]).is_empty());
+        // Its words, not a part of one: `13` is not said by `213`.
+        let count = |printed: &str| {
+            hold_to_stated(
+                Vec::new(),
+                &[StatedOutput {
+                    command: "python3 count.py --chars".into(),
+                    prints: vec!["13".into(), "13".into()],
+                    was: "3".into(),
+                }],
+                &[("python3 count.py --chars".into(), Some(printed.into()))],
+            )[0]
+            .met
+        };
+        assert!(count("13\n"));
+        assert!(count("chars: 13\n"));
+        assert!(!count("213\n"));
+        // Three answers that disagree: held to any of them, with no text
+        // to aim a cycle at.
+        let apart = StatedOutput {
+            command: "python3 count.py --chars".into(),
+            prints: vec!["13".into(), "4".into(), "216".into()],
+            was: "3".into(),
+        };
+        let read = |printed: &str| {
+            hold_to_stated(
+                Vec::new(),
+                std::slice::from_ref(&apart),
+                &[("python3 count.py --chars".into(), Some(printed.into()))],
+            )
+            .remove(0)
+        };
+        let unforeseen = read("14\n");
+        assert!(!unforeseen.met);
+        assert_eq!(
+            unforeseen.requirement,
+            "`python3 count.py --chars` prints what the goal's words say"
+        );
+        assert!(unforeseen.evidence.contains("no reading"), "{unforeseen:?}");
+        assert_eq!(unforeseen.to_redo(), None);
+        assert!(read("4\n").met);
+        // Every answer dropped: nothing held.
+        let dropped = StatedOutput {
+            prints: vec!["3".into(), "".into(), "3".into()],
+            ..apart.clone()
+        };
+        assert!(
+            hold_to_stated(
+                Vec::new(),
+                &[dropped],
+                &[("python3 count.py --chars".into(), Some("3".into()))]
+            )
+            .is_empty()
+        );
     }
 
     #[test]

@@ -52,6 +52,10 @@ pub struct Script {
     /// `outputs`); by default the first answer's texts.
     #[serde(default)]
     pub outputs: Option<Value>,
+    /// The answer to the third question, asked when the first two disagree
+    /// (the format asks for `texts`); by default the second answer's texts.
+    #[serde(default)]
+    pub texts: Option<Value>,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -272,6 +276,18 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
     if format["properties"].get("outputs").is_some() {
         let agreed = || json!({ "outputs": script.prints["prints"].clone() });
         return answered(script.outputs.clone().unwrap_or_else(agreed));
+    }
+    if format["properties"].get("texts").is_some() {
+        let second = match &script.outputs {
+            Some(outputs) => outputs["outputs"].clone(),
+            None => script.prints["prints"].clone(),
+        };
+        return answered(
+            script
+                .texts
+                .clone()
+                .unwrap_or_else(|| json!({ "texts": second })),
+        );
     }
     if format["properties"].get("requirements").is_some() {
         let text = request_text(request);

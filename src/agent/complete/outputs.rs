@@ -3,8 +3,9 @@
 //! not to what the model read off the program's output. The model is
 //! asked once a run, from the goal and what the program printed before the
 //! run (it is not shown the code nor its output now), twice in other
-//! words; every assessment runs each command the two answers agree on
-//! (`verdict::hold_to_stated`). g1's cli-flag assessment was shown
+//! words, and a third time when those disagree; every assessment runs each
+//! command and holds it to what two answers agree on, or, when none do, to
+//! one of the answers (`verdict::hold_to_stated`). g1's cli-flag assessment was shown
 //! `greet.py --shout` printing `HELLO, world!`, took it for "the greeting
 //! in capitals", and the run ended "Goal achieved".
 
@@ -41,18 +42,35 @@ fn prints_prompt(before: &[(String, String)], commands: &[String]) -> String {
     )
 }
 
-/// The second question, in other words, asked apart from the first answer.
-fn outputs_prompt(before: &[(String, String)], commands: &[String]) -> String {
+/// What the programs printed before the run (`before`), each "`command`
+/// VERB "output"", and the commands asked about, one a line.
+fn said(before: &[(String, String)], verb: &str, commands: &[String]) -> (String, String) {
     let shown: Vec<String> = before
         .iter()
-        .map(|(command, printed)| format!("`{command}` printed {:?}", cut(printed.trim(), SHOWN)))
+        .map(|(command, printed)| format!("`{command}` {verb} {:?}", cut(printed.trim(), SHOWN)))
         .collect();
     let listed: String = commands.iter().map(|c| format!("`{c}`\n")).collect();
+    (shown.join("; "), listed)
+}
+
+/// The second question, in other words, asked apart from the first answer.
+fn outputs_prompt(before: &[(String, String)], commands: &[String]) -> String {
+    let (shown, listed) = said(before, "printed", commands);
     format!(
-        "No tool call now. {} before this run, and the GOAL asks for a change. Once it is made, \
-         what exact text does each of these commands print?\n{listed}Answer with JSON, one text \
-         for each command, in the same order: {{\"outputs\": [\"...\"]}}",
-        shown.join("; ")
+        "No tool call now. {shown} before this run, and the GOAL asks for a change. Once it is \
+         made, what exact text does each of these commands print?\n{listed}Answer with JSON, one \
+         text for each command, in the same order: {{\"outputs\": [\"...\"]}}"
+    )
+}
+
+/// The third question, asked when the first two answers leave a command
+/// with nothing agreed.
+fn texts_prompt(before: &[(String, String)], commands: &[String]) -> String {
+    let (shown, listed) = said(before, "showed", commands);
+    format!(
+        "No tool call now. The GOAL is done, and a user types each of these commands:\n{listed}\
+         Before the change, {shown}. Judging by the GOAL's words only, write the exact text each \
+         command shows the user, in the same order. Answer with JSON: {{\"texts\": [\"...\"]}}"
     )
 }
 
@@ -121,7 +139,7 @@ impl Agent<'_> {
             lines_of(&second.content, "outputs"),
         );
         // Answers that are not one for each command are read as none.
-        let outputs = match (firsts.len() == n, seconds.len() == n) {
+        let mut outputs: Vec<StatedOutput> = match (firsts.len() == n, seconds.len() == n) {
             (true, true) => stated
                 .into_iter()
                 .zip(firsts.into_iter().zip(seconds))
@@ -135,23 +153,39 @@ impl Agent<'_> {
         };
         let mut usage = first.usage;
         usage += second.usage;
+        let mut retries = first.retries + second.retries;
+        if !outputs.iter().all(StatedOutput::settled) {
+            let third = format!("{head}\n\n{}", texts_prompt(&before, &commands));
+            let Some(third) = self.ask_answer(third, lines_schema("texts", n, n)).await? else {
+                return Ok(false);
+            };
+            let thirds = lines_of(&third.content, "texts");
+            if thirds.len() == n {
+                for (output, text) in outputs.iter_mut().zip(thirds) {
+                    output.prints.push(text);
+                }
+            }
+            usage += third.usage;
+            retries += third.retries;
+        }
         self.record(
             Event::OutputsStated {
                 outputs,
                 usage,
-                retries: first.retries + second.retries,
+                retries,
             },
             Durability::Lazy,
         )?;
         Ok(true)
     }
 
-    /// Each stated command the answers agreed on, run now: what it
-    /// printed, `None` when it failed.
+    /// Each stated command with an answer left (see
+    /// [`StatedOutput::readings`]), run now: what it printed, `None` when it
+    /// failed.
     pub(super) async fn run_stated(&mut self) -> Vec<(String, Option<String>)> {
         let stated = self.state().outputs.clone().unwrap_or_default();
         let mut runs = Vec::new();
-        for output in stated.iter().filter(|o| o.agreed().is_some()) {
+        for output in stated.iter().filter(|o| !o.readings().is_empty()) {
             if self.stop.is_requested() {
                 break;
             }
@@ -185,5 +219,11 @@ mod tests {
             "{second}"
         );
         assert!(second.ends_with("{\"outputs\": [\"...\"]}"), "{second}");
+        let third = texts_prompt(&before, &commands);
+        assert!(
+            third.contains("Before the change, `python3 greet.py` showed \"Hello, world!\"."),
+            "{third}"
+        );
+        assert!(!third.contains("HELLO"), "{third}");
     }
 }
