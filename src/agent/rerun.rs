@@ -263,7 +263,15 @@ fn printed(now: &CheckRun, expects: Option<&str>, options: &[String]) -> Option<
         (true, Some(expects)) if !verdict::describes(expects) => {
             Some(match verdict::holds(&printed, expects) {
                 Ok(_) => format!(", which holds {expects:?} as it must"),
-                Err(_) => format!(", which does not hold {expects:?} yet"),
+                Err(_) => format!(
+                    ", which does not hold {expects:?} yet{}",
+                    printed
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .and_then(|line| verdict::difference(line, expects))
+                        .map(|d| format!(": {d}"))
+                        .unwrap_or_default()
+                ),
             })
         }
         _ => None,
@@ -359,7 +367,9 @@ mod tests {
         assert_eq!(told, "`python3 greet.py --shout` printed \"HELLO, WORLD!\"");
         let short = printed(&now, Some("HELLO, ANN!"), &[]).unwrap();
         assert!(
-            short.ends_with("which does not hold \"HELLO, ANN!\" yet"),
+            short.ends_with(
+                "which does not hold \"HELLO, ANN!\" yet: it printed WORLD where ANN must be"
+            ),
             "{short}"
         );
     }

@@ -1227,11 +1227,38 @@ pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
     }
     Err(match printed.lines().find(|l| !l.trim().is_empty()) {
         Some(line) => format!(
-            "printed {:?}, which does not hold {expects:?}",
-            cut(line.trim(), 80)
+            "printed {:?}, which does not hold {expects:?}{}",
+            cut(line.trim(), 80),
+            difference(line, unquoted)
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
         ),
         None => format!("printed nothing, where {expects:?} was expected"),
     })
+}
+
+/// The words a line printed and the text it must print differ in, when
+/// they have as many words (of letters and digits) and differ in at most
+/// `MAX_DIFFERENT` of them: `it printed world where WORLD must be`. A
+/// cli-flag run told only that `HELLO, world!` does not hold `HELLO,
+/// WORLD!` rewrote the line that already printed `HELLO` until its
+/// rounds ran out.
+pub fn difference(line: &str, expects: &str) -> Option<String> {
+    const MAX_DIFFERENT: usize = 3;
+    let (printed, wanted) = (spoken(line), spoken(expects));
+    let (printed, wanted): (Vec<&str>, Vec<&str>) =
+        (printed.split(' ').collect(), wanted.split(' ').collect());
+    if printed.len() != wanted.len() {
+        return None;
+    }
+    let pairs: Vec<String> = printed
+        .iter()
+        .zip(&wanted)
+        .filter(|(p, w)| p != w)
+        .map(|(p, w)| format!("{p} where {w} must be"))
+        .collect();
+    (!pairs.is_empty() && pairs.len() <= MAX_DIFFERENT && pairs.len() < wanted.len())
+        .then(|| format!("it printed {}", pairs.join(", and ")))
 }
 
 /// The arguments of `command` after its program that look like a file
@@ -1580,6 +1607,24 @@ mod tests {
         assert!(holds("Hello, Ann!", "It should print 'HELLO, ANN!'").is_err());
         // In a literal output, a quoted part is not the output.
         assert!(holds("Computer chose rock", "You chose 'rock'").is_err());
+        // The words that differ, when the rest is the same.
+        assert_eq!(
+            holds("HELLO, world!\n", "HELLO, WORLD!"),
+            Err(
+                "printed \"HELLO, world!\", which does not hold \"HELLO, WORLD!\": it printed \
+                 world where WORLD must be"
+                    .into()
+            )
+        );
+        assert_eq!(
+            difference("3 words in 1 line", "'13 chars in 1 line'").as_deref(),
+            Some("it printed 3 where 13 must be, and words where chars must be")
+        );
+        // Nothing shared, another count of words, or the same words.
+        assert_eq!(difference("Hi", "Bye"), None);
+        assert_eq!(difference("3 words", "13 chars"), None);
+        assert_eq!(difference("Hello, world!", "HELLO"), None);
+        assert_eq!(difference("Hello world", "Hello, world!"), None);
         assert_eq!(quoted("it's 'a' and \"b c\", (`d`)"), ["a", "b c", "d"]);
         assert!(describes(
             "The output should be the number of words in the file."
