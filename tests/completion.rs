@@ -2442,6 +2442,42 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     assert_eq!(stated.len(), 1);
     assert_eq!(stated[0].command, "python3 greet.py --shout");
     assert_eq!(stated[0].agreed(), Some("HELLO, WORLD!"));
+    // Asked before the plan, which holds the change to it from its first
+    // write on.
+    let events = test.events();
+    let asked = events.iter().position(|e| e == "outputs_stated");
+    assert!(
+        asked < events.iter().position(|e| e == "planned"),
+        "{events:?}"
+    );
+    let show = SubtaskKind::Show {
+        cmd: "python3 greet.py --shout".into(),
+        expects: "HELLO, WORLD!".into(),
+    };
+    assert!(
+        state.tree.tasks[0].subtasks.iter().any(|s| s.kind == show),
+        "{:?}",
+        state.tree.tasks[0]
+    );
+    let told = test
+        .records()
+        .into_iter()
+        .find_map(|record| match record.event {
+            Event::ActionFinished { outcome, .. }
+                if outcome.result.contains("After this change") =>
+            {
+                Some(outcome.result)
+            }
+            _ => None,
+        })
+        .expect("a write's result");
+    assert!(
+        told.contains(
+            "`python3 greet.py --shout` printed \"HELLO, world!\", which does not hold \"HELLO, \
+             WORLD!\" yet: it printed world where WORLD must be"
+        ),
+        "{told}"
+    );
     let held = |requirements: &[Requirement]| naming(requirements, "as the goal's words say");
     let first = held(&assessments(&test)[0]);
     assert!(!first.met, "{first:?}");

@@ -5,6 +5,9 @@
 use super::{Agent, Step, decompose, reconcile};
 use crate::lang::Languages;
 use crate::model::{Failure, ModelError};
+use std::collections::BTreeMap;
+
+use crate::state::BaselineFile;
 use crate::state::Event;
 use crate::state::verdict::CheckRun;
 use crate::store::{Durability, StoreError};
@@ -49,6 +52,14 @@ impl Agent<'_> {
             let tests = self.projects_tests().await;
             if self.state().ran_before.is_empty() {
                 self.programs_before(goal).await?;
+            }
+            // What the goal's options must make those programs print,
+            // asked before the plan (not shown any code, as at the end):
+            // the plan holds its writes to it (`decompose::to_stated`).
+            if !self.ask_outputs().await?
+                && let Some(ending) = self.state().ended.clone()
+            {
+                return Ok(Step::End(ending));
             }
             let mut planned = match self.plan(goal, tests.as_ref()).await {
                 None => return self.stopped().map(Step::End),
@@ -98,6 +109,7 @@ impl Agent<'_> {
                         super::focus::where_option_is_read(path, option, &text)
                     },
                 );
+                decompose::to_stated(tasks, &self.stated(baseline));
                 decompose::on_workspace(
                     tasks,
                     |path| baseline.contains_key(path),
@@ -121,6 +133,27 @@ impl Agent<'_> {
             )?;
         }
         Ok(Step::Go)
+    }
+
+    /// Each command whose output the model stated before the plan and that
+    /// the answers agree on, with the program of the workspace
+    /// (`baseline`) it runs.
+    fn stated(&self, baseline: &BTreeMap<String, BaselineFile>) -> Vec<decompose::Stated> {
+        let outputs = self.state().outputs.as_deref().unwrap_or_default();
+        outputs
+            .iter()
+            .filter_map(|output| {
+                let expects = output.agreed()?;
+                let program = output.command.split_whitespace().find(|word| {
+                    baseline.contains_key(*word) && self.languages.iter().any(|l| l.owns(word))
+                })?;
+                Some(decompose::Stated {
+                    command: output.command.clone(),
+                    expects: expects.to_string(),
+                    program: program.to_string(),
+                })
+            })
+            .collect()
     }
 
     /// Caps `--num-ctx` at the model's context length, when the server says

@@ -170,9 +170,7 @@ pub(super) fn cycle_task(
         .into_iter()
         .take(MAX_CYCLE_SUBTASKS.saturating_sub(subtasks.len() + runs.len()))
     {
-        subtasks.push(format!(
-            "Run `{command}` and make its output hold {expects:?} (fix the files until it does)"
-        ));
+        subtasks.push(crate::agent::decompose::show_subtask(command, expects));
         kinds.push(SubtaskKind::Show {
             cmd: command.to_string(),
             expects: expects.to_string(),

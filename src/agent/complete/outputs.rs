@@ -1,13 +1,15 @@
 //! (b) of "done?", continued: what a program the goal changes must print
 //! with an option the goal names is held to what the goal's words say,
 //! not to what the model read off the program's output. The model is
-//! asked once a run, from the goal and what the program printed before the
-//! run (it is not shown the code nor its output now), twice in other
-//! words, and a third time when those disagree; every assessment runs each
-//! command and holds it to what two answers agree on, or, when none do, to
-//! one of the answers (`verdict::hold_to_stated`). g1's cli-flag assessment was shown
-//! `greet.py --shout` printing `HELLO, world!`, took it for "the greeting
-//! in capitals", and the run ended "Goal achieved".
+//! asked once a run, before the plan (`begin`; the plan then runs the
+//! command until it prints that, see `decompose::to_stated`), from the
+//! goal and what the program printed before the run (it is not shown the
+//! code nor any output of the work), twice in other words, and a third
+//! time when those disagree; every assessment runs each command and holds
+//! it to what two answers agree on, or, when none do, to one of the
+//! answers (`verdict::hold_to_stated`). g1's cli-flag assessment was
+//! shown `greet.py --shout` printing `HELLO, world!`, took it for "the
+//! greeting in capitals", and the run ended "Goal achieved".
 
 use super::examples::{lines_of, lines_schema};
 use crate::agent::Agent;
@@ -110,9 +112,10 @@ impl Agent<'_> {
     }
 
     /// Asks what the goal's options must make the programs print, once a
-    /// run, when a program ran before the plan and the goal names an
-    /// option. `Ok(false)`: the run ended meanwhile.
-    pub(super) async fn ask_outputs(&mut self) -> Result<bool, StoreError> {
+    /// run (before the plan, see `begin`), when a program ran before the
+    /// plan and the goal names an option. `Ok(false)`: the run ended
+    /// meanwhile.
+    pub(in crate::agent) async fn ask_outputs(&mut self) -> Result<bool, StoreError> {
         if self.state().outputs.is_some() {
             return Ok(true);
         }

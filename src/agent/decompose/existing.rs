@@ -471,6 +471,65 @@ pub fn project_check(tasks: &mut [TaskPlan], check: &str) {
     });
 }
 
+/// A command whose output the model stated from the goal's words before
+/// the plan (see `complete::outputs`), with what it must print and the
+/// file of its program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stated {
+    pub command: String,
+    pub expects: String,
+    pub program: String,
+}
+
+/// The subtask that runs a stated command until its output holds what it
+/// must (a cycle's show subtask says the same).
+pub fn show_subtask(command: &str, expects: &str) -> String {
+    format!("Run `{command}` and make its output hold {expects:?} (fix the files until it does)")
+}
+
+/// `tasks` with a run of each stated command right after the last write
+/// of its program (else at the end of the last task), done only when its
+/// output holds what the goal's words say: from the first write on, the
+/// run after each write (see `Agent::rerun_after_write`) holds the change
+/// to it. A cli-flag run learned that `--shout` must print `HELLO,
+/// WORLD!` at its first assessment, after a whole task of writes, and
+/// spent its cycle's rounds on it (i2, both runs).
+pub fn to_stated(tasks: &mut [TaskPlan], stated: &[Stated]) {
+    for output in stated {
+        let shown = tasks.iter().flat_map(|t| &t.kinds).any(|kind| {
+            matches!(kind, SubtaskKind::Show { cmd, .. }
+                if cmd.split_whitespace().eq(output.command.split_whitespace()))
+        });
+        if shown {
+            continue;
+        }
+        let written = tasks.iter().enumerate().rev().find_map(|(t, task)| {
+            let at = task.kinds.iter().rposition(
+                |kind| matches!(kind, SubtaskKind::Write { path } if *path == output.program),
+            )?;
+            Some((t, at + 1))
+        });
+        let Some((t, at)) = written.or_else(|| {
+            let last = tasks.len().checked_sub(1)?;
+            Some((last, tasks[last].subtasks.len()))
+        }) else {
+            return;
+        };
+        let task = &mut tasks[t];
+        // A plan given as descriptions alone has no kinds yet: free ones.
+        task.kinds.resize(task.subtasks.len(), SubtaskKind::Free);
+        task.subtasks
+            .insert(at, show_subtask(&output.command, &output.expects));
+        task.kinds.insert(
+            at,
+            SubtaskKind::Show {
+                cmd: output.command.clone(),
+                expects: output.expects.clone(),
+            },
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1038,5 +1097,69 @@ mod tests {
         let before = said.clone();
         project_check(&mut said, "python3 -m pytest -q");
         assert_eq!(said, before, "said in words: unchanged");
+    }
+    #[test]
+    fn a_stated_output_is_run_after_the_last_write_of_its_program() {
+        let write = |path: &str| SubtaskKind::Write { path: path.into() };
+        let check = |cmd: &str| SubtaskKind::Check { cmd: cmd.into() };
+        let mut tasks = vec![
+            TaskPlan {
+                description: "Add the flag".into(),
+                subtasks: vec![
+                    "Change greet.py: add --shout".into(),
+                    "Change greet.py: read --shout".into(),
+                    "Write notes.md".into(),
+                    "Run `python3 greet.py`".into(),
+                ],
+                kinds: vec![
+                    write("greet.py"),
+                    write("greet.py"),
+                    write("notes.md"),
+                    check("python3 greet.py"),
+                ],
+            },
+            TaskPlan {
+                description: "Prose".into(),
+                subtasks: vec!["Think".into()],
+                kinds: vec![],
+            },
+        ];
+        let stated = |command: &str, program: &str| Stated {
+            command: command.into(),
+            expects: "HELLO, WORLD!".into(),
+            program: program.into(),
+        };
+        to_stated(
+            &mut tasks,
+            &[
+                stated("python3 greet.py --shout", "greet.py"),
+                stated("python3 other.py --shout", "other.py"),
+            ],
+        );
+        assert_eq!(
+            tasks[0].subtasks[2],
+            "Run `python3 greet.py --shout` and make its output hold \"HELLO, WORLD!\" (fix the \
+             files until it does)"
+        );
+        assert_eq!(
+            tasks[0].kinds[2],
+            SubtaskKind::Show {
+                cmd: "python3 greet.py --shout".into(),
+                expects: "HELLO, WORLD!".into()
+            }
+        );
+        assert_eq!(tasks[0].kinds.len(), 5);
+        // A program no subtask writes: at the end of the last task, its
+        // free subtasks kept in place.
+        assert_eq!(tasks[1].subtasks.len(), 2);
+        assert_eq!(tasks[1].kinds[0], SubtaskKind::Free);
+        assert!(tasks[1].subtasks[1].starts_with("Run `python3 other.py --shout`"));
+        // Stated again: once.
+        let before = tasks.clone();
+        to_stated(
+            &mut tasks,
+            &[stated("python3  greet.py --shout", "greet.py")],
+        );
+        assert_eq!(tasks, before);
     }
 }

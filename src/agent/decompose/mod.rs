@@ -28,8 +28,8 @@ use crate::settings::Settings;
 use crate::state::{Event, TaskPlan};
 
 pub use existing::{
-    Points, arguments_of_checks, inputs_of_checks, on_workspace, project_check, tests_of_their_own,
-    to_code_under_test, to_failing_code, to_options,
+    Points, Stated, arguments_of_checks, inputs_of_checks, on_workspace, project_check,
+    show_subtask, tests_of_their_own, to_code_under_test, to_failing_code, to_options, to_stated,
 };
 pub use parse::parse;
 
