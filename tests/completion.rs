@@ -1501,7 +1501,8 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
         "{cycle:?}"
     );
     // The show's command ran and printed the greeting unchanged before the
-    // fix, and the subtask went on until it printed it in capitals.
+    // fix, and the subtask went on until it printed it in capitals: the
+    // run after the fix's write showed that, and ended it.
     let shown: Vec<String> = test
         .records()
         .into_iter()
@@ -1514,9 +1515,22 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
             _ => None,
         })
         .collect();
-    assert!(shown.len() >= 2, "{shown:?}");
+    assert_eq!(shown.len(), 1, "{shown:?}");
     assert!(shown[0].ends_with("Hello, Ann!"), "{shown:?}");
-    assert!(shown.last().unwrap().ends_with("HELLO, ANN!"), "{shown:?}");
+    let ended = test
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::SubtaskEnded {
+                call: None, reason, ..
+            } => Some(reason),
+            _ => None,
+        })
+        .expect("ended by the run after the write");
+    assert!(
+        ended.contains("`python3 greet.py --shout Ann` printed \"HELLO, ANN!\", which holds"),
+        "{ended}"
+    );
     assert!(
         state.requirements.iter().all(|r| r.met),
         "{:?}",
@@ -2539,4 +2553,89 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     let (test, _) = run(foreseen, "0");
     let state = test.assert_replay_matches();
     assert!(read(&state.requirements).met, "{:?}", state.requirements);
+}
+
+/// A show subtask is done when its command prints what it must, not when
+/// the model says so: the run after a write that makes it so ends it. k1's
+/// cli-flag wrote the line that made `python3 greet.py --shout` print
+/// `HELLO, WORLD!`, was told it held, and then wrote the same file until
+/// the loop guard ended the subtask as failed, its rounds spent.
+#[test]
+fn a_write_that_makes_the_show_hold_ends_it() {
+    let half = "import sys\n\n\ndef greeting(name, shout=False):\n    if shout:\n        return f\"HELLO, {name}!\"\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"\n    print(greeting(name, shout=\"--shout\" in argv))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let whole = half.replace("{name}!\"\n    return", "{name.upper()}!\"\n    return");
+    let mut script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "takes an optional --shout flag"}],
+                 "check": "python3 greet.py"},
+        "rules": [
+            {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
+             "reply": write_reply("greet.py", half)},
+            {"name": "the fix", "subtask": "make its output hold", "lacks": ["upper()"],
+             "reply": write_reply("greet.py", &whole)},
+            {"name": "the same again", "subtask": "make its output hold",
+             "reply": write_reply("greet.py", &whole)},
+            {"name": "the check", "subtask": "Run `python3 greet.py` and", "lacks": ["exit code 0"],
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}},
+            {"name": "anything else is done", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete", "arguments": {"success": true, "reason": "done"}}]}}
+        ],
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "--shout prints the greeting in capitals", "met": true,
+             "evidence": "HELLO, WORLD!", "about_tests": false, "about_output": true,
+             "command": "python3 greet.py --shout", "expects": "HELLO, WORLD!"}]}}]
+    }))
+    .expect("script");
+    script.prints = serde_json::json!({"prints": ["HELLO, WORLD!"]});
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", GREET_ARGV)
+        .args([
+            "Change greet.py so that it takes an optional --shout flag that prints the greeting in \
+         capitals",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let subtasks = &state.tree.tasks[0].subtasks;
+    let show = subtasks
+        .iter()
+        .position(|s| matches!(s.kind, SubtaskKind::Show { .. }))
+        .expect("a show subtask");
+    // Right after the write of its program.
+    assert!(
+        matches!(&subtasks[show - 1].kind, SubtaskKind::Write { path } if path == "greet.py"),
+        "{subtasks:?}"
+    );
+    let ended = test
+        .records()
+        .into_iter()
+        .find_map(|record| match record.event {
+            Event::SubtaskEnded {
+                call,
+                subtask,
+                success,
+                reason,
+                ..
+            } if subtask == show => Some((call, success, reason)),
+            _ => None,
+        })
+        .expect("the show ended");
+    assert_eq!(ended.0, None, "ended by the runner: {ended:?}");
+    assert!(ended.1, "{ended:?}");
+    assert!(
+        ended
+            .2
+            .contains("printed \"HELLO, WORLD!\", which holds \"HELLO, WORLD!\" as it must"),
+        "{ended:?}"
+    );
+    // One write in it: the same again was never asked for.
+    let writes = test
+        .records()
+        .iter()
+        .filter(|r| matches!(&r.event, Event::ActionStarted { tool, .. } if tool == "write_file"))
+        .count();
+    assert_eq!(writes, 2, "{}", run.stderr);
+    assert_eq!(test.read("greet.py"), whole);
 }

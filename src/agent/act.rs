@@ -202,6 +202,9 @@ impl Agent<'_> {
             durability,
         )?;
         let mut outcome = self.tools.execute_over(&action, prior, &self.stop).await;
+        // Why the active subtask is done, when the runs after the write
+        // show it (see `rerun::shows`).
+        let mut done = None;
         // What the programs the work is held to print now (see rerun.rs).
         if outcome.ok
             && outcome
@@ -209,8 +212,9 @@ impl Agent<'_> {
                 .as_ref()
                 .is_some_and(|change| change.changed())
         {
-            let rerun = self.rerun_after_write().await;
+            let (rerun, shown) = self.rerun_after_write().await;
             outcome.result.push_str(&rerun);
+            done = shown;
         }
         // The file as the write left it, after its result: see
         // `prompt::shown_after_write`.
@@ -230,6 +234,21 @@ impl Agent<'_> {
             },
             Durability::Lazy,
         )?;
+        if let Some(reason) = done
+            && let Some(cursor) = self.state().tree.cursor
+        {
+            self.record(
+                Event::SubtaskEnded {
+                    call: None,
+                    task: cursor.task,
+                    subtask: cursor.subtask,
+                    success: true,
+                    reason,
+                },
+                Durability::Lazy,
+            )?;
+            return Ok(());
+        }
         if let Some(cmd) = super::focus::given_check(self.state())
             && let Some(cursor) = self.state().tree.cursor
         {

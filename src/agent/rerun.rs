@@ -34,9 +34,12 @@ const QUOTED: usize = 80;
 
 impl Agent<'_> {
     /// What the programs the work is held to print after a write that
-    /// changed a file, one line each after a line break; empty when
-    /// nothing is held or a stop came.
-    pub(super) async fn rerun_after_write(&mut self) -> String {
+    /// changed a file, one line each after a line break (empty when
+    /// nothing is held or a stop came); and, when the active subtask is a
+    /// run of one of them (a show, or a check that passes an option) that
+    /// now passes, holds what it must and takes its options as options,
+    /// why it is done (see [`shows`]).
+    pub(super) async fn rerun_after_write(&mut self) -> (String, Option<String>) {
         let state = self.state();
         let kept: Vec<CheckRun> = state
             .ran_before
@@ -51,6 +54,11 @@ impl Agent<'_> {
                 .any(|w| options.iter().any(|o| o == w))
         };
         let mut runs: Vec<(String, Option<String>)> = Vec::new();
+        let active = match state.tree.active().map(|(_, subtask)| &subtask.kind) {
+            Some(SubtaskKind::Show { cmd, .. }) => Some(cmd.clone()),
+            Some(SubtaskKind::Check { cmd }) if passes(cmd) => Some(cmd.clone()),
+            _ => None,
+        };
         if let Some(cursor) = state.tree.cursor
             && let Some(task) = state.tree.tasks.get(cursor.task)
         {
@@ -76,9 +84,10 @@ impl Agent<'_> {
         let flags = verdict::named_flags(&state.goal);
         let mut lines = Vec::new();
         let mut plain = Vec::new();
+        let mut done = None;
         for was in kept.iter().take(MAX_RERUNS) {
             if self.stop.is_requested() {
-                return String::new();
+                return (String::new(), None);
             }
             let now = self
                 .run_check_within(&was.command, Some(RERUN_TIMEOUT))
@@ -89,12 +98,17 @@ impl Agent<'_> {
         self.taken = None;
         for (command, expects) in runs.iter().take(MAX_RERUNS.saturating_sub(kept.len())) {
             if self.stop.is_requested() {
-                return String::new();
+                return (String::new(), None);
             }
             let now = self.run_check_within(command, Some(RERUN_TIMEOUT)).await;
             let Some(mut line) = printed(&now, expects.as_deref(), &options) else {
                 continue;
             };
+            if active.as_deref() == Some(command.as_str())
+                && shows(&now, expects.as_deref(), &options)
+            {
+                done = Some(format!("after the change, {line}"));
+            }
             if self.taken.is_none() {
                 self.taken = match printed_back(&now, &flags) {
                     Some(option) => self.left_out(&now, option, &line),
@@ -106,11 +120,29 @@ impl Agent<'_> {
             }
             lines.push(line);
         }
-        lines
+        let lines = lines
             .iter()
             .map(|line| format!("\nAfter this change, {line}"))
-            .collect()
+            .collect();
+        // A run that took the option for nothing is not done (`taken`).
+        (lines, done.filter(|_| self.taken.is_none()))
     }
+}
+
+/// Whether a run of the active subtask's command shows it done: it exited
+/// with code 0, holds what it must print (a text, not a description: that
+/// is the assessment's to judge) and prints none of the goal's options
+/// back. A show subtask is done when its command does that, not when the
+/// model says so; k1's cli-flag wrote the line that made `python3 greet.py
+/// --shout` print `HELLO, WORLD!`, was told it held, and then wrote the
+/// same file until the loop guard ended the subtask as failed.
+fn shows(now: &CheckRun, expects: Option<&str>, options: &[String]) -> bool {
+    let printed = crate::tools::printed(&now.output);
+    now.passed()
+        && printed_back(now, options).is_none()
+        && expects.is_none_or(|expects| {
+            !verdict::describes(expects) && verdict::holds(&printed, expects).is_ok()
+        })
 }
 
 impl Agent<'_> {
