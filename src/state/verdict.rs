@@ -304,10 +304,18 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
 /// command, run, failed: a word-count assessment called "it runs with a
 /// file argument" met by `python3 word_count.py input.txt`, with no
 /// input.txt there.
+///
+/// One whose command lacks only options the requirement names is shown by
+/// another met requirement's run of the same command with them, when
+/// there is one (see [`borrowed`]).
 pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec<Requirement> {
-    for requirement in &mut requirements {
+    let mut lacking = Vec::new();
+    for (at, requirement) in requirements.iter_mut().enumerate() {
         if !requirement.met {
             continue;
+        }
+        if requirement.is_about_output() && lacks_options(requirement) {
+            lacking.push(at);
         }
         let held = match requirement.is_about_output() {
             true => shown(requirement, runs),
@@ -318,7 +326,44 @@ pub fn hold_to_output(mut requirements: Vec<Requirement>, runs: &[Shown]) -> Vec
             requirement.evidence = why;
         }
     }
+    for at in lacking {
+        if let Some(evidence) = borrowed(&requirements[at], &requirements) {
+            requirements[at].met = true;
+            requirements[at].evidence = evidence;
+        }
+    }
     requirements
+}
+
+/// Whether the command of a requirement about output leaves out an option
+/// its words name.
+fn lacks_options(requirement: &Requirement) -> bool {
+    let Some(command) = requirement.to_show() else {
+        return false;
+    };
+    let passed: Vec<&str> = command.split_whitespace().collect();
+    options(&requirement.requirement).any(|o| !passed.contains(&o))
+}
+
+/// For a requirement whose command leaves out options its words name: the
+/// evidence of another requirement, met and about output, shown by the
+/// same command with those options (nothing else added). k1's cli-flag
+/// assessment gave "greet.py takes an optional --shout flag" the command
+/// `python3 greet.py`; `python3 greet.py --shout` printed the held
+/// `HELLO, WORLD!` for another of its requirements, and the first, unmet
+/// for not passing `--shout`, made a cycle whose change could change
+/// nothing.
+fn borrowed(requirement: &Requirement, all: &[Requirement]) -> Option<String> {
+    let own = requirement.shown_by.as_ref()?.command.trim();
+    let named: Vec<&str> = options(&requirement.requirement).collect();
+    all.iter().find_map(|other| {
+        let command = other.to_show().filter(|_| other.met)?;
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let passes = named.iter().all(|o| words.contains(o));
+        let rest = words.iter().filter(|w| !named.contains(w));
+        (passes && rest.eq(own.split_whitespace().collect::<Vec<_>>().iter()))
+            .then(|| format!("shown by `{command}`: {}", other.evidence))
+    })
 }
 
 /// Why the command given for a requirement not about output failed when
@@ -1795,6 +1840,26 @@ mod tests {
         assert_eq!(
             held[0].evidence,
             "`python3 greet.py Ann` was not run beside it"
+        );
+        // A command that leaves out only the option is shown by another
+        // met requirement's run of the same command with it.
+        let plain = output(shout, "python3 greet.py Ann", "Hello, Ann!");
+        let with = output(shout, "python3 greet.py --shout Ann", "HELLO, ANN!");
+        let held = hold_to_output(vec![plain.clone(), with.clone()], &works);
+        assert!(held[0].met, "{held:?}");
+        assert_eq!(
+            held[0].evidence,
+            "shown by `python3 greet.py --shout Ann`: `python3 greet.py --shout Ann` printed \
+             \"HELLO, ANN!\""
+        );
+        // Not by one that fails, nor by another command with it.
+        let held = hold_to_output(vec![plain.clone(), with.clone()], &always);
+        assert!(!held[0].met, "{held:?}");
+        let other = output(shout, "python3 greet.py --shout Bob", "HELLO, BOB!");
+        let held = hold_to_output(vec![plain, other], &runs);
+        assert_eq!(
+            held[0].evidence,
+            "`python3 greet.py Ann` does not pass --shout"
         );
         // Naming an option makes it about output, whatever the model says.
         let called_a_function = Requirement {
