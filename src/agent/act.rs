@@ -235,18 +235,8 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         if let Some(reason) = done
-            && let Some(cursor) = self.state().tree.cursor
+            && self.end_active(true, reason)?
         {
-            self.record(
-                Event::SubtaskEnded {
-                    call: None,
-                    task: cursor.task,
-                    subtask: cursor.subtask,
-                    success: true,
-                    reason,
-                },
-                Durability::Lazy,
-            )?;
             return Ok(());
         }
         if let Some(cmd) = super::focus::given_check(self.state())
@@ -339,23 +329,34 @@ impl Agent<'_> {
                 Durability::Lazy,
             )?;
         }
-        if self.state().blocked_in_a_row >= STUCK_AFTER
-            && let Some(cursor) = self.state().tree.cursor
-        {
-            self.record(
-                Event::SubtaskEnded {
-                    call: None,
-                    task: cursor.task,
-                    subtask: cursor.subtask,
-                    success: false,
-                    reason: format!(
-                        "stuck in a loop: {STUCK_AFTER} actions in a row were blocked (last: {signature})"
-                    ),
-                },
-                Durability::Lazy,
+        if self.state().blocked_in_a_row >= STUCK_AFTER {
+            self.end_active(
+                false,
+                format!(
+                    "stuck in a loop: {STUCK_AFTER} actions in a row were blocked (last: {signature})"
+                ),
             )?;
         }
         Ok(())
+    }
+
+    /// Ends the active subtask by the runner's own finding (no call of the
+    /// model's); `false` when none is active.
+    fn end_active(&mut self, success: bool, reason: String) -> Result<bool, StoreError> {
+        let Some(cursor) = self.state().tree.cursor else {
+            return Ok(false);
+        };
+        self.record(
+            Event::SubtaskEnded {
+                call: None,
+                task: cursor.task,
+                subtask: cursor.subtask,
+                success,
+                reason,
+            },
+            Durability::Lazy,
+        )?;
+        Ok(true)
     }
 }
 
