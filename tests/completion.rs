@@ -2582,7 +2582,7 @@ fn a_write_that_makes_the_show_hold_ends_it() {
         "assessments": [{"answer": {"requirements": [
             {"requirement": "--shout prints the greeting in capitals", "met": true,
              "evidence": "HELLO, WORLD!", "about_tests": false, "about_output": true,
-             "command": "python3 greet.py --shout", "expects": "HELLO, WORLD!"}]}}]
+             "command": "python3 greet.py --shout", "expects": "HELLO, world!"}]}}]
     }))
     .expect("script");
     script.prints = serde_json::json!({"prints": ["HELLO, WORLD!"]});
@@ -2638,4 +2638,10 @@ fn a_write_that_makes_the_show_hold_ends_it() {
         .count();
     assert_eq!(writes, 2, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), whole);
+    // The assessment gave its requirement of the stated command another
+    // text (`HELLO, world!`): it is held to the stated one, and met (k2's
+    // cycle asked the model to make the program print the other).
+    let capitals = naming(&state.requirements, "the greeting in capitals");
+    assert!(capitals.met, "{capitals:?}");
+    assert_eq!(capitals.shown_by.expect("shown").expects, "HELLO, WORLD!");
 }

@@ -1115,6 +1115,30 @@ pub fn hold_to_stated(
     requirements
 }
 
+/// Each requirement the assessment shows by a command whose output the
+/// model stated from the goal's words, and the answers agree on (see
+/// [`StatedOutput::agreed`]), is held to that text instead of the one the
+/// assessment gave: a reading made apart from the code and the output
+/// over one made beside them. k2's cli-flag printed the agreed `HELLO,
+/// WORLD!`; the assessment gave its own requirement of `python3 greet.py
+/// --shout` the text `HELLO, world!`, found it unmet, and its cycle asked
+/// the model to make the program print that.
+pub fn to_stated(mut requirements: Vec<Requirement>, stated: &[StatedOutput]) -> Vec<Requirement> {
+    for output in stated {
+        let Some(expects) = output.agreed() else {
+            continue;
+        };
+        for requirement in &mut requirements {
+            if let Some(shown_by) = &mut requirement.shown_by
+                && words(&shown_by.command) == words(&output.command)
+            {
+                shown_by.expects = expects.to_string();
+            }
+        }
+    }
+    requirements
+}
+
 /// The text a program printed before the run that a requirement of what it
 /// prints still holds to, at most: a longer output is held by its head.
 const KEPT_OUTPUT: usize = 200;
@@ -1613,6 +1637,47 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_requirement_shown_by_a_stated_command_is_held_to_the_stated_text() {
+        let stated = [StatedOutput {
+            command: "python3 greet.py --shout".into(),
+            prints: vec!["HELLO, WORLD!".into(), "HELLO WORLD".into()],
+            was: "Hello, world!".into(),
+        }];
+        let shown = |command: &str, expects: &str| Requirement {
+            requirement: "it takes an optional --shout flag".into(),
+            met: true,
+            evidence: String::new(),
+            about_tests: false,
+            about_output: true,
+            shown_by: Some(ShownBy {
+                command: command.into(),
+                expects: expects.into(),
+            }),
+            file: None,
+        };
+        let held = to_stated(
+            vec![
+                shown("python3  greet.py --shout", "HELLO, world!"),
+                shown("python3 greet.py", "Hello, world!"),
+            ],
+            &stated,
+        );
+        let expects = |r: &Requirement| r.shown_by.clone().unwrap().expects;
+        assert_eq!(expects(&held[0]), "HELLO, WORLD!");
+        assert_eq!(expects(&held[1]), "Hello, world!");
+        // Answers that do not agree change nothing.
+        let unsure = [StatedOutput {
+            prints: vec!["HELLO, WORLD!".into(), "HI".into(), "YO".into()],
+            ..stated[0].clone()
+        }];
+        let kept = to_stated(
+            vec![shown("python3 greet.py --shout", "HELLO, world!")],
+            &unsure,
+        );
+        assert_eq!(expects(&kept[0]), "HELLO, world!");
     }
 
     #[test]

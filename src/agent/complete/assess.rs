@@ -418,6 +418,10 @@ impl Agent<'_> {
                         |word| self.is_library(word),
                     );
                     let requirements = verdict::hold_to_tests(requirements, checks);
+                    let requirements = verdict::to_stated(
+                        requirements,
+                        self.state().outputs.as_deref().unwrap_or_default(),
+                    );
                     let runs = self.show(&requirements).await;
                     let requirements = verdict::hold_to_output(requirements, &runs);
                     // Before the goal's options are looked for: a stated
