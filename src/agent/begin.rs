@@ -2,14 +2,13 @@
 //! to the model, the workspace's baseline kept, the goal planned (once),
 //! and an action the last run left in flight reconciled.
 
+use std::collections::BTreeMap;
+
 use super::{Agent, Step, decompose, reconcile};
 use crate::lang::Languages;
 use crate::model::{Failure, ModelError};
-use std::collections::BTreeMap;
-
-use crate::state::BaselineFile;
-use crate::state::Event;
 use crate::state::verdict::CheckRun;
+use crate::state::{BaselineFile, Event};
 use crate::store::{Durability, StoreError};
 use crate::workspace::{self, Map};
 

@@ -360,8 +360,8 @@ fn borrowed(requirement: &Requirement, all: &[Requirement]) -> Option<String> {
         let command = other.to_show().filter(|_| other.met)?;
         let words: Vec<&str> = command.split_whitespace().collect();
         let passes = named.iter().all(|o| words.contains(o));
-        let rest = words.iter().filter(|w| !named.contains(w));
-        (passes && rest.eq(own.split_whitespace().collect::<Vec<_>>().iter()))
+        let rest = words.iter().copied().filter(|w| !named.contains(w));
+        (passes && rest.eq(own.split_whitespace()))
             .then(|| format!("shown by `{command}`: {}", other.evidence))
     })
 }
