@@ -1480,6 +1480,48 @@ fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_
 }
 
 #[test]
+fn a_missing_import_is_told_with_the_imports_the_file_keeps() {
+    // k1's fizzbuzz: told to begin the file with one import, the model put
+    // it in place of the other, and went back and forth until the loop
+    // guard failed the subtask. Each refusal names both.
+    let workspace = files(&[("fizzbuzz.py", "def fizzbuzz(n):\n    return str(n)\n")]);
+    let body = "\n\nclass TestFizzBuzz(unittest.TestCase):\n    def test_one(self):\n        \
+                self.assertEqual(fizzbuzz(1), '1')\n";
+    let reason = |content: String| match review_in(&workspace, "test_fizzbuzz.py", &content) {
+        Review::Refuse(refusal) => refusal.reason,
+        other => panic!("{other:?}"),
+    };
+    let without_unittest = reason(format!("from fizzbuzz import fizzbuzz{body}"));
+    assert!(
+        without_unittest.ends_with(
+            "Begin the file with `import unittest` and keep the imports it has, so that its \
+             first lines are `import unittest` then `from fizzbuzz import fizzbuzz`."
+        ),
+        "{without_unittest}"
+    );
+    let without_fizzbuzz = reason(format!("import unittest{body}"));
+    assert!(
+        without_fizzbuzz.contains(
+            "begin it with `from fizzbuzz import fizzbuzz` and keep the imports it has, so that \
+             its first lines are `from fizzbuzz import fizzbuzz` then `import unittest`."
+        ),
+        "{without_fizzbuzz}"
+    );
+    // Both: accepted.
+    let both = format!("import unittest\nfrom fizzbuzz import fizzbuzz{body}");
+    assert_eq!(
+        review_in(&workspace, "test_fizzbuzz.py", &both),
+        Review::Accept
+    );
+    // `from __future__` stays first.
+    let future = reason("from __future__ import annotations\nprint(sys.argv)\n".into());
+    assert!(
+        future.contains("first lines are `from __future__ import annotations` then `import sys`."),
+        "{future}"
+    );
+}
+
+#[test]
 fn a_write_that_reads_from_a_name_nothing_binds_is_refused() {
     // h1's cli-flag rewrote greet.py without its `import sys`.
     let was = "import sys\n\n\ndef main():\n    print(sys.argv)\n";
