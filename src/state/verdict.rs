@@ -1326,8 +1326,30 @@ pub fn difference(line: &str, expects: &str) -> Option<String> {
         .filter(|(p, w)| p != w)
         .map(|(p, w)| format!("{p} where {w} must be"))
         .collect();
-    (!pairs.is_empty() && pairs.len() <= MAX_DIFFERENT && pairs.len() < wanted.len())
-        .then(|| format!("it printed {}", pairs.join(", and ")))
+    if pairs.is_empty() || pairs.len() > MAX_DIFFERENT || pairs.len() >= wanted.len() {
+        return None;
+    }
+    // Words that differ in case only, where what must be printed is all in
+    // one case: k3's cli-flag model, told `it printed world where WORLD
+    // must be`, wrote `HELLO` into its string again and again, and left the
+    // name it put in as it came.
+    let case_only = printed
+        .iter()
+        .zip(&wanted)
+        .all(|(p, w)| p.to_lowercase() == w.to_lowercase());
+    let case = match expects {
+        _ if !case_only => "",
+        e if e == e.to_uppercase() => {
+            ": all of the line must be in capitals, what the program puts in from a value as \
+             well as its own words"
+        }
+        e if e == e.to_lowercase() => {
+            ": all of the line must be in small letters, what the program puts in from a value \
+             as well as its own words"
+        }
+        _ => "",
+    };
+    Some(format!("it printed {}{case}", pairs.join(", and ")))
 }
 
 /// The arguments of `command` after its program that look like a file
@@ -1722,13 +1744,28 @@ mod tests {
             holds("HELLO, world!\n", "HELLO, WORLD!"),
             Err(
                 "printed \"HELLO, world!\", which does not hold \"HELLO, WORLD!\": it printed \
-                 world where WORLD must be"
+                 world where WORLD must be: all of the line must be in capitals, what the program \
+                 puts in from a value as well as its own words"
                     .into()
             )
         );
         assert_eq!(
             difference("3 words in 1 line", "'13 chars in 1 line'").as_deref(),
             Some("it printed 3 where 13 must be, and words where chars must be")
+        );
+        // Case alone, when what must be printed is not all in one case, is
+        // not said.
+        assert_eq!(
+            difference("hello, World!", "Hello, World!").as_deref(),
+            Some("it printed hello where Hello must be")
+        );
+        assert_eq!(
+            difference("Hello, WORLD, bye", "hello, world, bye").as_deref(),
+            Some(
+                "it printed Hello where hello must be, and WORLD where world must be: all of the \
+                 line must be in small letters, what the program puts in from a value as well as \
+                 its own words"
+            )
         );
         // Nothing shared, another count of words, or the same words.
         assert_eq!(difference("Hi", "Bye"), None);
