@@ -44,15 +44,19 @@ fn schema() -> Value {
                     "type": "object",
                     "properties": {
                         "requirement": text,
+                        // The evidence before the verdict: a model writes
+                        // what it reads, then judges it (l1's add-function
+                        // assessor said `met: false` of a right function
+                        // with no evidence at all).
+                        "evidence": { "type": "string", "minLength": 1, "maxLength": MAX_TEXT },
                         "met": { "type": "boolean" },
-                        "evidence": text,
                         "about_tests": { "type": "boolean" },
                         "about_output": { "type": "boolean" },
                         "command": command,
                         "expects": command
                     },
                     "required": [
-                        "requirement", "met", "evidence", "about_tests", "about_output",
+                        "requirement", "evidence", "met", "about_tests", "about_output",
                         "command", "expects"
                     ]
                 }
@@ -592,8 +596,9 @@ fn assessment_prompt(
     }
     text.push_str(&format!(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
-         function, a behaviour, an output, tests). For each say whether the FILES and the CHECKS \
-         show it is met, the evidence (quote the line), whether it is about tests (it asks for \
+         function, a behaviour, an output, tests). For each give the evidence first (quote the \
+         line of the FILES or the CHECKS that shows whether it is met), then whether it is met, \
+         whether it is about tests (it asks for \
          tests, or for tests to pass), and whether it is about output: what the program prints \
          when a user runs it from the command line (a message, an option, a flag). What a \
          function returns is not output (tests show it): about_output false. For a requirement \
@@ -603,7 +608,7 @@ fn assessment_prompt(
          prints, like 5 or Hello, World!, never a description of it): the runner runs the \
          command, and the requirement is met only when the output holds that text. For every other requirement give \"\" for both. At \
          most {MAX_REQUIREMENTS} requirements, a short line each. Answer with JSON: {{\"requirements\": \
-         [{{\"requirement\": \"...\", \"met\": true, \"evidence\": \"...\", \"about_tests\": \
+         [{{\"requirement\": \"...\", \"evidence\": \"...\", \"met\": true, \"about_tests\": \
          false, \"about_output\": false, \"command\": \"\", \"expects\": \"\"}}]}}",
     ));
     text
@@ -826,6 +831,43 @@ mod tests {
             }
         }
         assert_eq!(parse(&example.to_string()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_evidence_comes_before_the_verdict() {
+        // In the schema (the order the server's grammar makes the model
+        // write the keys in) and in the example of the prompt, and the
+        // evidence is never empty.
+        let keys = |object: &Value| -> Vec<String> {
+            object.as_object().unwrap().keys().cloned().collect()
+        };
+        let schema = schema();
+        let item = &schema["properties"]["requirements"]["items"];
+        let position = |keys: &[String], key: &str| keys.iter().position(|k| k == key).unwrap();
+        for keys in [
+            keys(&item["properties"]),
+            item["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_str().unwrap().to_string())
+                .collect(),
+        ] {
+            assert!(
+                position(&keys, "evidence") < position(&keys, "met"),
+                "{keys:?}"
+            );
+        }
+        assert_eq!(item["properties"]["evidence"]["minLength"], 1);
+        let prompt = assessment_prompt(&[], &[], &[], &[]);
+        let example: Value =
+            serde_json::from_str(&prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..])
+                .unwrap();
+        let example = keys(&example["requirements"][0]);
+        assert!(
+            position(&example, "evidence") < position(&example, "met"),
+            "{example:?}"
+        );
     }
 
     #[test]
