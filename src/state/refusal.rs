@@ -78,6 +78,10 @@ pub enum RefusalKind {
     /// `edit_file` whose `old` text is empty, not in the file, or in it
     /// more than once.
     EditNoMatch,
+    /// `edit_file` sent again: the file holds its `new` already, so nothing
+    /// was changed. What the edit was to make is there: it counts as done
+    /// for the subtask, not as a refused write.
+    EditMadeBefore,
 }
 
 impl RefusalKind {
@@ -96,6 +100,7 @@ impl RefusalKind {
                     | RefusalKind::Unwired
                     | RefusalKind::OptionTaken
                     | RefusalKind::OptionIgnored
+                    | RefusalKind::EditMadeBefore
             )
     }
 
@@ -147,6 +152,7 @@ mod tests {
         assert!(!RefusalKind::NothingDone.is_refused_write());
         assert!(RefusalKind::ShortenedContent.is_refused_write());
         assert!(RefusalKind::EditNoMatch.is_refused_write());
+        assert!(!RefusalKind::EditMadeBefore.is_refused_write());
         assert!(!RefusalKind::NotInstalled.is_refused_write());
     }
 }

@@ -185,7 +185,13 @@ pub fn edit_over(
     };
     let edited = match apply(text, old, new, given) {
         Ok(edited) => edited,
-        Err(refusal) => return ActionOutcome::refused(RefusalKind::EditNoMatch, refusal),
+        Err(refusal) => {
+            let kind = match made_before(text, old, new) {
+                Some(_) => RefusalKind::EditMadeBefore,
+                None => RefusalKind::EditNoMatch,
+            };
+            return ActionOutcome::refused(kind, refusal);
+        }
     };
     let (mut outcome, note) =
         write::write_noted(root, given, &edited, false, languages, Some(Some(bytes)));
@@ -627,6 +633,25 @@ mod tests {
         );
         // A one-line `new` that keeps `old` is another edit.
         assert!(apply("x = 1\nx = 12\n", "x = 1\n", "x = 12\n", "a.py").is_ok());
+        // Through the tool: its own kind (what it was to make is there),
+        // not a quote that matched nothing; the file is as it was.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("greet.py"), &once).unwrap();
+        let outcome = edit_file(
+            &root,
+            "greet.py",
+            "def greeting(name, shout=False):",
+            new,
+            None,
+        );
+        assert_eq!(outcome.refusal, Some(RefusalKind::EditMadeBefore));
+        let missing = edit_file(&root, "greet.py", "def farewell():", new, None);
+        assert_eq!(missing.refusal, Some(RefusalKind::EditNoMatch));
+        assert_eq!(
+            std::fs::read_to_string(root.join("greet.py")).unwrap(),
+            once
+        );
     }
 
     #[test]

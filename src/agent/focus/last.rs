@@ -191,6 +191,19 @@ fn outcome(state: &State, fact: &CallFact) -> Last {
                     write.path
                 ),
             },
+            // The same edit sent again, refused as its `new` is there
+            // already: what it was to make is in the file. Counted as
+            // nothing done, it had l1's add-function cycle (whose function
+            // was there, and an assessment had called it missing) refused
+            // "nothing has been done" until the loop guard failed it.
+            None if outcome.refusal == Some(RefusalKind::EditMadeBefore) => Last::Worked {
+                did: format!(
+                    "found that {} holds what the edit was to make already: nothing changed",
+                    text.split_once("edit_file ")
+                        .and_then(|(_, rest)| rest.split_once(':'))
+                        .map_or("the file", |(path, _)| path)
+                ),
+            },
             _ => refused(outcome.refusal),
         },
         "read_file" | "list_dir" | "search" if outcome.ok => Last::Worked {

@@ -225,6 +225,28 @@ fn an_edit_its_tool_refused_is_a_refused_write_with_its_kind() {
     assert!(kind.is_refused_write(), "giving up after it is too soon");
 }
 
+#[test]
+fn an_edit_sent_again_whose_new_is_there_counts_as_done() {
+    // l1's add-function: a cycle's subtask whose function was there; the
+    // model sent the edit that had made it, and its claim was refused as
+    // "nothing has been done" until the loop guard failed the subtask.
+    let mut s = state();
+    let again = ActionOutcome::refused(
+        RefusalKind::EditMadeBefore,
+        "edit_file textutil.py: textutil.py holds this `new` already (from line 11)".into(),
+    );
+    exchange(&mut s, vec![("edit_file", Did::Ran(again))]);
+    assert!(acted(&s));
+    assert_eq!(
+        last(&s),
+        Last::Worked {
+            did: "found that textutil.py holds what the edit was to make already: nothing \
+                  changed"
+                .into()
+        }
+    );
+}
+
 /// A test of the project that passed before the run and fails now is
 /// named as broken by the run; one that failed before, or of a test file
 /// the run changed, is not.
