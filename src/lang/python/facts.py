@@ -13,10 +13,14 @@ asserts each of a call "current" asserts on exactly one line, and the
 result parses. With "test": true, "wrapped" is the first file mended as pytest
 would run it: `self` left out of top-level tests that take it and do not use
 it, a copy of a module's function imported from the module instead, the
+imports it lacks added (see imports_added), the
 asserts of a call that expect two different results of it dropped,
 and a script (asserts at its top, no test function) with its statements
 moved into one test function (see mend_test); over a test file that has
-tests ("current"), only the contradicting asserts are left out. With "definitions": true (or "whole") in
+tests ("current"), only the contradicting asserts are left out and the imports
+it lacks added. Of a module ("test" false), "wrapped" is the file without its
+imports from itself (see own_imports_dropped) and with the standard modules
+it uses and never imports imported. With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
 (see merge_definitions). Nothing here decides what the runner does with a fact.
@@ -421,6 +425,80 @@ def undefined(text, tree):
     NameError there (h1's cli-flag rewrote greet.py without its `import
     sys`). None when a star import may bind anything. One a name, in the
     order of the file: {name, line}."""
+    bound = bound_names(tree)
+    if bound is None:
+        return []
+    found = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and isinstance(node.value.ctx, ast.Load) and node.value.id not in bound
+                and not node.value.id.startswith("__")):
+            name = node.value.id
+            if name not in found or node.lineno < found[name]:
+                found[name] = node.lineno
+    return [{"name": n, "line": line} for n, line in sorted(found.items(), key=lambda f: f[1])]
+
+
+def imports_added(text, modules):
+    """The file with the imports it lacks added at its top, where what to
+    import is certain: a module of Python's standard library whose
+    attribute it reads and that nothing binds (`unittest.TestCase` with no
+    `import unittest`), and a function it calls that nothing binds and that
+    exactly one of `modules` defines (`fizzbuzz(3)` with no import, and
+    fizzbuzz.py defines it). Told to begin its test file with `import
+    unittest`, Qwen2.5-Coder 1.5B put it in place of its `from fizzbuzz
+    import fizzbuzz`, was refused for that, and went back and forth until
+    the loop guard failed the subtask (k1's fizzbuzz). `modules`: the names
+    the workspace's modules at the top of the folder define, by module
+    name. With the file, the lines added; None when nothing is missing, a
+    star import may bind anything, or the result does not parse."""
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+    bound = bound_names(tree)
+    if bound is None:
+        return None
+    standard = getattr(sys, "stdlib_module_names", frozenset())
+    lines = []
+    for missing in undefined(text, tree):
+        if missing["name"] in standard:
+            lines.append(f"import {missing['name']}")
+    called = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id not in bound and node.func.id not in called):
+            called.append(node.func.id)
+    by_owner = {}
+    for name in called:
+        owners = [m for m, names in modules.items() if name in names]
+        if len(owners) == 1:
+            by_owner.setdefault(owners[0], []).append(name)
+    lines += [f"from {owner} import {', '.join(names)}" for owner, names in by_owner.items()]
+    if not lines:
+        return None
+    added = list(lines)
+    # Below a docstring and `from __future__` imports, which must come first.
+    at = 0
+    for node in tree.body:
+        first = node is tree.body[0]
+        docstring = (first and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                     and isinstance(node.value.value, str))
+        future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
+        if not (docstring or future):
+            break
+        at = node.end_lineno
+    text_lines = text.split("\n")
+    rest = text_lines[at:]
+    # Set apart from what follows, unless that is an import too.
+    if rest and rest[0].strip() and not rest[0].startswith(("import ", "from ")):
+        lines += ["", ""]
+    mended = "\n".join(text_lines[:at] + lines + rest)
+    return (mended, added) if parse(mended)[0] is not None else None
+
+
+def bound_names(tree):
+    """The names a file binds anywhere in it, and the builtins; None when a
+    star import may bind anything."""
     bound = set(dir(builtins))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -432,7 +510,7 @@ def undefined(text, tree):
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 if alias.name == "*":
-                    return []
+                    return None
                 bound.add((alias.asname or alias.name).split(".")[0])
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             bound.update(node.names)
@@ -444,15 +522,7 @@ def undefined(text, tree):
             bound.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             bound.add(node.rest)
-    found = {}
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and isinstance(node.value.ctx, ast.Load) and node.value.id not in bound
-                and not node.value.id.startswith("__")):
-            name = node.value.id
-            if name not in found or node.lineno < found[name]:
-                found[name] = node.lineno
-    return [{"name": n, "line": line} for n, line in sorted(found.items(), key=lambda f: f[1])]
+    return bound
 
 
 SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.If)
@@ -811,13 +881,16 @@ def mend_test(text, path, modules):
     imported as that function, `self` left out of test functions that do
     not use it, a test function defined twice renamed, then a script's
     statements wrapped into a test (see module_called, unselfed,
-    renamed_twins, wrap_script); None when none applies."""
+    renamed_twins, wrap_script); None when none applies. With it, the
+    import lines imports_added put in."""
     mended = module_called(text, modules) or text
     mended = copies_imported(mended, modules) or mended
+    mended, added = imports_added(mended, modules) or (mended, [])
     mended = unselfed(mended) or mended
     mended = renamed_twins(mended) or mended
     mended = uncontradicted(mended) or mended
-    return wrap_script(mended, path) or (mended if mended != text else None)
+    mended = wrap_script(mended, path) or mended
+    return (mended if mended != text else None), added
 
 
 def copies_imported(text, modules):
@@ -1164,30 +1237,53 @@ def main():
         return
     all_facts = [facts(f["text"]) for f in files]
     repaired = merged = wrapped = None
+    added = []
     if files and all_facts[0]["error"] is not None:
         repaired = repair(files[0]["text"])
     if files and current is not None and all_facts[0]["error"] is None:
         merged = merge_asserts(current, files[0]["text"], all_facts[0])
     # Over a test file that has tests, a script is not all of it.
     had_tests = current is not None and facts(current)["tests"]
+    modules = {f["path"][:-3]: {d["name"] for d in fa["defs"]}
+               for f, fa in zip(files[1:], all_facts[1:])
+               if f["path"].endswith(".py") and "/" not in f["path"] and f["path"] != files[0]["path"]}
     if files and request.get("test") and all_facts[0]["error"] is None and not had_tests:
-        modules = {f["path"][:-3]: {d["name"] for d in fa["defs"]}
-                   for f, fa in zip(files[1:], all_facts[1:])
-                   if f["path"].endswith(".py") and "/" not in f["path"] and f["path"] != files[0]["path"]}
-        wrapped = mend_test(files[0]["text"], files[0]["path"], modules)
+        wrapped, added = mend_test(files[0]["text"], files[0]["path"], modules)
     elif files and request.get("test") and all_facts[0]["error"] is None:
         # Over a test file that has tests, asserts that contradict each
         # other go too (z4's rps rewrote its test file with two such, and
-        # was refused until the loop guard ended the subtask).
-        wrapped = uncontradicted(files[0]["text"])
+        # was refused until the loop guard ended the subtask), and the
+        # imports it lacks are added.
+        text = files[0]["text"]
+        mended = uncontradicted(text) or text
+        mended, added = imports_added(mended, modules) or (mended, [])
+        wrapped = mended if mended != text else None
     elif files and not request.get("test") and all_facts[0]["error"] is None:
+        # Of a module, the standard modules it uses and never imports only:
+        # a function another module defines may be one it meant to define.
+        text = files[0]["text"]
         others = {f["path"]: f["text"] for f in files[1:]}
-        wrapped = own_imports_dropped(files[0]["text"], files[0]["path"], others)
+        mended = own_imports_dropped(text, files[0]["path"], others) or text
+        mended, added = imports_added(mended, {}) or (mended, [])
+        wrapped = mended if mended != text else None
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired[0], "facts": facts(repaired[0]),
                                          "mended": repaired[1]},
                "merged": merged and {"text": merged, "facts": facts(merged)},
-               "wrapped": wrapped and {"text": wrapped, "facts": facts(wrapped)}}, sys.stdout)
+               "wrapped": wrapped and {"text": wrapped, "facts": facts(wrapped),
+                                       "added": added,
+                                       "alone": alone(files[0]["text"], wrapped, added,
+                                                      modules if request.get("test") else {})}},
+              sys.stdout)
+
+
+def alone(text, wrapped, added, modules):
+    """Whether the imports `added` are all that mended `text` into
+    `wrapped`: the reason the runner tells says only that."""
+    if not added:
+        return False
+    only = imports_added(text, modules)
+    return only is not None and only[0] == wrapped
 
 
 main()

@@ -212,6 +212,12 @@ pub struct Mended {
     /// What a repair mended (`apostrophes`, `else`).
     #[serde(default)]
     pub mended: Vec<String>,
+    /// The import lines a mend put at the file's top (`import unittest`).
+    #[serde(default)]
+    pub added: Vec<String>,
+    /// Those imports are all the mend changed.
+    #[serde(default)]
+    pub alone: bool,
 }
 
 /// The script's answer.

@@ -83,6 +83,27 @@ fn repaired_why(mended: &[String]) -> String {
     }
 }
 
+/// Why a file was given the imports it lacked: `added at its top the
+/// import it lacked: \`import unittest\``.
+fn added_why(added: &[String]) -> String {
+    let lines: Vec<String> = added.iter().map(|l| format!("`{l}`")).collect();
+    match lines.as_slice() {
+        [one] => format!("added at its top the import it lacked: {one}"),
+        _ => format!(
+            "added at its top the imports it lacked: {}",
+            lines.join(", ")
+        ),
+    }
+}
+
+/// `, and added ...` after another mend's reason, when imports were added.
+fn also_added(added: &[String]) -> String {
+    match added.is_empty() {
+        true => String::new(),
+        false => format!("; and {}", added_why(added)),
+    }
+}
+
 /// The script that calls a function on the goal's examples (see
 /// [`Language::examples_command`]).
 const EXAMPLES_SCRIPT: &str = include_str!("examples.py");
@@ -246,13 +267,13 @@ impl Language for Python {
                 m.text.as_str(),
                 &m.facts,
                 "asserts written alone (or in their test function given again) replace the \
-                 asserts of the same call in the test file",
+                 asserts of the same call in the test file"
+                    .to_string(),
             ),
-            (None, Some(r), _) => (
-                r.text.as_str(),
-                &r.facts,
-                repaired.as_deref().unwrap_or_default(),
-            ),
+            (None, Some(r), _) => (r.text.as_str(), &r.facts, repaired.unwrap_or_default()),
+            // The imports a file lacks where what to import is certain
+            // (see `imports_added` in facts.py), alone.
+            (None, None, Some(w)) if w.alone => (w.text.as_str(), &w.facts, added_why(&w.added)),
             // A test file pytest would not run as written, mended where the
             // mend loses nothing: a script (pytest imports it and finds no
             // test) and top-level tests that take `self` and never use it
@@ -262,11 +283,15 @@ impl Language for Python {
             (None, None, Some(w)) if is_test => (
                 w.text.as_str(),
                 &w.facts,
-                "a test file pytest would not run: a module called as its function imported \
-                 as that function, a copy of a module's function imported from the module \
-                 instead, `self` left out of test functions that do not use it, a \
-                 test function defined twice renamed, the asserts of a call that expect two \
-                 results of it dropped, or a script's statements moved into one test function",
+                format!(
+                    "a test file pytest would not run: a module called as its function imported \
+                     as that function, a copy of a module's function imported from the module \
+                     instead, `self` left out of test functions that do not use it, a test \
+                     function defined twice renamed, the asserts of a call that expect two \
+                     results of it dropped, or a script's statements moved into one test \
+                     function{}",
+                    also_added(&w.added)
+                ),
             ),
             // A module importing from itself (w1's fizzbuzz.py: `from
             // fizzbuzz import fizzbuzz` above its own `def fizzbuzz`): a
@@ -275,10 +300,13 @@ impl Language for Python {
             (None, None, Some(w)) => (
                 w.text.as_str(),
                 &w.facts,
-                "left out its import from itself or from a module that imports from it (a \
-                 circular import): the file defines what it imported",
+                format!(
+                    "left out its import from itself or from a module that imports from it (a \
+                     circular import): the file defines what it imported{}",
+                    also_added(&w.added)
+                ),
             ),
-            (None, None, None) => (content, &original, ""),
+            (None, None, None) => (content, &original, String::new()),
         };
         let write = Write {
             path,
@@ -296,7 +324,7 @@ impl Language for Python {
             Some((reason, instead)) => Review::Refuse(Refusal { reason, instead }),
             None if text != content => Review::Repair {
                 content: text.to_string(),
-                why: why.to_string(),
+                why,
             },
             None => Review::Accept,
         }

@@ -590,7 +590,9 @@ fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
     let current = "from game import play\n\ndef test_play():\n    assert play('rock', 'paper') == 'rock'\n    assert play('paper', 'rock') == 'rock'\n";
     let workspace = files(&[("game.py", GAME), ("test_game.py", current)]);
     let merged = |fragment: &str| match review_in(&workspace, "test_game.py", fragment) {
-        Review::Repair { content, .. } => Some(content),
+        Review::Repair { content, why } if why.starts_with("asserts written alone") => {
+            Some(content)
+        }
         _ => None,
     };
     assert_eq!(
@@ -662,12 +664,18 @@ fn a_module_called_as_a_function_or_not_imported() {
     assert!(refusal.reason.contains("`import rps` gives the module rps"));
     let fine = "import rps\n\ndef test_rps():\n    assert rps.rps('rock', 'rock') == 'rock'\n";
     assert_eq!(review_in(&workspace, "test_rps.py", fine), Review::Accept);
+    // A function one module defines, called with no import: imported.
     assert_eq!(
-        problem("def test_play():\n    assert play(1, 2) == 1\n"),
-        Some(refused(
-            "it calls play but does not import it from game.py: begin it with `from game import \
-             play, Game`"
-        ))
+        review_in(
+            &files(&[("game.py", GAME)]),
+            "test_game.py",
+            "def test_play():\n    assert play(1, 2) == 1\n"
+        ),
+        Review::Repair {
+            content: "from game import play\n\n\ndef test_play():\n    assert play(1, 2) == 1\n"
+                .into(),
+            why: "added at its top the import it lacked: `from game import play`".into(),
+        }
     );
     // A module of a package the run wrote: the test imports it by the
     // package (a package run's tests called `add` with no import, and the
@@ -1480,68 +1488,116 @@ fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_
 }
 
 #[test]
-fn a_missing_import_is_told_with_the_imports_the_file_keeps() {
+fn a_missing_import_that_is_certain_is_added_and_another_told_with_the_imports_kept() {
     // k1's fizzbuzz: told to begin the file with one import, the model put
     // it in place of the other, and went back and forth until the loop
-    // guard failed the subtask. Each refusal names both.
+    // guard failed the subtask. A standard module, or a function one
+    // module of the workspace defines, is imported for it.
     let workspace = files(&[("fizzbuzz.py", "def fizzbuzz(n):\n    return str(n)\n")]);
     let body = "\n\nclass TestFizzBuzz(unittest.TestCase):\n    def test_one(self):\n        \
                 self.assertEqual(fizzbuzz(1), '1')\n";
-    let reason = |content: String| match review_in(&workspace, "test_fizzbuzz.py", &content) {
-        Review::Refuse(refusal) => refusal.reason,
-        other => panic!("{other:?}"),
-    };
-    let without_unittest = reason(format!("from fizzbuzz import fizzbuzz{body}"));
-    assert!(
-        without_unittest.ends_with(
-            "Begin the file with `import unittest` and keep the imports it has, so that its \
-             first lines are `import unittest` then `from fizzbuzz import fizzbuzz`."
-        ),
-        "{without_unittest}"
-    );
-    let without_fizzbuzz = reason(format!("import unittest{body}"));
-    assert!(
-        without_fizzbuzz.contains(
-            "begin it with `from fizzbuzz import fizzbuzz` and keep the imports it has, so that \
-             its first lines are `from fizzbuzz import fizzbuzz` then `import unittest`."
-        ),
-        "{without_fizzbuzz}"
-    );
-    // Both: accepted.
     let both = format!("import unittest\nfrom fizzbuzz import fizzbuzz{body}");
     assert_eq!(
         review_in(&workspace, "test_fizzbuzz.py", &both),
         Review::Accept
     );
-    // `from __future__` stays first.
-    let future = reason("from __future__ import annotations\nprint(sys.argv)\n".into());
+    for (given, mended, added) in [
+        (
+            format!("from fizzbuzz import fizzbuzz{body}"),
+            format!("import unittest\nfrom fizzbuzz import fizzbuzz{body}"),
+            "the import it lacked: `import unittest`",
+        ),
+        (
+            format!("import unittest{body}"),
+            format!("from fizzbuzz import fizzbuzz\nimport unittest{body}"),
+            "the import it lacked: `from fizzbuzz import fizzbuzz`",
+        ),
+        (
+            body.trim_start().to_string(),
+            format!("import unittest\nfrom fizzbuzz import fizzbuzz\n{body}"),
+            "the imports it lacked: `import unittest`, `from fizzbuzz import fizzbuzz`",
+        ),
+    ] {
+        assert_eq!(
+            review_in(&workspace, "test_fizzbuzz.py", &given),
+            Review::Repair {
+                content: mended,
+                why: format!("added at its top {added}"),
+            },
+            "{given}"
+        );
+    }
+    // Not certain: a module that is not Python's own, or a function two
+    // modules define. Told with the imports the file keeps.
+    let two = files(&[
+        ("fizzbuzz.py", "def fizzbuzz(n):\n    return str(n)\n"),
+        ("other.py", "def fizzbuzz(n):\n    return n\n"),
+    ]);
+    let reason = |workspace: &Files, content: &str| match review_in(
+        workspace,
+        "test_fizzbuzz.py",
+        content,
+    ) {
+        Review::Refuse(refusal) => refusal.reason,
+        other => panic!("{other:?}"),
+    };
+    let unsure = reason(&two, &format!("import unittest{body}"));
     assert!(
-        future.contains("first lines are `from __future__ import annotations` then `import sys`."),
-        "{future}"
+        unsure.contains(
+            "begin it with `from fizzbuzz import fizzbuzz` and keep the imports it has, so that \
+             its first lines are `from fizzbuzz import fizzbuzz` then `import unittest`."
+        ),
+        "{unsure}"
+    );
+    let foreign = reason(
+        &workspace,
+        "from __future__ import annotations\nfrom fizzbuzz import fizzbuzz\n\ndef test_one():\n    \
+         assert requests.get(fizzbuzz(1))\n",
+    );
+    assert!(
+        foreign.contains(
+            "Begin the file with `import requests` and keep the imports it has, so that its \
+             first lines are `from __future__ import annotations` then `import requests` then \
+             `from fizzbuzz import fizzbuzz`."
+        ),
+        "{foreign}"
     );
 }
 
 #[test]
-fn a_write_that_reads_from_a_name_nothing_binds_is_refused() {
-    // h1's cli-flag rewrote greet.py without its `import sys`.
+fn a_write_that_reads_from_a_name_nothing_binds_is_mended_or_refused() {
+    // h1's cli-flag rewrote greet.py without its `import sys`: a module of
+    // Python's own is imported for it, below a docstring.
     let was = "import sys\n\n\ndef main():\n    print(sys.argv)\n";
-    let now = "def main():\n    name = 'world'\n    print(sys.argv, name)\n";
+    let now = "\"\"\"Greets.\"\"\"\ndef main():\n    name = 'world'\n    print(sys.argv, name)\n";
+    assert_eq!(
+        review_in(&files(&[("greet.py", was)]), "greet.py", now),
+        Review::Repair {
+            content: "\"\"\"Greets.\"\"\"\nimport sys\n\n\ndef main():\n    name = 'world'\n    \
+                      print(sys.argv, name)\n"
+                .into(),
+            why: "added at its top the import it lacked: `import sys`".into(),
+        }
+    );
+    // Another name is refused, with what the write dropped.
+    let was = "import yaml\n\n\ndef main():\n    print(yaml.dump(1))\n";
+    let now = "def main():\n    print(yaml.dump(2))\n";
     match review_in(&files(&[("greet.py", was)]), "greet.py", now) {
         Review::Refuse(refusal) => assert_eq!(
             refusal.reason,
-            "`sys` is not defined in greet.py: line 3 (`print(sys.argv, name)`) reads from it, \
-             and nothing in the file imports or sets `sys` (this write drops the `import sys` it \
-             had), so that line raises NameError. Begin the file with `import sys`."
+            "`yaml` is not defined in greet.py: line 2 (`print(yaml.dump(2))`) reads from it, \
+             and nothing in the file imports or sets `yaml` (this write drops the `import yaml` \
+             it had), so that line raises NameError. Begin the file with `import yaml`."
         ),
         other => panic!("{other:?}"),
     }
     // A new file so written is refused too, without the drop.
-    match review_in(&files(&[]), "count.py", "print(len(sys.argv))\n") {
+    match review_in(&files(&[]), "count.py", "print(len(yaml.dump(1)))\n") {
         Review::Refuse(refusal) => {
             assert!(
                 refusal
                     .reason
-                    .starts_with("`sys` is not defined in count.py: line 1")
+                    .starts_with("`yaml` is not defined in count.py: line 1")
             );
             assert!(!refusal.reason.contains("drops"), "{}", refusal.reason);
         }
