@@ -476,7 +476,7 @@ fn a_subtask_that_writes_twice_keeps_its_standing_block() {
 /// correction; the round after the write that worked is made anew.
 #[test]
 fn a_reply_nothing_came_of_is_asked_again_after_it() {
-    let broken = "```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"hello.py\", \"content\": \"print('hi')\"\n```";
+    let broken = "```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"hello.py\", \"content\": print('hi')}}\n```";
     let fixed = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"hello.py\", \"content\": \"print('hi')\\n\"}}";
     let script = serde_json::json!({
         "plan": {"tasks": [{"path": "hello.py", "purpose": "prints hi"}], "check": "python3 hello.py"},

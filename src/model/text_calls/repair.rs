@@ -46,6 +46,11 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
             out.push('"');
             out.push_str(&closers(&mut open));
             in_string = false;
+        } else if close_at_fence && !open.is_empty() && rest.starts_with("\n```") {
+            // The fence closes the block with an object still open: the
+            // model left off its last `}` (l3's add-function, six replies
+            // in a row). Nothing of the JSON comes after a fence.
+            out.push_str(&closers(&mut open));
         }
         if !in_string && rest.starts_with("\"\"\"") {
             let body = &rest[3..];

@@ -248,6 +248,29 @@ fn a_call_missing_its_last_brace_is_closed() {
         json!({"path": "t.py", "content": "x = 1\n"})
     );
     assert!(extract_unclosed("no call here {", &KNOWN).is_empty());
+    // In a fence: the outer object is open where the fence closes (l3's
+    // add-function, six replies in a row, the run stopped for want of a
+    // call), with a docstring's quotes left unescaped in one of them.
+    let fenced = "```json\n{\n  \"name\": \"mark_subtask_complete\",\n  \"arguments\": {\n    \
+                  \"success\": true,\n    \"reason\": \"ran it\"\n}\n```";
+    let calls = extract_unclosed(fenced, &KNOWN);
+    assert_eq!(calls.len(), 1, "{fenced}");
+    assert_eq!(
+        calls[0].arguments,
+        json!({"success": true, "reason": "ran it"})
+    );
+    assert_eq!(
+        names(fenced),
+        [("mark_subtask_complete".into(), calls[0].arguments.clone())]
+    );
+    let docstring = "```json\n{\n  \"name\": \"write_file\",\n  \"arguments\": {\n    \"path\": \
+                     \"t.py\",\n    \"content\": \"def f():\\n    \"\"\"Doc.\"\"\"\\n    return 1\"\n}\n```";
+    let calls = extract_unclosed(docstring, &KNOWN);
+    assert_eq!(calls.len(), 1, "{docstring}");
+    assert_eq!(
+        calls[0].arguments["content"],
+        "def f():\n    \"\"\"Doc.\"\"\"\n    return 1"
+    );
 }
 
 #[test]
