@@ -30,6 +30,7 @@ import builtins
 import io
 import json
 import re
+import symtable
 import sys
 import textwrap
 import tokenize
@@ -207,6 +208,8 @@ def facts(text):
     out["positional"] = positional(text, tree)
     out["unbound"] = unbound(tree)
     out["undefined"] = undefined(text, tree)
+    out["unset"] = unset(text, tree, out["undefined"])
+    out["assigns"] = assigns(tree)
     out["unpassed"] = unpassed(text, tree)
     out["public"] = public(tree)
     first = {}
@@ -437,6 +440,103 @@ def undefined(text, tree):
             if name not in found or node.lineno < found[name]:
                 found[name] = node.lineno
     return [{"name": n, "line": line} for n, line in sorted(found.items(), key=lambda f: f[1])]
+
+
+def unset(text, tree, undefined_names):
+    """Plain names read where Python finds nothing bound to them: in a
+    function, not its own, not of a function around it, not bound at the
+    file's top (nor by a `global` assignment), not a builtin; at the file's
+    top, not bound there. Python's symtable decides the scopes. l3's
+    cli-flag rewrote greet.py's `main` without the line that set `name`
+    (`greeting` has a parameter `name`, so no file-wide count sees it), and
+    every run of it raised NameError until its rounds ran out. Names whose
+    attribute is read are `undefined`'s; none under a star import or
+    `from __future__ import annotations` (an annotation is never read).
+    One a name and scope, in the order of the file: {name, line,
+    function} (function: the name of the function or class that reads it,
+    None at the top)."""
+    if bound_names(tree) is None or any(
+            isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in tree.body):
+        return []
+    try:
+        top = symtable.symtable(text, "<file>", "exec")
+    except (SyntaxError, ValueError):
+        return []
+
+    def tables(table):
+        yield table
+        for child in table.get_children():
+            yield from tables(child)
+
+    every = list(tables(top))
+    at_top = {s.get_name() for s in top.get_symbols()
+              if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    at_top |= {s.get_name() for t in every for s in t.get_symbols()
+               if s.is_declared_global() and s.is_assigned()}
+    skip = set(dir(builtins)) | {u["name"] for u in undefined_names}
+    found = []
+    for table in every:
+        module = table.get_type() == "module"
+        for symbol in table.get_symbols():
+            name = symbol.get_name()
+            if not symbol.is_referenced() or name in skip or name.startswith("__"):
+                continue
+            missing = name not in at_top if module else (symbol.is_global() and name not in at_top)
+            if not missing:
+                continue
+            scope = None if module else scope_node(tree, table)
+            line = first_read(scope or tree, name)
+            if line is None:
+                continue
+            function = None
+            if not module and table.get_name() not in ("listcomp", "setcomp", "dictcomp", "genexpr", "lambda"):
+                function = table.get_name()
+            if not any(f["name"] == name and f["function"] == function for f in found):
+                found.append({"name": name, "line": line, "function": function})
+    return sorted(found, key=lambda f: f["line"])
+
+
+def scope_node(tree, table):
+    """The function or class of the file that `table` is, by name and line;
+    None for another scope (a comprehension, a lambda)."""
+    for node in ast.walk(tree):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and node.name == table.get_name() and node.lineno <= table.get_lineno()
+                and table.get_lineno() <= (node.end_lineno or node.lineno)):
+            return node
+    return None
+
+
+def first_read(node, name):
+    """The first line under `node` that reads the plain name `name`."""
+    lines = [n.lineno for n in ast.walk(node)
+             if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    return min(lines) if lines else None
+
+
+def assigns(tree):
+    """Where the file assigns plain names: {name, line, function} (function:
+    the innermost function around it, None at the top), the first of each
+    name and function. What a rewrite that dropped a line of a function
+    quotes back."""
+    found = {}
+
+    def visit(node, function):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if isinstance(child, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                for target in targets:
+                    for n in ast.walk(target):
+                        if isinstance(n, ast.Name) and (n.id, function) not in found:
+                            found[(n.id, function)] = child.lineno
+            visit(child, function)
+
+    visit(tree, None)
+    return [{"name": n, "line": line, "function": f}
+            for (n, f), line in sorted(found.items(), key=lambda item: item[1])]
 
 
 def imports_added(text, modules):

@@ -72,6 +72,14 @@ pub struct Facts {
     /// (`sys.argv` without `import sys`).
     #[serde(default)]
     pub undefined: Vec<Undefined>,
+    /// Plain names read where Python finds nothing bound to them (a
+    /// function's `name` no line of it sets), by scope.
+    #[serde(default)]
+    pub unset: Vec<Unset>,
+    /// Where the file assigns plain names, the first of each name and
+    /// function.
+    #[serde(default)]
+    pub assigns: Vec<Unset>,
     /// Top-level functions and classes defined again further down.
     #[serde(default)]
     pub redefined: Vec<Redefined>,
@@ -138,6 +146,15 @@ pub struct FirstPass {
 pub struct Undefined {
     pub name: String,
     pub line: u32,
+}
+
+/// A plain name at a line, in a function (`None`: at the file's top, or
+/// in a scope of no name of its own).
+#[derive(Debug, Deserialize)]
+pub struct Unset {
+    pub name: String,
+    pub line: u32,
+    pub function: Option<String>,
 }
 
 /// A statement that can never run.

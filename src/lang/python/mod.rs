@@ -318,6 +318,7 @@ impl Language for Python {
             written: &written,
             conftest,
             was: was.as_ref(),
+            was_text: now.as_deref(),
             existed: workspace.existed(path),
         };
         match review::problem(&write) {

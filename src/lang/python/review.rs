@@ -53,6 +53,8 @@ pub struct Write<'a> {
     pub conftest: Option<&'a Facts>,
     /// The facts of the file as it is, when it is there.
     pub was: Option<&'a Facts>,
+    /// Its text.
+    pub was_text: Option<&'a str>,
     /// The file was there before the run (the user's, not a draft of the
     /// run's own).
     pub existed: bool,
@@ -140,6 +142,50 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 },
                 begin_with(write.content, &format!("import {}", missing.name)),
                 name = missing.name,
+            ),
+            None,
+        ));
+    }
+    // A name the file as it is already leaves so is the project's, and a
+    // function a module of the workspace defines is the import checks'.
+    if let Some(unset) = write.facts.unset.iter().find(|u| {
+        write.was.is_none_or(|was| {
+            !was.unset
+                .iter()
+                .any(|w| w.name == u.name && w.function == u.function)
+        }) && !write.modules.iter().any(|m| m.facts.defines(&u.name))
+    }) {
+        let name = &unset.name;
+        let (place, nothing) = match &unset.function {
+            Some(function) => (
+                format!(" in {function}"),
+                format!("nothing in {function}, nor at the top of the file, sets it"),
+            ),
+            None => (String::new(), "nothing in the file sets it".to_string()),
+        };
+        // The line of the file as it is that set it there, which this
+        // write leaves out.
+        let kept = write
+            .was
+            .zip(write.was_text)
+            .and_then(|(was, text)| {
+                let set = was
+                    .assigns
+                    .iter()
+                    .find(|a| a.name == *name && a.function == unset.function)?;
+                Some(format!(
+                    " The file as it is sets it{place} at line {} (`{}`): keep that line.",
+                    set.line,
+                    line(text, set.line).trim()
+                ))
+            })
+            .unwrap_or_else(|| format!(" Set `{name}` before that line."));
+        return Some((
+            format!(
+                "`{name}` is never set{place} in {path}: line {} (`{}`) reads it, and {nothing}, \
+                 so that line raises NameError.{kept}",
+                unset.line,
+                line(write.content, unset.line).trim(),
             ),
             None,
         ));

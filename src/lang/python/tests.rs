@@ -294,11 +294,11 @@ fn a_module_importing_from_itself_loses_that_import() {
 
 #[test]
 fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
-    let qwen = "def t():\n    assert p('rock') == 'It's a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don't'  # done\n";
+    let qwen = "def t(p, x):\n    assert p('rock') == 'It's a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don't'  # done\n";
     assert_eq!(
         review_in(&files(&[]), "tie.py", qwen),
         Review::Repair {
-            content: "def t():\n    assert p('rock') == 'It\\'s a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don\\'t'  # done\n".into(),
+            content: "def t(p, x):\n    assert p('rock') == 'It\\'s a tie'\n    assert p('a') == 'P1'\n    assert x == \"a\", 'don\\'t'  # done\n".into(),
             why: "escaped apostrophes that ended strings early".into()
         }
     );
@@ -484,7 +484,7 @@ fn two_asserts_of_one_call_that_expect_different_results() {
     // inside a string is not where the assert splits.
     assert_eq!(
         problem(
-            "from game import play\n\ndef test_play():\n    assert play(x) == 1\n    assert play(x) == 2\n"
+            "from game import play\n\ndef test_play():\n    x = 1\n    assert play(x) == 1\n    assert play(x) == 2\n"
         ),
         None
     );
@@ -1561,6 +1561,70 @@ fn a_missing_import_that_is_certain_is_added_and_another_told_with_the_imports_k
              `from fizzbuzz import fizzbuzz`."
         ),
         "{foreign}"
+    );
+}
+
+#[test]
+fn a_write_whose_function_reads_a_name_nothing_sets_is_refused_with_the_line_it_dropped() {
+    // l3's cli-flag: `main` rewritten without the line that set `name`
+    // (`greeting` has a parameter `name`, so a count over the whole file
+    // sees it bound); every run raised NameError until the rounds ran out.
+    let was = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef \
+               main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    \
+               print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let now = "import sys\n\n\ndef greeting(name):\n    return f'HELLO, {name}!'\n\n\ndef \
+               main(argv):\n    if '--shout' in argv[1:]:\n        print(greeting(name).upper())\n    \
+               else:\n        print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    \
+               main(sys.argv)\n";
+    match review_in(&files(&[("greet.py", was)]), "greet.py", now) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "`name` is never set in main in greet.py: line 10 (`print(greeting(name).upper())`) \
+             reads it, and nothing in main, nor at the top of the file, sets it, so that line \
+             raises NameError. The file as it is sets it in main at line 9 (`name = argv[1] if \
+             len(argv) > 1 else \"world\"`): keep that line."
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A new file: told to set it. At the top of a file too.
+    match review_in(&files(&[]), "count.py", "total = 0\nprint(totl)\n") {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "`totl` is never set in count.py: line 2 (`print(totl)`) reads it, and nothing in \
+             the file sets it, so that line raises NameError. Set `totl` before that line."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let accepted = [
+        // Set at the top, by a `global` in another function, by a loop,
+        // a comprehension, an import, a parameter of an enclosing function.
+        "LIMIT = 3\n\ndef f():\n    return LIMIT\n",
+        "def setup():\n    global G\n    G = 1\n\ndef f():\n    return G\n",
+        "def f(xs):\n    for x in xs:\n        pass\n    return [y for y in xs if y != x]\n",
+        "def outer(n):\n    def inner():\n        return n\n    return inner\n",
+        "try:\n    import json\nexcept ImportError:\n    json = None\nprint(json)\n",
+        // Under a star import, or with annotations never read.
+        "from os import *\nprint(sep)\n",
+        "from __future__ import annotations\ndef f(x: Missing) -> Other:\n    return x\n",
+        // Names Python gives every module.
+        "print(__file__, __name__)\n",
+    ];
+    for code in accepted {
+        assert_eq!(
+            review_in(&files(&[]), "f.py", code),
+            Review::Accept,
+            "{code}"
+        );
+    }
+    // A name the file as it is leaves so is the project's.
+    let project = "def main():\n    print(config)\n";
+    assert_eq!(
+        review_in(
+            &files(&[("app.py", project)]),
+            "app.py",
+            "def main():\n    print(config, 1)\n"
+        ),
+        Review::Accept
     );
 }
 
