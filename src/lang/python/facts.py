@@ -539,7 +539,7 @@ def assigns(tree):
             for (n, f), line in sorted(found.items(), key=lambda item: item[1])]
 
 
-def imports_added(text, modules):
+def imports_added(text, modules, test=True):
     """The file with the imports it lacks added at its top, where what to
     import is certain: a module of Python's standard library whose
     attribute it reads and that nothing binds (`unittest.TestCase` with no
@@ -550,15 +550,19 @@ def imports_added(text, modules):
     import fizzbuzz`, was refused for that, and went back and forth until
     the loop guard failed the subtask (k1's fizzbuzz). `modules`: the names
     the workspace's modules at the top of the folder define, by module
-    name. With the file, the lines added; None when nothing is missing, a
-    star import may bind anything, or the result does not parse."""
+    name. In a test file (`test`), pytest is certain too (`pytest.raises`
+    with no `import pytest`). With the file, the lines added; None when
+    nothing is missing, a star import may bind anything, or the result
+    does not parse."""
     tree = parse(text)[0]
     if tree is None:
         return None
     bound = bound_names(tree)
     if bound is None:
         return None
-    standard = getattr(sys, "stdlib_module_names", frozenset())
+    standard = set(getattr(sys, "stdlib_module_names", ()))
+    if test:
+        standard.add("pytest")
     lines = []
     for missing in undefined(text, tree):
         if missing["name"] in standard:
@@ -1364,7 +1368,7 @@ def main():
         text = files[0]["text"]
         others = {f["path"]: f["text"] for f in files[1:]}
         mended = own_imports_dropped(text, files[0]["path"], others) or text
-        mended, added = imports_added(mended, {}) or (mended, [])
+        mended, added = imports_added(mended, {}, test=False) or (mended, [])
         wrapped = mended if mended != text else None
     json.dump({"files": all_facts,
                "repaired": repaired and {"text": repaired[0], "facts": facts(repaired[0]),
@@ -1373,16 +1377,16 @@ def main():
                "wrapped": wrapped and {"text": wrapped, "facts": facts(wrapped),
                                        "added": added,
                                        "alone": alone(files[0]["text"], wrapped, added,
-                                                      modules if request.get("test") else {})}},
+                                                      modules, bool(request.get("test")))}},
               sys.stdout)
 
 
-def alone(text, wrapped, added, modules):
+def alone(text, wrapped, added, modules, test):
     """Whether the imports `added` are all that mended `text` into
     `wrapped`: the reason the runner tells says only that."""
     if not added:
         return False
-    only = imports_added(text, modules)
+    only = imports_added(text, modules if test else {}, test)
     return only is not None and only[0] == wrapped
 
 

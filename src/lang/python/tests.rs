@@ -1527,6 +1527,26 @@ fn a_missing_import_that_is_certain_is_added_and_another_told_with_the_imports_k
             "{given}"
         );
     }
+    // pytest, in a test file.
+    assert_eq!(
+        review_in(
+            &workspace,
+            "test_fizzbuzz.py",
+            "from fizzbuzz import fizzbuzz\n\n\ndef test_bad():\n    with pytest.raises(TypeError):\n        \
+             fizzbuzz(None)\n"
+        ),
+        Review::Repair {
+            content: "import pytest\nfrom fizzbuzz import fizzbuzz\n\n\ndef test_bad():\n    with \
+                      pytest.raises(TypeError):\n        fizzbuzz(None)\n"
+                .into(),
+            why: "added at its top the import it lacked: `import pytest`".into(),
+        }
+    );
+    // Not in a module: it may not mean pytest at all.
+    assert!(matches!(
+        review_in(&files(&[]), "util.py", "print(pytest.x)\n"),
+        Review::Refuse(_)
+    ));
     // Not certain: a module that is not Python's own, or a function two
     // modules define. Told with the imports the file keeps.
     let two = files(&[
