@@ -217,6 +217,24 @@ pub fn verdict(checks: &[CheckRun], requirements: &[Requirement], failed: &[Stri
     }
 }
 
+/// In a goal that does not speak of tests (see [`speaks_of_tests`]), no
+/// requirement is about tests by the model's word alone: the user asked
+/// for none, so what the model marked so is about the code, judged as the
+/// others are (its examples, what calls it, the checks). A run that showed
+/// it by a run of tests is still held to them ([`shown_by_tests`], after
+/// this). l5's and m1's add-function assessors marked "Add a function
+/// count_vowels(text) ..." about tests; held to tests the goal never asked
+/// for, a right function's runs spent their rounds on a cycle that wrote
+/// them, and the model's own tests expected wrong counts.
+pub fn not_about_tests(speaks: bool, mut requirements: Vec<Requirement>) -> Vec<Requirement> {
+    if !speaks {
+        for requirement in &mut requirements {
+            requirement.about_tests = false;
+        }
+    }
+    requirements
+}
+
 /// A requirement the assessment shows by a run of tests (`runs_tests`, by
 /// a language) is about tests, not output: a test run prints no value the
 /// code returns, and it is met when the last checks ran tests and they
@@ -1536,6 +1554,26 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_requirement_is_about_tests_by_the_model_word_only_when_the_goal_asks_for_tests() {
+        let requirement = || Requirement {
+            requirement: "Add a function count_vowels(text) to textutil.py".into(),
+            met: true,
+            evidence: "def count_vowels(text): ...".into(),
+            about_tests: true,
+            about_output: false,
+            shown_by: None,
+            file: None,
+        };
+        // No test ran: held to tests, it would be unmet.
+        let held =
+            |speaks| hold_to_tests(not_about_tests(speaks, vec![requirement()]), &[]).remove(0);
+        let code = held(false);
+        assert!(code.met && !code.about_tests, "{code:?}");
+        let tests = held(true);
+        assert!(!tests.met && tests.about_tests, "{tests:?}");
+    }
+
     #[test]
     fn the_files_a_failed_command_names_that_are_not_there() {
         let exists = |path: &str| path == "word_count.py";

@@ -413,6 +413,8 @@ impl Agent<'_> {
             let cut_off = crate::model::runaway::cut_off(reply.done_reason.as_deref());
             match parse(&reply.content) {
                 Ok(requirements) => {
+                    let requirements =
+                        verdict::not_about_tests(self.speaks_of_tests(), requirements);
                     let requirements = verdict::shown_by_tests(requirements, |command| {
                         self.languages.iter().any(|l| l.runs_tests(command))
                     });
