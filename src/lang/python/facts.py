@@ -450,8 +450,9 @@ def unset(text, tree, undefined_names):
     cli-flag rewrote greet.py's `main` without the line that set `name`
     (`greeting` has a parameter `name`, so no file-wide count sees it), and
     every run of it raised NameError until its rounds ran out. Names whose
-    attribute is read are `undefined`'s; none under a star import or
-    `from __future__ import annotations` (an annotation is never read).
+    attribute is read are `undefined`'s; none under a star import or any
+    `from __future__` import (with `annotations`, an annotation is never
+    read).
     One a name and scope, in the order of the file: {name, line,
     function} (function: the name of the function or class that reads it,
     None at the top)."""

@@ -75,11 +75,11 @@ pub struct Facts {
     /// Plain names read where Python finds nothing bound to them (a
     /// function's `name` no line of it sets), by scope.
     #[serde(default)]
-    pub unset: Vec<Unset>,
+    pub unset: Vec<NameAt>,
     /// Where the file assigns plain names, the first of each name and
     /// function.
     #[serde(default)]
-    pub assigns: Vec<Unset>,
+    pub assigns: Vec<NameAt>,
     /// Top-level functions and classes defined again further down.
     #[serde(default)]
     pub redefined: Vec<Redefined>,
@@ -151,7 +151,7 @@ pub struct Undefined {
 /// A plain name at a line, in a function (`None`: at the file's top, or
 /// in a scope of no name of its own).
 #[derive(Debug, Deserialize)]
-pub struct Unset {
+pub struct NameAt {
     pub name: String,
     pub line: u32,
     pub function: Option<String>,
