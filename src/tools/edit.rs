@@ -46,8 +46,9 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
         }
         [] => {}
         several => {
-            let lines: Vec<usize> = several.iter().map(|at| line_of(text, *at)).collect();
-            return Err(several_matches(text, path, &lines));
+            let spans: Vec<(usize, usize)> =
+                several.iter().map(|at| (*at, at + old.len())).collect();
+            return Err(several_matches(text, path, &spans));
         }
     }
     let spans = tolerant_matches(text, old);
@@ -57,10 +58,7 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
             Ok(spliced(text, *start, *end, &new))
         }
         [] => Err(no_match(text, old, path)),
-        several => {
-            let lines: Vec<usize> = several.iter().map(|(at, _)| line_of(text, *at)).collect();
-            Err(several_matches(text, path, &lines))
-        }
+        several => Err(several_matches(text, path, several)),
     }
 }
 
@@ -344,22 +342,47 @@ fn tolerant_matches(text: &str, old: &str) -> Vec<(usize, usize)> {
     spans(&filled, &wanted)
 }
 
-fn several_matches(text: &str, path: &str, lines: &[usize]) -> EditRefusal {
-    let shown: Vec<String> = lines
+/// Refusal of an `old` found at several `spans`: each place with the
+/// fewest lines around it that occur once in `text`, ready to be sent as
+/// `old` (a small model told only "quote more lines" made both branches of
+/// an `if` print the same line, could not tell them apart and gave up).
+fn several_matches(text: &str, path: &str, spans: &[(usize, usize)]) -> EditRefusal {
+    let all: Vec<&str> = text.lines().collect();
+    let shown: Vec<String> = spans
         .iter()
-        .map(|line| numbered(text, *line, *line))
+        .map(|(start, end)| {
+            let first = line_of(text, *start);
+            let last = line_of(text, (*end).max(start + 1) - 1).max(first);
+            match once_around(text, &all, first, last) {
+                Some(quote) => format!(
+                    "the one at line {first}, as an `old` that occurs once:\n```\n{quote}\n```"
+                ),
+                None => format!("line {first}:\n{}", numbered(text, first, last)),
+            }
+        })
         .collect();
     format!(
         "edit_file {path}: `old` occurs {} times (lines {}); nothing was changed. Quote more \
-         lines around the one you mean so that it occurs once:\n{}",
-        lines.len(),
-        lines
+         lines around the one you mean so that it occurs once; {}",
+        spans.len(),
+        spans
             .iter()
-            .map(ToString::to_string)
+            .map(|(start, _)| line_of(text, *start).to_string())
             .collect::<Vec<_>>()
             .join(", "),
-        shown.join("\n---\n")
+        shown.join("\n")
     )
+}
+
+/// Lines `first..=last` (1-based) of `text` with the fewest lines before
+/// and after them (those before first) that together occur once in
+/// `text`; `None` when no such quote of up to 4 more lines exists.
+fn once_around(text: &str, all: &[&str], first: usize, last: usize) -> Option<String> {
+    (1..=4usize)
+        .flat_map(|more| (0..=more).rev().map(move |before| (before, more - before)))
+        .filter(|(before, after)| *before < first && last + after <= all.len())
+        .map(|(before, after)| all[first - 1 - before..last + after].join("\n"))
+        .find(|quote| !quote.trim().is_empty() && text.matches(quote.as_str()).count() == 1)
 }
 
 fn no_match(text: &str, old: &str, path: &str) -> EditRefusal {
@@ -579,6 +602,48 @@ mod tests {
         assert!(error.contains("occurs 2 times (lines 1, 3)"), "{error}");
         let tolerant = apply("  a\nb\n a \n", "a", "c", "a.py");
         assert!(tolerant.unwrap_err().contains("occurs 2 times"));
+    }
+
+    #[test]
+    fn several_matches_each_come_with_an_old_that_occurs_once() {
+        let text = "def greet(name, shout):\n    if shout:\n        print(f\"Hello, {name}!\")\n    else:\n        print(f\"Hello, {name}!\")\n";
+        let old = "print(f\"Hello, {name}!\")";
+        let error = apply(text, old, "print(f\"HELLO, {name.upper()}!\")", "greet.py").unwrap_err();
+        assert!(error.contains("occurs 2 times (lines 3, 5)"), "{error}");
+        let quotes: Vec<&str> = error
+            .split("```")
+            .skip(1)
+            .step_by(2)
+            .map(|q| q.trim_matches('\n'))
+            .collect();
+        assert_eq!(
+            quotes,
+            [
+                "    if shout:\n        print(f\"Hello, {name}!\")",
+                "    else:\n        print(f\"Hello, {name}!\")"
+            ],
+            "{error}"
+        );
+        // Each quote, sent as `old`, changes its own place and no other.
+        let shouted = apply(
+            text,
+            quotes[0],
+            "    if shout:\n        print(f\"HELLO, {name.upper()}!\")",
+            "greet.py",
+        )
+        .unwrap();
+        assert!(
+            shouted.contains("if shout:\n        print(f\"HELLO")
+                && shouted.contains("else:\n        print(f\"Hello"),
+            "{shouted}"
+        );
+        // The first of a file has no line before it: the line after it is quoted.
+        let twice = "x = 1\ny = 2\nx = 1\nz = 3\n";
+        let error = apply(twice, "x = 1", "x = 4", "a.py").unwrap_err();
+        assert!(
+            error.contains("```\nx = 1\ny = 2\n```") && error.contains("```\ny = 2\nx = 1\n```"),
+            "{error}"
+        );
     }
 
     #[test]
