@@ -143,7 +143,6 @@ fn a_model_that_claims_done_while_the_tests_fail_gets_a_new_cycle_not_goal_achie
         ]
     );
     run.assert_code(0);
-    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
     assert_eq!(
         state.checks[0].tests.map(|t| (t.passed, t.failed)),
         Some((2, 0))
@@ -393,7 +392,6 @@ fn what_a_program_printed_before_an_option_was_asked_of_it_is_kept() {
     assert_eq!(cycles(&test).len(), 1);
     assert!(kept(&state.requirements).met, "{:?}", state.requirements);
     assert_eq!(test.read("greet.py"), hello);
-    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
 
 /// The write that changes what a program printed before the plan is told
@@ -751,7 +749,6 @@ fn missing_tests_get_a_cycle_that_writes_their_file_and_runs_them() {
         .find(|r| r.about_tests)
         .expect("a requirement about tests");
     assert!(tests.met, "{tests:?}");
-    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
 
 /// A "mathx package with add and mul functions" written as `mathx/add.py`
@@ -1588,7 +1585,6 @@ fn a_check_with_no_argument_becomes_the_run_with_the_arguments_that_passed() {
         [given],
         "the checks of the work run the given command"
     );
-    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
 
 /// The hello world goal of a model whose program is only a definition
@@ -2079,7 +2075,6 @@ fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_co
         ]);
     let run = tested.run();
     run.assert_code(0);
-    assert!(run.stderr.contains("Goal achieved"), "{}", run.stderr);
     let check = bare(&tested);
     assert!(
         check.wants_arguments && check.exit_code == Some(1),
@@ -2394,6 +2389,60 @@ fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_clai
     );
     assert_eq!(refused.len(), 2, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), ignoring);
+}
+
+/// A change after which a program that ran before the plan fails is not
+/// done at the first claim: l3's cli-flag marked its change done with
+/// `greet.py` raising NameError, and only the check after it found that.
+/// Told so, the model fixes it; one that means it claims again and that
+/// claim stands.
+#[test]
+fn a_change_after_which_a_program_that_ran_fails_is_not_done_at_the_first_claim() {
+    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main():\n    print(greeting(\"world\"))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let shouting = start
+        .replace(
+            "def greeting(name):\n    return f\"Hello, {name}!\"",
+            "def greeting(name, shout=False):\n    text = f\"Hello, {name}!\"\n    return text.upper() if shout else text",
+        )
+        .replace(
+            "greeting(\"world\")",
+            "greeting(\"world\", shout=\"--shout\" in sys.argv)",
+        );
+    // Without arguments, `sys.argv[1]` raises IndexError.
+    let broken = shouting.replace("\"--shout\" in sys.argv", "sys.argv[1] == \"--shout\"");
+    let (test, run, refused) = flag_change(
+        Some(start),
+        &broken,
+        write_reply("greet.py", &shouting),
+        runner::state::RefusalKind::KeptBroken,
+    );
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].starts_with(
+            "not accepted yet: after your last change, `python3 greet.py` fails (exit code 1)"
+        ) && refused[0].contains("IndexError")
+            && refused[0].ends_with(
+                "before this run it printed \"Hello, world!\", and the goal does not ask to \
+                 change that: make it print that again. Fix greet.py, then mark the subtask \
+                 complete. If the goal asks that it no longer print that, mark the subtask \
+                 complete again."
+            ),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("greet.py"), shouting);
+    test.assert_replay_matches();
+    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "it must fail"}}]});
+    let (test, run, refused) = flag_change(
+        Some(start),
+        &broken,
+        again,
+        runner::state::RefusalKind::KeptBroken,
+    );
+    // Once a subtask: the change's and the check's.
+    assert_eq!(refused.len(), 2, "{}", run.stderr);
+    assert_eq!(test.read("greet.py"), broken);
 }
 
 /// What the goal's option must make a program print is asked of the model

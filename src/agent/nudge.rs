@@ -272,10 +272,12 @@ impl Agent<'_> {
             // option of the goal's as one: it printed it back, taking it for
             // an argument (e1's cli-flag marked `greet.py` done while
             // `--shout` came out as the name), or printed what it prints
-            // without it (f1's). Refused once a subtask for each, with what
-            // to do (the edit that leaves options out, when there is one).
+            // without it (f1's); or a program that ran before the plan
+            // fails now (l3's, NameError). Refused once a subtask for each,
+            // with what to do (the edit that leaves options out, when there
+            // is one).
             Call::Complete { success: true, .. }
-                if let Some(taken) = self.option_unread()
+                if let Some(taken) = self.last_runs_found()
                     && !focus::completion_refused(state, taken.kind) =>
             {
                 Err(Refusal::new(

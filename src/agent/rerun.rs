@@ -17,7 +17,10 @@
 //! A run with an option of the goal's that printed the option back, or
 //! printed what the program prints without it, is kept (see [`Unread`]):
 //! until the file changes again, a completion is refused once a subtask
-//! with what to do (`RefusalKind::OptionTaken`, `OptionIgnored`).
+//! with what to do (`RefusalKind::OptionTaken`, `OptionIgnored`). So is
+//! one after a write that left a program that ran before the plan failing
+//! (`KeptBroken`): l3's cli-flag marked its change done with `greet.py`
+//! raising NameError, and only the check subtask after it found that.
 
 use super::Agent;
 use super::complete::same_command;
@@ -85,6 +88,7 @@ impl Agent<'_> {
         let mut lines = Vec::new();
         let mut plain = Vec::new();
         let mut done = None;
+        self.taken = None;
         for was in kept.iter().take(MAX_RERUNS) {
             if self.stop.is_requested() {
                 return (String::new(), None);
@@ -92,10 +96,14 @@ impl Agent<'_> {
             let now = self
                 .run_check_within(&was.command, Some(RERUN_TIMEOUT))
                 .await;
-            lines.extend(changed(was, &now));
+            if let Some(line) = changed(was, &now) {
+                if self.taken.is_none() && !now.passed() {
+                    self.taken = self.broken(&now, &line);
+                }
+                lines.push(line);
+            }
             plain.push(now);
         }
-        self.taken = None;
         for (command, expects) in runs.iter().take(MAX_RERUNS.saturating_sub(kept.len())) {
             if self.stop.is_requested() {
                 return (String::new(), None);
@@ -215,6 +223,21 @@ impl Agent<'_> {
         })
     }
 
+    /// For a program that ran before the plan and fails after the last
+    /// write (`told`, what [`changed`] says of it): the completion waits
+    /// until it runs again.
+    fn broken(&self, run: &CheckRun, told: &str) -> Option<Unread> {
+        let (path, text) = self.program_of(run)?;
+        Some(Unread {
+            kind: RefusalKind::KeptBroken,
+            advice: format!("Fix {path}"),
+            again: "If the goal asks that it no longer print that",
+            told: told.to_string(),
+            path,
+            text,
+        })
+    }
+
     /// The source file a run's command runs (its first word a language
     /// owns that is a file of the workspace), and its text.
     fn program_of(&self, run: &CheckRun) -> Option<(String, String)> {
@@ -224,9 +247,10 @@ impl Agent<'_> {
         })
     }
 
-    /// What the runs of the last write found of the goal's options, while
-    /// the file is as that write left it.
-    pub(super) fn option_unread(&self) -> Option<&Unread> {
+    /// What the runs of the last write found (an option of the goal's not
+    /// read, a program that ran before failing), while the file of the
+    /// program is as that write left it.
+    pub(super) fn last_runs_found(&self) -> Option<&Unread> {
         self.taken
             .as_ref()
             .filter(|taken| self.tools.text(&taken.path).as_deref() == Some(taken.text.as_str()))
@@ -238,7 +262,8 @@ impl Agent<'_> {
 /// printed what it prints without it; and what to do.
 #[derive(Debug, Clone)]
 pub(super) struct Unread {
-    /// `OptionTaken` or `OptionIgnored`, as a completion is refused.
+    /// `OptionTaken`, `OptionIgnored` or `KeptBroken`, as a completion is
+    /// refused.
     pub kind: RefusalKind,
     /// The file of the program, and its text when the run was made.
     path: String,

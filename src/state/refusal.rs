@@ -60,6 +60,9 @@ pub enum RefusalKind {
     /// A completion while the last write's run with an option of the
     /// goal's printed what the program prints without it; refused once.
     OptionIgnored,
+    /// A completion while the last write's runs found a program that ran
+    /// before the plan failing, which it did not then; refused once.
+    KeptBroken,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -100,6 +103,7 @@ impl RefusalKind {
                     | RefusalKind::Unwired
                     | RefusalKind::OptionTaken
                     | RefusalKind::OptionIgnored
+                    | RefusalKind::KeptBroken
                     | RefusalKind::EditMadeBefore
             )
     }
