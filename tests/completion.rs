@@ -1995,20 +1995,23 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     // Right on the agreed call it returns: it ran, and ran right.
     assert_eq!(requirement(&state, ran), None, "{:?}", state.requirements);
 
-    // Sure answers (5 of 6 agreed) hold it to them, even where both are
-    // wrong: the model's wrong belief is the price of holding one.
+    // Sure answers (5 of 6 agreed), both wrong on 'python': no value is
+    // the goal's word (it gives none), so the one the function returns
+    // otherwise leaves them all out. The function is not held wrong; it
+    // is not shown run either, so a test that calls it must pass (n1's
+    // add-function was held wrong on `count_vowels('Python') == 2`).
     let sure = add_function(script(["2", "1", "2", "0", "10", "6"]), textutil);
     let run = sure.run();
     run.assert_code(1);
     let state = sure.assert_replay_matches();
-    let wrong = requirement(&state, held).expect("held to the agreed examples");
-    assert!(
-        !wrong.met
-            && wrong
-                .evidence
-                .contains("count_vowels('python') returned 1, the goal says 2"),
-        "{wrong:?}"
-    );
+    assert_eq!(requirement(&state, held), None, "{:?}", state.requirements);
+    let unrun = requirement(&state, ran).expect("nothing ran it");
+    assert!(!unrun.met, "{unrun:?}");
+
+    // The same answers where the function returns each: it ran, and ran
+    // right, with no test.
+    let agreeing = add_function(script(["2", "1", "1", "0", "10", "6"]), textutil);
+    agreeing.run().assert_code(0);
 }
 
 #[test]

@@ -86,9 +86,49 @@ pub fn read(printed: &str) -> Option<(Vec<Tried>, usize)> {
     Some((tried, seen))
 }
 
+/// Whether `value` (a literal, as the language shows it) is one the
+/// goal's words give: a string's text that stands in `goal` as it is, or
+/// a number or name that is a word of it (`'Fizz'` of "returns 'Fizz' for
+/// multiples of 3"). Any other value the model worked out itself
+/// (`count_vowels('python')` is 2): its belief, as its own tests are,
+/// not the goal's word.
+pub fn given_by(goal: &str, value: &str) -> bool {
+    let value = value.trim();
+    let quoted = ['\'', '"', '`']
+        .into_iter()
+        .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote));
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '-';
+    match quoted {
+        Some(text) => !text.is_empty() && goal.contains(text),
+        None if value.chars().all(word) => goal
+            .split(|c: char| !word(c))
+            .any(|w| w.trim_end_matches('.') == value.trim_end_matches('.') && !w.is_empty()),
+        None => goal.contains(value),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_the_goals_when_its_words_give_it() {
+        let goal = "Write fizzbuzz(n) that returns 'Fizz' for multiples of 3, \"Buzz\" for 5, \
+                    and True when n is 7.";
+        assert!(given_by(goal, "'Fizz'"));
+        assert!(given_by(goal, "'Buzz'"));
+        assert!(given_by(goal, "3"));
+        assert!(given_by(goal, "7"));
+        assert!(given_by(goal, "True"));
+        assert!(!given_by(goal, "'FizzBuzz'"));
+        assert!(!given_by(goal, "'6'"));
+        assert!(!given_by(goal, "6"));
+        assert!(!given_by(goal, "''"));
+        assert!(!given_by(goal, "False"));
+        let counted = "Add count_vowels(text) that returns how many vowels the text has";
+        assert!(!given_by(counted, "2"));
+        assert!(given_by("returns [1, 2] for 2", "[1, 2]"));
+    }
 
     #[test]
     fn a_call_names_what_it_calls_only_when_it_is_a_plain_call() {

@@ -2,7 +2,9 @@
 //! held to the examples the goal's own words give. The model is asked
 //! once a run, from the goal alone (it is not shown the code), for calls
 //! whose result the goal decides, and asked again for the result of each
-//! call: an example counts only when both answers agree. Every assessment
+//! call: an example counts only when both answers agree, and one whose
+//! value the goal's words do not give only while the function returns
+//! every such value (see `examine`). Every assessment
 //! then calls the function on them through its language, confined as the
 //! model's commands are (`verdict::hold_to_examples`). The model's own
 //! tests can hold its wrong belief; the goal's words cannot.
@@ -281,6 +283,7 @@ impl Agent<'_> {
         if examples.is_empty() {
             return Vec::new();
         }
+        let goal = self.state().goal.clone();
         let mut examined = Vec::new();
         for (name, module, at) in self.examinable() {
             let own: Vec<Example> = examples
@@ -334,6 +337,18 @@ impl Agent<'_> {
             // still shows the function ran, and ran right.
             if unsure {
                 tried.retain(|t| t.same);
+            }
+            // A value the goal's words do not give is the model's own
+            // working out (n1's add-function: both answers said
+            // `count_vowels('Python')` is 2, and a right function was
+            // held wrong). Such values hold the function only when it
+            // returns each of them: one it returns otherwise leaves them
+            // all out, and the function is judged by what runs it (tests,
+            // the assessment). A call that raised or hung is wrong
+            // whatever it was to return: it stays.
+            let given = |t: &Tried| examples::given_by(&goal, &t.wanted) || t.got.is_err();
+            if tried.iter().any(|t| !t.same && !given(t)) {
+                tried.retain(given);
             }
             let each: Vec<String> = tried
                 .iter()
