@@ -469,9 +469,8 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
         "{}",
         rejected[1]
     );
-    // Told to run the check again after the fix, the model claimed the
-    // subtask done instead: that claim became the run of the check, and
-    // the log holds the run.
+    // Told to run the check again after the fix, the model ran it, and
+    // its passing ended the subtask: no claim of the model's was needed.
     assert!(sent(
         &test,
         r#"Now run the check again: answer with exactly {"name":"run_cmd","arguments":{"cmd":"python3 -m pytest -q"}}"#
@@ -481,13 +480,21 @@ fn a_check_ends_when_its_command_passes_not_when_the_model_says_so() {
         .map(|call| call.name)
         .collect();
     assert_eq!(
-        replied[replied.len() - 4..],
-        [
-            "mark_subtask_complete",
-            "write_file",
-            "run_cmd",
-            "mark_subtask_complete"
-        ]
+        replied[replied.len() - 3..],
+        ["mark_subtask_complete", "write_file", "run_cmd"]
+    );
+    let ended: Vec<(Option<usize>, String)> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            runner::state::Event::SubtaskEnded { call, reason, .. } => Some((call, reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ended.last(),
+        Some(&(None, "ran `python3 -m pytest -q`: exit code 0".to_string())),
+        "{ended:?}"
     );
     // The model's runs, then the completion check's.
     let codes: Vec<_> = state.commands.iter().map(|c| c.exit_code).collect();

@@ -239,6 +239,25 @@ impl Agent<'_> {
         {
             return Ok(());
         }
+        // A run of the active subtask's own command that passed (its
+        // output holding what the subtask expects) ends it, when a claim
+        // of it would be accepted now: the runner saw it done, and the
+        // model's word adds nothing. n1's add-function ran pytest to
+        // `1 passed`, then twice wrote "Mark the subtask complete" as
+        // prose, and the run stopped at the round cap.
+        if matches!(action, Action::RunCmd { .. })
+            && let Some(check) = super::focus::check_command(self.state())
+            && super::focus::check_passed(self.state(), &check)
+        {
+            let reason = format!("ran `{check}`: exit code 0");
+            let claim = Call::Complete {
+                success: true,
+                reason: reason.clone(),
+            };
+            if self.accept(claim).is_ok() && self.end_active(true, reason)? {
+                return Ok(());
+            }
+        }
         if let Some(cmd) = super::focus::given_check(self.state())
             && let Some(cursor) = self.state().tree.cursor
         {
