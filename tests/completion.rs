@@ -806,6 +806,127 @@ fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 }
 
+/// A package's `__init__.py` marked written while it does not import its
+/// modules' functions is refused once, with the lines that do: n1's
+/// package wrote it empty, as its plan said, and `from mathx import add`
+/// gave the module. Told the lines, the model writes them, and the run
+/// is achieved.
+#[test]
+fn an_init_that_does_not_give_the_packages_functions_is_not_done_at_the_first_claim() {
+    let bound = "from .add import add\nfrom .mul import mul\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "mathx/add.py", "purpose": "add"},
+            {"path": "mathx/mul.py", "purpose": "mul"},
+            {"path": "mathx/__init__.py", "purpose": "an empty file that marks the package"},
+            {"path": "test_mathx.py", "purpose": "tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            {"name": "told", "last_tool": "not accepted yet: mathx/__init__.py",
+             "reply": write_reply("mathx/__init__.py", bound)},
+            on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
+            ends_when("Wrote ", true, "written"),
+            ends_when("exit code 0", true, "passed"),
+            on_subtask("Write mathx/add.py", "write_file", serde_json::json!({"path": "mathx/add.py",
+                "content": "def add(a, b):\n    return a + b\n"})),
+            on_subtask("Write mathx/mul.py", "write_file", serde_json::json!({"path": "mathx/mul.py",
+                "content": "def mul(a, b):\n    return a * b\n"})),
+            on_subtask("Write mathx/__init__.py", "write_file", serde_json::json!({"path": "mathx/__init__.py",
+                "content": ""})),
+            on_subtask("Write test_mathx.py", "write_file", serde_json::json!({"path": "test_mathx.py",
+                "content": "from mathx import add, mul\n\n\ndef test_both():\n    assert add(2, 3) == 5\n    assert mul(2, 3) == 6\n"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "mathx gives add and mul", "met": true, "evidence": "from .add import add", "about_tests": false},
+            {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "done"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Create a mathx package with add and mul functions and pytest tests",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let refused: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected {
+                kind: runner::state::RefusalKind::Unexported,
+                error,
+                ..
+            } => Some(error),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "not accepted yet: mathx/__init__.py does not import add from mathx/add.py, so `from \
+          mathx import add` gives the module, not add. Put these lines in mathx/__init__.py:\n\
+          from .add import add\nfrom .mul import mul\nthen mark the subtask complete. If \
+          mathx/__init__.py must not import them, mark the subtask complete again."
+        ],
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("mathx/__init__.py"), bound);
+    run.assert_code(0);
+    test.assert_replay_matches();
+}
+
+/// An edit of the file the active subtask writes, while the file is not
+/// there, becomes its write: n1's fizzbuzz edited the start of a test file
+/// it was told to begin with into the whole right file, was told "no such
+/// file" and never wrote it.
+#[test]
+fn an_edit_of_the_file_a_subtask_writes_before_it_exists_writes_it() {
+    let tests = "from add import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "add.py", "purpose": "add"},
+            {"path": "test_add.py", "purpose": "tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Write test_add.py", "edit_file", serde_json::json!({"path": "test_add.py",
+                "old": "from add import add\n\n\ndef test_add():\n    assert add(ARGUMENTS) == EXPECTED",
+                "new": tests})),
+            on_subtask("Write add.py", "write_file", serde_json::json!({"path": "add.py",
+                "content": "def add(a, b):\n    return a + b\n"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "add returns the sum", "met": true, "evidence": "def add(a, b)", "about_tests": false},
+            {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "done"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write add.py with a function add(a, b) and pytest tests",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    assert_eq!(test.read("test_add.py"), tests, "{}", run.stderr);
+    let tools: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionStarted { tool, summary, .. } if summary.contains("test_add.py") => {
+                Some(tool)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tools, ["write_file"], "{}", run.stderr);
+    run.assert_code(0);
+    test.assert_replay_matches();
+}
+
 /// A requirement the assessment shows with the program given inline
 /// (`python3 -c`, which the model's own commands may not give) is run all
 /// the same and judged by what it printed: x1's package run (`--api

@@ -1,10 +1,17 @@
 //! The claims of a reply, before it is logged: a claim that a check subtask
 //! is done, made while the check's result for the files as they are is not
-//! known, becomes the run of the check.
+//! known, becomes the run of the check; an edit of the file the active
+//! subtask writes, while the file is not there, becomes its write.
 
 use super::{Agent, focus};
 use crate::chat::ToolCall;
+use crate::state::SubtaskKind;
 use crate::tools::{Action, Call, Refusal};
+
+/// The same workspace path, however a model wrote it (`./a.py`).
+fn same_path(a: &str, b: &str) -> bool {
+    a.trim_start_matches("./") == b.trim_start_matches("./")
+}
 
 /// A call as the tools parsed it.
 pub(super) type Parsed = Result<Call, Refusal>;
@@ -25,9 +32,36 @@ impl Agent<'_> {
     /// with.
     pub(super) fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<(ToolCall, Parsed)> {
         let state = self.state();
+        let writes = match state.tree.active().map(|(_, subtask)| &subtask.kind) {
+            Some(SubtaskKind::Write { path }) => Some(path.as_str()),
+            _ => None,
+        };
+        // An edit of the file the active subtask writes, while it is not
+        // there, can only mean the file holding `new`: nothing is there to
+        // lose, and the write is reviewed as any other. n1's fizzbuzz was
+        // told to begin its test file "so", edited that start into the
+        // whole right file, was told "no such file" and never wrote it.
         let parse = |call: ToolCall| {
             let parsed = self.tools.parse(&call);
-            (call, parsed)
+            match &parsed {
+                Ok(Call::Action(Action::EditFile { path, new, .. }))
+                    if writes.is_some_and(|w| same_path(w, path))
+                        && !new.trim().is_empty()
+                        && !self.tools.exists(path) =>
+                {
+                    tracing::warn!(
+                        path,
+                        "an edit of the file the subtask writes, which is not there: writing it"
+                    );
+                    let call = ToolCall {
+                        name: "write_file".into(),
+                        arguments: serde_json::json!({ "path": path, "content": new }),
+                    };
+                    let parsed = self.tools.parse(&call);
+                    (call, parsed)
+                }
+                _ => (call, parsed),
+            }
         };
         let Some(check) = focus::check_command(state) else {
             return calls.into_iter().map(parse).collect();

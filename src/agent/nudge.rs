@@ -248,6 +248,37 @@ impl Agent<'_> {
                     ),
                 ))
             }
+            // A package's `__init__.py` written without the names of the
+            // package's modules: `from mathx import add` gives the module
+            // (n1's package wrote it empty, as its plan said, and pytest
+            // failed on `mathx.add(1, 2)`). Refused once a subtask, with
+            // the lines that bind them.
+            Call::Complete { success: true, .. }
+                if let Some((_, subtask)) = state.tree.active()
+                    && let SubtaskKind::Write { path } = &subtask.kind
+                    && !focus::completion_refused(state, RefusalKind::Unexported)
+                    && let missing = self
+                        .unexported()
+                        .into_iter()
+                        .filter(|u| u.binder == *path)
+                        .collect::<Vec<_>>()
+                    && let Some(first) = missing.first() =>
+            {
+                let lines: Vec<&str> = missing.iter().map(|u| u.binding.as_str()).collect();
+                Err(Refusal::new(
+                    RefusalKind::Unexported,
+                    format!(
+                        "not accepted yet: {path} does not import {name} from {module}, so `from \
+                         {package} import {name}` gives the module, not {name}. Put these lines \
+                         in {path}:\n{}\nthen mark the subtask complete. If {path} must not \
+                         import them, mark the subtask complete again.",
+                        lines.join("\n"),
+                        name = first.name,
+                        module = first.module,
+                        package = first.package,
+                    ),
+                ))
+            }
             // A parameter the change gave a function that no call of it
             // in the file gives: the change never takes effect (two
             // cli-flag runs gave `greeting` a `shout=False` that `main`

@@ -109,6 +109,8 @@ pub struct Unexported {
     /// The file that must bind it for the package to give it
     /// (`mathx/__init__.py`): the file a cycle changes.
     pub binder: String,
+    /// The line of the binder that binds it (`from .add import add`).
+    pub binding: String,
 }
 
 /// A parameter with a default that no call of its function in the same

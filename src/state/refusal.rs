@@ -63,6 +63,10 @@ pub enum RefusalKind {
     /// A completion while the last write's runs found a program that ran
     /// before the plan failing, which it did not then; refused once.
     KeptBroken,
+    /// A package's binder (`__init__.py`) marked written while it does
+    /// not give a name of a module of the package the goal names;
+    /// refused once.
+    Unexported,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -104,6 +108,7 @@ impl RefusalKind {
                     | RefusalKind::OptionTaken
                     | RefusalKind::OptionIgnored
                     | RefusalKind::KeptBroken
+                    | RefusalKind::Unexported
                     | RefusalKind::EditMadeBefore
             )
     }

@@ -734,6 +734,7 @@ pub fn hold_to_exports(
             name,
             module,
             binder,
+            binding,
         } = missing;
         if !names_folder(goal, package.rsplit('.').next().unwrap_or(package)) {
             continue;
@@ -746,7 +747,7 @@ pub fn hold_to_exports(
             met: false,
             evidence: format!(
                 "{binder} does not import {name}, so `from {package} import {name}` gives the \
-                 module {module}"
+                 module {module}: {binder} needs the line `{binding}`"
             ),
             about_tests: false,
             about_output: false,
@@ -2679,6 +2680,7 @@ mod tests {
             name: name.into(),
             module: format!("{package}/{name}.py"),
             binder: format!("{package}/__init__.py"),
+            binding: format!("from .{name} import {name}"),
         };
         let unexported = vec![missing("mathx", "add"), missing("other", "f")];
         let goal = "Create a mathx package with add and mul functions and pytest tests";

@@ -20,6 +20,17 @@ pub type EditRefusal = String;
 
 /// The text after replacing the one occurrence of `old` with `new`.
 pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, EditRefusal> {
+    // A file with nothing in it has nothing to quote: what it holds after
+    // the edit is `new`, and nothing is lost (n1's package sent `from .add
+    // import *` as `old` for an empty `mathx/__init__.py`, with that line
+    // and `from .mul import *` as `new`, eight times, told each time that
+    // the file is empty).
+    if text.trim().is_empty() && !new.trim().is_empty() {
+        return Ok(match new.ends_with('\n') {
+            true => new.to_string(),
+            false => format!("{new}\n"),
+        });
+    }
     if old.is_empty() {
         return Err(format!(
             "edit_file {path}: `old` is empty; quote the lines to replace exactly as they are in \
@@ -593,6 +604,19 @@ mod tests {
             "{old:?} {new:?}"
         );
         assert_eq!(smallest(before, before), None);
+    }
+
+    #[test]
+    fn an_edit_of_an_empty_file_gives_it_new() {
+        let new = "from .add import *\nfrom .mul import *";
+        assert_eq!(
+            apply("", "from .add import *", new, "m/__init__.py").unwrap(),
+            format!("{new}\n")
+        );
+        assert_eq!(apply("\n", "", "x = 1\n", "a.py").unwrap(), "x = 1\n");
+        // Nothing to write is still refused.
+        assert!(apply("", "a", "  ", "a.py").is_err());
+        assert!(apply("y = 2\n", "", "x = 1", "a.py").is_err());
     }
 
     #[test]

@@ -285,7 +285,7 @@ impl Agent<'_> {
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
     /// only (the others are not read).
-    fn unexported(&self) -> Vec<crate::lang::Unexported> {
+    pub(in crate::agent) fn unexported(&self) -> Vec<crate::lang::Unexported> {
         let state = self.state();
         let in_named = |path: &&String| {
             path.rsplit_once('/')

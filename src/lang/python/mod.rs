@@ -523,6 +523,7 @@ impl Language for Python {
                 name: name.to_string(),
                 module: path.clone(),
                 binder,
+                binding: format!("from .{name} import {name}"),
             });
         }
         found

@@ -1129,6 +1129,7 @@ fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_i
         name: name.into(),
         module: format!("mathx/{name}.py"),
         binder: "mathx/__init__.py".into(),
+        binding: format!("from .{name} import {name}"),
     };
     assert_eq!(found, [missing("add"), missing("mul")]);
     let init = file(
