@@ -751,6 +751,55 @@ fn missing_tests_get_a_cycle_that_writes_their_file_and_runs_them() {
     assert!(tests.met, "{tests:?}");
 }
 
+/// A run of "Create a mathx package with add and mul functions and pytest
+/// tests" with no cycle, planned as `tasks`: `first` rules, then those that
+/// run the check, end a subtask after a write or a passing run and write
+/// `mathx/add.py` and `mathx/mul.py`, then `last`; an assessment that finds
+/// it all met, and anything else marked done.
+fn mathx_run(
+    tasks: serde_json::Value,
+    first: Vec<serde_json::Value>,
+    last: Vec<serde_json::Value>,
+) -> Test {
+    let common = [
+        on_subtask(
+            "Run `python3 -m pytest -q`",
+            "run_cmd",
+            serde_json::json!({"cmd": "python3 -m pytest -q"}),
+        ),
+        ends_when("Wrote ", true, "written"),
+        ends_when("exit code 0", true, "passed"),
+        on_subtask(
+            "Write mathx/add.py",
+            "write_file",
+            serde_json::json!({"path": "mathx/add.py",
+            "content": "def add(a, b):\n    return a + b\n"}),
+        ),
+        on_subtask(
+            "Write mathx/mul.py",
+            "write_file",
+            serde_json::json!({"path": "mathx/mul.py",
+            "content": "def mul(a, b):\n    return a * b\n"}),
+        ),
+    ];
+    let rules: Vec<serde_json::Value> = first.into_iter().chain(common).chain(last).collect();
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": tasks, "check": "python3 -m pytest -q"},
+        "rules": rules,
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "mathx/add.py and mathx/mul.py exist", "met": true, "evidence": "they do", "about_tests": false},
+            {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "done"}}]}
+    }))
+    .expect("script");
+    Test::new().serving(script).args([
+        "Create a mathx package with add and mul functions and pytest tests",
+        "--max-cycles",
+        "0",
+    ])
+}
+
 /// A "mathx package with add and mul functions" written as `mathx/add.py`
 /// and `mathx/mul.py` with no `__init__.py`, tests that import
 /// `mathx.mul` and pass, and an assessment that finds it all met (a
@@ -759,35 +808,19 @@ fn missing_tests_get_a_cycle_that_writes_their_file_and_runs_them() {
 /// modules' functions, so the run is not achieved.
 #[test]
 fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [
+    let test = mathx_run(
+        serde_json::json!([
             {"path": "mathx/add.py", "purpose": "add"},
             {"path": "mathx/mul.py", "purpose": "mul"},
-            {"path": "mathx/test_mul.py", "purpose": "tests"}],
-            "check": "python3 -m pytest -q"},
-        "rules": [
-            on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
-            ends_when("Wrote ", true, "written"),
-            ends_when("exit code 0", true, "passed"),
-            on_subtask("Write mathx/add.py", "write_file", serde_json::json!({"path": "mathx/add.py",
-                "content": "def add(a, b):\n    return a + b\n"})),
-            on_subtask("Write mathx/mul.py", "write_file", serde_json::json!({"path": "mathx/mul.py",
-                "content": "def mul(a, b):\n    return a * b\n"})),
-            on_subtask("Write mathx/test_mul.py", "write_file", serde_json::json!({"path": "mathx/test_mul.py",
-                "content": "from mathx.mul import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"}))
-        ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "mathx/add.py and mathx/mul.py exist", "met": true, "evidence": "they do", "about_tests": false},
-            {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
-        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
-            "arguments": {"success": true, "reason": "done"}}]}
-    }))
-    .expect("script");
-    let test = Test::new().serving(script).args([
-        "Create a mathx package with add and mul functions and pytest tests",
-        "--max-cycles",
-        "0",
-    ]);
+            {"path": "mathx/test_mul.py", "purpose": "tests"}]),
+        vec![],
+        vec![on_subtask(
+            "Write mathx/test_mul.py",
+            "write_file",
+            serde_json::json!({"path": "mathx/test_mul.py",
+            "content": "from mathx.mul import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"}),
+        )],
+    );
     let run = test.run();
     run.assert_code(1);
     let state = test.assert_replay_matches();
@@ -814,40 +847,31 @@ fn a_package_whose_functions_are_modules_is_not_taken_as_met() {
 #[test]
 fn an_init_that_does_not_give_the_packages_functions_is_not_done_at_the_first_claim() {
     let bound = "from .add import add\nfrom .mul import mul\n";
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [
+    let test = mathx_run(
+        serde_json::json!([
             {"path": "mathx/add.py", "purpose": "add"},
             {"path": "mathx/mul.py", "purpose": "mul"},
             {"path": "mathx/__init__.py", "purpose": "an empty file that marks the package"},
-            {"path": "test_mathx.py", "purpose": "tests"}],
-            "check": "python3 -m pytest -q"},
-        "rules": [
-            {"name": "told", "last_tool": "not accepted yet: mathx/__init__.py",
-             "reply": write_reply("mathx/__init__.py", bound)},
-            on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
-            ends_when("Wrote ", true, "written"),
-            ends_when("exit code 0", true, "passed"),
-            on_subtask("Write mathx/add.py", "write_file", serde_json::json!({"path": "mathx/add.py",
-                "content": "def add(a, b):\n    return a + b\n"})),
-            on_subtask("Write mathx/mul.py", "write_file", serde_json::json!({"path": "mathx/mul.py",
-                "content": "def mul(a, b):\n    return a * b\n"})),
-            on_subtask("Write mathx/__init__.py", "write_file", serde_json::json!({"path": "mathx/__init__.py",
-                "content": ""})),
-            on_subtask("Write test_mathx.py", "write_file", serde_json::json!({"path": "test_mathx.py",
-                "content": "from mathx import add, mul\n\n\ndef test_both():\n    assert add(2, 3) == 5\n    assert mul(2, 3) == 6\n"}))
+            {"path": "test_mathx.py", "purpose": "tests"}]),
+        vec![
+            serde_json::json!({"name": "told", "last_tool": "not accepted yet: mathx/__init__.py",
+             "reply": write_reply("mathx/__init__.py", bound)}),
         ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "mathx gives add and mul", "met": true, "evidence": "from .add import add", "about_tests": false},
-            {"requirement": "the tests pass", "met": true, "evidence": "1 passed", "about_tests": true}]}}],
-        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
-            "arguments": {"success": true, "reason": "done"}}]}
-    }))
-    .expect("script");
-    let test = Test::new().serving(script).args([
-        "Create a mathx package with add and mul functions and pytest tests",
-        "--max-cycles",
-        "0",
-    ]);
+        vec![
+            on_subtask(
+                "Write mathx/__init__.py",
+                "write_file",
+                serde_json::json!({"path": "mathx/__init__.py",
+                "content": ""}),
+            ),
+            on_subtask(
+                "Write test_mathx.py",
+                "write_file",
+                serde_json::json!({"path": "test_mathx.py",
+                "content": "from mathx import add, mul\n\n\ndef test_both():\n    assert add(2, 3) == 5\n    assert mul(2, 3) == 6\n"}),
+            ),
+        ],
+    );
     let run = test.run();
     let refused: Vec<String> = test
         .records()
