@@ -951,6 +951,49 @@ fn an_edit_of_the_file_a_subtask_writes_before_it_exists_writes_it() {
     test.assert_replay_matches();
 }
 
+/// A completion written as a sentence that begins with the call's words
+/// and says `success` is the call: n1's word-count wrote "Mark subtask
+/// complete with success=false and the reason ..." four rounds in a row,
+/// and the run stopped for want of a call.
+#[test]
+fn a_completion_written_as_a_sentence_is_the_call() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "add.py", "purpose": "add"}], "check": "python3 add.py"},
+        "rules": [
+            on_subtask("Run `python3 add.py`", "run_cmd", serde_json::json!({"cmd": "python3 add.py"})),
+            {"name": "said", "last_tool": "Wrote ", "reply": {"content":
+                "Mark subtask complete with success=true and the reason \"wrote add.py\""}},
+            on_subtask("Write add.py", "write_file", serde_json::json!({"path": "add.py",
+                "content": "def add(a, b):\n    return a + b\n\n\nprint(add(2, 3))\n"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "add.py prints 5", "met": true, "evidence": "5", "about_tests": false}]}}],
+        "otherwise": {"content": "nothing"}
+    }))
+    .expect("script");
+    let test =
+        Test::new()
+            .serving(script)
+            .args(["Write add.py that prints 2 + 3", "--max-cycles", "0"]);
+    let run = test.run();
+    let ended: Vec<(Option<usize>, String)> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::SubtaskEnded { call, reason, .. } => Some((call, reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ended.first(),
+        Some(&(Some(0), "wrote add.py".to_string())),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(ended.len(), 2, "{}", run.stderr);
+    test.assert_replay_matches();
+}
+
 /// A requirement the assessment shows with the program given inline
 /// (`python3 -c`, which the model's own commands may not give) is run all
 /// the same and judged by what it printed: x1's package run (`--api

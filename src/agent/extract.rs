@@ -52,6 +52,13 @@ impl Agent<'_> {
         {
             calls.push(call);
         }
+        // A completion written as a sentence, when nothing else is a call
+        // (what it claims is judged as any claim is).
+        if calls.is_empty()
+            && let Some(call) = text_calls::completion_in_prose(content)
+        {
+            calls.push(call);
+        }
         let from_text = !calls.is_empty();
         (calls, from_text)
     }

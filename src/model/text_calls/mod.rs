@@ -12,12 +12,14 @@
 //! as it is, undoubled, then repaired (`repair.rs`); calls written as code
 //! are in `code.rs`, a JSON object read as a call in `object.rs`, files given
 //! as code blocks in `fenced.rs`, a command as a code block in `command.rs`,
-//! a file repeated until the token cap in `repetition.rs`.
+//! a file repeated until the token cap in `repetition.rs`, a completion
+//! written as a sentence in `prose.rs`.
 
 mod code;
 mod command;
 mod fenced;
 mod object;
+mod prose;
 mod repair;
 mod repetition;
 #[cfg(test)]
@@ -33,6 +35,7 @@ use repair::{repair_closing, repair_with};
 
 pub use command::fenced_command;
 pub use fenced::{fenced_files, mentions};
+pub use prose::completion_in_prose;
 pub use repair::{diagnose, repair};
 pub use repetition::{MIN_REPEATED, cut_repetition};
 
