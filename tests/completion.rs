@@ -2515,6 +2515,21 @@ fn flag_change(
     (test, run, refused)
 }
 
+/// greet.py as a project has it before a cli-flag goal: it greets the world.
+const GREET_WORLD: &str = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main():\n    print(greeting(\"world\"))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+
+/// [`flag_change`] whose model, refused, marks the subtask complete again
+/// (it means the change as it is).
+fn claimed_again(
+    start: &str,
+    change: &str,
+    kind: runner::state::RefusalKind,
+) -> (Test, crate::support::Run, Vec<String>) {
+    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "it is meant so"}}]});
+    flag_change(Some(start), change, again, kind)
+}
+
 /// The results of the run's `write_file` calls that wrote.
 fn write_results(test: &Test) -> Vec<String> {
     test.records()
@@ -2535,7 +2550,7 @@ fn write_results(test: &Test) -> Vec<String> {
 /// one that means it claims again and that claim stands.
 #[test]
 fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_claim() {
-    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main():\n    print(greeting(\"world\"))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let start = GREET_WORLD;
     let ignoring = start
         .replace("def greeting(name):", "def greeting(name, shout=False):")
         .replace(
@@ -2570,14 +2585,8 @@ fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_clai
     );
     assert_eq!(test.read("greet.py"), shouting);
     test.assert_replay_matches();
-    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
-        "arguments": {"success": true, "reason": "it must print the same"}}]});
-    let (test, run, refused) = flag_change(
-        Some(start),
-        &ignoring,
-        again,
-        runner::state::RefusalKind::OptionIgnored,
-    );
+    let (test, run, refused) =
+        claimed_again(start, &ignoring, runner::state::RefusalKind::OptionIgnored);
     assert_eq!(refused.len(), 2, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), ignoring);
 }
@@ -2589,7 +2598,7 @@ fn a_change_after_which_the_option_changes_nothing_is_not_done_at_the_first_clai
 /// claim stands.
 #[test]
 fn a_change_after_which_a_program_that_ran_fails_is_not_done_at_the_first_claim() {
-    let start = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main():\n    print(greeting(\"world\"))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let start = GREET_WORLD;
     let shouting = start
         .replace(
             "def greeting(name):\n    return f\"Hello, {name}!\"",
@@ -2623,14 +2632,8 @@ fn a_change_after_which_a_program_that_ran_fails_is_not_done_at_the_first_claim(
     );
     assert_eq!(test.read("greet.py"), shouting);
     test.assert_replay_matches();
-    let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
-        "arguments": {"success": true, "reason": "it must fail"}}]});
-    let (test, run, refused) = flag_change(
-        Some(start),
-        &broken,
-        again,
-        runner::state::RefusalKind::KeptBroken,
-    );
+    let (test, run, refused) =
+        claimed_again(start, &broken, runner::state::RefusalKind::KeptBroken);
     // Once a subtask: the change's and the check's.
     assert_eq!(refused.len(), 2, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), broken);

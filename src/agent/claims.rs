@@ -8,11 +8,6 @@ use crate::chat::ToolCall;
 use crate::state::SubtaskKind;
 use crate::tools::{Action, Call, Refusal};
 
-/// The same workspace path, however a model wrote it (`./a.py`).
-fn same_path(a: &str, b: &str) -> bool {
-    a.trim_start_matches("./") == b.trim_start_matches("./")
-}
-
 /// A call as the tools parsed it.
 pub(super) type Parsed = Result<Call, Refusal>;
 
@@ -33,7 +28,7 @@ impl Agent<'_> {
     pub(super) fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<(ToolCall, Parsed)> {
         let state = self.state();
         let writes = match state.tree.active().map(|(_, subtask)| &subtask.kind) {
-            Some(SubtaskKind::Write { path }) => Some(path.as_str()),
+            Some(SubtaskKind::Write { path }) => self.tools.shown_path(path),
             _ => None,
         };
         // An edit of the file the active subtask writes, while it is not
@@ -45,7 +40,8 @@ impl Agent<'_> {
             let parsed = self.tools.parse(&call);
             match &parsed {
                 Ok(Call::Action(Action::EditFile { path, new, .. }))
-                    if writes.is_some_and(|w| same_path(w, path))
+                    if writes.is_some()
+                        && self.tools.shown_path(path) == writes
                         && !new.trim().is_empty()
                         && !self.tools.exists(path) =>
                 {

@@ -22,7 +22,8 @@ pub fn completion_in_prose(text: &str) -> Option<ToolCall> {
     if text.len() > MAX_LEN {
         return None;
     }
-    let lower = text.to_lowercase().replace('_', " ");
+    // ASCII only, so that a byte offset in it is one in `text`.
+    let lower = text.to_ascii_lowercase().replace('_', " ");
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric() && c != '=')
         .filter(|w| !w.is_empty())
@@ -36,8 +37,7 @@ pub fn completion_in_prose(text: &str) -> Option<ToolCall> {
         return None;
     }
     let success = success_of(&lower)?;
-    let reason = text
-        .to_lowercase()
+    let reason = lower
         .find("reason")
         .and_then(|at| {
             let rest = &text[at..];
@@ -97,6 +97,11 @@ mod tests {
         );
         let call = completion_in_prose("mark_subtask_complete success: True").unwrap();
         assert_eq!(call.arguments["success"], json!(true));
+        // Letters whose lower case is longer do not move the reason.
+        let call =
+            completion_in_prose("Mark subtask complete İİİİİİİİ success=false reason \"gone\"")
+                .unwrap();
+        assert_eq!(call.arguments["reason"], json!("gone"));
     }
 
     #[test]
