@@ -34,15 +34,37 @@ fn ends_when(last_tool: &str, success: bool, reason: &str) -> serde_json::Value 
             "arguments": {"success": success, "reason": reason}}]}})
 }
 
+/// How many calls the run refused as `kind`.
+fn refusals(test: &Test, kind: runner::state::RefusalKind) -> usize {
+    test.records()
+        .into_iter()
+        .filter(|r| matches!(&r.event, Event::CallRejected { kind: k, .. } if *k == kind))
+        .count()
+}
+
 /// A goal that adds tests to an untested `inventory.py`, with `cycles`.
 fn add_tests(script: crate::support::fake_ollama::Script, cycles: &str) -> Test {
+    add_tests_of(
+        script,
+        "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n",
+        cycles,
+    )
+}
+
+/// [`add_tests`] of an `inventory.py` of `inventory`.
+fn add_tests_of(
+    script: crate::support::fake_ollama::Script,
+    inventory: &str,
+    cycles: &str,
+) -> Test {
     Test::new()
         .serving(script)
-        .file(
-            "inventory.py",
-            "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n",
-        )
-        .args(["Add pytest tests for the Inventory class in inventory.py", "--max-cycles", cycles])
+        .file("inventory.py", inventory)
+        .args([
+            "Add pytest tests for the Inventory class in inventory.py",
+            "--max-cycles",
+            cycles,
+        ])
 }
 
 /// A rule of a script: while the active subtask has `subtask`, the reply
@@ -79,14 +101,62 @@ fn word_count(script: serde_json::Value) -> Test {
 /// The add-function goal of the suite over a `textutil.py` of `textutil`,
 /// with `script` and no cycle.
 fn add_function(script: crate::support::fake_ollama::Script, textutil: &str) -> Test {
+    add_function_cycles(script, textutil, "0")
+}
+
+/// [`add_function`] with `cycles`.
+fn add_function_cycles(
+    script: crate::support::fake_ollama::Script,
+    textutil: &str,
+    cycles: &str,
+) -> Test {
     Test::new()
         .serving(script)
         .file("textutil.py", textutil)
         .args([
             "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
             "--max-cycles",
-            "0",
+            cycles,
         ])
+}
+
+/// The add-function task's `textutil.py` before the run, and with a
+/// right `count_vowels`.
+const TEXTUTIL: &str = "def reverse(text):\n    return text[::-1]\n";
+
+fn with_count_vowels() -> String {
+    format!(
+        "{TEXTUTIL}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text.lower())\n"
+    )
+}
+
+/// An add-function script: textutil.py is written with a right
+/// `count_vowels`, a test subtask (a cycle's) writes `test_file`, the plan
+/// is checked by `check`, and the assessment finds the function met with
+/// `evidence`.
+fn count_vowels_script(
+    check: &str,
+    test_file: &str,
+    evidence: &str,
+) -> crate::support::fake_ollama::Script {
+    serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+            "check": check},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("test_textutil.py", "write_file",
+                serde_json::json!({"path": "test_textutil.py", "content": test_file})),
+            on_subtask("textutil.py", "write_file",
+                serde_json::json!({"path": "textutil.py", "content": with_count_vowels()}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "count_vowels(text) returns how many vowels the text has",
+             "met": true, "evidence": evidence,
+             "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": check}}]}
+    }))
+    .expect("script")
 }
 
 /// The tasks the run planned (`cycles` false) or its cycles took on.
@@ -700,6 +770,53 @@ fn tests_asked_of_a_class_call_each_of_its_methods() {
     );
 }
 
+/// Tests in a folder of their own (`tests/test_inventory.py`) are the file
+/// a cycle about them changes: o1's add-tests wrote there, its cycle
+/// ("give each of its 3 functions a test of its own") named no file, the
+/// model wrote the file as it was and marked the subtask done, and the run
+/// ended not achieved. Now the cycle changes that file, and a claim after
+/// a write that changed nothing is refused.
+#[test]
+fn tests_in_a_folder_are_the_file_their_cycle_changes() {
+    let inventory = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count=1):\n        self.items[name] = self.items.get(name, 0) + count\n\n    def remove(self, name):\n        del self.items[name]\n\n    def count(self, name):\n        return self.items.get(name, 0)\n";
+    let one = "from inventory import Inventory\n\n\ndef test_inventory():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    inventory.remove(\"pen\")\n    assert inventory.count(\"pen\") == 0\n";
+    let split = "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.count(\"pen\") == 2\n\n\ndef test_remove():\n    inventory = Inventory()\n    inventory.add(\"pen\")\n    inventory.remove(\"pen\")\n    assert inventory.count(\"pen\") == 0\n";
+    let path = "tests/test_inventory.py";
+    let write = |content: &str| serde_json::json!({"path": path, "content": content});
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": path, "purpose": "pytest tests for the Inventory class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            {"name": "told", "last_tool": "not accepted: the check of the work found",
+             "reply": {"tool_calls": [{"name": "write_file", "arguments": write(split)}]}},
+            ends_when("nothing changed", true, "written"),
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask(&format!("Change {path}"), "write_file", write(one)),
+            on_subtask(&format!("Write {path}"), "write_file", write(one))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for the Inventory class", "met": true,
+             "evidence": "the tests pass", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = add_tests_of(script, inventory, "1");
+    let run = test.run();
+    let cycle = &tasks(&test, true)[0];
+    assert_eq!(
+        cycle.kinds[0],
+        SubtaskKind::Write { path: path.into() },
+        "{cycle:?}"
+    );
+    let refused = refusals(&test, runner::state::RefusalKind::NothingChanged);
+    assert_eq!(refused, 1, "{}", run.stderr);
+    assert_eq!(test.read(path), split);
+    assert_eq!(test.read("inventory.py"), inventory);
+    run.assert_code(0);
+    test.assert_replay_matches();
+}
+
 /// The tests a goal asks for go in a file of their own: a model that put
 /// them in the module (here, a docstring in inventory.py) gets a cycle
 /// that writes `test_inventory.py` and runs pytest, and there the tests
@@ -904,19 +1021,26 @@ fn an_init_that_does_not_give_the_packages_functions_is_not_done_at_the_first_cl
 /// An edit of the file the active subtask writes, while the file is not
 /// there, becomes its write: n1's fizzbuzz edited the start of a test file
 /// it was told to begin with into the whole right file, was told "no such
-/// file" and never wrote it.
+/// file" and never wrote it. In a folder not made yet too: o1's add-tests
+/// edited `tests/test_inventory.py` before `tests/` was there.
 #[test]
 fn an_edit_of_the_file_a_subtask_writes_before_it_exists_writes_it() {
+    for path in ["test_add.py", "tests/test_add.py"] {
+        edit_before_it_exists(path);
+    }
+}
+
+fn edit_before_it_exists(path: &str) {
     let tests = "from add import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [
             {"path": "add.py", "purpose": "add"},
-            {"path": "test_add.py", "purpose": "tests"}],
+            {"path": path, "purpose": "tests"}],
             "check": "python3 -m pytest -q"},
         "rules": [
             on_subtask("Run `python3 -m pytest -q`", "run_cmd", serde_json::json!({"cmd": "python3 -m pytest -q"})),
             ends_when("Wrote ", true, "written"),
-            on_subtask("Write test_add.py", "edit_file", serde_json::json!({"path": "test_add.py",
+            on_subtask(&format!("Write {path}"), "edit_file", serde_json::json!({"path": path,
                 "old": "from add import add\n\n\ndef test_add():\n    assert add(ARGUMENTS) == EXPECTED",
                 "new": tests})),
             on_subtask("Write add.py", "write_file", serde_json::json!({"path": "add.py",
@@ -935,18 +1059,16 @@ fn an_edit_of_the_file_a_subtask_writes_before_it_exists_writes_it() {
         "0",
     ]);
     let run = test.run();
-    assert_eq!(test.read("test_add.py"), tests, "{}", run.stderr);
+    assert_eq!(test.read(path), tests, "{path}: {}", run.stderr);
     let tools: Vec<String> = test
         .records()
         .into_iter()
         .filter_map(|r| match r.event {
-            Event::ActionStarted { tool, summary, .. } if summary.contains("test_add.py") => {
-                Some(tool)
-            }
+            Event::ActionStarted { tool, summary, .. } if summary.contains(path) => Some(tool),
             _ => None,
         })
         .collect();
-    assert_eq!(tools, ["write_file"], "{}", run.stderr);
+    assert_eq!(tools, ["write_file"], "{path}: {}", run.stderr);
     run.assert_code(0);
     test.assert_replay_matches();
 }
@@ -1115,14 +1237,7 @@ fn a_change_of_a_project_file_that_changes_nothing_is_not_taken_as_done() {
         "{plan:?}"
     );
     assert!(tasks(&test, true).is_empty(), "{}", run.stderr);
-    let refused = test
-        .records()
-        .into_iter()
-        .filter(|r| {
-            matches!(&r.event, Event::CallRejected { kind, .. }
-                if *kind == runner::state::RefusalKind::NothingChanged)
-        })
-        .count();
+    let refused = refusals(&test, runner::state::RefusalKind::NothingChanged);
     assert_eq!(refused, 1, "{}", run.stderr);
     assert!(test.read("greet.py").contains("HELLO"));
 }
@@ -1929,30 +2044,14 @@ fn a_library_run_is_no_evidence_of_what_its_functions_return() {
 /// that calls it, the tests pass, and the goal is achieved.
 #[test]
 fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
-    let textutil = "def reverse(text):\n    return text[::-1]\n";
-    let added = format!(
-        "{textutil}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text.lower())\n"
-    );
+    let textutil = TEXTUTIL;
     let test_file = "from textutil import count_vowels\n\n\ndef test_count_vowels():\n    assert count_vowels('Banana') == 3\n";
-    let script = |test_file: &str| -> crate::support::fake_ollama::Script {
-        serde_json::from_value(serde_json::json!({
-            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
-                "check": "python3 textutil.py"},
-            "rules": [
-                ends_when("exit code 0", true, "it runs"),
-                ends_when("Wrote ", true, "written"),
-                on_subtask("test_textutil.py", "write_file",
-                    serde_json::json!({"path": "test_textutil.py", "content": test_file})),
-                on_subtask("textutil.py", "write_file",
-                    serde_json::json!({"path": "textutil.py", "content": added}))
-            ],
-            "assessments": [{"has": [], "answer": {"requirements": [
-                {"requirement": "count_vowels(text) returns how many vowels the text has",
-                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
-                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
-            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
-        }))
-        .expect("script")
+    let script = |test_file: &str| {
+        count_vowels_script(
+            "python3 textutil.py",
+            test_file,
+            "def count_vowels(text) counts the vowels",
+        )
     };
     let unexercised = |state: &runner::state::State| {
         state
@@ -1970,16 +2069,7 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
     assert!(held.evidence.contains("never run"), "{held:?}");
     assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
 
-    let with_cycles = |test_file: &str| {
-        Test::new()
-            .serving(script(test_file))
-            .file("textutil.py", textutil)
-            .args([
-                "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
-                "--max-cycles",
-                "1",
-            ])
-    };
+    let with_cycles = |test_file: &str| add_function_cycles(script(test_file), textutil, "1");
     // A test file that defines count_vowels itself would test its own
     // copy: the copy is left out and imported from textutil.py, whose
     // count_vowels the test then runs.
@@ -2015,6 +2105,42 @@ fn a_named_function_only_read_is_run_by_a_test_before_goal_achieved() {
         state.requirements
     );
     assert!(unexercised(&state).is_none(), "{:?}", state.requirements);
+}
+
+/// A library of the project that the model's own check runs with
+/// arguments, for a goal that asks for no output, showed nothing by that
+/// run; it is not a program that must read them. n2's add-function checked
+/// `python3 textutil.py count_vowels 'hello world'`, and a right
+/// `count_vowels` went into a cycle to make textutil.py read `sys.argv`.
+/// Here the tests that call it pass: the goal is achieved.
+#[test]
+fn a_library_checked_with_arguments_is_not_made_to_read_them() {
+    let test_file = "from textutil import count_vowels\n\n\ndef test_count_vowels():\n    assert count_vowels('Banana') == 3\n";
+    let check = "python3 textutil.py count_vowels 'hello world'";
+    let script = count_vowels_script(check, test_file, "a test calls it and passes");
+    // One cycle: the first ends with count_vowels never run, the cycle
+    // writes the test that runs it.
+    let test = add_function_cycles(script, TEXTUTIL, "1");
+    let run = test.run();
+    let state = test.assert_replay_matches();
+    assert!(
+        !state
+            .requirements
+            .iter()
+            .any(|r| r.requirement.contains("reads the arguments")),
+        "{:?}",
+        state.requirements
+    );
+    assert!(
+        state
+            .checks
+            .iter()
+            .any(|c| c.command == check && c.passed()),
+        "{:?}",
+        state.checks
+    );
+    run.assert_code(0);
+    assert_eq!(test.read("textutil.py"), with_count_vowels());
 }
 
 #[test]

@@ -149,11 +149,27 @@ pub fn read_file(root: &Path, given: &str, max_bytes: usize) -> ActionOutcome {
 }
 
 /// The path of a workspace file as the tools name it (`./a.py` is
-/// `a.py`), `None` when it is refused.
+/// `a.py`), `None` when it is refused. One in a folder that is not there
+/// yet is named by its words (`tests/./t.py` is `tests/t.py`): o1's
+/// add-tests edited `tests/test_inventory.py`, the file its subtask
+/// writes, before `tests/` was made, and the edit was not taken as the
+/// write.
 pub fn shown_path(root: &Path, given: &str) -> Option<String> {
-    resolve(root, given, false)
-        .ok()
-        .map(|target| target.shown().to_string())
+    match resolve(root, given, false) {
+        Ok(target) => Some(target.shown().to_string()),
+        Err(PathError::MissingFolder) => {
+            let names = paths::steps(root, given)
+                .ok()?
+                .into_iter()
+                .map(|step| match step {
+                    paths::Step::Name(name) => name.into_string().ok(),
+                    paths::Step::Up => None,
+                })
+                .collect::<Option<Vec<String>>>()?;
+            Some(names.join("/"))
+        }
+        Err(_) => None,
+    }
 }
 
 /// The bytes of a workspace file now, `None` when it does not exist or
@@ -279,5 +295,21 @@ mod tests {
         std::fs::write(root.join("bin"), [0xff, 0xfe]).unwrap();
         assert_eq!(excerpt(&root, "bin", 100), None);
         assert_eq!(excerpt(&root, "missing", 100), None);
+    }
+
+    #[test]
+    fn a_path_in_a_folder_not_made_yet_is_named_by_its_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("src")).unwrap();
+        let shown = |given: &str| shown_path(&root, given);
+        assert_eq!(shown("./src/a.py").as_deref(), Some("src/a.py"));
+        assert_eq!(shown("tests/./t.py").as_deref(), Some("tests/t.py"));
+        assert_eq!(
+            shown("tests/deeper/t.py").as_deref(),
+            Some("tests/deeper/t.py")
+        );
+        assert_eq!(shown("tests/../../t.py"), None);
+        assert_eq!(shown(".git/x"), None);
     }
 }

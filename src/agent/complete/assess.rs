@@ -196,9 +196,17 @@ impl Agent<'_> {
                         }
                     }
                 }
+                // Its own test file by the language's rule, or else the
+                // file of the tests that call it: o1's add-tests wrote
+                // `tests/test_inventory.py`, its cycle named no file, and
+                // a claim after a write that changed nothing stood.
                 let test_file = language
                     .test_path(path)
-                    .filter(|test| tests.iter().any(|(path, _)| path == test));
+                    .filter(|test| tests.iter().any(|(path, _)| path == test))
+                    .or_else(|| {
+                        let first = functions.first()?;
+                        first.split_once("::").map(|(file, _)| file.to_string())
+                    });
                 found.push(verdict::TestedCode {
                     path: path.clone(),
                     public: scope.len(),
@@ -413,16 +421,15 @@ impl Agent<'_> {
             let cut_off = crate::model::runaway::cut_off(reply.done_reason.as_deref());
             match parse(&reply.content) {
                 Ok(requirements) => {
+                    let speaks = verdict::speaks_of_output(&self.state().goal);
                     let requirements =
                         verdict::not_about_tests(self.speaks_of_tests(), requirements);
                     let requirements = verdict::shown_by_tests(requirements, |command| {
                         self.languages.iter().any(|l| l.runs_tests(command))
                     });
-                    let requirements = verdict::shown_by_library(
-                        requirements,
-                        verdict::speaks_of_output(&self.state().goal),
-                        |word| self.is_library(word),
-                    );
+                    let requirements = verdict::shown_by_library(requirements, speaks, |word| {
+                        self.is_library(word)
+                    });
                     let requirements = verdict::hold_to_tests(requirements, checks);
                     let requirements = verdict::to_stated(
                         requirements,
@@ -448,12 +455,18 @@ impl Agent<'_> {
                         requirements,
                         &self.unexported(),
                     );
-                    let requirements = verdict::hold_to_output_asked(
-                        verdict::speaks_of_output(&self.state().goal),
-                        requirements,
-                    );
+                    let requirements = verdict::hold_to_output_asked(speaks, requirements);
+                    // A library of the project run with arguments by the
+                    // model's own check, for a goal that asks for no
+                    // output, was a check that showed nothing, not a
+                    // program to make read them (n2's add-function: a
+                    // right `count_vowels` went into a cycle to make
+                    // textutil.py read `sys.argv`).
                     let requirements = verdict::hold_to_arguments(requirements, checks, |word| {
-                        self.ignores_input(word)
+                        match !speaks && self.is_library(word) {
+                            true => None,
+                            false => self.ignores_input(word),
+                        }
                     });
                     let requirements = verdict::hold_to_tests_asked(
                         self.speaks_of_tests(),
@@ -658,13 +671,54 @@ pub(super) fn json_of(content: &str) -> Result<Value, String> {
     serde_json::from_str(text.trim()).map_err(|e| format!("it is not JSON ({e})"))
 }
 
+/// The whole entries of an answer's `"requirements"` array that is not
+/// JSON as a whole (cut off at the length limit), when the model was
+/// saying them again: an entry that repeats one before it shows that
+/// everything it had to say was said. o1's cli-flag listed three
+/// requirements, then the last of them until the limit, three times
+/// running, and a run whose checks and shown outputs had all passed ended
+/// "not achieved" for want of a usable assessment. Without a repeat the
+/// cut-off part may hold an unmet requirement: `None`.
+fn said_again(content: &str) -> Option<Vec<Value>> {
+    let start = content.find("\"requirements\"")?;
+    let mut rest = content[start..].split_once('[')?.1;
+    let mut items: Vec<Value> = Vec::new();
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(item @ Value::Object(_))) => {
+                let offset = values.byte_offset();
+                items.push(item);
+                rest = &rest[offset..];
+            }
+            _ => break,
+        }
+    }
+    let key = |item: &Value| {
+        let text = |key| item.get(key).and_then(Value::as_str).unwrap_or("").trim();
+        (
+            text("requirement").to_lowercase(),
+            text("command").to_string(),
+        )
+    };
+    let repeated = items
+        .iter()
+        .enumerate()
+        .any(|(at, item)| items[..at].iter().any(|known| key(known) == key(item)));
+    repeated.then_some(items)
+}
+
 /// The requirements in the model's answer.
 fn parse(content: &str) -> Result<Vec<Requirement>, String> {
-    let value = json_of(content)?;
-    let items = value
-        .get("requirements")
-        .and_then(Value::as_array)
-        .ok_or("it has no \"requirements\" array")?;
+    let items = match json_of(content) {
+        Ok(value) => value
+            .get("requirements")
+            .and_then(Value::as_array)
+            .ok_or("it has no \"requirements\" array")?
+            .clone(),
+        Err(why) => said_again(content).ok_or(why)?,
+    };
     let requirements: Vec<Requirement> = items
         .iter()
         .filter_map(|item| {
@@ -792,6 +846,45 @@ mod tests {
                 ("It has tests.", true, "test_play"),
             ]
         );
+    }
+
+    /// o1's cli-flag: three requirements, then the last again until the
+    /// length limit cut the answer off. The whole entries are the answer;
+    /// cut off with no entry said again, the rest may be anything.
+    #[test]
+    fn an_answer_cut_off_while_saying_its_entries_again_is_read_to_the_cut() {
+        let item = |text: &str, met: bool| {
+            format!(
+                "{{\"requirement\": \"{text}\", \"met\": {met}, \"evidence\": \"is `\", \
+                 \"command\": \"python3 greet.py\", \"expects\": \"Hello\"}}"
+            )
+        };
+        let looped = format!(
+            "{{\n  \"requirements\": [\n    {},\n    {},\n  {},\n  {},\n  {{\n    \"requirement\": \"It ta",
+            item("It takes --shout", true),
+            item("It prints in lowercase without it", false),
+            item("It prints in lowercase without it", false),
+            item("it prints in lowercase without it", true),
+        );
+        let requirements = parse(&looped).unwrap();
+        let seen: Vec<(&str, bool)> = requirements
+            .iter()
+            .map(|r| (r.requirement.as_str(), r.met))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("It takes --shout", true),
+                ("It prints in lowercase without it", false)
+            ]
+        );
+        let cut = format!(
+            "{{\"requirements\": [{}, {}, {{\"requirement\": \"It",
+            item("It takes --shout", true),
+            item("It prints in lowercase without it", true),
+        );
+        assert!(parse(&cut).unwrap_err().contains("not JSON"));
+        assert!(parse("{\"requirements\": [").is_err());
     }
 
     #[test]
