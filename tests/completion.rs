@@ -2763,6 +2763,25 @@ fn a_change_after_which_a_program_that_ran_fails_is_not_done_at_the_first_claim(
     // Once a subtask: the change's and the check's.
     assert_eq!(refused.len(), 2, "{}", run.stderr);
     assert_eq!(test.read("greet.py"), broken);
+    // Passing, but printing otherwise: o2's cli-flag dropped "Hello, ",
+    // and its claim stood.
+    let reworded = shouting.replace("text = f\"Hello, {name}!\"", "text = f\"{name}!\"");
+    let (test, run, refused) = flag_change(
+        Some(start),
+        &reworded,
+        write_reply("greet.py", &shouting),
+        runner::state::RefusalKind::KeptBroken,
+    );
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].starts_with(
+            "not accepted yet: after your last change, `python3 greet.py` printed \"world!\"; \
+             before this run it printed \"Hello, world!\""
+        ),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("greet.py"), shouting);
 }
 
 /// What the goal's option must make a program print is asked of the model

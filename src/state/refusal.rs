@@ -61,7 +61,8 @@ pub enum RefusalKind {
     /// goal's printed what the program prints without it; refused once.
     OptionIgnored,
     /// A completion while the last write's runs found a program that ran
-    /// before the plan failing, which it did not then; refused once.
+    /// before the plan failing, or printing otherwise than it did then;
+    /// refused once.
     KeptBroken,
     /// A package's binder (`__init__.py`) marked written while it does
     /// not give a name of a module of the package the goal names;
