@@ -770,6 +770,47 @@ fn tests_asked_of_a_class_call_each_of_its_methods() {
     );
 }
 
+/// An assessment answer that cannot be used is asked for again, warmer:
+/// at the same temperature, o3's add-function gave the same answer, cut
+/// off in the same string, both times, and a right run ended "not
+/// achieved". The second answer is used.
+#[test]
+fn an_unusable_assessment_is_asked_again_warmer() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "prints hello"}],
+            "check": "python3 greet.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("greet.py", "write_file",
+                serde_json::json!({"path": "greet.py", "content": "print('hello')\n"}))
+        ],
+        "assessments": [
+            {"has": ["cannot be used"], "answer": {"requirements": [
+                {"requirement": "greet.py prints hello", "met": true,
+                 "evidence": "it printed hello", "about_tests": false, "about_output": true,
+                 "command": "python3 greet.py", "expects": "hello"}]}},
+            {"has": [], "answer": "{\"requirements\": [{\"requirement\": \"greet.py pri"}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 greet.py"}}]}
+    }))
+    .expect("script");
+    let test =
+        Test::new()
+            .serving(script)
+            .args(["Write greet.py that prints hello", "--max-cycles", "0"]);
+    let run = test.run();
+    run.assert_code(0);
+    let temperatures: Vec<f64> = test
+        .server()
+        .requests()
+        .iter()
+        .filter(|r| r["format"]["properties"].get("requirements").is_some())
+        .filter_map(|r| r["options"]["temperature"].as_f64())
+        .collect();
+    assert_eq!(temperatures.len(), 2, "{}", run.stderr);
+    assert!(temperatures[1] > temperatures[0], "{temperatures:?}");
+}
+
 /// Tests in a folder of their own (`tests/test_inventory.py`) are the file
 /// a cycle about them changes: o1's add-tests wrote there, its cycle
 /// ("give each of its 3 functions a test of its own") named no file, the

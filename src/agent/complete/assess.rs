@@ -399,9 +399,12 @@ impl Agent<'_> {
         let mut messages = first.messages.clone();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut error = String::new();
-        for _ in 0..ASKS {
+        for again in 0..ASKS {
             let mut options = self.options();
             options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
+            // Asked again at the same temperature, o3's add-function gave
+            // the same answer, cut off in the same string, both times.
+            options.temperature = prompt::warmer(options.temperature, again as u32);
             let request = ChatRequest {
                 messages: messages.clone(),
                 options,

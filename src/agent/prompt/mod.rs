@@ -252,7 +252,15 @@ const MAX_RETRY_TEMPERATURE: f32 = 1.0;
 /// The temperature of a round's request: `--temperature`, raised when the
 /// model is asked again (never lowered below what the user set).
 pub fn retry_temperature(state: &State, temperature: f32) -> f32 {
-    match state.corrections + state.nudges + state.blocked_in_a_row {
+    warmer(
+        temperature,
+        state.corrections + state.nudges + state.blocked_in_a_row,
+    )
+}
+
+/// `temperature` for a request asked `again` times before.
+pub fn warmer(temperature: f32, again: u32) -> f32 {
+    match again {
         0 => temperature,
         again => {
             (temperature + RETRY_STEP * again as f32).min(MAX_RETRY_TEMPERATURE.max(temperature))
