@@ -34,12 +34,19 @@ fn ends_when(last_tool: &str, success: bool, reason: &str) -> serde_json::Value 
             "arguments": {"success": success, "reason": reason}}]}})
 }
 
-/// How many calls the run refused as `kind`.
-fn refusals(test: &Test, kind: runner::state::RefusalKind) -> usize {
+/// What the run said of each call it refused as `kind`.
+fn refusals(test: &Test, kind: runner::state::RefusalKind) -> Vec<String> {
     test.records()
         .into_iter()
-        .filter(|r| matches!(&r.event, Event::CallRejected { kind: k, .. } if *k == kind))
-        .count()
+        .filter_map(|r| match r.event {
+            Event::CallRejected {
+                kind: refused,
+                error,
+                ..
+            } if refused == kind => Some(error),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A goal that adds tests to an untested `inventory.py`, with `cycles`.
@@ -850,7 +857,7 @@ fn tests_in_a_folder_are_the_file_their_cycle_changes() {
         SubtaskKind::Write { path: path.into() },
         "{cycle:?}"
     );
-    let refused = refusals(&test, runner::state::RefusalKind::NothingChanged);
+    let refused = refusals(&test, runner::state::RefusalKind::NothingChanged).len();
     assert_eq!(refused, 1, "{}", run.stderr);
     assert_eq!(test.read(path), split);
     assert_eq!(test.read("inventory.py"), inventory);
@@ -1031,18 +1038,7 @@ fn an_init_that_does_not_give_the_packages_functions_is_not_done_at_the_first_cl
         ],
     );
     let run = test.run();
-    let refused: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CallRejected {
-                kind: runner::state::RefusalKind::Unexported,
-                error,
-                ..
-            } => Some(error),
-            _ => None,
-        })
-        .collect();
+    let refused = refusals(&test, runner::state::RefusalKind::Unexported);
     assert_eq!(
         refused,
         [
@@ -1278,7 +1274,7 @@ fn a_change_of_a_project_file_that_changes_nothing_is_not_taken_as_done() {
         "{plan:?}"
     );
     assert!(tasks(&test, true).is_empty(), "{}", run.stderr);
-    let refused = refusals(&test, runner::state::RefusalKind::NothingChanged);
+    let refused = refusals(&test, runner::state::RefusalKind::NothingChanged).len();
     assert_eq!(refused, 1, "{}", run.stderr);
     assert!(test.read("greet.py").contains("HELLO"));
 }
@@ -1568,18 +1564,7 @@ fn a_subtask_that_writes_a_file_is_not_done_without_it() {
         .args(["Write greet.py that prints hello"]);
     let run = test.run();
     run.assert_code(0);
-    let refused: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CallRejected {
-                kind: runner::state::RefusalKind::FileMissing,
-                error,
-                ..
-            } => Some(error),
-            _ => None,
-        })
-        .collect();
+    let refused = refusals(&test, runner::state::RefusalKind::FileMissing);
     assert_eq!(refused.len(), 1, "{}", run.stderr);
     assert!(refused[0].starts_with("not accepted: this subtask writes greet.py"));
     assert_eq!(test.read("greet.py"), greet);
@@ -2667,18 +2652,7 @@ fn flag_change(
         "0",
     ]);
     let run = test.run();
-    let refused: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::CallRejected {
-                kind: refused,
-                error,
-                ..
-            } if refused == kind => Some(error),
-            _ => None,
-        })
-        .collect();
+    let refused = refusals(&test, kind);
     (test, run, refused)
 }
 
