@@ -235,7 +235,9 @@ impl Terminal {
                     shorten(reason, 120)
                 ));
             }
-            Event::CheckGiven { task, subtask, cmd } => {
+            Event::CheckGiven {
+                task, subtask, cmd, ..
+            } => {
                 self.line(&format!(
                     "  {} check {}.{} is now `{}`",
                     s.dim.apply_to("→"),

@@ -258,7 +258,16 @@ impl Agent<'_> {
                 return Ok(());
             }
         }
-        if let Some(cmd) = super::focus::given_check(self.state())
+        let given = super::focus::given_check(self.state()).map(|cmd| (cmd, None));
+        let given = given.or_else(|| {
+            super::focus::wanted_input(self.state(), |path| {
+                self.tools
+                    .contents(path)
+                    .and_then(|bytes| String::from_utf8(bytes).ok())
+            })
+            .map(|(cmd, input)| (cmd, Some(input)))
+        });
+        if let Some((cmd, input)) = given
             && let Some(cursor) = self.state().tree.cursor
         {
             self.record(
@@ -266,6 +275,7 @@ impl Agent<'_> {
                     task: cursor.task,
                     subtask: cursor.subtask,
                     cmd,
+                    input,
                 },
                 Durability::Lazy,
             )?;

@@ -430,6 +430,14 @@ pub trait Language: Send + Sync {
     fn reads_input(&self, _text: &str) -> bool {
         true
     }
+    /// Whether source `text` opens files by what it names (Python's
+    /// `open(`): a program of it that stopped where it reads its arguments
+    /// is given a sample file to read (see
+    /// `agent::focus::wanted_input`). `false` when the language cannot
+    /// tell: the model then chooses the arguments.
+    fn reads_files(&self, _text: &str) -> bool {
+        false
+    }
     /// The command that calls `name`, defined by source file `module`, on
     /// each of `examples` and prints what [`examples::read`] reads, run
     /// confined as the model's commands are, from the workspace's root.

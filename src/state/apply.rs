@@ -191,8 +191,13 @@ impl State {
                 }
                 self.tell("note", "Noted.", Came::Noted);
             }
-            Event::CheckGiven { task, subtask, cmd } => {
-                self.tree.give_check(*task, *subtask, cmd);
+            Event::CheckGiven {
+                task,
+                subtask,
+                cmd,
+                input,
+            } => {
+                self.tree.give_check(*task, *subtask, cmd, input.as_deref());
             }
             Event::SubtaskEnded {
                 call,

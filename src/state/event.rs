@@ -164,12 +164,16 @@ pub enum Event {
     },
     /// A check subtask's command, given the arguments its program needs:
     /// the planned command (`python3 word_count.py`) failed, and the same
-    /// with arguments after it passed. The subtask, and the checks of the
-    /// work, run this one from now on.
+    /// with arguments after it passed; or it stopped where the program
+    /// reads its arguments, and the program opens files, so the check runs
+    /// it on `input`, a sample the subtask writes first. The subtask, and
+    /// the checks of the work, run this one from now on.
     CheckGiven {
         task: usize,
         subtask: usize,
         cmd: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input: Option<String>,
     },
     /// The model was told to act: after a reply without a tool call, a
     /// blocked loop, or calls that could not be used.

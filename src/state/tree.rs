@@ -146,8 +146,9 @@ impl Tree {
     }
 
     /// Makes subtask `subtask` of task `task` a check of `cmd`, its
-    /// description naming `cmd` where it named the command before.
-    pub fn give_check(&mut self, task: usize, subtask: usize, cmd: &str) {
+    /// description naming `cmd` where it named the command before, and
+    /// `input`, when given, as the sample to write before it runs.
+    pub fn give_check(&mut self, task: usize, subtask: usize, cmd: &str, input: Option<&str>) {
         let Some(subtask) = self
             .tasks
             .get_mut(task)
@@ -159,6 +160,12 @@ impl Tree {
             subtask.description = subtask
                 .description
                 .replace(&format!("`{before}`"), &format!("`{cmd}`"));
+        }
+        if let Some(input) = input {
+            subtask.description.push_str(&format!(
+                ". First write {input}: a small sample input it reads, with content whose right \
+                 answer you know"
+            ));
         }
         subtask.kind = SubtaskKind::Check {
             cmd: cmd.to_string(),

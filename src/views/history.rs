@@ -226,7 +226,9 @@ fn detail(event: &Event) -> String {
             },
             shorten(reason, 100)
         ),
-        Event::CheckGiven { task, subtask, cmd } => {
+        Event::CheckGiven {
+            task, subtask, cmd, ..
+        } => {
             format!("{}.{} runs `{}`", task + 1, subtask + 1, shorten(cmd, 100))
         }
         Event::Nudged { kind, level, .. } => match kind {

@@ -614,7 +614,9 @@ fn assessment_prompt(
     }
     text.push_str(&format!(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
-         function, a behaviour, an output, tests). For each give the evidence first (quote the \
+         function, a behaviour, an output, tests), and only what its words ask: a case it does \
+         not name (a missing or empty file, wrong input, an error to handle) is no requirement. \
+         For each give the evidence first (quote the \
          line of the FILES or the CHECKS that shows whether it is met), then whether it is met, \
          whether it is about tests (it asks for \
          tests, or for tests to pass), and whether it is about output: what the program prints \

@@ -1,6 +1,7 @@
 //! A check subtask: done when its command exits with code 0, not when the
 //! model says so.
 
+use super::last::in_workspace;
 use super::{result_of, tool_calls};
 use crate::lang::Languages;
 use crate::state::{CallFact, Came, State, SubtaskKind, verdict};
@@ -128,6 +129,96 @@ pub fn given_check(state: &State) -> Option<String> {
     let extends = words.len() > planned.len() && words[..planned.len()] == planned[..];
     let bare_failed = facts.iter().any(|fact| ran(fact, check) && !passed(fact));
     (extends && !outcome.interrupted && passed(last) && bare_failed).then(|| words.join(" "))
+}
+
+/// The names a sample input is given, the first that is free.
+const SAMPLES: [&str; 3] = ["sample.txt", "sample_input.txt", "input_sample.txt"];
+
+/// The command the active check subtask's planned one becomes, and the
+/// sample input it runs on, when that one runs a program with no
+/// arguments (a language's run of a file), the last call ran it, it
+/// stopped where the program reads its arguments ([`crate::lang::Language::wants_arguments`]),
+/// and the program (its text by `text`) opens files: `python3
+/// word_count.py sample.txt`, with sample.txt to write. o3's word-count
+/// program was right; its check, `python3 word_count.py`, raised an
+/// `IndexError` at `sys.argv[1]`, and the model, told to fix the file,
+/// wrote it again unchanged until the loop guard failed the subtask.
+pub fn wanted_input(
+    state: &State,
+    text: impl Fn(&str) -> Option<String>,
+) -> Option<(String, String)> {
+    let SubtaskKind::Check { cmd: check } = &state.tree.active()?.1.kind else {
+        return None;
+    };
+    let program = bare_program(check)?;
+    let (command, output) = stopped_for_arguments(state)?;
+    command
+        .split_whitespace()
+        .eq(check.split_whitespace())
+        .then_some(())?;
+    let languages = Languages::default();
+    let language = languages.for_path(&program)?;
+    let reads = text(&program).is_some_and(|text| language.reads_files(&text));
+    (reads && language.wants_arguments(output)).then_some(())?;
+    let input = SAMPLES
+        .into_iter()
+        .find(|sample| !in_workspace(state, sample))?;
+    Some((format!("{check} {input}"), input.to_string()))
+}
+
+/// The last run of the active subtask, with no file changed after it,
+/// when it ran a program with no arguments (see [`bare_program`]) that
+/// failed: its command and what it showed.
+fn stopped_for_arguments(state: &State) -> Option<(String, &str)> {
+    let fact = tool_calls(state)
+        .filter(|fact| fact.tool == "run_cmd" || wrote(fact))
+        .last()?;
+    let Came::Ran { outcome } = &fact.came else {
+        return None;
+    };
+    let command = outcome.command.as_deref()?;
+    bare_program(command)?;
+    (!outcome.interrupted && !passed(fact)).then(|| (command.to_string(), result_of(state, fact)))
+}
+
+/// What to do when the last run of the active subtask ran a program with
+/// no arguments and it stopped where it reads them: the code is not at
+/// fault, so no fix is asked for. A check given a sample input (see
+/// [`wanted_input`]) says to write the sample, then run it; otherwise the
+/// model is to run the program with the arguments the goal gives it, a
+/// run that becomes the check once it passes (see [`given_check`]).
+pub fn arguments_wanted(state: &State) -> Option<String> {
+    let (command, output) = stopped_for_arguments(state)?;
+    let program = bare_program(&command)?;
+    let languages = Languages::default();
+    languages
+        .for_path(&program)?
+        .wants_arguments(output)
+        .then_some(())?;
+    let said = format!(
+        "The code is not at fault: `{command}` gives {program} no arguments, and it stopped \
+         where it reads them."
+    );
+    let check = check_command(state);
+    let input = check.as_deref().and_then(|check| {
+        let rest = check.strip_prefix(command.as_str())?.trim();
+        (!rest.is_empty() && !rest.contains(' ')).then_some(rest)
+    });
+    Some(match (check.as_deref(), input) {
+        (Some(check), Some(input)) if !in_workspace(state, input) => format!(
+            "{said} The check is now `{check}`, and {input} is not there yet: write it first, a \
+             small sample input that {program} reads, with content whose right answer you know \
+             (answer with write_file and path {input}); then run `{check}`."
+        ),
+        (Some(check), Some(_)) => format!(
+            "{said} The check is now `{check}`: answer with exactly {}",
+            run_call(check)
+        ),
+        _ => format!(
+            "{said} Run it with the arguments the goal gives it: answer with run_cmd and \
+             `{command}` followed by them; a run of that which passes is then the check."
+        ),
+    })
 }
 
 /// For a check that runs a program with no arguments (see

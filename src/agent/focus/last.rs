@@ -252,6 +252,15 @@ fn program_of(state: &State, command: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Whether `path` is a file of the workspace now, by the run's record: one
+/// it wrote and did not lose, or one that was there before it and was not
+/// deleted.
+pub(super) fn in_workspace(state: &State, path: &str) -> bool {
+    state.files.contains_key(path) && !state.missing.iter().any(|m| m == path)
+        || state.baseline.files.contains_key(path)
+            && !state.baseline.deleted.iter().any(|d| d == path)
+}
+
 /// A command that ran and failed: how it ended, its error, and the file its
 /// output (`output`) points at.
 fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) -> Last {
@@ -267,11 +276,7 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
     // A file it was given that is not there (`python3 word_count.py
     // test.txt`): a small model made the program print that it found no
     // file, which no run can show right.
-    let absent = verdict::absent(command, |path| {
-        state.files.contains_key(path) && !state.missing.contains(&path.to_string())
-            || state.baseline.files.contains_key(path)
-                && !state.baseline.deleted.iter().any(|d| d == path)
-    });
+    let absent = verdict::absent(command, |path| in_workspace(state, path));
     what.push_str(&verdict::absent_note(&absent));
     let broke = broken_tests(state, output);
     if !broke.is_empty() {

@@ -20,6 +20,7 @@ use crate::chat::Message;
 use crate::state::{CallFact, Came, State, SubtaskKind};
 pub use check::{
     bare_program, check_command, check_expects, check_passed, check_unknown, given_check, run_call,
+    wanted_input,
 };
 pub use last::{
     Last, acted, changed_files, completion_refused, gave_up_before, last, refused_in_subtask,

@@ -1,7 +1,7 @@
 //! The line that ends the context block, what to do now, and how to fix a
 //! failure: the exact call to write, ready to copy.
 
-use super::check::{input_hint, option_printed_back};
+use super::check::{arguments_wanted, input_hint, option_printed_back};
 use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired, unwired_still};
 use crate::lang::Languages;
 use crate::state::State;
@@ -171,6 +171,12 @@ pub fn fix_failure(
     what: &str,
     contents: &[(String, String)],
 ) -> String {
+    // A program run with no arguments that stopped where it reads them is
+    // not to be fixed: o3's word-count model, told to, wrote its right
+    // program again unchanged until the loop guard ended the subtask.
+    if let Some(wanted) = arguments_wanted(state) {
+        return wanted;
+    }
     let input = check_command(state)
         .and_then(|check| input_hint(&check, contents))
         .map(|hint| format!(" {hint}"))

@@ -622,6 +622,20 @@ impl Language for Python {
         READERS.iter().any(|reader| text.contains(reader))
     }
 
+    /// `open(` (not `Popen(`), `fileinput`, or a `Path`'s `read_text(` /
+    /// `read_bytes(`.
+    fn reads_files(&self, text: &str) -> bool {
+        const OPENERS: [&str; 4] = ["open(", "fileinput", "read_text(", "read_bytes("];
+        OPENERS.iter().any(|opener| {
+            text.match_indices(opener).any(|(at, _)| {
+                !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
+    }
+
     /// `python3 -c SCRIPT MODULE NAME EXAMPLES` (`examples.py`): the module
     /// imported as its tests import it, from the root, by its dotted path.
     fn examples_command(

@@ -1440,6 +1440,17 @@ fn a_run_that_stops_where_it_reads_its_arguments_wants_them() {
 }
 
 #[test]
+fn a_program_that_opens_files_reads_files() {
+    assert!(Python.reads_files("import sys\nwith open(sys.argv[1]) as f:\n    print(f.read())\n"));
+    assert!(Python.reads_files("import fileinput\nfor line in fileinput.input():\n    pass\n"));
+    assert!(Python.reads_files(
+        "from pathlib import Path\nimport sys\nprint(Path(sys.argv[1]).read_text())\n"
+    ));
+    assert!(!Python.reads_files("import sys\nprint(int(sys.argv[1]) * 2)\n"));
+    assert!(!Python.reads_files("import subprocess\nsubprocess.Popen(['ls'])\n"));
+}
+
+#[test]
 fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_options_out() {
     // e1's cli-flag: `greet.py --shout Ann` took --shout for the name.
     let greet = "import sys\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name, shout='--shout' in sys.argv[1:]))\n";

@@ -342,15 +342,7 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
         vec![("run_cmd", ran(GIVEN, 0, "\n--- stdout ---\n5"))],
     );
     assert_eq!(given_check(&s).as_deref(), Some(GIVEN));
-    let cursor = s.tree.cursor.unwrap();
-    apply(
-        &mut s,
-        Event::CheckGiven {
-            task: cursor.task,
-            subtask: cursor.subtask,
-            cmd: GIVEN.into(),
-        },
-    );
+    give(&mut s, GIVEN, None);
     assert_eq!(check_command(&s).as_deref(), Some(GIVEN));
     assert_eq!(
         s.tree.active().unwrap().1.description,
@@ -367,4 +359,96 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
         vec![("run_cmd", ran("python3 -m pytest -q -k test_add", 0, ""))],
     );
     assert_eq!(given_check(&tests), None);
+}
+
+/// A bare check whose program stopped where it reads its arguments: the
+/// code is not at fault, so no fix is asked for. A program that opens
+/// files is given a sample to read (the check becomes its run on it, the
+/// subtask says to write it first); one that does not is to be run with
+/// the arguments the goal gives it.
+#[test]
+fn a_bare_check_that_stopped_at_its_arguments_is_given_a_sample_not_a_fix() {
+    const BARE: &str = "python3 a.py";
+    const GIVEN: &str = "python3 a.py sample.txt";
+    const STOPPED: &str = "\n--- stderr ---\nTraceback (most recent call last):\n  File \"/w/a.py\", line 2, in <module>\n    print(len(open(sys.argv[1]).read().split()))\n                    ~~~~~~~~^^^\nIndexError: list index out of range";
+    const OPENS: &str = "import sys\nprint(len(open(sys.argv[1]).read().split()))\n";
+    let text =
+        |program: &'static str| move |path: &str| (path == "a.py").then(|| program.to_string());
+    let mut s = state();
+    s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Check { cmd: BARE.into() };
+    s.tree.tasks[0].subtasks[1].description = format!("Run `{BARE}` and make it succeed");
+    wrote_a_and_completed(&mut s);
+    let mut crashed = s.clone();
+    exchange(&mut s, vec![("run_cmd", ran(BARE, 1, STOPPED))]);
+    assert_eq!(
+        wanted_input(&s, text(OPENS)),
+        Some((GIVEN.to_string(), "sample.txt".to_string()))
+    );
+    // Not a program that opens no file, nor one that failed elsewhere.
+    assert_eq!(
+        wanted_input(&s, text("import sys\nprint(int(sys.argv[1]) * 2)\n")),
+        None
+    );
+    exchange(
+        &mut crashed,
+        vec![(
+            "run_cmd",
+            ran(
+                BARE,
+                1,
+                "\n--- stderr ---\nZeroDivisionError: division by zero",
+            ),
+        )],
+    );
+    assert_eq!(wanted_input(&crashed, text(OPENS)), None);
+    let program = [("a.py".to_string(), OPENS.to_string())];
+    assert!(next_step(&crashed, &program).contains("Fix it"));
+    // Before the check is given: run it with the goal's arguments.
+    let step = next_step(&s, &program);
+    assert!(step.contains("The code is not at fault"), "{step}");
+    assert!(
+        step.contains("Run it with the arguments the goal gives it"),
+        "{step}"
+    );
+    assert!(!step.contains("Fix it"), "{step}");
+    give(&mut s, GIVEN, Some("sample.txt"));
+    assert_eq!(check_command(&s).as_deref(), Some(GIVEN));
+    assert!(
+        s.tree.active().unwrap().1.description.starts_with(&format!(
+            "Run `{GIVEN}` and make it succeed. First write sample.txt"
+        )),
+        "{}",
+        s.tree.active().unwrap().1.description
+    );
+    let step = next_step(&s, &program);
+    assert!(
+        step.contains("sample.txt is not there yet: write it first"),
+        "{step}"
+    );
+    assert!(!step.contains("Fix it"), "{step}");
+    // The same program written again unchanged: still the sample to write.
+    let mut again = s.clone();
+    exchange(&mut again, vec![("write_file", wrote("a.py", false))]);
+    let step = next_step(&again, &program);
+    assert!(step.contains("write it first"), "{step}");
+    // Written: its run is next, and given once.
+    exchange(&mut s, vec![("write_file", wrote("sample.txt", true))]);
+    let step = next_step(&s, &program);
+    assert!(step.contains(&run_call(GIVEN)), "{step}");
+    assert_eq!(wanted_input(&s, text(OPENS)), None);
+}
+
+/// The active check subtask is given `cmd` (and `input`), as the runner
+/// records it.
+fn give(s: &mut State, cmd: &str, input: Option<&str>) {
+    let cursor = s.tree.cursor.unwrap();
+    apply(
+        s,
+        Event::CheckGiven {
+            task: cursor.task,
+            subtask: cursor.subtask,
+            cmd: cmd.into(),
+            input: input.map(str::to_string),
+        },
+    );
 }
