@@ -155,9 +155,12 @@ impl Requirement {
 
     /// About output: so the model says, or it names a command-line option,
     /// which only running the program shows (a cli-flag run was judged
-    /// from the code when the model called `--shout` a function's).
+    /// from the code when the model called `--shout` a function's). The
+    /// options of a requirement about tests are those of the test run
+    /// (`python3 -m pytest -q` passes): an add-tests run spent a cycle
+    /// showing pytest's output as the program's.
     pub fn is_about_output(&self) -> bool {
-        self.about_output || options(&self.requirement).next().is_some()
+        self.about_output || !self.about_tests && options(&self.requirement).next().is_some()
     }
 
     /// The command to run beside [`Requirement::to_show`] when the
@@ -417,9 +420,11 @@ pub fn hold_to_goal(goal: &str, mut requirements: Vec<Requirement>) -> Vec<Requi
             continue;
         }
         named.push(option);
+        // Only by one about output: a requirement about tests that names
+        // it is shown by tests, not by a run of the program with it.
         let covered = requirements
             .iter()
-            .any(|r| options(&r.requirement).any(|o| o == option));
+            .any(|r| r.is_about_output() && options(&r.requirement).any(|o| o == option));
         if !covered {
             requirements.push(Requirement {
                 requirement: format!("the program takes {option} and it works as the goal says"),
@@ -2011,6 +2016,8 @@ mod tests {
         let held = hold_to_output(vec![called_a_function], &runs);
         assert!(!held[0].met, "{held:?}");
         assert!(!req("greet.py exists", true, false).is_about_output());
+        // Not the options of a test run, in a requirement about tests.
+        assert!(!req("`python3 -m pytest -q` passes", true, true).is_about_output());
         // The model's own "not met", and requirements about files, stand.
         let unmet = Requirement {
             met: false,
@@ -2120,6 +2127,12 @@ mod tests {
             "HELLO",
         );
         assert_eq!(hold_to_goal(goal, vec![named.clone()]), vec![named]);
+        // Not a requirement about tests that names it: tests show no run
+        // of the program with it.
+        let tested = req("tests of --shout pass", true, true);
+        let held = hold_to_goal(goal, vec![tested.clone()]);
+        assert_eq!(held.len(), 2, "{held:?}");
+        assert!(!held[1].met && held[1].requirement.contains("--shout"));
         // A goal without options adds nothing; an option named twice is
         // added once.
         assert_eq!(hold_to_goal("Write rock-paper-scissors", vec![]), vec![]);

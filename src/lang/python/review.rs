@@ -295,17 +295,50 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
         ));
     }
     if write.is_test && write.facts.tests.is_empty() {
+        // The module the file is named for (`inventory` of
+        // test_inventory.py) first, whether this run wrote it or not: p1's
+        // add-tests model wrote inventory.py's class into its tests five
+        // times, told only to write functions named test_...
+        let subject = subject_of(path);
+        let is_subject = |m: &&Module| {
+            subject
+                .as_deref()
+                .is_some_and(|subject| m.name.rsplit('.').next() == Some(subject))
+        };
+        let mut modules: Vec<&Module> = write.modules.iter().filter(|m| is_subject(m)).collect();
+        modules.extend(
+            write
+                .modules
+                .iter()
+                .filter(|m| write.written.contains(&m.name) && !is_subject(m)),
+        );
+        let copied =
+            modules.iter().find_map(|m| {
+                let names: Vec<&str> = write
+                    .facts
+                    .defs
+                    .iter()
+                    .map(|d| d.name.as_str())
+                    .filter(|name| m.facts.defs.iter().any(|d| d.name == *name))
+                    .collect();
+                (!names.is_empty()).then(|| {
+                format!(
+                    " It defines {} again, as {} does: import {} from {} instead of copying it.",
+                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+                    m.path,
+                    if names.len() == 1 { "it" } else { "them" },
+                    m.name
+                )
+            })
+            });
         return Some((
             format!(
                 "{path} is a test file but defines no test, so pytest would find nothing in it. \
                  Write functions named test_... that import what they test and assert what it \
-                 returns."
+                 returns.{}",
+                copied.unwrap_or_default()
             ),
-            write
-                .modules
-                .iter()
-                .filter(|m| write.written.contains(&m.name))
-                .find_map(|m| test_start(&m.name, m.facts)),
+            modules.iter().find_map(|m| test_start(&m.name, m.facts)),
         ));
     }
     if write.is_test
@@ -337,15 +370,31 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
 /// defines and one test to fill in. `None` when it defines nothing.
 pub fn test_start(name: &str, module: &Facts) -> Option<String> {
     let first = module.defs.first()?;
-    let call = match first.kind.as_str() {
-        "class" => format!("{}()", first.name),
-        _ => format!("{}(ARGUMENTS)", first.name),
+    let test = match first.kind.as_str() {
+        "class" => {
+            let object = first.name.to_lowercase();
+            format!(
+                "    {object} = {}()\n    assert {object}.METHOD(ARGUMENTS) == EXPECTED",
+                first.name
+            )
+        }
+        _ => format!("    assert {}(ARGUMENTS) == EXPECTED", first.name),
     };
     Some(format!(
-        "from {name} import {}\n\n\ndef test_{}():\n    assert {call} == EXPECTED",
+        "from {name} import {}\n\n\ndef test_{}():\n{test}",
         module.names().join(", "),
         first.name.to_lowercase()
     ))
+}
+
+/// The module a test file is named for: `inventory` of
+/// `tests/test_inventory.py` or `inventory_test.py`.
+fn subject_of(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next()?.strip_suffix(".py")?;
+    let subject = name
+        .strip_prefix("test_")
+        .or_else(|| name.strip_suffix("_test"))?;
+    (!subject.is_empty()).then(|| subject.to_string())
 }
 
 /// What keeps a test file from testing anything.

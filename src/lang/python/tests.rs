@@ -440,6 +440,58 @@ fn a_test_file_without_a_test_gets_the_start_of_one() {
     );
 }
 
+/// A test file that copies the class it is to test, of a file the run
+/// did not write (p1's add-tests model wrote inventory.py's `Inventory`
+/// into test_inventory.py five times): told it copies it, and given the
+/// start of a test that imports it.
+#[test]
+fn a_test_file_that_copies_the_class_it_tests_is_told_to_import_it() {
+    struct Kept(Files);
+    impl crate::lang::Workspace for Kept {
+        fn text(&self, path: &str) -> Option<String> {
+            self.0.text(path)
+        }
+        fn files(&self) -> Vec<String> {
+            self.0.files()
+        }
+        fn written(&self) -> Vec<String> {
+            Vec::new()
+        }
+        fn existed(&self, path: &str) -> bool {
+            self.0.existed(path)
+        }
+    }
+    let inventory = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def add(self, name, count):\n        self.items[name] = self.items.get(name, 0) + count\n";
+    let kept = Kept(files(&[("inventory.py", inventory)]));
+    let copy = format!("import pytest\n\n{inventory}");
+    let Review::Refuse(refusal) = Python.review("test_inventory.py", &copy, &kept) else {
+        panic!("a test file with no test is refused");
+    };
+    assert!(
+        refusal.reason.ends_with(
+            "It defines `Inventory` again, as inventory.py does: import it from inventory instead \
+             of copying it."
+        ),
+        "{}",
+        refusal.reason
+    );
+    assert_eq!(
+        refusal.instead.as_deref(),
+        Some(
+            "from inventory import Inventory\n\n\ndef test_inventory():\n    inventory = Inventory()\n    assert inventory.METHOD(ARGUMENTS) == EXPECTED"
+        )
+    );
+    // In tests/ too; another file's tests get no start of these.
+    let Review::Refuse(refusal) = Python.review("tests/test_inventory.py", &copy, &kept) else {
+        panic!("refused");
+    };
+    assert!(refusal.instead.is_some());
+    let Review::Refuse(refusal) = Python.review("test_other.py", "import pytest\n", &kept) else {
+        panic!("refused");
+    };
+    assert_eq!(refusal.instead, None);
+}
+
 /// Two asserts of one call that expect different results cannot both
 /// pass. Told which lines, Qwen2.5-Coder 1.5B wrote the same test file six
 /// times (z1's rps); which one is wrong only the goal can say, so both go
