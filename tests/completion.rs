@@ -2419,6 +2419,64 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     agreeing.run().assert_code(0);
 }
 
+/// p1's add-function (`--api openai`): the assessment called a right
+/// `count_vowels` met, shown by running textutil.py, a library that prints
+/// nothing; held to tests the goal never asked for, the run spent a cycle
+/// writing them. Right on each of the goal's examples, it is met; wrong on
+/// one, it is not.
+#[test]
+fn a_library_function_right_on_the_goal_s_examples_is_met_without_tests() {
+    let script = |added: String| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+                "check": "python3 textutil.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("textutil.py", "write_file",
+                    serde_json::json!({"path": "textutil.py", "content": added}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
+                 "met": true, "evidence": "def count_vowels(text) is defined",
+                 "about_tests": true, "about_output": false,
+                 "command": "python3 textutil.py", "expects": ""}]}}],
+            "examples": {"examples": [
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels('sky') == 0"]},
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+        }))
+        .expect("script")
+    };
+    let right = add_function(script(with_count_vowels()), TEXTUTIL);
+    let run = right.run();
+    run.assert_code(0);
+    let state = right.assert_replay_matches();
+    assert!(
+        state.requirements.iter().all(|r| r.met),
+        "{:?}",
+        state.requirements
+    );
+    assert!(
+        state.requirements[0]
+            .evidence
+            .starts_with("called on the goal's examples: count_vowels('hello') returned 2"),
+        "{:?}",
+        state.requirements
+    );
+    assert!(!right.workspace.join("test_textutil.py").exists());
+    // Counting every letter: wrong on 'hello', still held to tests.
+    let counts_letters = format!("{TEXTUTIL}\n\ndef count_vowels(text):\n    return len(text)\n");
+    let wrong = add_function(script(counts_letters), TEXTUTIL);
+    wrong.run().assert_code(1);
+    let state = wrong.assert_replay_matches();
+    assert!(
+        !state.requirements[0].met && state.requirements[0].about_tests,
+        "{:?}",
+        state.requirements
+    );
+}
+
 #[test]
 fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_code() {
     // u2 (`--api openai`): a right fizzbuzz and tests that passed ended

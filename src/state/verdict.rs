@@ -308,10 +308,61 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
         if requirement.about_tests && requirement.met && !tested {
             requirement.met = false;
             requirement.evidence = match checks.is_empty() {
-                true => "no check ran any test".into(),
-                false => "the last check ran no test that passed".into(),
+                true => NO_TEST_RAN.into(),
+                false => NO_TEST_PASSED.into(),
             };
         }
+    }
+    requirements
+}
+
+/// The evidence of a requirement [`hold_to_tests`] made unmet: the model
+/// called it met, and no check ran tests.
+const NO_TEST_RAN: &str = "no check ran any test";
+/// ... and no test a check ran passed.
+const NO_TEST_PASSED: &str = "the last check ran no test that passed";
+
+/// A requirement the model called met, held to tests the goal does not
+/// ask for (`speaks` false: a library's function, see
+/// [`shown_by_library`]) and unmet for want of them (see
+/// [`hold_to_tests`]), is met when a function it names was called on the
+/// goal's examples and returned what each says ([`Examined::held`]): the
+/// code ran and did what the goal says. p1's add-function (`--api
+/// openai`) had a right `count_vowels`, right on its four examples, and
+/// spent a cycle writing tests nobody asked for. A function with no
+/// examples, or one wrong on any, is still held to tests.
+pub fn shown_by_examples(
+    speaks: bool,
+    mut requirements: Vec<Requirement>,
+    examined: &[Examined],
+) -> Vec<Requirement> {
+    if speaks {
+        return requirements;
+    }
+    for requirement in &mut requirements {
+        let for_want_of_tests =
+            [NO_TEST_RAN, NO_TEST_PASSED].contains(&requirement.evidence.as_str());
+        if requirement.met || !requirement.about_tests || !for_want_of_tests {
+            continue;
+        }
+        let Some(examined) = examined
+            .iter()
+            .find(|e| e.held() && crate::text::has_word(&requirement.requirement, &e.name))
+        else {
+            continue;
+        };
+        let returned: Vec<String> = examined
+            .tried
+            .iter()
+            .take(3)
+            .map(|t| format!("{} returned {}", t.call, t.wanted))
+            .collect();
+        requirement.met = true;
+        requirement.about_tests = false;
+        requirement.evidence = cut(
+            &format!("called on the goal's examples: {}", returned.join(", ")),
+            300,
+        );
     }
     requirements
 }
@@ -2270,6 +2321,72 @@ mod tests {
             ..held[1].clone()
         });
         assert_eq!(hold_to_examples(again, &[wrong]), held);
+    }
+
+    #[test]
+    fn a_library_function_right_on_the_goal_s_examples_needs_no_tests_the_goal_did_not_ask_for() {
+        use crate::lang::examples::Tried;
+        let examined = |same| Examined {
+            name: "count_vowels".into(),
+            module: "textutil.py".into(),
+            tried: vec![Tried {
+                call: "count_vowels('hello')".into(),
+                wanted: "2".into(),
+                got: Ok(if same { "2" } else { "5" }.into()),
+                same,
+            }],
+        };
+        // The p1 add-function assessment: met by the model's word, shown by
+        // running the library, held to tests that did not run.
+        let said = Requirement {
+            shown_by: Some(ShownBy {
+                command: "python3 textutil.py".into(),
+                expects: String::new(),
+            }),
+            ..req(
+                "Add a function count_vowels(text) to textutil.py that returns how many vowels",
+                true,
+                false,
+            )
+        };
+        let held = hold_to_tests(
+            shown_by_library(vec![said], false, |word| word == "textutil.py"),
+            &[run("python3 textutil.py", Some(0), None)],
+        );
+        assert!(!held[0].met && held[0].about_tests, "{held:?}");
+        let shown = shown_by_examples(false, held.clone(), &[examined(true)]);
+        assert!(shown[0].met && !shown[0].about_tests, "{shown:?}");
+        assert_eq!(
+            shown[0].evidence,
+            "called on the goal's examples: count_vowels('hello') returned 2"
+        );
+        // Not when an example went wrong, nor for a goal that asks for
+        // tests, nor for another function's requirement.
+        assert_eq!(
+            shown_by_examples(false, held.clone(), &[examined(false)]),
+            held
+        );
+        assert_eq!(
+            shown_by_examples(true, held.clone(), &[examined(true)]),
+            held
+        );
+        let other = Requirement {
+            requirement: "Add a function reverse(text)".into(),
+            ..held[0].clone()
+        };
+        assert_eq!(
+            shown_by_examples(false, vec![other.clone()], &[examined(true)]),
+            vec![other]
+        );
+        // Not one the model itself called unmet.
+        let unmet = Requirement {
+            evidence: "it counts y as a vowel".into(),
+            ..held[0].clone()
+        };
+        assert_eq!(
+            shown_by_examples(false, vec![unmet.clone()], &[examined(true)]),
+            vec![unmet]
+        );
     }
 
     #[test]

@@ -479,6 +479,8 @@ impl Agent<'_> {
                     );
                     let examined = self.examine().await;
                     let requirements = verdict::hold_to_examples(requirements, &examined);
+                    let requirements =
+                        verdict::shown_by_examples(self.speaks_of_tests(), requirements, &examined);
                     let goal = &self.state().goal;
                     let callers = self.callers(&crate::lang::called_names(goal));
                     // Called on the goal's examples and right on each: run,
