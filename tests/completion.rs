@@ -2346,6 +2346,20 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
     assert!(held(&state).is_none(), "{:?}", state.requirements);
 }
 
+/// The rules of a model that writes textutil.py as `added` and ends each
+/// subtask once its call worked.
+fn writes_textutil(added: &str) -> serde_json::Value {
+    serde_json::json!([
+        ends_when("exit code 0", true, "it runs"),
+        ends_when("Wrote ", true, "written"),
+        on_subtask(
+            "textutil.py",
+            "write_file",
+            serde_json::json!({"path": "textutil.py", "content": added})
+        )
+    ])
+}
+
 #[test]
 fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     // x1's add-function (`--api openai`): asked twice, the model agreed on
@@ -2359,12 +2373,7 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
         serde_json::from_value(serde_json::json!({
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 textutil.py"},
-            "rules": [
-                ends_when("exit code 0", true, "it runs"),
-                ends_when("Wrote ", true, "written"),
-                on_subtask("textutil.py", "write_file",
-                    serde_json::json!({"path": "textutil.py", "content": added}))
-            ],
+            "rules": writes_textutil(&added),
             "assessments": [{"has": [], "answer": {"requirements": [
                 {"requirement": "count_vowels(text) returns how many vowels the text has",
                  "met": true, "evidence": "def count_vowels(text) counts the vowels",
@@ -2430,12 +2439,7 @@ fn a_library_function_right_on_the_goal_s_examples_is_met_without_tests() {
         serde_json::from_value(serde_json::json!({
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 textutil.py"},
-            "rules": [
-                ends_when("exit code 0", true, "it runs"),
-                ends_when("Wrote ", true, "written"),
-                on_subtask("textutil.py", "write_file",
-                    serde_json::json!({"path": "textutil.py", "content": added}))
-            ],
+            "rules": writes_textutil(&added),
             "assessments": [{"has": [], "answer": {"requirements": [
                 {"requirement": "Add a function count_vowels(text) to textutil.py that returns how many vowels the text has",
                  "met": true, "evidence": "def count_vowels(text) is defined",
