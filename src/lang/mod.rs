@@ -424,6 +424,14 @@ pub trait Language: Send + Sync {
     fn wants_arguments(&self, _output: &str) -> bool {
         false
     }
+    /// Whether a run whose result is `output` (as for
+    /// [`Language::wants_arguments`]) stopped where the program reads
+    /// keyboard input (Python's `EOFError` at `input(`), which a command
+    /// never gives: that program must read its arguments instead, and no
+    /// argument given it helps.
+    fn waits_for_keyboard(&self, _output: &str) -> bool {
+        false
+    }
     /// Whether source `text` can read what its program is run with (its
     /// arguments, standard input), by what it names; `true` when the
     /// language cannot tell.

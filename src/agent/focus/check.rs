@@ -159,7 +159,8 @@ pub fn wanted_input(
     let languages = Languages::default();
     let language = languages.for_path(&program)?;
     let reads = text(&program).is_some_and(|text| language.reads_files(&text));
-    (reads && language.wants_arguments(output)).then_some(())?;
+    let for_arguments = language.wants_arguments(output) && !language.waits_for_keyboard(output);
+    (reads && for_arguments).then_some(())?;
     let input = SAMPLES
         .into_iter()
         .find(|sample| !in_workspace(state, sample))?;
@@ -191,10 +192,9 @@ pub fn arguments_wanted(state: &State) -> Option<String> {
     let (command, output) = stopped_for_arguments(state)?;
     let program = bare_program(&command)?;
     let languages = Languages::default();
-    languages
-        .for_path(&program)?
-        .wants_arguments(output)
-        .then_some(())?;
+    let language = languages.for_path(&program)?;
+    // Keyboard input no command gives: the code is to read its arguments.
+    (language.wants_arguments(output) && !language.waits_for_keyboard(output)).then_some(())?;
     let said = format!(
         "The code is not at fault: `{command}` gives {program} no arguments, and it stopped \
          where it reads them."

@@ -586,24 +586,12 @@ impl Language for Python {
         if usage {
             return true;
         }
-        let Some(last) = lines.iter().rposition(|line| !line.trim().is_empty()) else {
-            return false;
-        };
-        let error = lines[last].trim();
-        let reads = match error.split(':').next() {
-            Some("IndexError") => "argv",
-            Some("EOFError") => "input(",
-            _ => return false,
-        };
-        let Some(frame) = lines[..last]
-            .iter()
-            .rposition(|line| line.trim_start().starts_with("File \""))
-        else {
-            return false;
-        };
-        lines
-            .get(frame + 1)
-            .is_some_and(|source| source.contains(reads))
+        raised_reading(output, "IndexError", "argv") || self.waits_for_keyboard(output)
+    }
+
+    /// An `EOFError` raised at a line that calls `input(`.
+    fn waits_for_keyboard(&self, output: &str) -> bool {
+        raised_reading(output, "EOFError", "input(")
     }
 
     fn reads_input(&self, text: &str) -> bool {
@@ -805,4 +793,25 @@ fn imports(text: &str, name: &str) -> bool {
             .map(|n| n.split(" as ").last().unwrap_or(n).trim())
             .any(|n| n == name)
     })
+}
+
+/// Whether the traceback that ends `output` is of `error`, raised at a line
+/// whose source holds `reads`.
+fn raised_reading(output: &str, error: &str, reads: &str) -> bool {
+    let lines: Vec<&str> = output.lines().collect();
+    let Some(last) = lines.iter().rposition(|line| !line.trim().is_empty()) else {
+        return false;
+    };
+    if lines[last].trim().split(':').next() != Some(error) {
+        return false;
+    }
+    let Some(frame) = lines[..last]
+        .iter()
+        .rposition(|line| line.trim_start().starts_with("File \""))
+    else {
+        return false;
+    };
+    lines
+        .get(frame + 1)
+        .is_some_and(|source| source.contains(reads))
 }

@@ -1485,6 +1485,9 @@ fn a_run_that_stops_where_it_reads_its_arguments_wants_them() {
         "import sys\nif len(sys.argv) < 2:\n    print('Usage: prog.py N')\n    sys.exit(1)\n"
     ));
     assert!(wants("name = input('Name? ')\nprint(name)\n"));
+    let keyboard = |program: &str| Python.waits_for_keyboard(&shown_run(program));
+    assert!(keyboard("name = input('Name? ')\nprint(name)\n"));
+    assert!(!keyboard("import sys\nprint(sys.argv[1])\n"));
     // Errors of the code, not of what it was given.
     assert!(!wants("items = []\nprint(items[1])\n"));
     assert!(!wants("import sys\nprint(count(sys.argv))\n"));

@@ -403,6 +403,28 @@ fn a_bare_check_that_stopped_at_its_arguments_is_given_a_sample_not_a_fix() {
     assert_eq!(wanted_input(&crashed, text(OPENS)), None);
     let program = [("a.py".to_string(), OPENS.to_string())];
     assert!(next_step(&crashed, &program).contains("Fix it"));
+    // Stopped at keyboard input (o1's word-count: `input('Enter file
+    // path: ')`): no argument helps, the code is to read them.
+    let mut keyboard = crashed.clone();
+    let asks = "file = input('Path: ')\nprint(len(open(file).read().split()))\n";
+    exchange(
+        &mut keyboard,
+        vec![(
+            "run_cmd",
+            ran(
+                BARE,
+                1,
+                "\n--- stderr ---\nTraceback (most recent call last):\n  File \"/w/a.py\", line 1, in <module>\n    file = input('Path: ')\nEOFError: EOF when reading a line",
+            ),
+        )],
+    );
+    assert_eq!(wanted_input(&keyboard, text(asks)), None);
+    let asking = [("a.py".to_string(), asks.to_string())];
+    let step = next_step(&keyboard, &asking);
+    assert!(
+        step.contains("Fix it") && step.contains("gets no keyboard"),
+        "{step}"
+    );
     // Before the check is given: run it with the goal's arguments.
     let step = next_step(&s, &program);
     assert!(step.contains("The code is not at fault"), "{step}");
