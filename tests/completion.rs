@@ -1415,6 +1415,60 @@ fn an_input_the_check_reads_is_written_before_it_runs() {
     );
 }
 
+/// A cycle's run of the program on an input file nobody wrote, whose
+/// output must hold what the assessment said, gets the write of that input
+/// first, as a plan's check does: p2's word-count cycle was to make
+/// `python3 word_count.py input.txt` print 5, with no input.txt anywhere.
+#[test]
+fn an_input_a_cycle_runs_the_program_on_is_written_first() {
+    let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
+    let shown = "python3 word_count.py input.txt";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py sample.txt"},
+        "rules": [
+            ends_when("exit code 0", true, "it counts"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)},
+            {"name": "sample", "subtask": "Write sample.txt", "reply": write_reply("sample.txt", "one two\n")},
+            {"name": "input", "subtask": "Write input.txt", "reply": write_reply("input.txt", "a b c d e\n")},
+            on_subtask("Run `python3 word_count.py sample.txt`", "run_cmd",
+                serde_json::json!({"cmd": "python3 word_count.py sample.txt"})),
+            on_subtask("Change word_count.py", "mark_subtask_complete",
+                serde_json::json!({"success": false, "reason": "it is right: input.txt is missing"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file", "met": true,
+             "evidence": "5", "about_tests": false, "about_output": true, "command": shown,
+             "expects": "5"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": shown}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write a script word_count.py that prints the number of words in the file given as its argument",
+        "--max-cycles",
+        "1",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    let cycle = &tasks(&test, true)[0];
+    assert_eq!(
+        cycle.kinds[1..3],
+        [
+            SubtaskKind::Write {
+                path: "input.txt".into()
+            },
+            SubtaskKind::Show {
+                cmd: shown.into(),
+                expects: "5".into()
+            }
+        ],
+        "{cycle:?}"
+    );
+    assert_eq!(test.read("input.txt"), "a b c d e\n");
+    test.assert_replay_matches();
+}
+
 /// A check that names its input as a placeholder (`<path-to-file>`) runs
 /// the program on a sample input the plan writes first, not on the
 /// program's own source: a word-count run whose check ran `python3

@@ -88,6 +88,13 @@ impl Agent<'_> {
                     |path| baseline.contains_key(path),
                     |path| self.languages.iter().any(|l| l.is_test(path)),
                 );
+                // A run of the cycle on an input file nobody wrote gets
+                // its write first, as the plan's checks do.
+                decompose::inputs_of_checks(
+                    std::slice::from_mut(&mut task),
+                    |path| baseline.contains_key(path) || self.tools.contents(path).is_some(),
+                    |path| self.languages.iter().any(|l| l.owns(path)),
+                );
                 self.reporter.notice(&format!(
                     "not achieved yet ({}); cycle {cycle} of {} works on it",
                     missing.join("; "),

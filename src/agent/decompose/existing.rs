@@ -336,11 +336,14 @@ pub fn inputs_of_checks(
     for task in tasks {
         let mut at = 0;
         while at < task.kinds.len() {
-            let SubtaskKind::Check { cmd } = &task.kinds[at] else {
-                at += 1;
-                continue;
+            let (cmd, expects) = match &task.kinds[at] {
+                SubtaskKind::Check { cmd } => (cmd.clone(), None),
+                SubtaskKind::Show { cmd, expects } => (cmd.clone(), Some(expects.clone())),
+                _ => {
+                    at += 1;
+                    continue;
+                }
             };
-            let cmd = cmd.clone();
             let words = shell_words::split(&cmd).unwrap_or_default();
             let inputs: Vec<String> = words
                 .iter()
@@ -351,11 +354,18 @@ pub fn inputs_of_checks(
                 .cloned()
                 .collect();
             for input in inputs {
+                let content = match &expects {
+                    // A cycle's run whose output must hold a text the
+                    // assessment gave for an input nobody wrote (p2's
+                    // word-count: `python3 word_count.py input.txt`, "5").
+                    Some(expects) => format!("with content for which its output holds {expects:?}"),
+                    None => "with content whose right answer you know".to_string(),
+                };
                 task.subtasks.insert(
                     at,
                     format!(
                         "Write {input}: a small sample input that `{cmd}` reads (the check runs \
-                         on it), with content whose right answer you know"
+                         on it), {content}"
                     ),
                 );
                 task.kinds.insert(
@@ -952,6 +962,25 @@ mod tests {
             SubtaskKind::Check {
                 cmd: "python3 word_count.py test_file.txt".into()
             }
+        );
+        // A cycle's run whose output must hold a text: the sample is
+        // written for it.
+        let mut shown = plan("python3 word_count.py input.txt");
+        shown[0].kinds[1] = SubtaskKind::Show {
+            cmd: "python3 word_count.py input.txt".into(),
+            expects: "5".into(),
+        };
+        inputs_of_checks(&mut shown, |_| false, code);
+        assert_eq!(
+            shown[0].kinds[1],
+            SubtaskKind::Write {
+                path: "input.txt".into()
+            }
+        );
+        assert!(
+            shown[0].subtasks[1].ends_with("with content for which its output holds \"5\""),
+            "{}",
+            shown[0].subtasks[1]
         );
         // There already, code, an option, a path outside, or no file: kept.
         for (check, there) in [
