@@ -679,6 +679,56 @@ fn an_edit_with_if_else_on_one_line_is_written_on_lines_of_its_own() {
     test.assert_replay_matches();
 }
 
+/// An edit whose `new` ends with the `}}` that closed the call's JSON, of a
+/// program that only defines things: mended first, it is then refused as
+/// running nothing; not mended, it was written with the braces in (p2's
+/// word-count: `return len(words)}}`, a file Python could not read),
+/// since a file that does not parse shows no definitions to hold it to.
+#[test]
+fn an_edit_mended_of_the_json_s_braces_is_held_to_what_a_write_is() {
+    let defines = "def shout(text):\n    return text.upper()\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "shout.py", "purpose": "print its argument in capitals"}],
+            "check": "python3 shout.py"},
+        "rules": [
+            {"name": "written", "last_tool": "Wrote ",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "written"}}]}},
+            {"name": "defines", "subtask": "Write shout.py",
+             "reply": {"tool_calls": [{"name": "write_file",
+                "arguments": {"path": "shout.py", "content": defines}}]}},
+            {"name": "braces", "subtask": "Run `python3 shout.py`",
+             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "shout.py",
+                "old": "    return text.upper()",
+                "new": "    return text.upper() + '!'}}"}}]}}
+        ],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": false, "reason": "stuck"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write a script shout.py that prints its argument in capitals",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    assert!(!test.read("shout.py").contains('}'), "{}", run.stderr);
+    let refused: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected {
+                tool,
+                kind: RefusalKind::RunsNothing,
+                ..
+            } => Some(tool),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused, ["write_file", "edit_file"], "{}", run.stderr);
+    test.assert_replay_matches();
+}
+
 /// A rewrite of the project's test file that differs from it only in blank
 /// lines and the last line break (b2's calc-fix through the Ollama API):
 /// the file is kept byte for byte, and the model is told nothing changed.

@@ -492,16 +492,17 @@ impl Agent<'_> {
     /// An edit that leaves its file as its language would mend a write of
     /// it (see [`Review::Repair`]: `if C: A else: B` on one line), as the
     /// smallest edit to the mended text, and what was mended. A cli-flag
-    /// run refused such an edit of greet.py six times.
+    /// run refused such an edit of greet.py six times. Mended whatever
+    /// [`Agent::kept`] says of the mended text: the edit is then held to
+    /// it as a write is. Left as it was, a file that does not parse shows
+    /// nothing to hold, and p2's word-count edit put `return len(words)}}`
+    /// in.
     fn repaired_edit(&self, path: &str, old: &str, new: &str) -> Option<(String, String, String)> {
         let before = self.tools.text(path)?;
         let spliced = tools::apply_edit(&before, old, new, path).ok()?;
         let Review::Repair { content, why } = self.review(path, &spliced) else {
             return None;
         };
-        if self.kept(path, &content, false).is_some() {
-            return None;
-        }
         let (old, new) = tools::smallest_edit(&before, &content)?;
         Some((old, new, why))
     }
