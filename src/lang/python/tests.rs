@@ -584,6 +584,25 @@ fn a_test_file_written_as_a_script_becomes_one_test() {
         review_in(&files(&[("game.py", GAME)]), "test_game.py", &with_test),
         Review::Accept
     ));
+    // Its asserts under `if __name__ == "__main__":` (p2's fizzbuzz): that
+    // block's body is the test's.
+    let main = "from game import play\n\nif __name__ == '__main__':\n    # each move\n    for move in ['rock', 'paper']:\n        assert play(move, move) == 'tie'\n";
+    let Review::Repair { content, .. } =
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", main)
+    else {
+        panic!("asserts under __main__ are mended");
+    };
+    assert_eq!(
+        content,
+        "from game import play\n\n\ndef test_game():\n    # each move\n    for move in ['rock', 'paper']:\n        assert play(move, move) == 'tie'\n"
+    );
+    // A __main__ block that only prints is no test to make.
+    let prints =
+        "from game import play\n\nif __name__ == '__main__':\n    print(play('rock', 'rock'))\n";
+    assert!(matches!(
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", prints),
+        Review::Refuse(_)
+    ));
 }
 
 #[test]
