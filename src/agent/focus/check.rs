@@ -3,7 +3,7 @@
 
 use super::last::in_workspace;
 use super::{result_of, tool_calls};
-use crate::lang::Languages;
+use crate::lang::{Language, Languages};
 use crate::state::{CallFact, Came, State, SubtaskKind, verdict};
 
 /// The command of a check subtask, as the planner set it (a plan of files
@@ -159,12 +159,19 @@ pub fn wanted_input(
     let languages = Languages::default();
     let language = languages.for_path(&program)?;
     let reads = text(&program).is_some_and(|text| language.reads_files(&text));
-    let for_arguments = language.wants_arguments(output) && !language.waits_for_keyboard(output);
-    (reads && for_arguments).then_some(())?;
+    (reads && wants_only_arguments(language, output)).then_some(())?;
     let input = SAMPLES
         .into_iter()
         .find(|sample| !in_workspace(state, sample))?;
     Some((format!("{check} {input}"), input.to_string()))
+}
+
+/// Whether a run that showed `output` stopped where its program reads its
+/// arguments, not keyboard input: no command gives that, and the code is
+/// to read its arguments instead (o1's word-count: `input('Enter file
+/// path: ')`).
+fn wants_only_arguments(language: &dyn Language, output: &str) -> bool {
+    language.wants_arguments(output) && !language.waits_for_keyboard(output)
 }
 
 /// The last run of the active subtask, with no file changed after it,
@@ -192,9 +199,7 @@ pub fn arguments_wanted(state: &State) -> Option<String> {
     let (command, output) = stopped_for_arguments(state)?;
     let program = bare_program(&command)?;
     let languages = Languages::default();
-    let language = languages.for_path(&program)?;
-    // Keyboard input no command gives: the code is to read its arguments.
-    (language.wants_arguments(output) && !language.waits_for_keyboard(output)).then_some(())?;
+    wants_only_arguments(languages.for_path(&program)?, output).then_some(())?;
     let said = format!(
         "The code is not at fault: `{command}` gives {program} no arguments, and it stopped \
          where it reads them."
