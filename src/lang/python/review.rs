@@ -312,25 +312,7 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 .iter()
                 .filter(|m| write.written.contains(&m.name) && !is_subject(m)),
         );
-        let copied =
-            modules.iter().find_map(|m| {
-                let names: Vec<&str> = write
-                    .facts
-                    .defs
-                    .iter()
-                    .map(|d| d.name.as_str())
-                    .filter(|name| m.facts.defs.iter().any(|d| d.name == *name))
-                    .collect();
-                (!names.is_empty()).then(|| {
-                format!(
-                    " It defines {} again, as {} does: import {} from {} instead of copying it.",
-                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
-                    m.path,
-                    if names.len() == 1 { "it" } else { "them" },
-                    m.name
-                )
-            })
-            });
+        let copied = modules.iter().find_map(|m| copied_from(write, m));
         return Some((
             format!(
                 "{path} is a test file but defines no test, so pytest would find nothing in it. \
@@ -385,6 +367,27 @@ pub fn test_start(name: &str, module: &Facts) -> Option<String> {
         module.names().join(", "),
         first.name.to_lowercase()
     ))
+}
+
+/// ` It defines `Inventory` again, as inventory.py does: import it ...`
+/// when the test file `write` defines a name module `m` defines.
+fn copied_from(write: &Write, m: &Module) -> Option<String> {
+    let names: Vec<String> = write
+        .facts
+        .defs
+        .iter()
+        .filter(|d| m.facts.defs.iter().any(|def| def.name == d.name))
+        .map(|d| format!("`{}`", d.name))
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            " It defines {} again, as {} does: import {} from {} instead of copying it.",
+            names.join(", "),
+            m.path,
+            if names.len() == 1 { "it" } else { "them" },
+            m.name
+        )
+    })
 }
 
 /// The module a test file is named for: `inventory` of
