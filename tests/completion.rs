@@ -1985,6 +1985,55 @@ fn a_check_with_no_argument_of_a_program_that_opens_files_runs_it_on_a_sample() 
     );
 }
 
+/// A program that asks for its file at the keyboard (n1's and o1's
+/// word-count: `input('Enter the file path: ')`), checked with no input: a
+/// command gets none, so the next step gives the edit that reads its
+/// argument instead, ready to copy; the program then stops where it reads
+/// that argument and is given a sample to count. The model rewrites the
+/// file as it was when told to fix it, as those runs' did.
+#[test]
+fn a_program_that_asks_at_the_keyboard_is_given_the_edit_that_reads_its_argument() {
+    let asks = "def count_words(file_path):\n    with open(file_path, 'r') as file:\n        return len(file.read().split())\n\n\nif __name__ == '__main__':\n    file_path = input('Enter the file path: ')\n    print(count_words(file_path))\n";
+    let given = "python3 word_count.py sample.txt";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py"},
+        "rules": [
+            {"name": "the sample is there", "last_tool": "to sample.txt",
+             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": given}}]}},
+            {"name": "told to write a sample", "has": ["sample.txt is not there yet: write it first"],
+             "reply": write_reply("sample.txt", "one two three\n")},
+            {"name": "given the edit", "has": ["asks for keyboard input on line 7"],
+             "last_tool": "EOFError",
+             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "word_count.py",
+                "old": "    file_path = input('Enter the file path: ')",
+                "new": "    file_path = sys.argv[1]"}}]}},
+            {"name": "told to fix the file", "last_tool": "EOFError",
+             "reply": write_reply("word_count.py", asks)},
+            ends_when("to word_count.py", true, "written"),
+            ends_when("exit code 0", true, "it counts"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", asks)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file given as its argument",
+             "met": true, "evidence": "3", "about_tests": false, "about_output": true,
+             "command": given, "expects": "3"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
+    }));
+    let run = test.run();
+    run.assert_code(0);
+    let program = test.read("word_count.py");
+    assert!(
+        program.starts_with("import sys\n") && program.contains("file_path = sys.argv[1]"),
+        "{program}"
+    );
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.tree.tasks[0].subtasks[1].kind,
+        SubtaskKind::Check { cmd: given.into() }
+    );
+}
+
 /// A check that runs the program with no argument, whose program takes one
 /// that is no file: told to run it with the arguments the goal gives it
 /// (not to fix it), the model does; that run, once it passes, becomes the

@@ -432,6 +432,14 @@ pub trait Language: Send + Sync {
     fn waits_for_keyboard(&self, _output: &str) -> bool {
         false
     }
+    /// For source `text` whose run stopped at keyboard input on line
+    /// `line` (see [`Language::waits_for_keyboard`]): the edit of that
+    /// line that reads the program's first argument instead (Python:
+    /// `input('Path: ')` becomes `sys.argv[1]`), when the file asks for
+    /// nothing else. `None` when the language cannot tell.
+    fn argument_for_keyboard(&self, _text: &str, _line: u32) -> Option<Edit> {
+        None
+    }
     /// Whether source `text` can read what its program is run with (its
     /// arguments, standard input), by what it names; `true` when the
     /// language cannot tell.

@@ -878,6 +878,23 @@ pub fn hold_to_tests_asked(
     requirements
 }
 
+/// Whether the goal gives its program what it works on as arguments of
+/// its command line ("the file given as its argument"), by its words.
+pub fn speaks_of_arguments(goal: &str) -> bool {
+    let goal = goal.to_lowercase();
+    tokens(&goal).any(|word| ARGUMENT_WORDS.contains(&word)) || goal.contains("command line")
+}
+
+/// Words by which a goal gives its program arguments.
+const ARGUMENT_WORDS: [&str; 6] = [
+    "argument",
+    "arguments",
+    "argv",
+    "command-line",
+    "cli",
+    "args",
+];
+
 /// Words by which a goal asks for what a program prints.
 const OUTPUT_WORDS: [&str; 8] = [
     "print", "prints", "printed", "printing", "output", "outputs", "display", "displays",
@@ -2321,6 +2338,20 @@ mod tests {
             ..held[1].clone()
         });
         assert_eq!(hold_to_examples(again, &[wrong]), held);
+    }
+
+    #[test]
+    fn a_goal_that_gives_its_program_arguments_says_so() {
+        for goal in [
+            "Write a script word_count.py that prints the number of words in the file given as its argument",
+            "a CLI that greets the name on its command line",
+            "greet.py takes the name as a command-line argument",
+        ] {
+            assert!(speaks_of_arguments(goal), "{goal}");
+        }
+        assert!(!speaks_of_arguments(
+            "Write a guessing game that asks the user for numbers"
+        ));
     }
 
     #[test]

@@ -226,6 +226,34 @@ pub fn arguments_wanted(state: &State) -> Option<String> {
     })
 }
 
+/// When the last run of the active subtask ran a program with no
+/// arguments and it stopped at keyboard input on line `line` of its
+/// content in `contents`: the edit that reads its first argument there
+/// instead, ready to copy, for a goal that gives it arguments
+/// ([`verdict::speaks_of_arguments`]). Told to fix the
+/// file and that a command gets no keyboard input, n1's and o1's
+/// word-count models wrote the same `input('Enter the file path: ')`
+/// again until the loop guard ended the subtask.
+pub fn keyboard_edit(state: &State, line: u32, contents: &[(String, String)]) -> Option<String> {
+    // A game that asks its moves at the keyboard is no program of
+    // arguments: only a goal that gives it some is edited so.
+    verdict::speaks_of_arguments(&state.goal).then_some(())?;
+    let (command, output) = stopped_for_arguments(state)?;
+    let program = bare_program(&command)?;
+    let languages = Languages::default();
+    let language = languages.for_path(&program)?;
+    language.waits_for_keyboard(output).then_some(())?;
+    let (_, content) = contents.iter().find(|(path, _)| *path == program)?;
+    let edit = language.argument_for_keyboard(content, line)?;
+    let call = serde_json::json!({ "name": "edit_file", "arguments": {
+        "path": program, "old": edit.old, "new": edit.new } });
+    Some(format!(
+        "{program} asks for keyboard input on line {line}, and a command gets none: `{command}` \
+         can never give it. When the goal gives {program} its input as an argument, read that \
+         instead: answer with exactly {call}"
+    ))
+}
+
 /// For a check that runs a program with no arguments (see
 /// [`given_check`]), whose content in `contents` reads its arguments or
 /// its input: how to give it them. A command gets no keyboard input, so a

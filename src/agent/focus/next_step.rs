@@ -1,7 +1,7 @@
 //! The line that ends the context block, what to do now, and how to fix a
 //! failure: the exact call to write, ready to copy.
 
-use super::check::{arguments_wanted, input_hint, option_printed_back};
+use super::check::{arguments_wanted, input_hint, keyboard_edit, option_printed_back};
 use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired, unwired_still};
 use crate::lang::Languages;
 use crate::state::State;
@@ -176,6 +176,12 @@ pub fn fix_failure(
     // program again unchanged until the loop guard ended the subtask.
     if let Some(wanted) = arguments_wanted(state) {
         return wanted;
+    }
+    let line = file
+        .and_then(|file| file.split_once(" line "))
+        .and_then(|(_, line)| line.parse().ok());
+    if let Some(edit) = line.and_then(|line| keyboard_edit(state, line, contents)) {
+        return edit;
     }
     let input = check_command(state)
         .and_then(|check| input_hint(&check, contents))

@@ -594,6 +594,37 @@ impl Language for Python {
         raised_reading(output, "EOFError", "input(")
     }
 
+    /// The one `input(...)` of the file, on `line`, as `sys.argv[1]` (the
+    /// write of it gets `import sys` from the review when it lacks one).
+    fn argument_for_keyboard(&self, text: &str, line: u32) -> Option<crate::lang::Edit> {
+        let calls: Vec<(usize, usize)> = text
+            .match_indices("input(")
+            .filter(|(at, _)| {
+                !text[..*at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            })
+            .map(|(at, _)| (at, text[..at].matches('\n').count() + 1))
+            .collect();
+        let [(at, on)] = calls.as_slice() else {
+            return None;
+        };
+        if *on != usize::try_from(line).ok()? {
+            return None;
+        }
+        let end = call_end(text, at + "input".len())?;
+        let start = text[..*at].rfind('\n').map_or(0, |n| n + 1);
+        let stop = text[end..].find('\n').map_or(text.len(), |n| end + n);
+        let old = &text[start..stop];
+        let new = format!("{}sys.argv[1]{}", &text[start..*at], &text[end..stop]);
+        Some(crate::lang::Edit {
+            line,
+            old: old.to_string(),
+            new,
+        })
+    }
+
     fn reads_input(&self, text: &str) -> bool {
         const READERS: [&str; 10] = [
             "argv",
@@ -814,4 +845,28 @@ fn raised_reading(output: &str, error: &str, reads: &str) -> bool {
     lines
         .get(frame + 1)
         .is_some_and(|source| source.contains(reads))
+}
+
+/// The end (past its `)`) of the call whose `(` is at `open`, on its line,
+/// strings skipped; `None` when it does not close there.
+fn call_end(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    for (at, c) in text[open..].char_indices() {
+        match (quote, c) {
+            (_, '\n') => return None,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

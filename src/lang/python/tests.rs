@@ -1514,6 +1514,34 @@ fn a_run_that_stops_where_it_reads_its_arguments_wants_them() {
 }
 
 #[test]
+fn a_program_that_asks_for_keyboard_input_is_given_the_edit_that_reads_its_argument() {
+    // n1's and o1's word-count programs.
+    let asks = "def count_words(file_path):\n    with open(file_path, 'r') as file:\n        return len(file.read().split())\n\nif __name__ == '__main__':\n    file_path = input('Enter the file path: ')\n    print(count_words(file_path))\n";
+    assert_eq!(
+        Python.argument_for_keyboard(asks, 6),
+        Some(crate::lang::Edit {
+            line: 6,
+            old: "    file_path = input('Enter the file path: ')".into(),
+            new: "    file_path = sys.argv[1]".into(),
+        })
+    );
+    assert_eq!(Python.argument_for_keyboard(asks, 7), None, "another line");
+    let number = "n = int(input('N (1-100): '))\nprint(n * 2)\n";
+    assert_eq!(
+        Python.argument_for_keyboard(number, 1).map(|edit| edit.new),
+        Some("n = int(sys.argv[1])".into())
+    );
+    let twice = "a = input('a: ')\nb = input('b: ')\nprint(a + b)\n";
+    assert_eq!(Python.argument_for_keyboard(twice, 1), None, "asks twice");
+    // The edit made, the write gets the import it lacks.
+    let edited = asks.replace("input('Enter the file path: ')", "sys.argv[1]");
+    let Review::Repair { content, .. } = review_in(&files(&[]), "word_count.py", &edited) else {
+        panic!("the import is added");
+    };
+    assert!(content.starts_with("import sys\n"), "{content}");
+}
+
+#[test]
 fn a_program_that_opens_files_reads_files() {
     assert!(Python.reads_files("import sys\nwith open(sys.argv[1]) as f:\n    print(f.read())\n"));
     assert!(Python.reads_files("import fileinput\nfor line in fileinput.input():\n    pass\n"));

@@ -406,6 +406,7 @@ fn a_bare_check_that_stopped_at_its_arguments_is_given_a_sample_not_a_fix() {
     // Stopped at keyboard input (o1's word-count: `input('Enter file
     // path: ')`): no argument helps, the code is to read them.
     let mut keyboard = crashed.clone();
+    keyboard.goal = "Write a.py that counts the words of the file given as its argument".into();
     let asks = "file = input('Path: ')\nprint(len(open(file).read().split()))\n";
     exchange(
         &mut keyboard,
@@ -422,7 +423,27 @@ fn a_bare_check_that_stopped_at_its_arguments_is_given_a_sample_not_a_fix() {
     let asking = [("a.py".to_string(), asks.to_string())];
     let step = next_step(&keyboard, &asking);
     assert!(
+        step.contains("a.py asks for keyboard input on line 1, and a command gets none")
+            && step.contains(r#""new":"file = sys.argv[1]""#),
+        "{step}"
+    );
+    // One it cannot edit so (it asks twice): fixed as before, told that a
+    // command gets no keyboard input.
+    let twice = [(
+        "a.py".to_string(),
+        format!("other = input('Other: ')\n{asks}"),
+    )];
+    let step = next_step(&keyboard, &twice);
+    assert!(
         step.contains("Fix it") && step.contains("gets no keyboard"),
+        "{step}"
+    );
+    // Nor for a goal that gives it no arguments (a game that asks its
+    // moves at the keyboard).
+    keyboard.goal = "Write a game that asks the player for moves".into();
+    let step = next_step(&keyboard, &asking);
+    assert!(
+        step.contains("Fix it") && !step.contains("sys.argv"),
         "{step}"
     );
     // Before the check is given: run it with the goal's arguments.
