@@ -1919,6 +1919,38 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
     assert!(test.read("greet.py").contains(".upper()"));
 }
 
+/// The word-count goal with a plan whose check is the bare `python3
+/// word_count.py`: the model writes `program`, follows `told` (rules of
+/// what it is told), writes sample.txt when told to and runs the program
+/// on it; the assessment wants "3" of that run.
+fn counts_a_sample_it_is_given(program: &str, told: Vec<serde_json::Value>) -> Test {
+    let given = "python3 word_count.py sample.txt";
+    let mut rules = vec![
+        serde_json::json!({"name": "the sample is there", "last_tool": "to sample.txt",
+            "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": given}}]}}),
+        serde_json::json!({"name": "told to write a sample",
+            "has": ["sample.txt is not there yet: write it first"],
+            "reply": write_reply("sample.txt", "one two three\n")}),
+    ];
+    rules.extend(told);
+    rules.extend([
+        ends_when("to word_count.py", true, "written"),
+        ends_when("exit code 0", true, "it counts"),
+        serde_json::json!({"name": "code", "subtask": "Write word_count.py",
+            "reply": write_reply("word_count.py", program)}),
+    ]);
+    word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
+            "check": "python3 word_count.py"},
+        "rules": rules,
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words of the file given as its argument",
+             "met": true, "evidence": "3", "about_tests": false, "about_output": true,
+             "command": given, "expects": "3"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
+    }))
+}
+
 /// A check that runs the program with no argument, where the goal gives it
 /// a file (a word-count plan's `python3 word_count.py`): the program
 /// stops where it reads its argument, which is not a fault of the code, so
@@ -1930,26 +1962,13 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
 fn a_check_with_no_argument_of_a_program_that_opens_files_runs_it_on_a_sample() {
     let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
     let given = "python3 word_count.py sample.txt";
-    let test = word_count(serde_json::json!({
-        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
-            "check": "python3 word_count.py"},
-        "rules": [
-            {"name": "the sample is there", "last_tool": "to sample.txt",
-             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": given}}]}},
-            {"name": "told to fix the file", "has": ["Fix it"],
-             "reply": write_reply("word_count.py", counter)},
-            {"name": "told to write a sample", "has": ["sample.txt is not there yet: write it first"],
-             "reply": write_reply("sample.txt", "one two three\n")},
-            ends_when("to word_count.py", true, "written"),
-            ends_when("exit code 0", true, "it counts"),
-            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", counter)}
+    let test = counts_a_sample_it_is_given(
+        counter,
+        vec![
+            serde_json::json!({"name": "told to fix the file", "has": ["Fix it"],
+            "reply": write_reply("word_count.py", counter)}),
         ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "it prints the number of words of the file given as its argument",
-             "met": true, "evidence": "3", "about_tests": false, "about_output": true,
-             "command": given, "expects": "3"}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
-    }));
+    );
     let run = test.run();
     run.assert_code(0);
     let state = test.assert_replay_matches();
@@ -1995,31 +2014,18 @@ fn a_check_with_no_argument_of_a_program_that_opens_files_runs_it_on_a_sample() 
 fn a_program_that_asks_at_the_keyboard_is_given_the_edit_that_reads_its_argument() {
     let asks = "def count_words(file_path):\n    with open(file_path, 'r') as file:\n        return len(file.read().split())\n\n\nif __name__ == '__main__':\n    file_path = input('Enter the file path: ')\n    print(count_words(file_path))\n";
     let given = "python3 word_count.py sample.txt";
-    let test = word_count(serde_json::json!({
-        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
-            "check": "python3 word_count.py"},
-        "rules": [
-            {"name": "the sample is there", "last_tool": "to sample.txt",
-             "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": given}}]}},
-            {"name": "told to write a sample", "has": ["sample.txt is not there yet: write it first"],
-             "reply": write_reply("sample.txt", "one two three\n")},
-            {"name": "given the edit", "has": ["asks for keyboard input on line 7"],
-             "last_tool": "EOFError",
-             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "word_count.py",
-                "old": "    file_path = input('Enter the file path: ')",
-                "new": "    file_path = sys.argv[1]"}}]}},
-            {"name": "told to fix the file", "last_tool": "EOFError",
-             "reply": write_reply("word_count.py", asks)},
-            ends_when("to word_count.py", true, "written"),
-            ends_when("exit code 0", true, "it counts"),
-            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", asks)}
+    let test = counts_a_sample_it_is_given(
+        asks,
+        vec![
+            serde_json::json!({"name": "given the edit", "has": ["asks for keyboard input on line 7"],
+                "last_tool": "EOFError",
+                "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "word_count.py",
+                    "old": "    file_path = input('Enter the file path: ')",
+                    "new": "    file_path = sys.argv[1]"}}]}}),
+            serde_json::json!({"name": "told to fix the file", "last_tool": "EOFError",
+                "reply": write_reply("word_count.py", asks)}),
         ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "it prints the number of words of the file given as its argument",
-             "met": true, "evidence": "3", "about_tests": false, "about_output": true,
-             "command": given, "expects": "3"}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
-    }));
+    );
     let run = test.run();
     run.assert_code(0);
     let program = test.read("word_count.py");
