@@ -129,18 +129,39 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 .iter()
                 .any(|i| i.names.is_none() && i.module.split('.').next() == Some(&missing.name))
         });
+        // A name the file as it is sets (a test's `inv = Inventory()`)
+        // is no module to import: p2's add-tests model, told to begin its
+        // file with `import inv`, wrote a test of a module `inv`.
+        let set = (!dropped)
+            .then(|| {
+                let assigned = format!("{} = ", missing.name);
+                write
+                    .was_text?
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| l.starts_with(&assigned))
+            })
+            .flatten();
+        let fix = match set {
+            Some(set) => format!(
+                "The file as it is sets it (`{set}`): keep the line that sets it before the \
+                 lines that read it; to change one assert, give the whole test function it is in"
+            ),
+            None => format!(
+                "Begin the file with {}",
+                begin_with(write.content, &format!("import {}", missing.name))
+            ),
+        };
         return Some((
             format!(
                 "`{name}` is not defined in {path}: line {} (`{}`) reads from it, and nothing in \
-                 the file imports or sets `{name}`{}, so that line raises NameError. Begin the \
-                 file with {}.",
+                 the file imports or sets `{name}`{}, so that line raises NameError. {fix}.",
                 missing.line,
                 line(write.content, missing.line).trim(),
                 match dropped {
                     true => format!(" (this write drops the `import {}` it had)", missing.name),
                     false => String::new(),
                 },
-                begin_with(write.content, &format!("import {}", missing.name)),
                 name = missing.name,
             ),
             None,

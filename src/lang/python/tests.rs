@@ -1541,6 +1541,32 @@ fn a_program_that_asks_for_keyboard_input_is_given_the_edit_that_reads_its_argum
     assert!(content.starts_with("import sys\n"), "{content}");
 }
 
+/// An assert given alone, of a name the test file as it is sets in its
+/// functions (p2's add-tests: `assert inv.count('cherry') == 2`): no
+/// import of `inv` is offered, the line that sets it is.
+#[test]
+fn a_name_the_file_sets_is_not_offered_as_an_import() {
+    // The call asserted twice: the merge of asserts alone cannot place it.
+    let tests = "from inventory import Inventory\n\n\ndef test_count():\n    inv = Inventory()\n    assert inv.count('cherry') == 0\n    inv.add('cherry')\n    assert inv.count('cherry') == 1\n";
+    let inventory = "class Inventory:\n    def add(self, name):\n        pass\n\n    def count(self, name):\n        return 0\n";
+    let workspace = files(&[("test_inventory.py", tests), ("inventory.py", inventory)]);
+    let Review::Refuse(refusal) = review_in(
+        &workspace,
+        "test_inventory.py",
+        "assert inv.count('cherry') == 2\n",
+    ) else {
+        panic!("refused");
+    };
+    assert!(
+        refusal
+            .reason
+            .contains("The file as it is sets it (`inv = Inventory()`)")
+            && !refusal.reason.contains("import inv"),
+        "{}",
+        refusal.reason
+    );
+}
+
 #[test]
 fn a_program_that_opens_files_reads_files() {
     assert!(Python.reads_files("import sys\nwith open(sys.argv[1]) as f:\n    print(f.read())\n"));
