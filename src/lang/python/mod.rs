@@ -599,12 +599,7 @@ impl Language for Python {
     fn argument_for_keyboard(&self, text: &str, line: u32) -> Option<crate::lang::Edit> {
         let calls: Vec<(usize, usize)> = text
             .match_indices("input(")
-            .filter(|(at, _)| {
-                !text[..*at]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
-            })
+            .filter(|(at, _)| begins_name(text, *at, true))
             .map(|(at, _)| (at, text[..at].matches('\n').count() + 1))
             .collect();
         let [(at, on)] = calls.as_slice() else {
@@ -646,12 +641,8 @@ impl Language for Python {
     fn reads_files(&self, text: &str) -> bool {
         const OPENERS: [&str; 4] = ["open(", "fileinput", "read_text(", "read_bytes("];
         OPENERS.iter().any(|opener| {
-            text.match_indices(opener).any(|(at, _)| {
-                !text[..at]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
-            })
+            text.match_indices(opener)
+                .any(|(at, _)| begins_name(text, at, false))
         })
     }
 
@@ -824,6 +815,16 @@ fn imports(text: &str, name: &str) -> bool {
             .map(|n| n.split(" as ").last().unwrap_or(n).trim())
             .any(|n| n == name)
     })
+}
+
+/// Whether a name starts at byte `at` of `text`: no letter, digit or `_`
+/// before it, nor, for a `plain` name (not an attribute), a `.`
+/// (`reader.input(` is no call of the builtin `input(`).
+fn begins_name(text: &str, at: usize, plain: bool) -> bool {
+    !text[..at]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || (plain && c == '.'))
 }
 
 /// Whether the traceback that ends `output` is of `error`, raised at a line

@@ -320,12 +320,8 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
         // test_inventory.py) first, whether this run wrote it or not: p1's
         // add-tests model wrote inventory.py's class into its tests five
         // times, told only to write functions named test_...
-        let subject = subject_of(path);
-        let is_subject = |m: &&Module| {
-            subject
-                .as_deref()
-                .is_some_and(|subject| m.name.rsplit('.').next() == Some(subject))
-        };
+        let subjects = crate::lang::Language::subjects(&super::Python, path);
+        let is_subject = |m: &&Module| subjects.iter().any(|s| s == m.path);
         let mut modules: Vec<&Module> = write.modules.iter().filter(|m| is_subject(m)).collect();
         modules.extend(
             write
@@ -409,16 +405,6 @@ fn copied_from(write: &Write, m: &Module) -> Option<String> {
             m.name
         )
     })
-}
-
-/// The module a test file is named for: `inventory` of
-/// `tests/test_inventory.py` or `inventory_test.py`.
-fn subject_of(path: &str) -> Option<String> {
-    let name = path.rsplit('/').next()?.strip_suffix(".py")?;
-    let subject = name
-        .strip_prefix("test_")
-        .or_else(|| name.strip_suffix("_test"))?;
-    (!subject.is_empty()).then(|| subject.to_string())
 }
 
 /// What keeps a test file from testing anything.
