@@ -729,6 +729,61 @@ fn an_edit_mended_of_the_json_s_braces_is_held_to_what_a_write_is() {
     test.assert_replay_matches();
 }
 
+/// A write of the goal's function that prints what the goal says it
+/// returns is refused once (p3's fizzbuzz printed 'Fizz' and its tests then
+/// failed on `None` until the rounds ran out); the same function is written
+/// as it is when the goal says it prints.
+#[test]
+fn a_function_the_goal_says_returns_is_refused_once_when_it_returns_nothing() {
+    let prints = "import sys\n\ndef shout(text):\n    print(text.upper() + '!')\n\n\
+                  if __name__ == '__main__':\n    shout(sys.argv[1])\n";
+    let returns = "import sys\n\ndef shout(text):\n    return text.upper() + '!'\n\n\
+                   if __name__ == '__main__':\n    print(shout(sys.argv[1]))\n";
+    let refused = |goal: &str| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"path": "shout.py", "purpose": "shout its argument"}],
+                    "check": "python3 shout.py hi"},
+                "rules": [
+                    {"name": "written", "last_tool": "Wrote ",
+                     "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "written"}}]}},
+                    {"name": "again", "last_tool": "returns none",
+                     "reply": {"tool_calls": [{"name": "write_file",
+                        "arguments": {"path": "shout.py", "content": returns}}]}},
+                    {"name": "prints", "subtask": "Write shout.py",
+                     "reply": {"tool_calls": [{"name": "write_file",
+                        "arguments": {"path": "shout.py", "content": prints}}]}}
+                ],
+                "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+                    "arguments": {"success": false, "reason": "stuck"}}]}
+            }))
+            .expect("script");
+        let test = Test::new()
+            .serving(script)
+            .args([goal, "--max-cycles", "0"]);
+        let run = test.run();
+        let kinds: Vec<RefusalKind> = test
+            .records()
+            .into_iter()
+            .filter_map(|r| match r.event {
+                Event::CallRejected { kind, .. } => Some(kind),
+                _ => None,
+            })
+            .collect();
+        test.assert_replay_matches();
+        (kinds, test.read("shout.py"), run.stderr)
+    };
+    let (kinds, written, stderr) =
+        refused("Write shout.py with a function shout(text) that returns the text in capitals");
+    assert_eq!(kinds, [RefusalKind::ReturnsNothing], "{stderr}");
+    assert_eq!(written, returns, "{stderr}");
+    let (kinds, written, stderr) =
+        refused("Write shout.py with a function shout(text) that prints the text in capitals");
+    assert!(kinds.is_empty(), "{kinds:?} {stderr}");
+    assert_eq!(written, prints, "{stderr}");
+}
+
 /// A rewrite of the project's test file that differs from it only in blank
 /// lines and the last line break (b2's calc-fix through the Ollama API):
 /// the file is kept byte for byte, and the model is told nothing changed.

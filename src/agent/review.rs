@@ -236,8 +236,45 @@ impl Agent<'_> {
         if let Some(why) = self.kept_definitions(path, content, whole) {
             return Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why));
         }
+        if let Some(why) = self.returns_nothing(path, content) {
+            return Some(tools::Refusal::new(RefusalKind::ReturnsNothing, why));
+        }
         let why = self.runs_nothing(path, content)?;
         Some(tools::Refusal::new(RefusalKind::RunsNothing, why))
+    }
+
+    /// Why writing `content` to `path` is refused, once a subtask, because
+    /// it defines a function the goal says returns a value (see
+    /// [`lang::said_to_return`]) with no `return` of one, by its language.
+    /// p3's fizzbuzz printed 'Fizz' where the goal says it returns it; the
+    /// tests then failed on `None`, and the rounds ran out before the model
+    /// changed the function.
+    fn returns_nothing(&self, path: &str, content: &str) -> Option<String> {
+        let state = self.state();
+        let path = path.trim_start_matches("./");
+        let language = self.reviews.languages.for_path(path)?;
+        if language.is_test(path) || focus::refused_in_subtask(state, RefusalKind::ReturnsNothing) {
+            return None;
+        }
+        let said: Vec<String> = lang::called_names(&state.goal)
+            .into_iter()
+            .filter(|name| language.defines(content, name))
+            .filter(|name| lang::said_to_return(&state.goal, name))
+            .collect();
+        if said.is_empty() {
+            return None;
+        }
+        let valueless = language
+            .valueless(&[(path.to_string(), content.to_string())])
+            .pop()??;
+        let name = said.iter().find(|name| valueless.contains(name))?;
+        Some(format!(
+            "not written: the goal says {name} returns a value, and {name} as written in {path} \
+             returns none (no `return` of a value: what it prints is not returned to its \
+             caller). Make {name} return what the goal says, and print it only where the \
+             program runs. (Refused once: if {name} must return nothing, send it again as it \
+             is.)"
+        ))
     }
 
     /// Why writing `content` to `path` is refused, once a subtask, because

@@ -344,6 +344,13 @@ pub trait Language: Send + Sync {
     fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
         vec![None; files.len()]
     }
+    /// The top-level functions each of `files` (path and text) defines
+    /// that give no value (no `return` with one, nothing yielded), in the
+    /// same order; one toolchain run for all of them; `None` for a file
+    /// that does not parse or when the language cannot tell.
+    fn valueless(&self, files: &[(String, String)]) -> Vec<Option<Vec<String>>> {
+        vec![None; files.len()]
+    }
     /// What a test of each of `files` (path and text) would call, in the
     /// same order: its public functions and methods, each as shown
     /// (`Inventory.remove`) and as a call names it (`remove`); one
@@ -507,6 +514,67 @@ pub fn called_names(text: &str) -> Vec<String> {
     names
 }
 
+/// Whether `text` (a goal) says that `name`, a function it gives in call
+/// form, returns a value: a word `return...` after the call's `)` and
+/// before its sentence ends or the text gives another call, not followed by
+/// "nothing" or "None". A goal's "fizzbuzz(n) that returns 'Fizz' ..." does;
+/// "greet(name) that prints a greeting" does not.
+pub fn said_to_return(text: &str, name: &str) -> bool {
+    let named = |at: usize| {
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    };
+    let calls = format!("{name}(");
+    text.match_indices(&calls)
+        .filter(|(at, _)| named(*at))
+        .any(|(at, _)| {
+            let after = &text[at + calls.len()..];
+            let Some(close) = after.find(')') else {
+                return false;
+            };
+            let rest = &after[close + 1..];
+            // A sentence ends at a `.` before a space or the end (not the
+            // one of `fizzbuzz.py`), at `;` and at a line's end; the next
+            // one still speaks of the function when it begins with "It".
+            let mut end = 0;
+            loop {
+                let found = rest[end..].char_indices().find(|&(i, c)| {
+                    let next = rest[end + i + c.len_utf8()..].chars().next();
+                    c == ';' || c == '\n' || c == '.' && next.is_none_or(char::is_whitespace)
+                });
+                let Some((i, c)) = found else {
+                    end = rest.len();
+                    break;
+                };
+                end += i;
+                let next = rest[end + c.len_utf8()..].trim_start();
+                if c != '.' || !next.starts_with("It ") {
+                    break;
+                }
+                end += c.len_utf8();
+            }
+            let clause = &rest[..end];
+            let clause = match called_names(clause).first() {
+                Some(other) => &clause[..clause.find(&format!("{other}(")).unwrap_or(clause.len())],
+                None => clause,
+            };
+            let words: Vec<String> = clause
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            words.iter().enumerate().any(|(i, word)| {
+                word.starts_with("return")
+                    && !matches!(
+                        words.get(i + 1).map(String::as_str),
+                        Some("nothing" | "none")
+                    )
+            })
+        })
+}
+
 /// The asserting lines of test file `old` (see [`Language::asserts`]) that
 /// `new` no longer holds, trimmed: removed, or with another value. A line
 /// is compared by its shape: names may change (a function renamed
@@ -573,6 +641,29 @@ fn shape(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_goal_says_a_function_returns_in_the_words_after_its_call() {
+        let fizz = "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for \
+                    multiples of 3, and the number as a string otherwise; add pytest tests";
+        assert!(said_to_return(fizz, "fizzbuzz"));
+        let greet = "Write greet.py with a function greet(name) that prints a greeting. Add \
+                     count(name), which returns the count of greetings so far.";
+        assert!(!said_to_return(greet, "greet"));
+        assert!(said_to_return(greet, "count"));
+        let two = "Write mathx.py with add(a, b) that prints a + b and mul(a, b) returning a * b";
+        assert!(!said_to_return(two, "add"));
+        assert!(said_to_return(two, "mul"));
+        assert!(!said_to_return(
+            "a function log(text) that returns nothing",
+            "log"
+        ));
+        assert!(!said_to_return("a function blog(x) that returns x", "log"));
+        let next = "Add count_vowels(s) to textutil.py. It returns how many vowels s has.";
+        assert!(said_to_return(next, "count_vowels"));
+        let other = "Add count_vowels(s) to textutil.py. The program returns exit code 0.";
+        assert!(!said_to_return(other, "count_vowels"));
+    }
 
     #[test]
     fn an_unpassed_parameter_is_given_by_keyword_in_its_first_call() {

@@ -39,6 +39,10 @@ pub enum RefusalKind {
     /// A write that leaves the program a check runs with nothing to run
     /// (only definitions), while no test checks it; refused once.
     RunsNothing,
+    /// A write that defines a function the goal says returns a value with
+    /// no `return` of one (it prints what it should give back); refused
+    /// once a subtask.
+    ReturnsNothing,
     /// The subtask marked done before anything was done for it.
     NothingDone,
     /// A check subtask marked done while its command has not passed.
@@ -125,6 +129,7 @@ impl RefusalKind {
                 | RefusalKind::TestsKept
                 | RefusalKind::DefinitionsKept
                 | RefusalKind::RunsNothing
+                | RefusalKind::ReturnsNothing
                 | RefusalKind::EditNoMatch
         )
     }

@@ -183,6 +183,10 @@ impl Language for Python {
         per_file(files, |facts| facts.called)
     }
 
+    fn valueless(&self, files: &[(String, String)]) -> Vec<Option<Vec<String>>> {
+        per_file(files, |facts| facts.valueless)
+    }
+
     fn public(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
         per_file(files, |facts| facts.public)
     }
