@@ -27,6 +27,8 @@ struct Seen<'a> {
     written: Vec<String>,
     /// The files there before the run.
     existed: &'a std::collections::BTreeMap<String, crate::state::BaselineFile>,
+    /// The output of the active subtask's last failed command.
+    failed: Option<String>,
 }
 
 impl Workspace for Seen<'_> {
@@ -55,6 +57,10 @@ impl Workspace for Seen<'_> {
 
     fn existed(&self, path: &str) -> bool {
         self.existed.contains_key(path)
+    }
+
+    fn failed_output(&self) -> Option<String> {
+        self.failed.clone()
     }
 }
 
@@ -580,6 +586,7 @@ impl Agent<'_> {
             tools: self.tools,
             written: self.state().files.keys().cloned().collect(),
             existed: &self.state().baseline.files,
+            failed: focus::failed_output(self.state()),
         };
         language.review(path, content, &workspace)
     }

@@ -81,6 +81,12 @@ pub trait Workspace {
     /// Whether `path` was there before the run: the user's file, not a
     /// draft of the run's own.
     fn existed(&self, path: &str) -> bool;
+    /// The output of the last command of the active step that failed, as
+    /// the model was shown it: where a test run points at the lines that
+    /// failed. `None` when there is none.
+    fn failed_output(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A test as its test runner names it inside its file (`test_average`,

@@ -87,6 +87,22 @@ pub fn changed_files(state: &State) -> Vec<String> {
     paths
 }
 
+/// The output of the last command of the active subtask that failed, as
+/// the model was shown it (see [`crate::lang::Workspace::failed_output`]).
+pub fn failed_output(state: &State) -> Option<String> {
+    tool_calls(state)
+        .filter_map(|fact| match &fact.came {
+            Came::Ran { outcome }
+                if outcome.command.is_some() && !outcome.ok && !outcome.interrupted =>
+            {
+                Some(&outcome.result)
+            }
+            _ => None,
+        })
+        .last()
+        .cloned()
+}
+
 /// Whether giving up the active subtask was already refused as too soon.
 pub fn gave_up_before(state: &State) -> bool {
     completion_refused(state, RefusalKind::GaveUpTooSoon)

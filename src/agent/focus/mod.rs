@@ -23,8 +23,8 @@ pub use check::{
     wanted_input,
 };
 pub use last::{
-    Last, acted, changed_files, completion_refused, gave_up_before, last, refused_in_subtask,
-    unchanged, unwired, unwired_still,
+    Last, acted, changed_files, completion_refused, failed_output, gave_up_before, last,
+    refused_in_subtask, unchanged, unwired, unwired_still,
 };
 pub use next_step::{Ending, after_work, fix_failure, next_step, where_option_is_read};
 

@@ -1,6 +1,7 @@
 """Facts about Python files, from Python's own parser, for the runner.
 
-stdin:  {"files": [{"path": str, "text": str}], "current": str | null}
+stdin:  {"files": [{"path": str, "text": str}], "current": str | null,
+         "failing": [lines of "current" the last test run failed at]}
 stdout: {"files": [facts of each file, in order],
          "repaired": {"text", "facts", "mended"} | null, "merged": {"text", "facts"} | null}
 
@@ -9,7 +10,8 @@ repair: apostrophes inside words of single-quoted strings escaped, 'It's'
 -> 'It\\'s'; `if C: A else: B` on one line split), when it does not parse
 and that makes it parse, with "mended": what was. "merged" is "current" with its asserts
 replaced by those of the first file, when the first file is nothing but
-asserts each of a call "current" asserts on exactly one line, and the
+asserts each of a call "current" asserts on exactly one line (or on
+several, one of which is the one line of them in "failing"), and the
 result parses. With "test": true, "wrapped" is the first file mended as pytest
 would run it: `self` left out of top-level tests that take it and do not use
 it, a copy of a module's function imported from the module instead, the
@@ -1211,7 +1213,11 @@ def same_call(a, b):
         return False
 
 
-def merge_asserts(current, fragment, fragment_facts):
+def merge_asserts(current, fragment, fragment_facts, failing=()):
+    """A call `current` asserts several times is the one of those asserts
+    the last test run failed at (`failing`: lines of `current`), when that
+    is one (p2's add-tests corrected `inv.count('cherry')`, asserted three
+    times, alone)."""
     statements = assert_statements(current, fragment, fragment_facts)
     if statements is None:
         return None
@@ -1220,6 +1226,9 @@ def merge_asserts(current, fragment, fragment_facts):
     replaced = False
     for new in fragment_facts["asserts"]:
         same = [a for a in old["asserts"] if same_call(a["call"], new["call"])]
+        failed = [a for a in same if any(a["line"] <= f <= a["end"] for f in failing)]
+        if len(same) > 1 and len(failed) == 1:
+            same = failed
         if len(same) != 1 or same[0]["line"] != same[0]["end"] or new["line"] != new["end"]:
             return None
         at = same[0]["line"] - 1
@@ -1372,7 +1381,7 @@ def main():
     if files and all_facts[0]["error"] is not None:
         repaired = repair(files[0]["text"])
     if files and current is not None and all_facts[0]["error"] is None:
-        merged = merge_asserts(current, files[0]["text"], all_facts[0])
+        merged = merge_asserts(current, files[0]["text"], all_facts[0], request.get("failing") or ())
     # Over a test file that has tests, a script is not all of it.
     had_tests = current is not None and facts(current)["tests"]
     modules = {f["path"][:-3]: {d["name"] for d in fa["defs"]}

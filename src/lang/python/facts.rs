@@ -275,17 +275,30 @@ impl Facts {
     }
 }
 
-/// Asks Python's parser about `files` (path and text); `current` is the
-/// text the first file replaces, for merging asserts; `test`: the first
-/// file is a test file (a script of asserts is wrapped into a test).
-/// `None` when `python3` is missing or fails.
-pub fn ask(files: &[(&str, &str)], current: Option<&str>, test: bool) -> Option<Answer> {
+/// The text a write's first file replaces, for merging asserts, and the
+/// lines of it the last failed test run pointed at.
+#[derive(Debug, Clone, Copy)]
+pub struct Current<'a> {
+    pub text: &'a str,
+    pub failing: &'a [u32],
+}
+
+/// Asks Python's parser about `files` (path and text); `current` is what
+/// the first file replaces (see [`Current`]); `test`: the first file is a
+/// test file (a script of asserts is wrapped into a test). `None` when
+/// `python3` is missing or fails.
+pub fn ask(files: &[(&str, &str)], current: Option<Current<'_>>, test: bool) -> Option<Answer> {
     let files: Vec<serde_json::Value> = files
         .iter()
         .map(|(path, text)| serde_json::json!({ "path": path, "text": text }))
         .collect();
-    let request =
-        serde_json::json!({ "files": files, "current": current, "test": test }).to_string();
+    let request = serde_json::json!({
+        "files": files,
+        "current": current.map(|c| c.text),
+        "failing": current.map_or(&[][..], |c| c.failing),
+        "test": test,
+    })
+    .to_string();
     let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;
     if !output.success {
         tracing::warn!(stderr = %output.stderr, "python3 could not read the files; judging nothing");

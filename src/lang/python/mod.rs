@@ -229,7 +229,17 @@ impl Language for Python {
         // The file as it is, last in the batch: what the write makes worse
         // is refused, not what it keeps.
         let now = workspace.text(path);
-        let current = now.as_deref().filter(|_| is_test);
+        let failing = workspace
+            .failed_output()
+            .map(|output| lines_pointed_at(&output, path))
+            .unwrap_or_default();
+        let current = now
+            .as_deref()
+            .filter(|_| is_test)
+            .map(|text| facts::Current {
+                text,
+                failing: &failing,
+            });
         let mut batch: Vec<(&str, &str)> = vec![(path, content)];
         batch.extend(others.iter().map(|(p, t)| (p.as_str(), t.as_str())));
         batch.extend(now.as_deref().map(|text| (path, text)));
@@ -776,6 +786,46 @@ fn per_file<T>(files: &[(String, String)], pick: impl Fn(Facts) -> T) -> Vec<Opt
     };
     all.resize_with(files.len(), || None);
     all
+}
+
+/// The lines of `path` that `output` (a test run's, as Python and pytest
+/// print a traceback: `test_inv.py:12: AssertionError`, `File
+/// "/abs/test_inv.py", line 12`) points at, each once.
+fn lines_pointed_at(output: &str, path: &str) -> Vec<u32> {
+    let mut found: Vec<u32> = Vec::new();
+    let named = |before: &str| {
+        before == path
+            || before.ends_with(&format!("/{path}"))
+            || before.ends_with(&format!("\\{path}"))
+    };
+    for line in output.lines() {
+        let line = line.trim();
+        let place = line
+            .split_once(".py:")
+            .and_then(|(before, rest)| {
+                let number = rest.split(':').next()?.parse().ok()?;
+                Some((format!("{before}.py"), number))
+            })
+            .or_else(|| {
+                let rest = line.strip_prefix("File \"")?;
+                let (file, rest) = rest.split_once('"')?;
+                let number = rest
+                    .strip_prefix(", line ")?
+                    .split(',')
+                    .next()?
+                    .trim()
+                    .parse()
+                    .ok()?;
+                Some((file.to_string(), number))
+            });
+        if let Some((file, number)) = place
+            && named(file.trim())
+            && !found.contains(&number)
+        {
+            found.push(number);
+        }
+    }
+    found
 }
 
 /// The name `path` is imported by from the top of the workspace:

@@ -26,6 +26,32 @@ impl Workspace for Files {
     }
 }
 
+/// [`Files`] told more: that none of them was there before the run
+/// (`drafts`), and what the last failed command printed.
+struct Told {
+    files: Files,
+    drafts: bool,
+    failed: Option<&'static str>,
+}
+
+impl Workspace for Told {
+    fn text(&self, path: &str) -> Option<String> {
+        self.files.text(path)
+    }
+    fn files(&self) -> Vec<String> {
+        self.files.files()
+    }
+    fn written(&self) -> Vec<String> {
+        self.files.written()
+    }
+    fn existed(&self, path: &str) -> bool {
+        !self.drafts && self.files.existed(path)
+    }
+    fn failed_output(&self) -> Option<String> {
+        self.failed.map(str::to_string)
+    }
+}
+
 fn files(pairs: &[(&str, &str)]) -> Files {
     Files(
         pairs
@@ -708,6 +734,56 @@ fn asserts_written_alone_replace_the_asserts_of_the_same_call() {
     }
 }
 
+/// A call the test file asserts several times: the assert written alone
+/// replaces the one of them the last test run failed at (p2's add-tests),
+/// and none without that run.
+#[test]
+fn an_assert_written_alone_replaces_the_one_of_its_call_that_failed() {
+    let current = "from inv import Inventory\n\ndef test_count():\n    inv = Inventory()\n    \
+                   assert inv.count('cherry') == 0\n    inv.add('cherry', 3)\n    \
+                   assert inv.count('cherry') == 3\n    inv.remove('cherry', 1)\n    \
+                   assert inv.count('cherry') == 3\n";
+    let inventory = "class Inventory:\n    def count(self, name):\n        return 0\n";
+    let workspace = |output: &'static str| Told {
+        files: files(&[("inv.py", inventory), ("test_inv.py", current)]),
+        drafts: false,
+        failed: Some(output),
+    };
+    let pytest = "$ python3 -m pytest -q\nexit code 1\n--- stdout ---\nF\n    def test_count():\n>       \
+                  assert inv.count('cherry') == 3\nE       AssertionError: assert 2 == 3\n\n\
+                  /tmp/w/test_inv.py:9: AssertionError\n1 failed in 0.01s";
+    let fragment = "assert inv.count('cherry') == 2\n";
+    match Python.review("test_inv.py", fragment, &workspace(pytest)) {
+        Review::Repair { content, why } if why.starts_with("asserts written alone") => {
+            assert_eq!(
+                content,
+                current.replace(
+                    "remove('cherry', 1)\n    assert inv.count('cherry') == 3",
+                    "remove('cherry', 1)\n    assert inv.count('cherry') == 2"
+                )
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Python's own traceback points so too.
+    let traceback =
+        "Traceback (most recent call last):\n  File \"/tmp/w/test_inv.py\", line 9, in <module>\n";
+    assert!(matches!(
+        Python.review("test_inv.py", fragment, &workspace(traceback)),
+        Review::Repair { why, .. } if why.starts_with("asserts written alone")
+    ));
+    // Another file's line 9, or no failure: which one is meant is not known.
+    for output in ["/tmp/w/test_other.py:9: AssertionError", "1 passed"] {
+        assert!(
+            !matches!(
+                Python.review("test_inv.py", fragment, &workspace(output)),
+                Review::Repair { why, .. } if why.starts_with("asserts written alone")
+            ),
+            "{output}"
+        );
+    }
+}
+
 #[test]
 fn a_module_called_as_a_function_or_not_imported() {
     let workspace = files(&[("rps.py", "def rps(a, b):\n    return a\n")]);
@@ -1043,22 +1119,11 @@ fn a_write_that_leaves_a_program_running_nothing_is_refused() {
     // A draft of the run's own may drop what ran it (v2's fizzbuzz: its
     // change from printing to returning dropped `fizzbuzz(int(sys.argv[1]))`
     // under `__main__`, and was refused until the rounds ran out).
-    struct Draft(Files);
-    impl Workspace for Draft {
-        fn text(&self, path: &str) -> Option<String> {
-            self.0.text(path)
-        }
-        fn files(&self) -> Vec<String> {
-            self.0.files()
-        }
-        fn written(&self) -> Vec<String> {
-            self.0.written()
-        }
-        fn existed(&self, _: &str) -> bool {
-            false
-        }
-    }
-    let draft_of_the_run = Draft(files(&[("greet.py", greet)]));
+    let draft_of_the_run = Told {
+        files: files(&[("greet.py", greet)]),
+        drafts: true,
+        failed: None,
+    };
     assert_eq!(
         Python.review("greet.py", dropped, &draft_of_the_run),
         Review::Accept
