@@ -273,6 +273,146 @@ def judge_hello(work):
     return False, "no .py file prints hello"
 
 
+STATS = """\
+def mean(values):
+    return sum(values) / len(values)
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2 == 1:
+        return ordered[middle]
+    return (ordered[middle] + ordered[middle + 1]) / 2
+"""
+
+TEST_STATS = """\
+from stats import mean, median
+
+
+def test_mean():
+    assert mean([1, 2, 3, 4]) == 2.5
+
+
+def test_median_odd():
+    assert median([3, 1, 2]) == 2
+
+
+def test_median_even():
+    assert median([4, 1, 3, 2]) == 2.5
+"""
+
+STRUTIL = """\
+def capitalize_words(text):
+    \"\"\"Each word of the text with a capital first letter.\"\"\"
+    return " ".join(word.capitalize() for word in text.split())
+
+
+def initials(name):
+    \"\"\"The first letter of each part of a name, in capitals.\"\"\"
+    return "".join(part[0].upper() for part in name.split())
+"""
+
+STACK = """\
+class Stack:
+    \"\"\"A last-in, first-out stack.\"\"\"
+
+    def __init__(self):
+        self.items = []
+
+    def push(self, item):
+        self.items.append(item)
+
+    def pop(self):
+        if not self.items:
+            raise IndexError("pop from an empty stack")
+        return self.items.pop()
+
+    def peek(self):
+        return self.items[-1] if self.items else None
+
+    def size(self):
+        return len(self.items)
+"""
+
+BROKEN_STACK = STACK.replace("self.items.append(item)", "self.items.insert(0, item)")
+
+
+def judge_stats_fix(work):
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    ok, out = probe(work, "from stats import mean, median; assert median([5, 1, 3, 2]) == 2.5; "
+                          "assert median([7]) == 7; assert mean([2, 4]) == 3")
+    return ok, line if ok else f"stats.py broken: {out}"
+
+
+def judge_add_palindrome(work):
+    ok, out = probe(work, """
+        from strutil import is_palindrome, capitalize_words, initials
+        assert is_palindrome("level") is True
+        assert is_palindrome("Racecar") is True
+        assert is_palindrome("python") is False
+        assert capitalize_words("a b") == "A B" and initials("ada lovelace") == "AL"
+    """)
+    return ok, "is_palindrome works and the others still do" if ok else out
+
+
+def judge_stack_tests(work):
+    tests = [t for t in test_files(work) if "stack" in t.read_text(errors="replace").lower()]
+    if not tests:
+        return False, "no test file of stack.py"
+    if sum(test_functions(t) for t in tests) < 2:
+        return False, "fewer than 2 test functions"
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    original = (work / "stack.py").read_text()
+    try:
+        (work / "stack.py").write_text(BROKEN_STACK)
+        still, _ = pytest(work)
+    finally:
+        (work / "stack.py").write_text(original)
+    if still:
+        return False, "the tests still pass with a broken push(): they test nothing"
+    return True, f"{line}; they fail on a broken push()"
+
+
+def judge_geometry(work):
+    ok, out = probe(work, "from geometry import area, perimeter; "
+                          "assert area(2, 3) == 6; assert perimeter(2, 3) == 10")
+    if not ok:
+        return False, f"`from geometry import area, perimeter` fails: {out[-80:]}"
+    if not test_files(work):
+        return False, "no test file"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_leap(work):
+    ok, out = probe(work, """
+        from leap import is_leap
+        want = {2000: True, 1900: False, 2024: True, 2023: False, 2100: False, 1996: True}
+        for year, leap in want.items():
+            assert is_leap(year) == leap, (year, is_leap(year))
+    """)
+    if not ok:
+        return False, f"is_leap is wrong: {out[-80:]}"
+    if not test_files(work):
+        return False, "no test file"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_line_count(work):
+    (work.parent / "lines.txt").write_text("one\ntwo words\nthree\n")
+    for path in [p for p in sources(work) if not is_test(p)]:
+        code, out = py([str(path.relative_to(work)), str(work.parent / "lines.txt")], work)
+        if code == 0 and re.search(r"\b3\b", out):
+            return True, f"{path.relative_to(work)} prints 3"
+    return False, "no script prints 3 for a file of 3 lines"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -332,11 +472,54 @@ TASKS = {
         [],
         judge_word_count,
     ),
+    # Tasks of the suite's kinds in other words, left out of `--goals
+    # suite` (so that its figures stay comparable) and run by name or as
+    # `--goals others`: what a rule fitted to one task's words would fail.
+    "stats-fix": (
+        "pytest fails on test_stats.py. Find the bug in stats.py and fix it",
+        {"stats.py": STATS, "test_stats.py": TEST_STATS},
+        ["test_stats.py"],
+        judge_stats_fix,
+    ),
+    "add-palindrome": (
+        "In strutil.py, add is_palindrome(word). It returns True when the word reads the same "
+        "backwards, ignoring case, and False otherwise",
+        {"strutil.py": STRUTIL},
+        [],
+        judge_add_palindrome,
+    ),
+    "stack-tests": (
+        "Write tests with pytest for the Stack class of stack.py",
+        {"stack.py": STACK},
+        ["stack.py"],
+        judge_stack_tests,
+    ),
+    "geometry": (
+        "Make a Python package named geometry with functions area(width, height) and "
+        "perimeter(width, height), tested with pytest",
+        {},
+        [],
+        judge_geometry,
+    ),
+    "leap": (
+        "Create leap.py containing is_leap(year), which returns True for leap years and False "
+        "otherwise, with pytest tests",
+        {},
+        [],
+        judge_leap,
+    ),
+    "line-count": (
+        "Create a program line_count.py that takes a file name as its argument and prints how "
+        "many lines the file has",
+        {},
+        [],
+        judge_line_count,
+    ),
 }
 
-# Tasks of a suite task's kind in other words (cli-flag's), run by name and
-# left out of `--goals suite` so that its figures stay comparable.
-OTHER_WORDS = ["cli-chars"]
+# The tasks of OTHER_WORDS: a suite task's kind in other words.
+OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
+               "line-count"]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
