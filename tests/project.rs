@@ -729,6 +729,38 @@ fn an_edit_mended_of_the_json_s_braces_is_held_to_what_a_write_is() {
     test.assert_replay_matches();
 }
 
+/// A script rule's key (`last_tool`, `subtask`) and the text it matches.
+type Matcher<'a> = (&'a str, &'a str);
+/// A write's path and content.
+type Written<'a> = (&'a str, &'a str);
+
+/// The script of a model under `plan` that marks its subtask done after
+/// a write that went in, makes the first write of `writes` whose matcher
+/// (a rule's key, `last_tool` or `subtask`, and its text) holds, and gives
+/// up when none does.
+fn writer(
+    plan: serde_json::Value,
+    writes: &[(Matcher, Written)],
+) -> crate::support::fake_ollama::Script {
+    let mut rules = vec![serde_json::json!({"name": "written", "last_tool": "Wrote ",
+        "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "written"}}]}})];
+    for (at, ((key, text), (path, content))) in writes.iter().enumerate() {
+        rules.push(
+            serde_json::json!({"name": format!("write {at}"), *key: text,
+            "reply": {"tool_calls": [{"name": "write_file",
+                "arguments": {"path": path, "content": content}}]}}),
+        );
+    }
+    serde_json::from_value(serde_json::json!({
+        "plan": plan,
+        "rules": rules,
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": false, "reason": "stuck"}}]}
+    }))
+    .expect("script")
+}
+
 /// A write of the goal's function that prints what the goal says it
 /// returns is refused once (p3's fizzbuzz printed 'Fizz' and its tests then
 /// failed on `None` until the rounds ran out); the same function is written
@@ -740,25 +772,14 @@ fn a_function_the_goal_says_returns_is_refused_once_when_it_returns_nothing() {
     let returns = "import sys\n\ndef shout(text):\n    return text.upper() + '!'\n\n\
                    if __name__ == '__main__':\n    print(shout(sys.argv[1]))\n";
     let refused = |goal: &str| {
-        let script: crate::support::fake_ollama::Script =
-            serde_json::from_value(serde_json::json!({
-                "plan": {"tasks": [{"path": "shout.py", "purpose": "shout its argument"}],
-                    "check": "python3 shout.py hi"},
-                "rules": [
-                    {"name": "written", "last_tool": "Wrote ",
-                     "reply": {"tool_calls": [{"name": "mark_subtask_complete",
-                        "arguments": {"success": true, "reason": "written"}}]}},
-                    {"name": "again", "last_tool": "returns none",
-                     "reply": {"tool_calls": [{"name": "write_file",
-                        "arguments": {"path": "shout.py", "content": returns}}]}},
-                    {"name": "prints", "subtask": "Write shout.py",
-                     "reply": {"tool_calls": [{"name": "write_file",
-                        "arguments": {"path": "shout.py", "content": prints}}]}}
-                ],
-                "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
-                    "arguments": {"success": false, "reason": "stuck"}}]}
-            }))
-            .expect("script");
+        let script = writer(
+            serde_json::json!({"tasks": [{"path": "shout.py", "purpose": "shout its argument"}],
+                "check": "python3 shout.py hi"}),
+            &[
+                (("last_tool", "returns none"), ("shout.py", returns)),
+                (("subtask", "Write shout.py"), ("shout.py", prints)),
+            ],
+        );
         let test = Test::new()
             .serving(script)
             .args([goal, "--max-cycles", "0"]);
@@ -782,6 +803,54 @@ fn a_function_the_goal_says_returns_is_refused_once_when_it_returns_nothing() {
         refused("Write shout.py with a function shout(text) that prints the text in capitals");
     assert!(kinds.is_empty(), "{kinds:?} {stderr}");
     assert_eq!(written, prints, "{stderr}");
+}
+
+/// Tests of a function the goal says returns, while its module's function
+/// returns nothing, are refused once: they fail whatever they assert (q1's
+/// fizzbuzz rewrote its tests until the rounds ran out).
+#[test]
+fn tests_of_a_function_that_returns_nothing_are_refused_once() {
+    let prints = "def shout(text):\n    print(text.upper() + '!')\n";
+    let tests = "from shout import shout\n\n\ndef test_shout():\n    assert shout('hi') == 'HI!'\n";
+    let script = writer(
+        serde_json::json!({"tasks": [{"path": "shout.py", "purpose": "shout"},
+                                     {"path": "test_shout.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"}),
+        &[
+            (("subtask", "Write test_shout.py"), ("test_shout.py", tests)),
+            (("subtask", "Write shout.py"), ("shout.py", prints)),
+        ],
+    );
+    let test = Test::new().serving(script).args([
+        "Write shout.py with a function shout(text) that returns the text in capitals, and \
+         pytest tests for it",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let refused: Vec<(bool, RefusalKind)> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected { kind, error, .. } => {
+                Some((error.contains("its tests fail whatever they assert"), kind))
+            }
+            _ => None,
+        })
+        .collect();
+    let (module, tests_of_it) = (false, true);
+    assert_eq!(
+        refused,
+        [
+            (module, RefusalKind::ReturnsNothing),
+            (tests_of_it, RefusalKind::ReturnsNothing)
+        ],
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("test_shout.py"), tests, "{}", run.stderr);
+    run.assert_code(1);
+    test.assert_replay_matches();
 }
 
 /// A rewrite of the project's test file that differs from it only in blank

@@ -250,37 +250,65 @@ impl Agent<'_> {
     }
 
     /// Why writing `content` to `path` is refused, once a subtask, because
-    /// it defines a function the goal says returns a value (see
-    /// [`lang::said_to_return`]) with no `return` of one, by its language.
-    /// p3's fizzbuzz printed 'Fizz' where the goal says it returns it; the
-    /// tests then failed on `None`, and the rounds ran out before the model
-    /// changed the function.
+    /// a function the goal says returns a value (see
+    /// [`lang::said_to_return`]) has no `return` of one, by its language:
+    /// as `content` defines it, or, for a test file, as the workspace's
+    /// module that defines it does (its tests fail whatever they assert).
+    /// p3's and q1's fizzbuzz printed 'Fizz' where the goal says it returns
+    /// it; the tests then failed on `None`, and the model rewrote the tests
+    /// until the rounds ran out.
     fn returns_nothing(&self, path: &str, content: &str) -> Option<String> {
         let state = self.state();
         let path = path.trim_start_matches("./");
         let language = self.reviews.languages.for_path(path)?;
-        if language.is_test(path) || focus::refused_in_subtask(state, RefusalKind::ReturnsNothing) {
+        if focus::refused_in_subtask(state, RefusalKind::ReturnsNothing) {
             return None;
         }
         let said: Vec<String> = lang::called_names(&state.goal)
             .into_iter()
-            .filter(|name| language.defines(content, name))
             .filter(|name| lang::said_to_return(&state.goal, name))
             .collect();
-        if said.is_empty() {
+        let defining = |text: &str| said.iter().any(|name| language.defines(text, name));
+        let files: Vec<(String, String)> = match language.is_test(path) {
+            false if defining(content) => vec![(path.to_string(), content.to_string())],
+            false => return None,
+            true => focus::known_paths(state)
+                .into_iter()
+                .filter(|known| language.owns(known) && !language.is_test(known))
+                .filter_map(|known| {
+                    let text = self.tools.text(&known)?;
+                    defining(&text).then_some((known, text))
+                })
+                .collect(),
+        };
+        if files.is_empty() {
             return None;
         }
-        let valueless = language
-            .valueless(&[(path.to_string(), content.to_string())])
-            .pop()??;
-        let name = said.iter().find(|name| valueless.contains(name))?;
-        Some(format!(
-            "not written: the goal says {name} returns a value, and {name} as written in {path} \
-             returns none (no `return` of a value: what it prints is not returned to its \
-             caller). Make {name} return what the goal says, and print it only where the \
-             program runs. (Refused once: if {name} must return nothing, send it again as it \
-             is.)"
-        ))
+        let valueless = language.valueless(&files);
+        let (module, name) = files
+            .iter()
+            .zip(valueless)
+            .find_map(|((module, _), names)| {
+                let names = names?;
+                let name = said.iter().find(|name| names.contains(name))?;
+                Some((module, name))
+            })?;
+        let what = format!(
+            "the goal says {name} returns a value, and {name} in {module} returns none (no \
+             `return` of a value: what it prints is not returned to its caller)"
+        );
+        Some(match module == path {
+            true => format!(
+                "not written: {what}. Make {name} return what the goal says, and print it only \
+                 where the program runs. (Refused once: if {name} must return nothing, send it \
+                 again as it is.)"
+            ),
+            false => format!(
+                "not written: {what}, so its tests fail whatever they assert. Change {module} \
+                 first: make {name} return what the goal says. (Refused once: to write {path} \
+                 anyway, send it again as it is.)"
+            ),
+        })
     }
 
     /// Why writing `content` to `path` is refused, once a subtask, because
