@@ -636,6 +636,50 @@ fn a_code_block_of_another_file_than_the_subtasks_is_not_written() {
     run.assert_code(0);
 }
 
+/// A code block of the reply's prose that would drop a definition of the
+/// file it seems meant for is not written over it: q2's line-count, told
+/// to write a sample for its program, explained in prose how to, and the
+/// example block, named after "that line_count.py reads", replaced the
+/// right program.
+#[test]
+fn a_code_block_that_would_drop_a_definition_is_not_taken_for_the_file() {
+    let program = "import sys\n\n\ndef count_lines(path):\n    with open(path) as f:\n        \
+                   return len(f.readlines())\n\n\nif __name__ == '__main__':\n    \
+                   print(count_lines(sys.argv[1]))\n";
+    let prose = "To run it, write a sample that count.py reads. For example:\n```\n\
+                 def average(numbers):\n    return sum(numbers) / len(numbers)\n\n\
+                 numbers = [1, 2, 3, 4, 5]\nprint(average(numbers))\n```\nThen save it as \
+                 sample.txt.";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "count.py", "purpose": "count the lines of a file"}],
+            "check": "python3 count.py"},
+        "rules": [
+            {"name": "written", "last_tool": "Wrote ",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "written"}}]}},
+            {"name": "program", "subtask": "Write count.py",
+             "reply": {"tool_calls": [{"name": "write_file",
+                "arguments": {"path": "count.py", "content": program}}]}},
+            {"name": "prose", "has": ["sample.txt"], "lacks": ["You answered without"],
+             "reply": {"content": prose}},
+            {"name": "bare run", "subtask": "Run `python3 count.py`", "lacks": ["You answered without"],
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 count.py"}}]}}
+        ],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": false, "reason": "stuck"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write count.py that prints how many lines the file given as its argument has",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    assert_eq!(test.read("count.py"), program, "{}", run.stderr);
+    test.assert_replay_matches();
+}
+
 /// An edit whose new text puts `if C: A else: B` on one line, which Python
 /// cannot read, is written as the lines it means: a cli-flag run refused
 /// such an edit of greet.py six times, and spent its rounds there.

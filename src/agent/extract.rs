@@ -70,7 +70,12 @@ impl Agent<'_> {
     /// block of that file is: an add-tests run, under "Write
     /// test_inventory.py: ... inventory.py stays as it is", had its block
     /// of inventory.py with docstrings added written over the project's
-    /// file.
+    /// file. Nor is a block that would drop a top-level definition the file
+    /// has (by its language) that the goal does not name: which file a
+    /// block of prose is meant for is a guess, and q2's line-count, told to
+    /// write a sample for `line_count.py`, explained in prose how to, and
+    /// its example block, named after "that line_count.py reads", was
+    /// written over the right program.
     fn with_fenced_files(&self, content: &str, calls: Vec<ToolCall>) -> Vec<ToolCall> {
         if calls
             .iter()
@@ -89,7 +94,24 @@ impl Agent<'_> {
             let bytes = self.tools.contents(path)?;
             String::from_utf8(bytes).ok()
         };
-        let writes = text_calls::fenced_files(content, &paths, current);
-        writes.into_iter().chain(calls).collect()
+        let writes = text_calls::fenced_files(content, &paths, current)
+            .into_iter()
+            .filter(|write| {
+                let path = write.arguments["path"].as_str().unwrap_or_default();
+                let code = write.arguments["content"].as_str().unwrap_or_default();
+                let lost = current(path)
+                    .map(|old| self.lost_unasked(path, &old, code))
+                    .unwrap_or_default();
+                if !lost.is_empty() {
+                    tracing::warn!(
+                        path,
+                        ?lost,
+                        "a code block of the reply's prose that would drop definitions of the \
+                         file: not taken for its content"
+                    );
+                }
+                lost.is_empty()
+            });
+        writes.chain(calls).collect()
     }
 }

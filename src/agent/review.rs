@@ -489,7 +489,7 @@ impl Agent<'_> {
 
     /// The top-level definitions of `old` that `new` no longer has and the
     /// goal does not name (a goal that names one may remove it).
-    fn lost_unasked(&self, path: &str, old: &str, new: &str) -> Vec<String> {
+    pub(super) fn lost_unasked(&self, path: &str, old: &str, new: &str) -> Vec<String> {
         let goal = &self.state().goal;
         tools::lost_definitions(&self.reviews.languages, path, old, new)
             .into_iter()
