@@ -385,8 +385,10 @@ fn bad_usage_exits_2() {
         .assert_code(2);
 }
 
-/// A reply cut off at the token cap inside its call (a small model that
-/// wrote newlines until the cap): corrected with what happened and how to
+/// A reply cut off at the token cap inside its call (a file longer than
+/// the cap, cut mid-line; one that wrote newlines until the cap is
+/// written up to them, see `text_calls::cut_repetition`): corrected with
+/// what happened and how to
 /// write less, without the tools' schemas, which would stay in every later
 /// prompt of the subtask; the next reply's call runs.
 #[test]
@@ -398,10 +400,9 @@ fn a_reply_cut_off_at_the_cap_is_corrected_without_the_schemas() {
     again.has = vec!["did not run: your reply was cut off".into()];
     let mut broken = write;
     broken.reply.tool_calls.clear();
-    broken.reply.content = format!(
-        "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"hello.py\", \"content\": \"print(1){}",
-        "\\n".repeat(200)
-    );
+    broken.reply.content = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"hello.py\", \
+         \"content\": \"print(1)\\nprint('The quick brown fox jumps over the lazy dog, and"
+        .to_string();
     broken.reply.done_reason = Some("length".into());
     script.rules.splice(0..1, [again, broken]);
     let test = Test::new()

@@ -38,7 +38,10 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
         ) {
             (true, _) => start,
             (false, Some(start)) => start,
-            (false, None) => match counting_from(&lines).or_else(|| literals_from(&lines)) {
+            (false, None) => match counting_from(&lines)
+                .or_else(|| literals_from(&lines))
+                .or_else(|| blank_from(&lines))
+            {
                 Some(start) => start,
                 None => continue,
             },
@@ -49,6 +52,24 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
         writes.push(call);
     }
     (!writes.is_empty()).then_some((writes, dropped))
+}
+
+/// Blank lines in a row at the end of a reply cut at the cap that are a
+/// model writing line breaks on, not code (a file's own blank lines are
+/// two or three).
+const MIN_BLANK: usize = 12;
+
+/// Where the blank lines `lines` (a file of a reply cut at the token cap)
+/// end in begin, when there are [`MIN_BLANK`] or more: q2's add-palindrome
+/// wrote three lines of strutil.py and then `\n` to the cap, three replies
+/// in a row.
+fn blank_from(lines: &[&str]) -> Option<usize> {
+    let blank = lines
+        .iter()
+        .rev()
+        .take_while(|l| l.trim().is_empty())
+        .count();
+    (blank >= MIN_BLANK && blank < lines.len()).then(|| lines.len() - blank)
 }
 
 /// A file that ends in this many lines each written before it is a model

@@ -429,6 +429,28 @@ fn data_that_is_not_a_call_is_left_alone() {
     );
 }
 
+/// q2's add-palindrome (Ollama API): a write of strutil.py whose content,
+/// after three lines, is line breaks alone to the token cap, three replies
+/// in a row. The file up to them is written; a few blank lines at a cut
+/// file's end are no repetition.
+#[test]
+fn blank_lines_to_the_cap_are_cut_where_they_began() {
+    let reply = include_str!("../../../fixtures/replies/blank_lines_to_the_cap.txt");
+    let (calls, dropped) = cut_repetition(reply, &KNOWN).unwrap();
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert!(dropped >= 100, "{dropped}");
+    assert!(
+        content.starts_with("def is_palindrome(word):\n")
+            && content
+                .trim_end()
+                .ends_with("return word.lower() == word[::-1]"),
+        "{content:?}"
+    );
+    assert!(!content.ends_with("\n\n\n"), "{content:?}");
+    let short = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.py\", \"content\": \"x = 1\\n\\n\\n\\ndef f():\\n    return";
+    assert_eq!(cut_repetition(short, &KNOWN), None);
+}
+
 /// z5's add-tests (Ollama API): a test file's statements said for one fruit
 /// after another, to the token cap. The file up to the listing and its
 /// first lines is written.
