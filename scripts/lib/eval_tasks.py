@@ -183,25 +183,33 @@ BROKEN_INVENTORY = INVENTORY.replace(
 )
 
 
-def judge_add_tests(work):
-    tests = [t for t in test_files(work) if "inventory" in t.read_text(errors="replace")]
+def tests_that_test(work, module, broken, what):
+    """Tests of `module` (a test file that names its stem): at least 2 test
+    functions, passing, and failing when `module` holds `broken` (`what` is
+    broken there)."""
+    stem = module[:-3]
+    tests = [t for t in test_files(work) if stem in t.read_text(errors="replace").lower()]
     if not tests:
-        return False, "no test file of inventory.py"
+        return False, f"no test file of {module}"
     if sum(test_functions(t) for t in tests) < 2:
         return False, "fewer than 2 test functions"
     ok, line = pytest(work)
     if not ok:
         return False, f"pytest fails: {line}"
-    # The tests must test: with add() broken they fail.
-    original = (work / "inventory.py").read_text()
+    # The tests must test: with `what` broken they fail.
+    original = (work / module).read_text()
     try:
-        (work / "inventory.py").write_text(BROKEN_INVENTORY)
+        (work / module).write_text(broken)
         still, _ = pytest(work)
     finally:
-        (work / "inventory.py").write_text(original)
+        (work / module).write_text(original)
     if still:
-        return False, "the tests still pass with a broken add(): they test nothing"
-    return True, f"{line}; they fail on a broken add()"
+        return False, f"the tests still pass with a broken {what}: they test nothing"
+    return True, f"{line}; they fail on a broken {what}"
+
+
+def judge_add_tests(work):
+    return tests_that_test(work, "inventory.py", BROKEN_INVENTORY, "add()")
 
 
 def judge_cli_flag(work):
@@ -359,23 +367,7 @@ def judge_add_palindrome(work):
 
 
 def judge_stack_tests(work):
-    tests = [t for t in test_files(work) if "stack" in t.read_text(errors="replace").lower()]
-    if not tests:
-        return False, "no test file of stack.py"
-    if sum(test_functions(t) for t in tests) < 2:
-        return False, "fewer than 2 test functions"
-    ok, line = pytest(work)
-    if not ok:
-        return False, f"pytest fails: {line}"
-    original = (work / "stack.py").read_text()
-    try:
-        (work / "stack.py").write_text(BROKEN_STACK)
-        still, _ = pytest(work)
-    finally:
-        (work / "stack.py").write_text(original)
-    if still:
-        return False, "the tests still pass with a broken push(): they test nothing"
-    return True, f"{line}; they fail on a broken push()"
+    return tests_that_test(work, "stack.py", BROKEN_STACK, "push()")
 
 
 def judge_geometry(work):

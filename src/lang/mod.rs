@@ -522,8 +522,8 @@ pub fn called_names(text: &str) -> Vec<String> {
 
 /// Whether `text` (a goal) says that `name`, a function it gives in call
 /// form, returns a value: a word `return...` after the call's `)` and
-/// before its sentence ends or the text gives another call, not followed by
-/// "nothing" or "None". A goal's "fizzbuzz(n) that returns 'Fizz' ..." does;
+/// before its sentence ends (or the next one that begins with "It") or the
+/// text gives another call, not followed by "nothing" or "None". A goal's "fizzbuzz(n) that returns 'Fizz' ..." does;
 /// "greet(name) that prints a greeting" does not.
 pub fn said_to_return(text: &str, name: &str) -> bool {
     let named = |at: usize| {
