@@ -312,6 +312,17 @@ impl Terminal {
                     ));
                 }
             }
+            Event::SamplesRead { readings, .. } => {
+                for reading in readings {
+                    self.line(&format!(
+                        "  {} `{}` -> {}",
+                        s.dim
+                            .apply_to("what the goal says it prints for its sample:"),
+                        shorten(&reading.command, 50),
+                        shorten(&reading.prints.join(" / "), 50)
+                    ));
+                }
+            }
             Event::ExamplesStated { examples, .. } => {
                 for example in examples {
                     self.line(&format!(

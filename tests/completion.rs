@@ -3284,3 +3284,158 @@ fn a_write_that_makes_the_show_hold_ends_it() {
     assert!(capitals.met, "{capitals:?}");
     assert_eq!(capitals.shown_by.expect("shown").expects, "HELLO, WORLD!");
 }
+
+/// A run of the goal "a script line_count.py that prints how many lines the
+/// file given as its argument has", planned as one write and the check
+/// `python3 line_count.py sample.txt`: the model writes `first` (and
+/// `fixed` under a cycle's show subtask), the answers of the questions on
+/// samples are `samples`, the assessments `assessments` (none: the
+/// default, which copies what the check printed), the workspace holds
+/// `files`.
+fn line_count_run(
+    first: &str,
+    fixed: &str,
+    samples: serde_json::Value,
+    assessments: serde_json::Value,
+    files: &[(&str, &str)],
+    cycles: &str,
+) -> (Test, crate::support::Run) {
+    let mut script: crate::support::fake_ollama::Script =
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "line_count.py",
+                "purpose": "print how many lines the file given as its argument has"}],
+                "check": "python3 line_count.py sample.txt"},
+            "rules": [
+                {"name": "the cycle's change", "subtask": "make its output hold",
+                 "lacks": ["splitlines"], "reply": write_reply("line_count.py", fixed)},
+                {"name": "the write", "subtask": "Write line_count.py",
+                 "lacks": ["Wrote"], "reply": write_reply("line_count.py", first)},
+                {"name": "the check", "subtask": "Run `python3", "lacks": ["exit code 0"],
+                 "reply": {"tool_calls": [{"name": "run_cmd",
+                    "arguments": {"cmd": "python3 line_count.py sample.txt"}}]}},
+                {"name": "anything else is done", "reply": {"tool_calls": [{
+                    "name": "mark_subtask_complete",
+                    "arguments": {"success": true, "reason": "done"}}]}}
+            ],
+            "assessments": assessments
+        }))
+        .expect("script");
+    script.samples = samples;
+    let mut test = Test::new().serving(script);
+    for (path, content) in files {
+        test = test.file(path, content);
+    }
+    let test = test.args([
+        "Write a script line_count.py that prints how many lines the file given as its argument \
+         has",
+        "--max-cycles",
+        cycles,
+    ]);
+    let run = test.run();
+    (test, run)
+}
+
+/// What a program prints for a sample it reads is held to what the goal's
+/// words give for the sample's content, asked apart from the code and the
+/// output, not to what the assessment read off the output: q2's
+/// line-count assessment held `python3 line_count.py sample.txt` to the
+/// `3.0` it was shown, for a sample of two lines. Here the program counts
+/// words; the assessment (a model that reads what it is shown) copies its
+/// `3`; the two answers agree on `2`: a cycle runs it until it prints 2,
+/// and its change makes it so. With no cycle left, not achieved. A sample
+/// that did not change is not asked about again.
+#[test]
+fn a_program_run_on_a_sample_is_held_to_what_the_goal_gives_for_the_sample() {
+    let words = "import sys\n\nprint(len(open(sys.argv[1]).read().split()))\n";
+    let lines = "import sys\n\nprint(len(open(sys.argv[1]).read().splitlines()))\n";
+    let run = |cycles: &str, answers: serde_json::Value| {
+        let sample = [("sample.txt", "one two\nthree\n")];
+        line_count_run(
+            words,
+            lines,
+            answers,
+            serde_json::json!([]),
+            &sample,
+            cycles,
+        )
+    };
+    let agreeing = serde_json::json!({"must_print": "2", "output": "The file has 2 lines."});
+    let (test, done) = run("1", agreeing.clone());
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(test.read("line_count.py"), lines);
+    let first = &assessments(&test)[0];
+    let counted = naming(first, "what the goal asks for");
+    assert!(!counted.met, "{first:?}");
+    assert_eq!(counted.shown_by.as_ref().unwrap().expects, "2");
+    assert!(
+        counted.evidence.contains("printed \"3\"") && counted.evidence.contains("sample.txt"),
+        "{counted:?}"
+    );
+    assert!(naming(&state.requirements, "what the goal asks for").met);
+    // Read once: the second assessment's sample had not changed.
+    let events = test.events();
+    let read = events.iter().filter(|e| *e == "samples_read").count();
+    assert_eq!(read, 1, "{events:?}");
+    assert_eq!(state.samples.len(), 1);
+    assert_eq!(state.samples[0].prints.len(), 2, "{:?}", state.samples);
+    assert_eq!(state.samples[0].samples[0].path, "sample.txt");
+    // No cycle left: not achieved, and said so.
+    let (test, ended) = run("0", agreeing);
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    assert_eq!(test.read("line_count.py"), words);
+    // No reading (a model that answers nothing): the assessment stands, as
+    // before, after three questions.
+    let (test, done) = run("0", serde_json::json!({}));
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(state.samples[0].asked, 3, "{:?}", state.samples);
+}
+
+/// A requirement the assessment held unmet, given only its command (q1's
+/// word-count listed five cases of its own, each on a file it had not
+/// seen run, unmet two cycles running), is met when that command prints
+/// what the goal's words give for its sample; one whose command prints
+/// otherwise stays unmet, told what it must print.
+#[test]
+fn an_unmet_requirement_whose_command_prints_the_reading_of_its_sample_is_met() {
+    let lines = "import sys\n\nprint(len(open(sys.argv[1]).read().splitlines()))\n";
+    let assessments = serde_json::json!([{"answer": {"requirements": [
+        {"requirement": "prints how many lines the file has", "met": true,
+         "evidence": "it printed 2", "about_tests": false, "about_output": true,
+         "command": "python3 line_count.py sample.txt", "expects": "2"},
+        {"requirement": "handles a longer file", "met": false,
+         "evidence": "python3 line_count.py other.txt", "about_tests": false,
+         "about_output": false, "command": "python3 line_count.py other.txt",
+         "expects": ""}]}}]);
+    let run = |other: &str| {
+        let reading = serde_json::json!({"python3 line_count.py sample.txt": "2",
+            "python3 line_count.py other.txt": other});
+        let samples = serde_json::json!({"must_print": reading, "output": reading});
+        let files = [
+            ("sample.txt", "one two\nthree\n"),
+            ("other.txt", "a\nb\nc\n"),
+        ];
+        line_count_run(lines, lines, samples, assessments.clone(), &files, "0")
+    };
+    let (test, done) = run("3");
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    let longer = naming(&state.requirements, "handles a longer file");
+    assert!(longer.met, "{longer:?}");
+    assert_eq!(
+        longer.evidence,
+        "`python3 line_count.py other.txt` printed \"3\", what the goal's words give for the \
+         content of other.txt (read apart from the code and its output)"
+    );
+    assert_eq!(state.samples.len(), 2, "{:?}", state.samples);
+    // The goal's words read otherwise: unmet, and said what it must print.
+    let (test, ended) = run("4");
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    let longer = naming(&state.requirements, "handles a longer file");
+    assert!(!longer.met, "{longer:?}");
+    assert_eq!(longer.shown_by.as_ref().unwrap().expects, "4");
+    assert!(longer.evidence.contains("give \"4\""), "{longer:?}");
+}

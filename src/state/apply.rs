@@ -292,6 +292,19 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::SamplesRead {
+                readings,
+                usage,
+                retries,
+            } => {
+                for reading in readings {
+                    self.samples.retain(|r| r.command != reading.command);
+                    self.samples.push(reading.clone());
+                    self.model_calls += reading.asked;
+                }
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::CycleStarted { cycle, task } => {
                 self.cycles = *cycle;
                 self.cycle_start = self.tree.tasks.len();

@@ -224,6 +224,18 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// What commands that run a program on files of the workspace (a
+    /// sample it reads) must print, asked of the model at an assessment
+    /// from the goal's words and the files' content alone (not the code,
+    /// not any output), twice in other words, and a third time when those
+    /// disagree; asked again when a file changed. Every assessment holds a
+    /// requirement shown by such a command to what the answers agree on
+    /// (see [`crate::state::samples::hold_to_read`]).
+    SamplesRead {
+        readings: Vec<crate::state::samples::SampleReading>,
+        usage: Usage,
+        retries: u32,
+    },
     /// The programs of the project that the goal names, run as they were
     /// before the plan, without the options the goal names (a fresh run
     /// whose goal names options): what a change the goal asks of those
@@ -288,6 +300,7 @@ impl Event {
             Event::Assessed { .. } => "assessed",
             Event::ExamplesStated { .. } => "examples_stated",
             Event::OutputsStated { .. } => "outputs_stated",
+            Event::SamplesRead { .. } => "samples_read",
             Event::RanBefore { .. } => "ran_before",
             Event::CycleStarted { .. } => "cycle_started",
             Event::ModelFailed { .. } => "model_failed",

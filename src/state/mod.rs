@@ -12,6 +12,7 @@ mod facts;
 pub mod guard;
 mod outcome;
 mod refusal;
+pub mod samples;
 pub mod tree;
 pub mod verdict;
 
@@ -203,6 +204,11 @@ pub struct State {
     /// `None` until asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outputs: Option<Vec<crate::state::verdict::StatedOutput>>,
+    /// What commands must print for the samples they read, as the goal's
+    /// words give it, the last reading of each command (see
+    /// [`Event::SamplesRead`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<samples::SampleReading>,
     /// Cycles started in this invocation: tasks made of what was missing.
     #[serde(default)]
     pub cycles: u32,

@@ -1122,7 +1122,7 @@ impl StatedOutput {
 /// A text's words of letters and digits, in their case, one space apart:
 /// what two outputs share when they say the same (`HELLO, WORLD!` and
 /// `HELLO WORLD`), and not when the case differs (`HELLO, world!`).
-fn spoken(text: &str) -> String {
+pub(crate) fn spoken(text: &str) -> String {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
         .collect::<Vec<_>>()
@@ -1132,7 +1132,7 @@ fn spoken(text: &str) -> String {
 /// Whether `printed` says `expects`: its words of letters and digits, in
 /// their case, one after another among the printed ones (`13` is not said
 /// by `213`).
-fn says(printed: &str, expects: &str) -> bool {
+pub(crate) fn says(printed: &str, expects: &str) -> bool {
     let (printed, expects) = (spoken(printed), spoken(expects));
     !expects.is_empty() && format!(" {printed} ").contains(&format!(" {expects} "))
 }
@@ -1627,7 +1627,7 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #[test]
     fn a_requirement_is_about_tests_by_the_model_word_only_when_the_goal_asks_for_tests() {
         let requirement = || Requirement {
@@ -1945,7 +1945,8 @@ mod tests {
         }
     }
 
-    fn printed(command: &str, exit_code: i32, printed: &str) -> Shown {
+    /// A run of `command` that ended with `exit_code` and printed `printed`.
+    pub(crate) fn printed(command: &str, exit_code: i32, printed: &str) -> Shown {
         Shown {
             command: command.into(),
             exit_code: Some(exit_code),

@@ -293,6 +293,18 @@ fn detail(event: &Event) -> String {
             ),
             140,
         ),
+        Event::SamplesRead { readings, .. } => shorten(
+            &format!(
+                "what the goal's words give for the samples: {}",
+                or_none(
+                    &readings
+                        .iter()
+                        .map(|r| format!("`{}` -> {}", r.command, r.prints.join(" / ")))
+                        .collect::<Vec<_>>()
+                )
+            ),
+            140,
+        ),
         Event::CycleStarted { cycle, task } => {
             format!("cycle {cycle}: {}", shorten(&task.description, 100))
         }

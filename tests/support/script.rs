@@ -56,6 +56,13 @@ pub struct Script {
     /// (the format asks for `texts`); by default the second answer's texts.
     #[serde(default)]
     pub texts: Option<Value>,
+    /// The answers to the questions of what a command prints for the
+    /// sample it reads (the format asks for `must_print`, then `output`,
+    /// then `shows`): an object of those keys, each with its text, or with
+    /// an object of commands and the text for each; a key or command left
+    /// out is answered with nothing (no reading), as by default.
+    #[serde(default)]
+    pub samples: Value,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -288,6 +295,19 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
                 .clone()
                 .unwrap_or_else(|| json!({ "texts": second })),
         );
+    }
+    for key in ["must_print", "output", "shows"] {
+        if format["properties"].get(key).is_some() {
+            let asked = request_text(request);
+            let text = match &script.samples[key] {
+                Value::Object(by_command) => by_command
+                    .iter()
+                    .find(|(command, _)| asked.contains(&format!("`{command}`")))
+                    .and_then(|(_, text)| text.as_str()),
+                text => text.as_str(),
+            };
+            return answered(json!({ key: text.unwrap_or_default() }));
+        }
     }
     if format["properties"].get("requirements").is_some() {
         let text = request_text(request);

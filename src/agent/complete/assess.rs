@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use crate::agent::{Agent, prompt};
 use crate::chat::Message;
 use crate::model::ChatRequest;
+use crate::state::samples;
 use crate::state::verdict::{self, CheckRun, Requirement, ShownBy};
 use crate::state::{Event, Outcome};
 use crate::store::{Durability, StoreError};
@@ -438,8 +439,23 @@ impl Agent<'_> {
                         requirements,
                         self.state().outputs.as_deref().unwrap_or_default(),
                     );
-                    let runs = self.show(&requirements).await;
+                    let Some(read) = self.read_samples(&requirements).await? else {
+                        return Ok(None);
+                    };
+                    let requirements = samples::to_read(requirements, &read);
+                    let mut runs = self.show(&requirements).await;
+                    for command in samples::unmet_read(&requirements, &read) {
+                        let known = |run: &verdict::Shown| {
+                            run.command
+                                .split_whitespace()
+                                .eq(command.split_whitespace())
+                        };
+                        if !runs.iter().any(known) {
+                            runs.push(self.run_shown(&command).await);
+                        }
+                    }
                     let requirements = verdict::hold_to_output(requirements, &runs);
+                    let requirements = samples::hold_to_read(requirements, &read, &runs);
                     // Before the goal's options are looked for: a stated
                     // run names its option.
                     let stated = self.run_stated().await;

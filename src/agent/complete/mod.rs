@@ -12,7 +12,8 @@
 //!
 //! The flow is here; the checks in `checks.rs`, the assessment in
 //! `assess.rs`, the commands that show what a program prints in
-//! `shown.rs`, the task of a new cycle in `cycle.rs`.
+//! `shown.rs`, what a program prints for a sample it reads in `samples.rs`,
+//! the task of a new cycle in `cycle.rs`.
 
 mod assess;
 mod checks;
@@ -20,6 +21,7 @@ pub(super) use checks::same_command;
 mod cycle;
 mod examples;
 mod outputs;
+mod samples;
 mod shown;
 
 use super::{Agent, decompose};

@@ -60,7 +60,7 @@ impl Agent<'_> {
         runs
     }
 
-    async fn run_shown(&mut self, command: &str) -> Shown {
+    pub(super) async fn run_shown(&mut self, command: &str) -> Shown {
         let outcome = match self.run_to_see(command, Some(SHOW_TIMEOUT.as_secs())).await {
             Ok(outcome) if outcome.command.is_some() => outcome,
             Ok(outcome) => return not_run(command, outcome.error.unwrap_or_default()),

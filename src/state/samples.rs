@@ -1,0 +1,443 @@
+//! What a program the goal asks output of must print when it runs on a
+//! file of the workspace (a sample it reads), as the goal's words give it
+//! for that file's content, read apart from the code and from any output
+//! (see [`crate::state::Event::SamplesRead`]). The assessment is shown the
+//! checks' output and copies it: q2's line-count held `python3
+//! line_count.py sample.txt` to `3.0`, what a program that averaged a
+//! literal list printed for a sample of two lines, and called it met.
+
+use serde::{Deserialize, Serialize};
+
+use super::verdict::{Requirement, Shown, cut, says, spoken};
+
+/// A file larger than this is not read for an answer: what a program
+/// prints for it is past what a model reads off reliably.
+pub const MAX_SAMPLE: usize = 1500;
+
+/// A file a command reads, as it was when the model read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sample {
+    pub path: String,
+    pub sha256: String,
+}
+
+/// What `command` must print for the content of its `samples`, as the
+/// model answered from the goal's words and that content alone, asked
+/// twice in other words and a third time when those two disagree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleReading {
+    pub command: String,
+    pub samples: Vec<Sample>,
+    /// The answers that could be read, in the order asked.
+    pub prints: Vec<String>,
+    /// Questions asked (an answer that could not be read is not kept).
+    pub asked: u32,
+}
+
+impl SampleReading {
+    /// The answers that say something (of letters or digits).
+    pub fn readings(&self) -> Vec<&str> {
+        self.prints
+            .iter()
+            .map(|answer| answer.trim())
+            .filter(|answer| !spoken(answer).is_empty())
+            .collect()
+    }
+
+    /// What two answers agree on: the same words (spacing, punctuation
+    /// aside), or one said within the other (`25` and `The file has 25
+    /// words.`), then the shorter.
+    pub fn agreed(&self) -> Option<&str> {
+        let readings = self.readings();
+        readings.iter().enumerate().find_map(|(i, a)| {
+            readings[i + 1..].iter().find_map(|b| {
+                let (short, long) = match spoken(a).len() <= spoken(b).len() {
+                    true => (*a, *b),
+                    false => (*b, *a),
+                };
+                says(long, short).then_some(short)
+            })
+        })
+    }
+
+    /// Whether a third question would add nothing: two answers agree, or
+    /// three were asked.
+    pub fn settled(&self) -> bool {
+        self.agreed().is_some() || self.asked >= 3
+    }
+
+    /// The samples, `a.txt and b.txt`.
+    fn files(&self) -> String {
+        self.samples
+            .iter()
+            .map(|s| s.path.as_str())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    }
+}
+
+/// The arguments of `command` after its program that name a file of the
+/// workspace that is not source code (`is_source`), with its text
+/// (`text`): what the program reads. `None` when it names none, or one
+/// larger than [`MAX_SAMPLE`] or not text.
+pub fn samples_of(
+    command: &str,
+    text: impl Fn(&str) -> Option<String>,
+    is_source: impl Fn(&str) -> bool,
+) -> Option<Vec<(String, String)>> {
+    let words = shell_words::split(command).ok()?;
+    let mut found: Vec<(String, String)> = Vec::new();
+    for word in words.iter().skip(1) {
+        let looks_like_file = !word.starts_with('-')
+            && word.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty() && ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            });
+        if !looks_like_file || is_source(word) || found.iter().any(|(p, _)| p == word) {
+            continue;
+        }
+        let Some(content) = text(word) else {
+            continue;
+        };
+        if content.len() > MAX_SAMPLE {
+            return None;
+        }
+        found.push((word.clone(), content));
+    }
+    (!found.is_empty()).then_some(found)
+}
+
+/// What a model miscounts and a program does not: the sample's lines,
+/// words (split at whitespace) and characters, as `wc` gives them (a last
+/// line without a line break counts).
+pub fn figures(content: &str) -> String {
+    let lines = content.lines().count();
+    let words = content.split_whitespace().count();
+    let chars = content.chars().count();
+    let plural = |n: usize, one: &str| match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {one}s"),
+    };
+    format!(
+        "{}, {}, {}",
+        plural(lines, "line"),
+        plural(words, "word"),
+        plural(chars, "character")
+    )
+}
+
+/// The current reading of a requirement's command, when there is one.
+fn reading_of<'a>(
+    requirement: &Requirement,
+    readings: &'a [SampleReading],
+) -> Option<&'a SampleReading> {
+    let shown_by = requirement.shown_by.as_ref()?;
+    let command = shown_by.command.split_whitespace().collect::<Vec<_>>();
+    readings.iter().find(|reading| {
+        !requirement.about_tests
+            && !reading.readings().is_empty()
+            && reading
+                .command
+                .split_whitespace()
+                .eq(command.iter().copied())
+    })
+}
+
+/// Each requirement shown by a command that has a reading two answers
+/// agree on is about what that command prints, and holds that text, met
+/// or not: the run then shows whether it is met (see
+/// [`super::verdict::hold_to_output`]), and a cycle runs it until it
+/// prints that.
+pub fn to_read(mut requirements: Vec<Requirement>, readings: &[SampleReading]) -> Vec<Requirement> {
+    for requirement in &mut requirements {
+        let Some(agreed) = reading_of(requirement, readings).and_then(SampleReading::agreed) else {
+            continue;
+        };
+        let agreed = agreed.to_string();
+        requirement.about_output = true;
+        if let Some(shown_by) = &mut requirement.shown_by {
+            shown_by.expects = agreed;
+        }
+    }
+    requirements
+}
+
+/// The commands of unmet requirements that hold an agreed reading (see
+/// [`to_read`]), each once: run beside those of met ones, so that what
+/// they print now is said (q1's word-count assessment held five cases
+/// unmet whose commands it was never shown the output of, two cycles
+/// running).
+pub fn unmet_read(requirements: &[Requirement], readings: &[SampleReading]) -> Vec<String> {
+    let mut commands: Vec<String> = Vec::new();
+    for requirement in requirements.iter().filter(|r| !r.met) {
+        let Some(reading) = reading_of(requirement, readings) else {
+            continue;
+        };
+        if reading.agreed().is_some() && !commands.contains(&reading.command) {
+            commands.push(reading.command.clone());
+        }
+    }
+    commands
+}
+
+/// A met requirement shown by a command with a reading is met only when
+/// the command printed the agreed text, in its words (`12` does not say
+/// `2`), or, with nothing agreed, one of the answers (a bare number said
+/// within one counts). An unmet one whose command printed the agreed text
+/// is met (when it names no option); one whose command printed otherwise
+/// says what the goal's words give, so its cycle knows what to change.
+pub fn hold_to_read(
+    mut requirements: Vec<Requirement>,
+    readings: &[SampleReading],
+    runs: &[Shown],
+) -> Vec<Requirement> {
+    for requirement in &mut requirements {
+        let Some(reading) = reading_of(requirement, readings) else {
+            continue;
+        };
+        let command = reading.command.as_str();
+        let Some(run) = runs.iter().find(|run| {
+            run.command
+                .split_whitespace()
+                .eq(command.split_whitespace())
+        }) else {
+            continue;
+        };
+        if run.exit_code != Some(0) || run.not_run.is_some() {
+            continue;
+        }
+        let printed = run.printed.trim();
+        let agreed = reading.agreed();
+        let holds = match agreed {
+            Some(expects) => says(printed, expects),
+            None => reading.readings().iter().any(|answer| {
+                says(printed, answer)
+                    || (printed.chars().any(|c| c.is_ascii_digit()) && says(answer, printed))
+            }),
+        };
+        if requirement.met && holds {
+            continue;
+        }
+        // Unmet by the model, which was not shown what its command prints
+        // (q1's word-count held five cases of its own unmet, each given
+        // only its command, for two cycles), and met by the run: the
+        // model chose that command to show it, and the text it must print
+        // is the reading's, not the model's. One that names an option
+        // is left to the runs that show options.
+        if agreed.is_some() && holds && requirement.options().is_empty() {
+            requirement.met = true;
+            requirement.evidence = format!(
+                "`{command}` printed {:?}, what the goal's words give for the content of {} \
+                 (read apart from the code and its output)",
+                cut(printed, 80),
+                reading.files()
+            );
+            continue;
+        }
+        requirement.met = false;
+        requirement.evidence = match agreed {
+            Some(expects) => format!(
+                "`{command}` printed {:?}; for the content of {}, the goal's words give \
+                 {expects:?} (read apart from the code and its output)",
+                cut(printed, 80),
+                reading.files()
+            ),
+            None => format!(
+                "`{command}` printed {:?}, and no reading of the goal's words on the content \
+                 of {} made apart from the code foresaw that",
+                cut(printed, 80),
+                reading.files()
+            ),
+        };
+    }
+    requirements
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::verdict::ShownBy;
+    use crate::state::verdict::tests::printed as ran;
+
+    fn reading(command: &str, prints: &[&str]) -> SampleReading {
+        SampleReading {
+            command: command.into(),
+            samples: vec![Sample {
+                path: "sample.txt".into(),
+                sha256: "ab".into(),
+            }],
+            prints: prints.iter().map(|p| p.to_string()).collect(),
+            asked: prints.len() as u32,
+        }
+    }
+
+    fn shown(text: &str, met: bool, command: &str, expects: &str) -> Requirement {
+        Requirement {
+            requirement: text.into(),
+            met,
+            evidence: "the model's".into(),
+            about_tests: false,
+            about_output: false,
+            shown_by: Some(ShownBy {
+                command: command.into(),
+                expects: expects.into(),
+            }),
+            file: None,
+        }
+    }
+
+    const RUN: &str = "python3 line_count.py sample.txt";
+
+    #[test]
+    fn two_answers_agree_on_the_same_words_or_one_within_the_other() {
+        assert_eq!(reading(RUN, &["2", "2."]).agreed(), Some("2"));
+        assert_eq!(
+            reading(RUN, &["The file has 25 words.", "25"]).agreed(),
+            Some("25")
+        );
+        assert_eq!(reading(RUN, &["2", "12"]).agreed(), None);
+        assert_eq!(reading(RUN, &["3", "2", "2 lines"]).agreed(), Some("2"));
+        assert!(!reading(RUN, &["3", "2"]).settled());
+        assert!(reading(RUN, &["3", "2", "4"]).settled());
+        assert_eq!(reading(RUN, &["", "..."]).agreed(), None);
+    }
+
+    #[test]
+    fn the_files_a_command_reads_are_its_arguments_that_are_text_of_the_workspace() {
+        let text = |path: &str| match path {
+            "sample.txt" => Some("a b\nc".to_string()),
+            "big.txt" => Some("x".repeat(MAX_SAMPLE + 1)),
+            "line_count.py" => Some("import sys".to_string()),
+            _ => None,
+        };
+        let source = |path: &str| path.ends_with(".py");
+        assert_eq!(
+            samples_of(RUN, text, source),
+            Some(vec![("sample.txt".into(), "a b\nc".into())])
+        );
+        assert_eq!(
+            samples_of("python3 line_count.py missing.txt", text, source),
+            None
+        );
+        assert_eq!(
+            samples_of("python3 line_count.py big.txt", text, source),
+            None
+        );
+        assert_eq!(samples_of("python3 line_count.py", text, source), None);
+        assert_eq!(
+            samples_of("python3 line_count.py -v 3 < sample.txt", text, source)
+                .map(|found| found.len()),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn the_figures_count_a_last_line_without_a_line_break() {
+        assert_eq!(figures("a b\nc"), "2 lines, 3 words, 5 characters");
+        assert_eq!(figures("one\n"), "1 line, 1 word, 4 characters");
+        assert_eq!(figures(""), "0 lines, 0 words, 0 characters");
+    }
+
+    #[test]
+    fn an_output_copied_into_the_assessment_is_held_to_the_reading_of_the_sample() {
+        // q2's line-count: the assessment held the run to what it printed.
+        let requirements = vec![
+            shown("prints how many lines the file has", true, RUN, "3.0"),
+            shown("reads the file it is given", false, RUN, ""),
+            shown(
+                "a case of its own",
+                true,
+                "python3 line_count.py other.txt",
+                "7",
+            ),
+        ];
+        let readings = [reading(RUN, &["2", "2"])];
+        let read = to_read(requirements, &readings);
+        assert!(read[0].is_about_output() && read[1].is_about_output());
+        assert_eq!(read[0].shown_by.as_ref().unwrap().expects, "2");
+        assert_eq!(read[1].shown_by.as_ref().unwrap().expects, "2");
+        assert!(!read[2].about_output, "a command with no reading is left");
+        assert!(
+            read[1].to_redo().is_some(),
+            "its cycle runs it until it prints 2"
+        );
+
+        let held = hold_to_read(read.clone(), &readings, &[ran(RUN, 0, "3.0")]);
+        assert!(!held[0].met);
+        assert!(
+            held[0].evidence.contains("\"3.0\"") && held[0].evidence.contains("\"2\""),
+            "{}",
+            held[0].evidence
+        );
+        assert!(held[2].met);
+        // 12 is not 2; 2 among other words is.
+        assert!(!hold_to_read(read.clone(), &readings, &[ran(RUN, 0, "12")])[0].met);
+        let right = hold_to_read(read.clone(), &readings, &[ran(RUN, 0, "Lines: 2")]);
+        assert!(right[0].met);
+        assert_eq!(right[0].evidence, "the model's");
+        assert!(right[1].met, "unmet by the model, met by the run");
+        assert_eq!(
+            right[1].evidence,
+            "`python3 line_count.py sample.txt` printed \"Lines: 2\", what the goal's words give \
+             for the content of sample.txt (read apart from the code and its output)"
+        );
+        // Not one that names an option, nor one whose command printed
+        // otherwise.
+        let mut optioned = read.clone();
+        optioned[1].requirement = "takes --lines".into();
+        assert!(!hold_to_read(optioned, &readings, &[ran(RUN, 0, "Lines: 2")])[1].met);
+        let wrong = hold_to_read(read, &readings, &[ran(RUN, 0, "Lines: 3")]);
+        assert!(!wrong[1].met);
+        assert!(
+            wrong[1].evidence.contains("give \"2\""),
+            "{}",
+            wrong[1].evidence
+        );
+    }
+
+    #[test]
+    fn the_commands_of_unmet_requirements_with_a_reading_are_run_too() {
+        let requirements = vec![
+            shown("prints the count", true, RUN, "2"),
+            shown(
+                "handles an empty file",
+                false,
+                "python3 line_count.py empty.txt",
+                "",
+            ),
+            shown(
+                "handles another",
+                false,
+                "python3  line_count.py empty.txt",
+                "",
+            ),
+            shown(
+                "handles a third",
+                false,
+                "python3 line_count.py other.txt",
+                "",
+            ),
+        ];
+        let readings = [
+            reading(RUN, &["2", "2"]),
+            reading("python3 line_count.py empty.txt", &["0", "0"]),
+            reading("python3 line_count.py other.txt", &["1", "4"]),
+        ];
+        assert_eq!(
+            unmet_read(&requirements, &readings),
+            ["python3 line_count.py empty.txt"]
+        );
+    }
+
+    #[test]
+    fn with_no_answer_agreed_a_met_requirement_needs_one_of_them() {
+        let requirements = vec![shown("prints the count", true, RUN, "9")];
+        let readings = [reading(RUN, &["The file has 5 words", "4", "6"])];
+        let read = to_read(requirements, &readings);
+        assert_eq!(read[0].shown_by.as_ref().unwrap().expects, "9");
+        assert!(hold_to_read(read.clone(), &readings, &[ran(RUN, 0, "5")])[0].met);
+        assert!(hold_to_read(read.clone(), &readings, &[ran(RUN, 0, "6 words")])[0].met);
+        let held = hold_to_read(read, &readings, &[ran(RUN, 0, "9")]);
+        assert!(!held[0].met);
+        assert!(held[0].evidence.contains("foresaw"), "{}", held[0].evidence);
+    }
+}
