@@ -587,6 +587,37 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
     );
 }
 
+/// A plan that names a failing test for the code it tests ("Fix the bug
+/// in the median_even function in stats.py", of `test_median_even`, as
+/// q2's stats-fix planned; the model then quoted a `median_even` that
+/// stats.py does not define, round after round) names the code the
+/// failing test calls.
+#[test]
+fn a_plan_that_takes_a_failing_test_for_the_code_names_the_code() {
+    let mut script = crate::support::script::load_script("plans_the_test_file");
+    script.plan["tasks"][0] = serde_json::json!({"path": "calc.py",
+        "purpose": "Fix the bug in the test_average function in calc.py"});
+    let test = Test::new()
+        .calc_project()
+        .serving(script)
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    let tasks = test
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::Planned { tasks, .. } => Some(tasks),
+            _ => None,
+        })
+        .expect("planned");
+    assert!(
+        tasks[0].subtasks[0].starts_with("Change calc.py: Fix the bug in the average function"),
+        "{:?}",
+        tasks[0].subtasks
+    );
+    run.assert_code(0);
+}
+
 /// Under a subtask that writes one file, a code block of another file in
 /// the reply's text is not written: an add-tests run, under "Write
 /// test_inventory.py: ... inventory.py stays as it is", gave inventory.py

@@ -243,10 +243,25 @@ impl Agent<'_> {
                 named(&mut passing)
             ));
         }
+        // A failing test's name without the prefix that makes it one:
+        // what a plan takes for the name of the code it tests.
+        let mut misnamed: Vec<String> = failing
+            .iter()
+            .flat_map(|id| {
+                let bare = id
+                    .strip_prefix("test_")
+                    .or_else(|| id.strip_prefix("Test"))
+                    .or_else(|| id.strip_prefix("test"));
+                std::iter::once(id.clone()).chain(bare.map(str::to_string))
+            })
+            .filter(|name| !name.is_empty() && !language.defines(&text, name))
+            .collect();
+        misnamed.dedup();
         Some(decompose::Points {
             hint,
             failing: failed,
             passing,
+            misnamed,
         })
     }
 

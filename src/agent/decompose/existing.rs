@@ -264,6 +264,10 @@ pub struct Points {
     pub failing: Vec<String>,
     /// Those only passing tests call, sorted.
     pub passing: Vec<String>,
+    /// Names the file does not define that the failing tests' names give
+    /// (`median_even` of `test_median_even`): a plan that names one took
+    /// the test for the code.
+    pub misnamed: Vec<String>,
 }
 
 /// `tasks` with each planned write of a file told what the project's
@@ -274,7 +278,11 @@ pub struct Points {
 /// another run planned the same and broke `add` again. So a subtask that
 /// names a function only passing tests call, and none the failing tests
 /// call, names the failing ones instead: the plan's guess of where the bug
-/// is gives way to the tests that show it.
+/// is gives way to the tests that show it. So does a name the file does not
+/// define that a failing test's name gives: q2's stats-fix planned "Fix the
+/// bug in the median_even function in stats.py" of `test_median_even`, and
+/// the model's edits quoted a `median_even` that was not there, round
+/// after round.
 pub fn to_failing_code(tasks: &mut [TaskPlan], points: impl Fn(&str) -> Option<Points>) {
     for task in tasks {
         for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
@@ -286,7 +294,7 @@ pub fn to_failing_code(tasks: &mut [TaskPlan], points: impl Fn(&str) -> Option<P
             };
             if !points.failing.iter().any(|name| has_word(subtask, name)) {
                 let failing = points.failing.join("` and `");
-                for name in &points.passing {
+                for name in points.passing.iter().chain(&points.misnamed) {
                     *subtask = crate::text::replace_word(subtask, name, &failing);
                 }
             }
@@ -660,6 +668,7 @@ mod tests {
                 hint: "; HINT".into(),
                 failing: vec!["average".into()],
                 passing: vec!["add".into()],
+                misnamed: vec!["average_of_two".into(), "test_average_of_two".into()],
             })
         };
         let mut tasks = planned(
@@ -671,6 +680,14 @@ mod tests {
             tasks[0].subtasks[0],
             "Change calc.py: Fix the bug in the `average` function in `calc.py` (see add.py) to \
              make the tests pass; HINT"
+        );
+        // One that names a failing test's name as the code.
+        let mut tasks =
+            planned("Change calc.py: Fix the bug in the average_of_two function in calc.py");
+        to_failing_code(&mut tasks, points);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Change calc.py: Fix the bug in the average function in calc.py; HINT"
         );
         // One that names the failing code already is kept as planned.
         let mut tasks = planned("Change calc.py: Fix average, not add");
