@@ -3385,6 +3385,15 @@ fn a_program_run_on_a_sample_is_held_to_what_the_goal_gives_for_the_sample() {
     ended.assert_code(1);
     assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
     assert_eq!(test.read("line_count.py"), words);
+    // An answer that says the sample's figures back is no answer: a third
+    // question is asked.
+    let echoed = serde_json::json!({"must_print": "2 lines, 3 words, 14 characters",
+        "output": "2", "shows": "2."});
+    let (test, ended) = run("0", echoed);
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(state.samples[0].asked, 3, "{:?}", state.samples);
+    assert_eq!(state.samples[0].prints, ["2", "2."]);
     // No reading (a model that answers nothing): the assessment stands, as
     // before, after three questions.
     let (test, done) = run("0", serde_json::json!({}));
