@@ -60,16 +60,37 @@ pub struct Write<'a> {
     pub existed: bool,
 }
 
+/// For CPython's "expected an indented block after ... on line N": that
+/// line, and where the lines of its block go. r1's add-tests wrote each
+/// `def test_...` indented as far as its body, three writes in a row, told
+/// only the line after it.
+fn opened_block(content: &str, message: &str) -> Option<String> {
+    let rest = message.strip_prefix("expected an indented block after ")?;
+    let number: u32 = rest.rsplit_once("on line ")?.1.trim().parse().ok()?;
+    let opener = line(content, number);
+    let indent = opener.len() - opener.trim_start().len();
+    let placed = match indent {
+        0 => String::new(),
+        n => format!(
+            "; or, when it is not meant to be inside the block above it, start it {n} \
+             spaces to the left"
+        ),
+    };
+    Some(format!(
+        " (line {number}, `{}`, opens a block: indent the lines of its body more than it{placed})",
+        opener.trim()
+    ))
+}
+
 /// Why the write should not happen, with what to write instead when known.
 pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
     let path = write.path;
     if let Some(error) = &write.facts.error {
         let hint = match error.message.starts_with("unterminated string") {
-            true => {
-                " (a ' inside a string in '...' ends it: write such a string in the other \
+            true => " (a ' inside a string in '...' ends it: write such a string in the other \
                  quotes, \"It's\" or 'say \"hi\"')"
-            }
-            false => "",
+                .to_string(),
+            false => opened_block(write.content, &error.message).unwrap_or_default(),
         };
         return Some((
             format!(

@@ -340,6 +340,21 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
         "{}",
         refusal.reason
     );
+    // A def indented as far as its body (r1's add-tests, three writes in
+    // a row): the line that opens the block is named, and where it goes.
+    let nested = "def test_a():\n    assert 1\n\n    def test_b():\n    assert 2\n";
+    let Review::Refuse(refusal) = review_in(&files(&[]), "t.py", nested) else {
+        panic!("a file Python cannot read is refused");
+    };
+    assert!(
+        refusal.reason.contains(
+            "expected an indented block after function definition on line 4 (line 4, `def \
+             test_b():`, opens a block: indent the lines of its body more than it; or, when it \
+             is not meant to be inside the block above it, start it 4 spaces to the left)"
+        ),
+        "{}",
+        refusal.reason
+    );
     let refuse = |text: &str| matches!(review_in(&files(&[]), "a.py", text), Review::Refuse(_));
     assert!(refuse("x = 'a' + 'it's\n"));
     // A string opened with one quote and closed with the other (v2's
