@@ -125,13 +125,15 @@ pub fn figures(content: &str) -> String {
     )
 }
 
-/// Whether an answer says the figures of a sample it was shown (see
-/// [`figures`]) back, whole: that restates the question, it reads nothing
-/// of the goal.
-pub fn echoes(answer: &str, samples: &[(String, String)]) -> bool {
-    samples
-        .iter()
-        .any(|(_, content)| says(answer, &figures(content)))
+/// Whether an answer says back, whole, the command it was asked about or
+/// the figures of a sample it was shown (see [`figures`]): that restates
+/// the question, it reads nothing of the goal (r2's line-count: the third
+/// answer was `python3 line_count.py sample.txt`).
+pub fn echoes(answer: &str, command: &str, samples: &[(String, String)]) -> bool {
+    says(answer, command)
+        || samples
+            .iter()
+            .any(|(_, content)| says(answer, &figures(content)))
 }
 
 /// The current reading of a requirement's command, when there is one.
@@ -343,9 +345,12 @@ mod tests {
     fn the_figures_count_a_last_line_without_a_line_break() {
         assert_eq!(figures("a b\nc"), "2 lines, 3 words, 5 characters");
         let shown = [("sample.txt".to_string(), "a b\nc".to_string())];
-        assert!(echoes("It has 2 lines, 3 words, 5 characters.", &shown));
-        assert!(!echoes("3", &shown));
-        assert!(!echoes("3 words", &shown));
+        let echoes = |answer: &str| echoes(answer, RUN, &shown);
+        assert!(echoes("It has 2 lines, 3 words, 5 characters."));
+        assert!(echoes("python3 line_count.py sample.txt"));
+        assert!(!echoes("3"));
+        assert!(!echoes("3 words"));
+        assert!(!echoes("sample.txt has 2 lines"));
         assert_eq!(figures("one\n"), "1 line, 1 word, 4 characters");
         assert_eq!(figures(""), "0 lines, 0 words, 0 characters");
     }

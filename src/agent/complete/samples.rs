@@ -160,11 +160,11 @@ impl Agent<'_> {
                 reading.asked += 1;
                 usage += reply.usage;
                 retries += reply.retries;
-                // The figures said back are no reading of the goal.
+                // The question said back is no reading of the goal.
                 let answer = json_of(&reply.content)
                     .ok()
                     .and_then(|value| value[key].as_str().map(str::to_string))
-                    .filter(|answer| !samples::echoes(answer, &files));
+                    .filter(|answer| !samples::echoes(answer, &command, &files));
                 reading.prints.extend(answer);
             }
             asked_now.push(reading.clone());
