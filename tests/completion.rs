@@ -3143,14 +3143,35 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
     assert_eq!(test.read("greet.py"), half);
     // An answer that says what the program printed before, without the
-    // option, is no answer: the other stands alone (i1's cli-flag ended
-    // "Goal achieved" when it was taken for a disagreement).
+    // option, is no answer (i1's cli-flag ended "Goal achieved" when it
+    // was taken for a disagreement), and the other alone is no agreement
+    // (r2's cli-chars was held to a lone `216` for a text of 13
+    // characters): a third is asked, and holds the output when it agrees.
     let misread = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
-        "outputs": {"outputs": ["Hello, world!"]}});
+        "outputs": {"outputs": ["Hello, world!"]}, "texts": {"texts": ["HELLO WORLD"]}});
     let (test, ended) = run(misread, "0");
     ended.assert_code(1);
     let state = test.assert_replay_matches();
+    assert_eq!(state.outputs.clone().expect("asked")[0].prints.len(), 3);
     assert!(!held(&state.requirements).met, "{:?}", state.requirements);
+    // The third dropped too: one reading, no text the plan aims at, and
+    // the output must say it.
+    let alone = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
+        "outputs": {"outputs": ["Hello, world!"]}, "texts": {"texts": ["Hello, world!"]}});
+    let (test, ended) = run(alone, "0");
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(state.outputs.clone().expect("asked")[0].agreed(), None);
+    assert!(
+        !state.tree.tasks[0]
+            .subtasks
+            .iter()
+            .any(|s| matches!(s.kind, SubtaskKind::Show { .. })),
+        "{:?}",
+        state.tree.tasks[0]
+    );
+    let lone = naming(&state.requirements, "prints what the goal's words say");
+    assert!(!lone.met, "{lone:?}");
     // Two answers that disagree: a third is asked, and two of the three
     // agreeing hold the output.
     let unsure = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},

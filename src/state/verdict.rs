@@ -1097,13 +1097,14 @@ impl StatedOutput {
     }
 
     /// What the command must print: the reading two answers agree on
-    /// (letters, digits and their case; not spacing or punctuation), or
-    /// the only one left when the others were dropped.
+    /// (letters, digits and their case; not spacing or punctuation). One
+    /// left alone when the others were dropped is no agreement: r2's
+    /// cli-chars asked what `python3 count.py --chars` prints, was
+    /// answered `3` (what it printed before, so dropped) and `216`, and
+    /// the plan held the change to 216 for a default text of 13
+    /// characters until the model gave up.
     pub fn agreed(&self) -> Option<&str> {
         let readings = self.readings();
-        if let [one] = readings.as_slice() {
-            return (self.prints.len() >= 2).then_some(*one);
-        }
         readings.iter().enumerate().find_map(|(i, reading)| {
             readings[i + 1..]
                 .iter()
@@ -1672,13 +1673,16 @@ pub(crate) mod tests {
         assert_eq!(stated("HELLO, WORLD!", "HELLO, world!").agreed(), None);
         assert_eq!(stated("!", "?").agreed(), None);
         // An answer that says what the program printed before, without
-        // the option, is no answer: the other one stands alone.
+        // the option, is no answer, and the other one alone is no
+        // agreement: a third is asked.
+        assert_eq!(stated("Hello, world!", "HELLO, WORLD!").agreed(), None);
+        assert!(!stated("Hello, world!", "HELLO, WORLD!").settled());
         assert_eq!(
-            stated("Hello, world!", "HELLO, WORLD!").agreed(),
-            Some("HELLO, WORLD!")
+            stated("Hello, world!", "HELLO, WORLD!").readings(),
+            ["HELLO, WORLD!"]
         );
         assert_eq!(stated("Hello, world!", "Hello,  world!").agreed(), None);
-        // A third answer: two of three agreeing, or the one left.
+        // A third answer: two of three agreeing.
         let three = |c: &str| StatedOutput {
             prints: vec!["HELLO, WORLD!".into(), "HELLO, world!".into(), c.into()],
             ..stated("", "")
@@ -1693,7 +1697,8 @@ pub(crate) mod tests {
             prints: vec!["Hello, world!".into(), "".into(), "HI".into()],
             ..stated("", "")
         };
-        assert_eq!(lone.agreed(), Some("HI"));
+        assert_eq!(lone.agreed(), None);
+        assert!(lone.settled());
         let runs = |printed: Option<&str>| {
             vec![(
                 "python3 greet.py --shout".to_string(),
