@@ -804,6 +804,53 @@ fn an_edit_mended_of_the_json_s_braces_is_held_to_what_a_write_is() {
     test.assert_replay_matches();
 }
 
+/// A program written with only definitions is told to read the command
+/// line only when the goal gives it arguments: r4's hello, told to read
+/// "the arguments the goal gives it" of "Write a hello world script",
+/// printed `sys.argv[1]`, was checked with an argument of its own, and the
+/// run ended "Goal achieved".
+#[test]
+fn a_program_that_runs_nothing_is_told_to_read_arguments_only_when_the_goal_gives_them() {
+    let refusal = |goal: &str| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"path": "hello.py", "purpose": "greet"}],
+                    "check": "python3 hello.py"},
+                "rules": [{"name": "defines", "subtask": "Write hello.py",
+                    "reply": {"tool_calls": [{"name": "write_file", "arguments": {
+                        "path": "hello.py",
+                        "content": "def hello():\n    print('Hello, world!')\n"}}]}}],
+                "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+                    "arguments": {"success": false, "reason": "stuck"}}]}
+            }))
+            .expect("script");
+        let test =
+            Test::new()
+                .serving(script)
+                .args([goal, "--max-cycles", "0", "--max-rounds", "3"]);
+        let run = test.run();
+        test.records()
+            .into_iter()
+            .find_map(|r| match r.event {
+                Event::CallRejected {
+                    kind: RefusalKind::RunsNothing,
+                    error,
+                    ..
+                } => Some(error),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("refused: {}", run.stderr))
+    };
+    let plain = refusal("Write a hello world script");
+    assert!(
+        plain.contains("the call that does what the goal asks."),
+        "{plain}"
+    );
+    assert!(!plain.contains("sys.argv"), "{plain}");
+    let given = refusal("Write a script hello.py that greets the name given as its argument");
+    assert!(given.contains("from sys.argv"), "{given}");
+}
+
 /// A script rule's key (`last_tool`, `subtask`) and the text it matches.
 type Matcher<'a> = (&'a str, &'a str);
 /// A write's path and content.

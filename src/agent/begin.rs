@@ -359,7 +359,7 @@ impl Agent<'_> {
             .filter_map(|path| {
                 let language = self.languages.iter().find(|l| l.owns(path))?;
                 let text = self.tools.text(path)?;
-                (!language.is_test(path) && language.runs_nothing(&text).is_none())
+                (!language.is_test(path) && language.runs_nothing(&text, false).is_none())
                     .then(|| language.run_command(path))
             })
             .take(MAX_RAN_BEFORE)

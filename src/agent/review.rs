@@ -353,11 +353,14 @@ impl Agent<'_> {
             && self
                 .tools
                 .text(path)
-                .is_some_and(|now| language.runs_nothing(&now).is_some());
+                .is_some_and(|now| language.runs_nothing(&now, false).is_some());
         if library {
             return None;
         }
-        let how = language.runs_nothing(content)?;
+        let goal = &state.goal;
+        let arguments = crate::state::verdict::speaks_of_arguments(goal)
+            || !crate::state::verdict::named_options(goal).is_empty();
+        let how = language.runs_nothing(content, arguments)?;
         Some(format!(
             "not written: {path} only defines things, and the check `{check}` runs it: as \
              written it would run nothing and print nothing. {how}. (Refused once: if {path} \
@@ -516,8 +519,10 @@ impl Agent<'_> {
         // run wrote `greeting` and `main` (twice) over greet.py, without
         // its `__main__` block, and refused for running nothing, put that
         // block inside `greeting`.
-        let stops_running =
-            || language.runs_nothing(content).is_some() && language.runs_nothing(&old).is_none();
+        let stops_running = || {
+            language.runs_nothing(content, false).is_some()
+                && language.runs_nothing(&old, false).is_none()
+        };
         if self.lost_unasked(path, &old, content).is_empty() && !stops_running() {
             return None;
         }

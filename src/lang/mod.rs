@@ -287,8 +287,10 @@ pub trait Language: Send + Sync {
         None
     }
     /// When `text`, a program of this language, runs nothing when started
-    /// (it only defines things): how to make it run. `None` otherwise.
-    fn runs_nothing(&self, _text: &str) -> Option<String> {
+    /// (it only defines things): how to make it run, reading its
+    /// command-line arguments when the goal gives it some (`arguments`).
+    /// `None` otherwise.
+    fn runs_nothing(&self, _text: &str, _arguments: bool) -> Option<String> {
         None
     }
     /// The values a failed equality showed (`what`: the failure's error

@@ -354,7 +354,7 @@ impl Agent<'_> {
             && self
                 .tools
                 .text(word)
-                .is_some_and(|text| language.runs_nothing(&text).is_some())
+                .is_some_and(|text| language.runs_nothing(&text, false).is_some())
     }
 
     /// Whether the goal speaks of tests (see [`verdict::speaks_of_tests`]).

@@ -748,14 +748,23 @@ impl Language for Python {
         Some(format!("assert {call} == {value}"))
     }
 
-    fn runs_nothing(&self, text: &str) -> Option<String> {
+    fn runs_nothing(&self, text: &str, arguments: bool) -> Option<String> {
         let answer = facts::ask(&[("program.py", text)], None, false)?;
         let facts = answer.files.into_iter().next()?;
         let defines = facts.error.is_none() && !facts.defs.is_empty();
+        // Said only when the goal gives arguments: r4's hello, told to
+        // read "the arguments the goal gives it" of a goal that gives
+        // none, printed `sys.argv[1]`, was checked with an argument of its
+        // own, and the run ended "Goal achieved".
+        let reading = match arguments {
+            true => " (reading the command-line arguments the goal gives it from sys.argv)",
+            false => "",
+        };
         (defines && !facts.runs_something).then(|| {
-            "End it with `if __name__ == \"__main__\":` and, under it, the call that does what \
-             the goal asks (reading the command-line arguments the goal gives it from sys.argv)"
-                .to_string()
+            format!(
+                "End it with `if __name__ == \"__main__\":` and, under it, the call that does \
+                 what the goal asks{reading}"
+            )
         })
     }
 
