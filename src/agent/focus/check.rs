@@ -112,11 +112,17 @@ pub fn check_unknown(state: &State, check: &str) -> bool {
 /// with arguments after it, to exit code 0. A small model planned `python3
 /// word_count.py` for a goal whose program counts the words of the file
 /// given as its argument; the check could not pass whatever the program
-/// did.
+/// did. Only for a goal that gives its program arguments (its words, or an
+/// option it names): r4's hello printed `sys.argv[1]`, its check became
+/// `python3 hello.py hello`, an argument of the model's own, and the run
+/// ended "Goal achieved".
 pub fn given_check(state: &State) -> Option<String> {
     let SubtaskKind::Check { cmd: check } = &state.tree.active()?.1.kind else {
         return None;
     };
+    let goal = &state.goal;
+    (verdict::speaks_of_arguments(goal) || !verdict::named_options(goal).is_empty())
+        .then_some(())?;
     bare_program(check)?;
     let planned: Vec<&str> = check.split_whitespace().collect();
     let facts: Vec<&CallFact> = tool_calls(state).collect();

@@ -310,6 +310,7 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
     const BARE: &str = "python3 a.py";
     const GIVEN: &str = "python3 a.py sample.txt";
     let mut s = state();
+    s.goal = "Write a.py that prints the file given as its argument".into();
     s.tree.tasks[0].subtasks[1].kind = SubtaskKind::Check { cmd: BARE.into() };
     s.tree.tasks[0].subtasks[1].description = format!("Run `{BARE}` and make it succeed");
     wrote_a_and_completed(&mut s);
@@ -342,6 +343,10 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
         vec![("run_cmd", ran(GIVEN, 0, "\n--- stdout ---\n5"))],
     );
     assert_eq!(given_check(&s).as_deref(), Some(GIVEN));
+    // Not for a goal that gives its program no arguments (r4's hello).
+    let mut plain = s.clone();
+    plain.goal = "Write a hello world script".into();
+    assert_eq!(given_check(&plain), None);
     give(&mut s, GIVEN, None);
     assert_eq!(check_command(&s).as_deref(), Some(GIVEN));
     assert_eq!(
