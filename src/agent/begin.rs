@@ -243,17 +243,11 @@ impl Agent<'_> {
                 named(&mut passing)
             ));
         }
-        // A failing test's name without the prefix that makes it one:
-        // what a plan takes for the name of the code it tests.
+        // A failing test's name, and the code's name it gives by the
+        // language's naming of tests: what a plan takes for the code.
         let mut misnamed: Vec<String> = failing
             .iter()
-            .flat_map(|id| {
-                let bare = id
-                    .strip_prefix("test_")
-                    .or_else(|| id.strip_prefix("Test"))
-                    .or_else(|| id.strip_prefix("test"));
-                std::iter::once(id.clone()).chain(bare.map(str::to_string))
-            })
+            .flat_map(|id| std::iter::once(id.clone()).chain(language.named_subject(id)))
             .filter(|name| !name.is_empty() && !language.defines(&text, name))
             .collect();
         misnamed.dedup();

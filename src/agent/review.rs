@@ -357,9 +357,7 @@ impl Agent<'_> {
         if library {
             return None;
         }
-        let goal = &state.goal;
-        let arguments = crate::state::verdict::speaks_of_arguments(goal)
-            || !crate::state::verdict::named_options(goal).is_empty();
+        let arguments = crate::state::verdict::gives_arguments(&state.goal);
         let how = language.runs_nothing(content, arguments)?;
         Some(format!(
             "not written: {path} only defines things, and the check `{check}` runs it: as \

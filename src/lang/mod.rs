@@ -215,6 +215,12 @@ pub trait Language: Send + Sync {
     fn subjects(&self, _test: &str) -> Vec<String> {
         Vec::new()
     }
+    /// The name of the code a test's own name gives, by this language's
+    /// naming of tests (`median_even` of `test_median_even`); `None` when
+    /// it gives none.
+    fn named_subject(&self, _test: &str) -> Option<String> {
+        None
+    }
     /// Where the tests of source file `module` go, by the naming this
     /// language's test runner collects (`calc.py` -> `test_calc.py`);
     /// `None` when it has none.

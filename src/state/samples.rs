@@ -106,9 +106,9 @@ pub fn samples_of(
     (!found.is_empty()).then_some(found)
 }
 
-/// What a model miscounts and a program does not: the sample's lines,
-/// words (split at whitespace) and characters, as `wc` gives them (a last
-/// line without a line break counts).
+/// What a model miscounts and a program does not: the sample's lines (a
+/// last line without a line break counts, unlike `wc -l`), words (split at
+/// whitespace, as `wc -w`) and characters.
 pub fn figures(content: &str) -> String {
     let lines = content.lines().count();
     let words = content.split_whitespace().count();

@@ -885,6 +885,12 @@ pub fn speaks_of_arguments(goal: &str) -> bool {
     tokens(&goal).any(|word| ARGUMENT_WORDS.contains(&word)) || goal.contains("command line")
 }
 
+/// Whether the goal gives its program arguments at all: its words (see
+/// [`speaks_of_arguments`]) or a command-line option it names.
+pub fn gives_arguments(goal: &str) -> bool {
+    speaks_of_arguments(goal) || !named_options(goal).is_empty()
+}
+
 /// Words by which a goal gives its program arguments.
 const ARGUMENT_WORDS: [&str; 6] = [
     "argument",

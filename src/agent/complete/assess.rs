@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::same_command;
 use crate::agent::{Agent, prompt};
 use crate::chat::Message;
 use crate::model::ChatRequest;
@@ -445,12 +446,7 @@ impl Agent<'_> {
                     let requirements = samples::to_read(requirements, &read);
                     let mut runs = self.show(&requirements).await;
                     for command in samples::unmet_read(&requirements, &read) {
-                        let known = |run: &verdict::Shown| {
-                            run.command
-                                .split_whitespace()
-                                .eq(command.split_whitespace())
-                        };
-                        if !runs.iter().any(known) {
+                        if !runs.iter().any(|run| same_command(&run.command, &command)) {
                             runs.push(self.run_shown(&command).await);
                         }
                     }

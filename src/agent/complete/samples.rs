@@ -189,7 +189,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_questions_show_the_sample_and_no_code_nor_output() {
+    fn the_questions_show_the_sample_its_counts_and_the_command() {
         let samples = [("sample.txt".to_string(), "one two\nthree".to_string())];
         let asked: Vec<(&str, String)> = (0..3)
             .map(|n| question(n, "python3 wc.py sample.txt", &samples))

@@ -120,9 +120,7 @@ pub fn given_check(state: &State) -> Option<String> {
     let SubtaskKind::Check { cmd: check } = &state.tree.active()?.1.kind else {
         return None;
     };
-    let goal = &state.goal;
-    (verdict::speaks_of_arguments(goal) || !verdict::named_options(goal).is_empty())
-        .then_some(())?;
+    verdict::gives_arguments(&state.goal).then_some(())?;
     bare_program(check)?;
     let planned: Vec<&str> = check.split_whitespace().collect();
     let facts: Vec<&CallFact> = tool_calls(state).collect();

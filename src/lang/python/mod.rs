@@ -138,6 +138,13 @@ impl Language for Python {
         })
     }
 
+    fn named_subject(&self, test: &str) -> Option<String> {
+        let bare = test
+            .strip_prefix("test_")
+            .or_else(|| test.strip_prefix("test"))?;
+        (!bare.is_empty()).then(|| bare.to_string())
+    }
+
     fn subjects(&self, test: &str) -> Vec<String> {
         if !self.is_test(test) {
             return Vec::new();

@@ -1936,3 +1936,14 @@ fn a_write_that_reads_from_a_name_nothing_binds_is_mended_or_refused() {
         Review::Accept
     );
 }
+
+#[test]
+fn a_test_s_name_gives_the_name_of_the_code_it_tests() {
+    assert_eq!(
+        Python.named_subject("test_median_even").as_deref(),
+        Some("median_even")
+    );
+    assert_eq!(Python.named_subject("testadd").as_deref(), Some("add"));
+    assert_eq!(Python.named_subject("test_"), None);
+    assert_eq!(Python.named_subject("check_median"), None);
+}
