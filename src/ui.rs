@@ -312,6 +312,14 @@ impl Terminal {
                     ));
                 }
             }
+            Event::GoalTextRead { text, .. } => {
+                self.line(&format!(
+                    "  {} {}",
+                    s.dim
+                        .apply_to("what the goal's words say its program prints:"),
+                    shorten(&text.prints.join(" / "), 60)
+                ));
+            }
             Event::SamplesRead { readings, .. } => {
                 for reading in readings {
                     self.line(&format!(

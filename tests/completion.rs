@@ -3469,3 +3469,172 @@ fn an_unmet_requirement_whose_command_prints_the_reading_of_its_sample_is_met() 
     assert_eq!(longer.shown_by.as_ref().unwrap().expects, "4");
     assert!(longer.evidence.contains("give \"4\""), "{longer:?}");
 }
+
+/// A model's `rules`, then: a subtask that runs a check runs `command`
+/// until it exits 0; any other subtask is done.
+fn then_checked(command: &str, mut rules: serde_json::Value) -> serde_json::Value {
+    let rules_of = rules.as_array_mut().expect("rules");
+    rules_of.push(
+        serde_json::json!({"name": "the check", "subtask": "Run `", "lacks": ["exit code 0"],
+            "reply": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": command}}]}}),
+    );
+    rules_of.push(
+        serde_json::json!({"name": "anything else is done", "reply": {"tool_calls": [{
+        "name": "mark_subtask_complete", "arguments": {"success": true, "reason": "done"}}]}}),
+    );
+    rules
+}
+
+/// A hello world whose `__main__` calls a function that returns the
+/// greeting prints nothing.
+const SILENT_HELLO: &str =
+    "def hello():\n    return \"Hello, World!\"\n\n\nif __name__ == \"__main__\":\n    hello()\n";
+
+/// A run of "Write a hello world script" whose model writes
+/// [`SILENT_HELLO`], checks it with `python3 hello.py` and says it is done;
+/// a cycle that runs it to make it print writes one that prints. The
+/// model answers `goal_text` to what the goal's program prints.
+fn hello_run(goal_text: serde_json::Value, cycles: &str) -> (Test, crate::support::Run) {
+    let mut script: crate::support::fake_ollama::Script =
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "hello.py", "purpose": "a hello world script"}],
+                "check": "python3 hello.py"},
+            "rules": then_checked("python3 hello.py", serde_json::json!([
+                {"name": "the cycle's change", "subtask": "make its output hold",
+                 "lacks": ["Wrote"],
+                 "reply": write_reply("hello.py", "print(\"Hello, World!\")\n")},
+                {"name": "the write", "subtask": "Write hello.py", "lacks": ["Wrote"],
+                 "reply": write_reply("hello.py", SILENT_HELLO)},
+            ]))
+        }))
+        .expect("script");
+    script.goal_text = goal_text;
+    let test =
+        Test::new()
+            .serving(script)
+            .args(["Write a hello world script", "--max-cycles", cycles]);
+    let run = test.run();
+    (test, run)
+}
+
+/// A goal whose words are the text its program prints ("a hello world
+/// script", no word of output) holds the program's run to that text, as
+/// the model read it from the goal alone, twice: a program that prints
+/// nothing is not done, and a cycle makes it print.
+#[test]
+fn a_program_that_prints_nothing_of_the_text_its_goal_names_is_not_done() {
+    let agreed = serde_json::json!({"always_prints": "Hello, World!", "shown_text": "hello world"});
+    let (test, ended) = hello_run(agreed.clone(), "0");
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    let text = state.goal_text.as_ref().expect("asked");
+    assert_eq!(text.asked, 2, "{text:?}");
+    let held = naming(&state.requirements, "as the goal's words give it");
+    assert!(!held.met, "{held:?}");
+    assert_eq!(
+        held.evidence,
+        "`python3 hello.py` printed \"\", which does not say \"Hello, World!\""
+    );
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    assert_eq!(test.read("hello.py"), SILENT_HELLO);
+
+    let (test, done) = hello_run(agreed, "1");
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(cycles(&test).len(), 1);
+    assert!(
+        cycles(&test)[0].contains("Hello, World!"),
+        "{:?}",
+        cycles(&test)
+    );
+    let held = naming(&state.requirements, "as the goal's words give it");
+    assert!(held.met, "{held:?}");
+    assert_eq!(
+        held.evidence,
+        "`python3 hello.py` printed \"Hello, World!\""
+    );
+    // Asked once a run, not again at the cycle's assessment.
+    let asked = test
+        .records()
+        .into_iter()
+        .filter(|r| matches!(r.event, Event::GoalTextRead { .. }))
+        .count();
+    assert_eq!(asked, 1);
+}
+
+/// What the goal's words do not give holds nothing: answers that agree on
+/// a text that is not words of the goal (a model's own greeting), or that
+/// disagree after a third question.
+#[test]
+fn a_text_that_is_not_the_goals_words_is_not_held() {
+    for (answers, asked) in [
+        (
+            serde_json::json!({"always_prints": "Hi there!", "shown_text": "Hi there"}),
+            2,
+        ),
+        (
+            serde_json::json!({"always_prints": "Hello, World!", "shown_text": "Hello!",
+                "every_time": "Hi"}),
+            3,
+        ),
+    ] {
+        let (test, done) = hello_run(answers, "0");
+        done.assert_code(0);
+        let state = test.assert_replay_matches();
+        assert_eq!(state.goal_text.as_ref().map(|t| t.asked), Some(asked));
+        assert!(
+            !state
+                .requirements
+                .iter()
+                .any(|r| r.requirement.contains("as the goal's words give it")),
+            "{:?}",
+            state.requirements
+        );
+    }
+}
+
+/// A plan holds what the goal asks: a test file the goal does not ask
+/// for is left out of the plan, and the check runs the program instead
+/// of the tests (an existing-hello run planned tests of a function the
+/// script did not define and spent its rounds on them).
+#[test]
+fn tests_the_goal_does_not_ask_for_are_not_planned() {
+    let planned = |goal: &str| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"path": "hello.py", "purpose": "a hello world script"},
+                    {"path": "test_hello.py", "purpose": "tests of hello.py"}],
+                    "check": "python3 -m pytest -q"},
+                "rules": then_checked("python3 hello.py", serde_json::json!([
+                    {"name": "the tests", "subtask": "Write test_hello.py", "lacks": ["Wrote"],
+                     "reply": write_reply("test_hello.py",
+                        "from hello import hello\n\n\ndef test_hello():\n    assert hello(1) == 'Hello, 1!'\n")},
+                    {"name": "the write", "subtask": "Write hello.py", "lacks": ["Wrote"],
+                     "reply": write_reply("hello.py", "print(\"Hello, World!\")\n")},
+                ]))
+            }))
+            .expect("script");
+        let test = Test::new()
+            .serving(script)
+            .args([goal, "--max-cycles", "0"]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, run) = planned("Write a hello world script");
+    run.assert_code(0);
+    assert_eq!(
+        tasks(&test, false)[0].subtasks,
+        [
+            "Write hello.py: a hello world script. Complete working code, no placeholders",
+            "Run `python3 hello.py` and make it succeed (fix the files if it fails)"
+        ]
+    );
+    assert!(!test.root().join("test_hello.py").exists());
+    // Asked for tests, the same plan keeps them.
+    let (test, _) = planned("Write a hello world script with tests");
+    let subtasks = &tasks(&test, false)[0].subtasks;
+    assert!(
+        subtasks[1].starts_with("Write test_hello.py"),
+        "{subtasks:?}"
+    );
+}

@@ -79,6 +79,20 @@ impl Agent<'_> {
                     decompose::to_failing_code(tasks, |path| self.failing_points(path));
                 }
                 let failed_before = tests.as_ref().is_some_and(fail);
+                if !self.speaks_of_tests() {
+                    decompose::without_unasked_tests(
+                        tasks,
+                        |path| {
+                            !baseline.contains_key(path)
+                                && self.languages.iter().any(|l| l.is_test(path))
+                        },
+                        |command| self.languages.iter().any(|l| l.runs_tests(command)),
+                        |path| {
+                            let language = self.languages.iter().find(|l| l.owns(path))?;
+                            Some(language.run_command(path))
+                        },
+                    );
+                }
                 let tests = self.speaks_of_tests().then(|| {
                     decompose::tests_of_their_own(
                         tasks,

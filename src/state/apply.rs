@@ -292,6 +292,16 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::GoalTextRead {
+                text,
+                usage,
+                retries,
+            } => {
+                self.model_calls += text.asked;
+                self.goal_text = Some(text.clone());
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::SamplesRead {
                 readings,
                 usage,

@@ -236,6 +236,17 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// What the program the goal asks for prints every time it runs, asked
+    /// of the model once a run, at the first assessment that has a check
+    /// that ran a program, from the goal's words alone, twice in other
+    /// words and a third time when those disagree. Every assessment holds
+    /// such a check to what two answers agree on when that is words of the
+    /// goal (see [`crate::state::goal_text::hold_to_goal_text`]).
+    GoalTextRead {
+        text: crate::state::goal_text::GoalText,
+        usage: Usage,
+        retries: u32,
+    },
     /// The programs of the project that the goal names, run as they were
     /// before the plan, without the options the goal names (a fresh run
     /// whose goal names options): what a change the goal asks of those
@@ -301,6 +312,7 @@ impl Event {
             Event::ExamplesStated { .. } => "examples_stated",
             Event::OutputsStated { .. } => "outputs_stated",
             Event::SamplesRead { .. } => "samples_read",
+            Event::GoalTextRead { .. } => "goal_text_read",
             Event::RanBefore { .. } => "ran_before",
             Event::CycleStarted { .. } => "cycle_started",
             Event::ModelFailed { .. } => "model_failed",

@@ -9,6 +9,7 @@ mod changes;
 mod conversation;
 pub mod event;
 mod facts;
+pub mod goal_text;
 pub mod guard;
 mod outcome;
 mod refusal;
@@ -209,6 +210,11 @@ pub struct State {
     /// [`Event::SamplesRead`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub samples: Vec<samples::SampleReading>,
+    /// What the program the goal asks for prints every time it runs, from
+    /// the goal's words alone, asked once a run (see
+    /// [`Event::GoalTextRead`]); `None` until asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_text: Option<goal_text::GoalText>,
     /// Cycles started in this invocation: tasks made of what was missing.
     #[serde(default)]
     pub cycles: u32,

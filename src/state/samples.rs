@@ -35,13 +35,9 @@ pub struct SampleReading {
 }
 
 impl SampleReading {
-    /// The answers that say something (of letters or digits).
+    /// The answers that say something (see [`said`]).
     pub fn readings(&self) -> Vec<&str> {
-        self.prints
-            .iter()
-            .map(|answer| answer.trim())
-            .filter(|answer| !spoken(answer).is_empty())
-            .collect()
+        said(&self.prints)
     }
 
     /// What two answers agree on: the same words (spacing, punctuation
@@ -74,6 +70,15 @@ impl SampleReading {
             .collect::<Vec<_>>()
             .join(" and ")
     }
+}
+
+/// The answers that say something (of letters or digits), trimmed.
+pub(crate) fn said(answers: &[String]) -> Vec<&str> {
+    answers
+        .iter()
+        .map(|answer| answer.trim())
+        .filter(|answer| !spoken(answer).is_empty())
+        .collect()
 }
 
 /// The arguments of `command` after its program that name a file of the

@@ -293,6 +293,13 @@ fn detail(event: &Event) -> String {
             ),
             140,
         ),
+        Event::GoalTextRead { text, .. } => shorten(
+            &format!(
+                "what the goal's words say its program prints: {}",
+                or_none(&text.prints)
+            ),
+            140,
+        ),
         Event::SamplesRead { readings, .. } => shorten(
             &format!(
                 "what the goal's words give for the samples: {}",

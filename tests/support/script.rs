@@ -63,6 +63,13 @@ pub struct Script {
     /// out is answered with nothing (no reading), as by default.
     #[serde(default)]
     pub samples: Value,
+    /// The answers to the questions of what the goal's program prints
+    /// every time it runs, from the goal's words alone (the format asks
+    /// for `always_prints`, then `shown_text`, then `every_time`): an
+    /// object of those keys, each with its text; a key left out is
+    /// answered `""` (the goal gives no text), as by default.
+    #[serde(default)]
+    pub goal_text: Value,
     /// Tokens reported for a prompt: its bytes divided by this.
     #[serde(default = "default_bytes_per_token")]
     pub bytes_per_token: u64,
@@ -307,6 +314,12 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
                 text => text.as_str(),
             };
             return answered(json!({ key: text.unwrap_or_default() }));
+        }
+    }
+    for key in ["always_prints", "shown_text", "every_time"] {
+        if format["properties"].get(key).is_some() {
+            let text = script.goal_text[key].as_str().unwrap_or_default();
+            return answered(json!({ key: text }));
         }
     }
     if format["properties"].get("requirements").is_some() {

@@ -7,9 +7,9 @@ use super::same_command;
 use crate::agent::{Agent, prompt};
 use crate::chat::Message;
 use crate::model::ChatRequest;
-use crate::state::samples;
 use crate::state::verdict::{self, CheckRun, Requirement, ShownBy};
 use crate::state::{Event, Outcome};
+use crate::state::{goal_text, samples};
 use crate::store::{Durability, StoreError};
 
 /// Bytes of the files' contents the assessment is shown: enough for the
@@ -443,6 +443,9 @@ impl Agent<'_> {
                     let Some(read) = self.read_samples(&requirements).await? else {
                         return Ok(None);
                     };
+                    let Some(text) = self.read_goal_text(checks).await? else {
+                        return Ok(None);
+                    };
                     let requirements = samples::to_read(requirements, &read);
                     let mut runs = self.show(&requirements).await;
                     for command in samples::unmet_read(&requirements, &read) {
@@ -459,6 +462,13 @@ impl Agent<'_> {
                         requirements,
                         self.state().outputs.as_deref().unwrap_or_default(),
                         &stated,
+                    );
+                    let requirements = goal_text::hold_to_goal_text(
+                        requirements,
+                        &self.state().goal,
+                        &text,
+                        checks,
+                        |command| self.runs_program(command),
                     );
                     let requirements = verdict::hold_to_goal(&self.state().goal, requirements);
                     let requirements =

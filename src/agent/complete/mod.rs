@@ -13,6 +13,7 @@
 //! The flow is here; the checks in `checks.rs`, the assessment in
 //! `assess.rs`, the commands that show what a program prints in
 //! `shown.rs`, what a program prints for a sample it reads in `samples.rs`,
+//! what it prints when the goal's words are that text in `goal_text.rs`,
 //! the task of a new cycle in `cycle.rs`.
 
 mod assess;
@@ -20,6 +21,7 @@ mod checks;
 pub(super) use checks::same_command;
 mod cycle;
 mod examples;
+mod goal_text;
 mod outputs;
 mod samples;
 mod shown;

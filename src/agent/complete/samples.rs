@@ -24,7 +24,8 @@ const MAX_READ: usize = 4;
 /// An answer's characters, at most.
 const MAX_TEXT: usize = 300;
 
-fn text_schema(key: &str) -> Value {
+/// The format of an answer of one text under `key`.
+pub(super) fn text_schema(key: &str) -> Value {
     json!({
         "type": "object",
         "properties": { key: { "type": "string", "maxLength": MAX_TEXT } },

@@ -9,6 +9,10 @@ use crate::state::{SubtaskKind, TaskPlan};
 /// What a planned write of a program adds to the model's words.
 pub(super) const WHOLE: &str = ". Complete working code, no placeholders";
 
+/// What a planned write of a program that planned tests call adds.
+pub(super) const TESTABLE: &str = ". Functions take their inputs as arguments and return their \
+results, so tests can call them; input() and random choices stay out of them";
+
 /// Files of one plan: more is not a plan a small model finishes.
 const MAX_FILES: usize = 6;
 /// What a file must hold, cut to this: a model that wrote its code there
@@ -116,11 +120,7 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
                     // Coder 1.5B wrote one, then flipped the expected value
                     // with every run).
                     if tested {
-                        line.push_str(
-                            ". Functions take their inputs as arguments and return their \
-                             results, so tests can call them; input() and random choices stay \
-                             out of them",
-                        );
+                        line.push_str(TESTABLE);
                     }
                 }
                 _ => {}
@@ -129,30 +129,43 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
         })
         .collect();
     let names: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
-    let mut description = match names.len() {
-        0 => String::new(),
-        1 => format!("Write {}", names[0]),
-        n => format!("Write {} and {}", names[..n - 1].join(", "), names[n - 1]),
-    };
+    let mut description = writes(&names);
     let mut kinds: Vec<SubtaskKind> = files
         .iter()
         .map(|(path, _)| SubtaskKind::Write { path: path.clone() })
         .collect();
     if !check.is_empty() {
         kinds.push(SubtaskKind::Check { cmd: check.clone() });
-        subtasks.push(format!(
-            "Run `{check}` and make it succeed (fix the files if it fails)"
-        ));
-        description = match description.is_empty() {
-            true => format!("Run `{check}`"),
-            false => format!("{description}, then run `{check}`"),
-        };
+        subtasks.push(check_subtask(&check));
+        description = then_run(&description, &check);
     }
     Ok(vec![TaskPlan {
         kinds,
         description,
         subtasks,
     }])
+}
+
+/// The description of a plan that writes `names`: `Write a.py and b.py`.
+pub(super) fn writes(names: &[&str]) -> String {
+    match names.len() {
+        0 => String::new(),
+        1 => format!("Write {}", names[0]),
+        n => format!("Write {} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+/// `description`, then the run of `check`.
+pub(super) fn then_run(description: &str, check: &str) -> String {
+    match description.is_empty() {
+        true => format!("Run `{check}`"),
+        false => format!("{description}, then run `{check}`"),
+    }
+}
+
+/// The subtask that runs a plan's check.
+pub(super) fn check_subtask(check: &str) -> String {
+    format!("Run `{check}` and make it succeed (fix the files if it fails)")
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 mod existing;
 mod files;
 mod parse;
+mod unasked;
 
 use serde_json::{Value, json};
 
@@ -32,6 +33,7 @@ pub use existing::{
     show_subtask, tests_of_their_own, to_code_under_test, to_failing_code, to_options, to_stated,
 };
 pub use parse::parse;
+pub use unasked::without_unasked_tests;
 
 /// Corrections sent back before falling back to the goal as the only task.
 const CORRECTIONS: usize = 2;

@@ -1,0 +1,243 @@
+//! What a program prints when the goal's own words are that text: "Write a
+//! hello world script" asks for a program that prints hello world, whether
+//! or not the goal says "print". The model is asked once a run, from the
+//! goal alone (no code, no output), what the program the goal asks for
+//! prints every time it runs, twice in other words and a third time when
+//! those disagree (see [`crate::state::Event::GoalTextRead`]). What two
+//! answers agree on holds the program's run only when it is words of the
+//! goal, one after another (any case): a model asked so answers for a
+//! date script `2023-04-14` twice and for a rock-paper-scissors game a
+//! welcome line of its own, and neither is the goal's to give. A hello
+//! world whose `__main__` called a function that returned the greeting
+//! printed nothing, its bare check passed, and nothing held it to print.
+
+use serde::{Deserialize, Serialize};
+
+use super::verdict::{CheckRun, Requirement, ShownBy, cut, says, spoken};
+
+/// The answers to what the program the goal asks for prints every time it
+/// runs, from the goal's words alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoalText {
+    /// The answers that could be read, in the order asked.
+    pub prints: Vec<String>,
+    /// Questions asked (an answer that could not be read is not kept).
+    pub asked: u32,
+}
+
+/// A text's words of letters and digits in lower case, one space apart:
+/// the goal's words do not give the case or the punctuation of what a
+/// program prints ("hello world" is said by `Hello, World!`).
+fn words(text: &str) -> String {
+    spoken(&text.to_lowercase())
+}
+
+impl GoalText {
+    /// The answers that say something (of letters or digits).
+    pub fn readings(&self) -> Vec<&str> {
+        super::samples::said(&self.prints)
+    }
+
+    /// What two answers agree on: the same words, case and punctuation
+    /// aside. Not one said within the other: a welcome line of a game
+    /// holds the game's name.
+    pub fn agreed(&self) -> Option<&str> {
+        let readings = self.readings();
+        readings.iter().enumerate().find_map(|(i, a)| {
+            readings[i + 1..]
+                .iter()
+                .any(|b| words(a) == words(b))
+                .then_some(*a)
+        })
+    }
+
+    /// Whether a third question would add nothing: two answers agree, two
+    /// say the goal gives no text (`""`), or three were asked.
+    pub fn settled(&self) -> bool {
+        let none = self.prints.len() - self.readings().len();
+        self.agreed().is_some() || none >= 2 || self.asked >= 3
+    }
+
+    /// The text a program of `goal` must print: the agreed answer, when
+    /// its words are words of the goal one after another.
+    pub fn held<'a>(&'a self, goal: &str) -> Option<&'a str> {
+        self.agreed()
+            .filter(|agreed| says(&words(goal), &words(agreed)))
+    }
+}
+
+/// The requirement [`hold_to_goal_text`] adds for `text`.
+fn text_requirement(text: &str) -> String {
+    format!("the program prints {text:?}, as the goal's words give it")
+}
+
+/// When the goal's words are the text its program prints (see
+/// [`GoalText::held`]), a requirement that a check that ran a program
+/// (`programs`: not tests, nor a run that only wanted arguments) printed
+/// it, case and punctuation aside: met when one did; not met when none
+/// did, shown by the first, so a cycle runs it until it prints the text.
+/// Nothing is added when no check ran a program (tests show a goal's
+/// program otherwise).
+pub fn hold_to_goal_text(
+    mut requirements: Vec<Requirement>,
+    goal: &str,
+    text: &GoalText,
+    checks: &[CheckRun],
+    is_program_run: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    let Some(expects) = text.held(goal) else {
+        return requirements;
+    };
+    let programs: Vec<&CheckRun> = checks
+        .iter()
+        .filter(|check| !check.wants_arguments && is_program_run(&check.command))
+        .collect();
+    let Some(first) = programs.first() else {
+        return requirements;
+    };
+    let printed = |check: &CheckRun| crate::tools::printed(&check.output);
+    let said = programs
+        .iter()
+        .find(|check| check.passed() && says(&words(&printed(check)), &words(expects)));
+    let shown = said.unwrap_or(first);
+    let evidence = match (said, first.passed()) {
+        (Some(check), _) => format!(
+            "`{}` printed {:?}",
+            check.command,
+            cut(printed(check).trim(), 80)
+        ),
+        (None, false) => format!("`{}` failed", first.command),
+        (None, true) => format!(
+            "`{}` printed {:?}, which does not say {expects:?}",
+            first.command,
+            cut(printed(first).trim(), 80)
+        ),
+    };
+    let text = text_requirement(expects);
+    requirements.retain(|r| r.requirement != text);
+    requirements.push(Requirement {
+        requirement: text,
+        met: said.is_some(),
+        evidence,
+        about_tests: false,
+        about_output: true,
+        shown_by: Some(ShownBy {
+            command: shown.command.clone(),
+            expects: expects.to_string(),
+        }),
+        file: None,
+    });
+    requirements
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(prints: &[&str]) -> GoalText {
+        GoalText {
+            prints: prints.iter().map(|p| p.to_string()).collect(),
+            asked: prints.len() as u32,
+        }
+    }
+
+    fn run(command: &str, exit_code: i32, printed: &str) -> CheckRun {
+        CheckRun {
+            command: command.into(),
+            exit_code: Some(exit_code),
+            output: format!("$ {command}\nexit code {exit_code}\n--- stdout ---\n{printed}"),
+            tests: None,
+            wants_arguments: false,
+        }
+    }
+
+    const HELLO: &str = "Write a hello world script";
+
+    #[test]
+    fn only_agreed_words_of_the_goal_are_held() {
+        let hello = answered(&["Hello, World!", "Hello, world!"]);
+        assert_eq!(hello.agreed(), Some("Hello, World!"));
+        assert_eq!(hello.held(HELLO), Some("Hello, World!"));
+        // Agreed, and not the goal's words: a date the model made up.
+        let date = answered(&["2023-04-14", "2023-04-14"]);
+        assert_eq!(date.agreed(), Some("2023-04-14"));
+        assert_eq!(date.held("Write a script that shows today's date"), None);
+        // The goal's words, not one after another.
+        assert_eq!(
+            answered(&["hello world", "hello world"]).held("Write a world script that says hello"),
+            None
+        );
+        // Two answers that disagree hold nothing, and a third is asked.
+        let hi = answered(&["hi", "Hello!"]);
+        assert_eq!(hi.agreed(), None);
+        assert!(!hi.settled());
+        assert_eq!(hi.held("Make a script that says hi"), None);
+        // One said within the other is no agreement.
+        assert_eq!(
+            answered(&["Welcome to Rock-Paper-Scissors!", "Rock, paper, scissors"]).agreed(),
+            None
+        );
+        assert_eq!(
+            answered(&["", "Hello, World!", "hello world"]).agreed(),
+            Some("Hello, World!")
+        );
+        // Two that say the goal gives no text settle it.
+        assert!(answered(&["", " "]).settled());
+        assert!(!answered(&["", "hi"]).settled());
+    }
+
+    #[test]
+    fn a_program_that_prints_other_than_the_goals_text_is_not_done() {
+        let text = answered(&["Hello, World!", "Hello, World!"]);
+        let is_program = |command: &str| command.ends_with(".py");
+        let silent = vec![run("python3 hello.py", 0, "")];
+        let held = hold_to_goal_text(Vec::new(), HELLO, &text, &silent, is_program);
+        assert_eq!(held.len(), 1);
+        assert!(!held[0].met, "{held:?}");
+        assert!(held[0].is_about_output());
+        let shown = held[0].shown_by.as_ref().unwrap();
+        assert_eq!(shown.command, "python3 hello.py");
+        assert_eq!(shown.expects, "Hello, World!");
+
+        let right = vec![
+            run("python3 -m pytest -q", 0, "1 passed"),
+            run("python3 hello.py", 0, "hello world\n"),
+        ];
+        let held = hold_to_goal_text(held, HELLO, &text, &right, is_program);
+        assert_eq!(held.len(), 1, "{held:?}");
+        assert!(held[0].met, "{held:?}");
+
+        let failed = vec![run("python3 hello.py", 1, "Hello, World!")];
+        assert!(!hold_to_goal_text(Vec::new(), HELLO, &text, &failed, is_program)[0].met);
+    }
+
+    #[test]
+    fn nothing_is_held_without_a_program_run_or_a_text_of_the_goal() {
+        let text = answered(&["Hello, World!", "Hello, World!"]);
+        let tests = vec![run("python3 -m pytest -q", 0, "1 passed")];
+        assert!(
+            hold_to_goal_text(Vec::new(), HELLO, &text, &tests, |c| c.ends_with(".py")).is_empty()
+        );
+        let mut wanting = run("python3 hello.py", 1, "IndexError");
+        wanting.wants_arguments = true;
+        assert!(
+            hold_to_goal_text(Vec::new(), HELLO, &text, &[wanting], |c| c.ends_with(".py"))
+                .is_empty()
+        );
+        let welcome = answered(&[
+            "Welcome to Rock-Paper-Scissors!",
+            "Welcome to Rock-Paper-Scissors!",
+        ]);
+        let silent = vec![run("python3 rps.py", 0, "")];
+        assert!(
+            hold_to_goal_text(
+                Vec::new(),
+                "write a rock-paper-scissors game with tests",
+                &welcome,
+                &silent,
+                |c| c.ends_with(".py")
+            )
+            .is_empty()
+        );
+    }
+}
