@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::verdict::{CheckRun, Requirement, ShownBy, cut, says, spoken};
+use super::verdict::{CheckRun, Requirement, ShownBy, cut, described_quotes, says, spoken};
 
 /// The answers to what the program the goal asks for prints every time it
 /// runs, from the goal's words alone.
@@ -33,9 +33,18 @@ fn words(text: &str) -> String {
 }
 
 impl GoalText {
-    /// The answers that say something (of letters or digits).
+    /// The answers that say something (of letters or digits); one that
+    /// quotes the text in words or code about output (`print('Hello,
+    /// world!')`), the text it quotes. s2's hello, asked through the
+    /// OpenAI API, answered `Hello, world!` and then that call twice.
     pub fn readings(&self) -> Vec<&str> {
         super::samples::said(&self.prints)
+            .into_iter()
+            .map(|answer| match described_quotes(answer).as_slice() {
+                [text] if !spoken(text).is_empty() => *text,
+                _ => answer,
+            })
+            .collect()
     }
 
     /// What two answers agree on: the same words, case and punctuation
@@ -158,6 +167,10 @@ mod tests {
         let hello = answered(&["Hello, World!", "Hello, world!"]);
         assert_eq!(hello.agreed(), Some("Hello, World!"));
         assert_eq!(hello.held(HELLO), Some("Hello, World!"));
+        // An answer in code about output says the text it quotes.
+        let code = answered(&["print('Hello, world!')", "Hello, World!"]);
+        assert_eq!(code.readings(), ["Hello, world!", "Hello, World!"]);
+        assert_eq!(code.held(HELLO), Some("Hello, world!"));
         // Agreed, and not the goal's words: a date the model made up.
         let date = answered(&["2023-04-14", "2023-04-14"]);
         assert_eq!(date.agreed(), Some("2023-04-14"));

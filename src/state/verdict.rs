@@ -1500,7 +1500,7 @@ const DESCRIBED_WORDS: usize = 8;
 /// around them ("The output should be 'No file path provided'.", "It
 /// prints \"5\""): what it quotes is the output. In a literal output
 /// (`You chose 'rock'`) a quoted part is only part of it: none.
-fn described_quotes(expects: &str) -> Vec<&str> {
+pub(crate) fn described_quotes(expects: &str) -> Vec<&str> {
     let texts = quoted(expects);
     let mut around = expects.to_string();
     for text in &texts {

@@ -20,22 +20,22 @@ fn question(asked: u32) -> (&'static str, &'static str) {
             "always_prints",
             "No tool call now. From the GOAL's words alone (not from any code, nor any \
              output), write the exact text the program the GOAL asks for prints every time it \
-             runs. When the GOAL's words do not give that text (what it prints depends on its \
-             input, on chance or on anything else, or the GOAL does not say), answer \"\". \
-             Answer with JSON: {\"always_prints\": \"...\"}",
+             runs (the text, not code). When the GOAL's words do not give that text (what it \
+             prints depends on its input, on chance or on anything else, or the GOAL does not \
+             say), answer \"\". Answer with JSON: {\"always_prints\": \"...\"}",
         ),
         1 => (
             "shown_text",
             "No tool call now. A user runs the program the GOAL asks for, once it is done, and \
              gives it no input. Judging by the GOAL's words only, is there one exact text it \
-             must show? Write it, or \"\" when the GOAL's words leave it open. Answer with \
-             JSON: {\"shown_text\": \"...\"}",
+             must show? Write that text (not code), or \"\" when the GOAL's words leave it \
+             open. Answer with JSON: {\"shown_text\": \"...\"}",
         ),
         _ => (
             "every_time",
             "No tool call now. The GOAL is done and a user starts its program. Going by the \
-             GOAL's words alone, write the exact text the program shows every time, or \"\" \
-             when they do not say. Answer with JSON: {\"every_time\": \"...\"}",
+             GOAL's words alone, write the exact text (not code) the program shows every time, \
+             or \"\" when they do not say. Answer with JSON: {\"every_time\": \"...\"}",
         ),
     }
 }
