@@ -1,6 +1,7 @@
 //! What a program prints when the goal's own words are that text: "Write a
-//! hello world script" asks for a program that prints hello world, whether
-//! or not the goal says "print". The model is asked once a run, from the
+//! hello world script" asks for a program that prints hello world, and no
+//! word of output says so (a goal that has one gets a requirement about
+//! output, shown by a run). The model is asked once a run, from the
 //! goal alone (no code, no output), what the program the goal asks for
 //! prints every time it runs, twice in other words and a third time when
 //! those disagree (see [`crate::state::Event::GoalTextRead`]). What two
@@ -68,11 +69,33 @@ impl GoalText {
     }
 
     /// The text a program of `goal` must print: the agreed answer, when
-    /// its words are words of the goal one after another.
+    /// its words are words of the goal one after another, and the goal
+    /// names no output (see [`names_text`]).
     pub fn held<'a>(&'a self, goal: &str) -> Option<&'a str> {
         self.agreed()
-            .filter(|agreed| says(&words(goal), &words(agreed)))
+            .filter(|agreed| names_text(goal) && says(&words(goal), &words(agreed)))
     }
+}
+
+/// Words by which a goal says what a program does with a text: the text
+/// may then be printed only at times ("a guessing game that says 'You
+/// win!' when the guess is right", which the model, asked what it prints
+/// every time, answered `You win!` three times).
+const SAYING_WORDS: [&str; 12] = [
+    "say", "says", "said", "saying", "show", "shows", "showing", "return", "returns", "answer",
+    "answers", "when",
+];
+
+/// Whether a text the goal's words are can be what its program prints
+/// every time: the goal has no word of output ([`super::verdict::speaks_of_output`]:
+/// a goal that asks for output gets a requirement about it, shown by a
+/// run) and no word of saying ([`SAYING_WORDS`]). "Write a hello world
+/// script" has neither.
+pub fn names_text(goal: &str) -> bool {
+    !super::verdict::speaks_of_output(goal)
+        && !words(goal)
+            .split(' ')
+            .any(|word| SAYING_WORDS.contains(&word))
 }
 
 /// The requirement [`hold_to_goal_text`] adds for `text`.
@@ -175,6 +198,18 @@ mod tests {
         let date = answered(&["2023-04-14", "2023-04-14"]);
         assert_eq!(date.agreed(), Some("2023-04-14"));
         assert_eq!(date.held("Write a script that shows today's date"), None);
+        // A goal that speaks of output or of saying gives a text that may
+        // be printed only at times.
+        let win = answered(&["You win!", "You win!"]);
+        assert_eq!(
+            win.held("Write a guessing game that says 'You win!' when it is won"),
+            None
+        );
+        assert_eq!(
+            win.held("Write a guessing game that prints You win! at the end"),
+            None
+        );
+        assert_eq!(win.held("Write a You win! script"), Some("You win!"));
         // The goal's words, not one after another.
         assert_eq!(
             answered(&["hello world", "hello world"]).held("Write a world script that says hello"),

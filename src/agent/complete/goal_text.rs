@@ -52,8 +52,9 @@ impl Agent<'_> {
 
     /// What the program the goal asks for prints every time it runs, as
     /// the goal's words give it: asked once a run, when `checks` ran a
-    /// program and the goal names no option (the stated outputs hold
-    /// those); kept after. `Ok(None)`: the run ended meanwhile.
+    /// program, the goal may name the text (see
+    /// [`crate::state::goal_text::names_text`]) and it names no option
+    /// (the stated outputs hold those); kept after. `Ok(None)`: the run ended meanwhile.
     pub(super) async fn read_goal_text(
         &mut self,
         checks: &[CheckRun],
@@ -62,7 +63,8 @@ impl Agent<'_> {
             return Ok(Some(text.clone()));
         }
         let goal = self.state().goal.clone();
-        if !verdict::named_options(&goal).is_empty()
+        if !crate::state::goal_text::names_text(&goal)
+            || !verdict::named_options(&goal).is_empty()
             || !checks.iter().any(|check| self.runs_program(&check.command))
         {
             return Ok(Some(GoalText::default()));
