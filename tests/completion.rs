@@ -3638,3 +3638,41 @@ fn tests_the_goal_does_not_ask_for_are_not_planned() {
         "{subtasks:?}"
     );
 }
+
+/// With nothing agreed of what the goal's option makes a program print,
+/// an assessment's own text for that command which no reading gave does
+/// not hold a right program unmet: s2's cli-flag printed `HELLO, WORLD!`
+/// (a lone reading, the others what it printed before), the assessment
+/// wanted `HELLO, world!`, and its cycle made the program shout without
+/// the flag.
+#[test]
+fn an_assessments_own_text_no_reading_gave_does_not_hold_a_right_program() {
+    let right = HI.replace("Hi, ", "Hello, ");
+    let mut script = shouting_by(vec![
+        ends_when("exit code 0", true, "it runs"),
+        ends_when("Wrote ", true, "written"),
+        serde_json::json!({"name": "right", "subtask": "--shout flag",
+            "reply": write_reply("greet.py", &right)}),
+    ]);
+    script.prints = serde_json::json!({"prints": ["HELLO, WORLD!"]});
+    script.outputs = Some(serde_json::json!({"outputs": ["Hello, world!"]}));
+    script.texts = Some(serde_json::json!({"texts": ["Hello, world!"]}));
+    script.assessments = serde_json::from_value(serde_json::json!([{"answer": {"requirements": [
+        {"requirement": "--shout prints the greeting in capitals", "met": false,
+         "evidence": "it should print HELLO, world!", "about_tests": false,
+         "about_output": true, "command": "python3 greet.py --shout",
+         "expects": "HELLO, world!"}]}}]))
+    .expect("assessments");
+    let test = greet_project(script).args([SHOUT_GOAL, "--max-cycles", "0"]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let own = naming(&state.requirements, "in capitals");
+    assert!(own.met, "{own:?}");
+    assert!(
+        own.evidence.starts_with("it printed \"HELLO, WORLD!\"; what it must print is held"),
+        "{}",
+        own.evidence
+    );
+    assert_eq!(test.read("greet.py"), right);
+}

@@ -1198,6 +1198,33 @@ pub fn hold_to_stated(
             ),
             (Some(printed), ..) => format!("it printed {:?}", cut(printed.trim(), 80)),
         };
+        // With nothing agreed, a text of the assessment's own for the same
+        // command that no reading gave is a reading made beside the code
+        // and the output: the requirement is held as this one is, with no
+        // text to aim at. s2's cli-flag printed the right `HELLO, WORLD!`
+        // (a lone reading); the assessment wanted `HELLO, world!` of it,
+        // and its cycle made the program shout without the flag.
+        if agreed.is_none() {
+            for other in &mut requirements {
+                let Some(shown_by) = &mut other.shown_by else {
+                    continue;
+                };
+                if words(&shown_by.command) != words(&output.command)
+                    || readings
+                        .iter()
+                        .any(|r| spoken(r) == spoken(&shown_by.expects))
+                {
+                    continue;
+                }
+                other.met = met;
+                other.evidence = format!(
+                    "{evidence}; what it must print is held to the readings of the goal's words \
+                     made apart from the code, not to {:?}",
+                    shown_by.expects
+                );
+                shown_by.expects = String::new();
+            }
+        }
         requirements.push(Requirement {
             requirement: text,
             met,
@@ -1769,6 +1796,35 @@ pub(crate) mod tests {
         assert!(unforeseen.evidence.contains("no reading"), "{unforeseen:?}");
         assert_eq!(unforeseen.to_redo(), None);
         assert!(read("4\n").met);
+        // The assessment's own text for the command, which no reading
+        // gave, is held as the readings are; one a reading gave stays.
+        let own = |expects: &str, met: bool| Requirement {
+            requirement: "--chars prints the number of characters".into(),
+            met,
+            evidence: String::new(),
+            about_tests: false,
+            about_output: true,
+            shown_by: Some(ShownBy {
+                command: "python3 count.py  --chars".into(),
+                expects: expects.into(),
+            }),
+            file: None,
+        };
+        let held = |requirement: Requirement, printed: &str| {
+            hold_to_stated(
+                vec![requirement],
+                std::slice::from_ref(&apart),
+                &[("python3 count.py --chars".into(), Some(printed.into()))],
+            )
+            .remove(0)
+        };
+        let foreseen = held(own("13 characters", false), "4\n");
+        assert!(foreseen.met, "{foreseen:?}");
+        assert_eq!(foreseen.shown_by.as_ref().unwrap().expects, "");
+        assert!(!held(own("14", true), "14\n").met);
+        let given = held(own("4", false), "4\n");
+        assert!(!given.met, "a reading's text is the assessment's to judge");
+        assert_eq!(given.shown_by.as_ref().unwrap().expects, "4");
         // Every answer dropped: nothing held.
         let dropped = StatedOutput {
             prints: vec!["3".into(), "".into(), "3".into()],
