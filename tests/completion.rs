@@ -3670,7 +3670,8 @@ fn an_assessments_own_text_no_reading_gave_does_not_hold_a_right_program() {
     let own = naming(&state.requirements, "in capitals");
     assert!(own.met, "{own:?}");
     assert!(
-        own.evidence.starts_with("it printed \"HELLO, WORLD!\"; what it must print is held"),
+        own.evidence
+            .starts_with("it printed \"HELLO, WORLD!\"; what it must print is held"),
         "{}",
         own.evidence
     );

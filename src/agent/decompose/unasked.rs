@@ -44,14 +44,7 @@ pub fn without_unasked_tests(
         if task.kinds.len() != task.subtasks.len() {
             continue;
         }
-        let dropped: Vec<String> = task
-            .kinds
-            .iter()
-            .filter_map(|kind| match kind {
-                SubtaskKind::Write { path } if is_new_test(path) => Some(path.clone()),
-                _ => None,
-            })
-            .collect();
+        let dropped = task.kinds.iter().any(unasked);
         let mut kept = task.kinds.iter().map(|kind| !unasked(kind));
         task.subtasks.retain(|_| kept.next().unwrap_or(true));
         task.kinds.retain(|kind| !unasked(kind));
@@ -69,7 +62,7 @@ pub fn without_unasked_tests(
             }
         }
         // A description of the files shape says the files and the check.
-        if !dropped.is_empty() && task.description.starts_with("Write ") {
+        if dropped && task.description.starts_with("Write ") {
             let names: Vec<&str> = task
                 .kinds
                 .iter()
