@@ -405,6 +405,142 @@ def judge_line_count(work):
     return False, "no script prints 3 for a file of 3 lines"
 
 
+# A second batch of the suite's kinds in other words (session of 2026-11-28
+# 17:38), written before any run of them: `--goals fresh`.
+CONVERT = """\
+def celsius_to_fahrenheit(celsius):
+    return celsius * 9 / 5 - 32
+
+
+def fahrenheit_to_celsius(fahrenheit):
+    return (fahrenheit - 32) * 5 / 9
+"""
+
+TEST_CONVERT = """\
+from convert import celsius_to_fahrenheit, fahrenheit_to_celsius
+
+
+def test_freezing():
+    assert celsius_to_fahrenheit(0) == 32
+
+
+def test_boiling():
+    assert celsius_to_fahrenheit(100) == 212
+
+
+def test_back():
+    assert fahrenheit_to_celsius(212) == 100
+"""
+
+SHAPES = """\
+class Rectangle:
+    \"\"\"A rectangle of a width and a height.\"\"\"
+
+    def __init__(self, width, height):
+        self.width = width
+        self.height = height
+
+    def area(self):
+        return self.width * self.height
+"""
+
+BANK = """\
+class Account:
+    \"\"\"A bank account with a balance.\"\"\"
+
+    def __init__(self, balance=0):
+        self.balance = balance
+
+    def deposit(self, amount):
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        self.balance += amount
+
+    def withdraw(self, amount):
+        if amount > self.balance:
+            raise ValueError("insufficient funds")
+        self.balance -= amount
+"""
+
+BROKEN_BANK = BANK.replace("self.balance += amount", "self.balance -= amount")
+
+ECHO = """\
+import sys
+
+
+def main(argv):
+    words = argv[1:]
+    print(" ".join(words))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_temp_fix(work):
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    ok, out = probe(work, "from convert import celsius_to_fahrenheit as c, fahrenheit_to_celsius as f; "
+                          "assert c(10) == 50; assert f(50) == 10")
+    return ok, line if ok else f"convert.py broken: {out}"
+
+
+def judge_add_method(work):
+    ok, out = probe(work, """
+        from shapes import Rectangle
+        r = Rectangle(2, 3)
+        assert r.perimeter() == 10, r.perimeter()
+        assert r.area() == 6
+    """)
+    return ok, "perimeter() works and area() still does" if ok else out
+
+
+def judge_bank_tests(work):
+    return tests_that_test(work, "bank.py", BROKEN_BANK, "deposit()")
+
+
+def judge_echo_reverse(work):
+    code, out = py(["echo.py", "a", "b", "c"], work)
+    if code != 0 or out.strip() != "a b c":
+        return False, f"`echo.py a b c` printed {out.strip()[:60]!r}"
+    code, out = py(["echo.py", "--reverse", "a", "b", "c"], work)
+    if code != 0 or out.strip() != "c b a":
+        code2, out2 = py(["echo.py", "a", "b", "c", "--reverse"], work)
+        if code2 != 0 or out2.strip() != "c b a":
+            return False, f"`echo.py --reverse a b c` printed {out.strip()[:60]!r}"
+    return True, "both forms print what they should"
+
+
+def judge_strtools(work):
+    ok, out = probe(work, "from strtools import first_upper, count_words; "
+                          "assert first_upper('abc') == 'Abc'; assert count_words('a b  c') == 3")
+    if not ok:
+        return False, f"`from strtools import first_upper, count_words` fails: {out[-80:]}"
+    if not test_files(work):
+        return False, "no test file"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_greets(work):
+    for path in sources(work):
+        code, out = py([str(path.relative_to(work))], work)
+        if code == 0 and "world" in out.lower():
+            return True, f"{path.relative_to(work)} prints {out.strip()[:40]!r}"
+    return False, "no .py file greets the world"
+
+
+def judge_sum_numbers(work):
+    (work.parent / "numbers.txt").write_text("4\n10\n28\n")
+    for path in [p for p in sources(work) if not is_test(p)]:
+        code, out = py([str(path.relative_to(work)), str(work.parent / "numbers.txt")], work)
+        if code == 0 and re.search(r"\b42(\.0)?\b", out):
+            return True, f"{path.relative_to(work)} prints 42"
+    return False, "no script prints 42 for a file holding 4, 10 and 28"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -507,11 +643,57 @@ TASKS = {
         [],
         judge_line_count,
     ),
+    "temp-fix": (
+        "Running pytest shows a failing test for convert.py. Correct the code so that the whole "
+        "test suite passes",
+        {"convert.py": CONVERT, "test_convert.py": TEST_CONVERT},
+        ["test_convert.py"],
+        judge_temp_fix,
+    ),
+    "add-method": (
+        "Add a perimeter() method to the Rectangle class in shapes.py",
+        {"shapes.py": SHAPES},
+        [],
+        judge_add_method,
+    ),
+    "bank-tests": (
+        "Cover the Account class in bank.py with pytest unit tests",
+        {"bank.py": BANK},
+        ["bank.py"],
+        judge_bank_tests,
+    ),
+    "echo-reverse": (
+        "Extend echo.py with a --reverse option; when it is given the words are printed in reverse order",
+        {"echo.py": ECHO},
+        [],
+        judge_echo_reverse,
+    ),
+    "strtools": (
+        "Build a Python package strtools that exposes first_upper(s), which capitalizes the first "
+        "letter, and count_words(s) from its top level, with tests written for pytest",
+        {},
+        [],
+        judge_strtools,
+    ),
+    "greets": (
+        "Make a small Python program that greets the world",
+        {},
+        [],
+        judge_greets,
+    ),
+    "sum-numbers": (
+        "I need sum_numbers.py: it reads the file named on the command line, one number per line, "
+        "and prints the total",
+        {},
+        [],
+        judge_sum_numbers,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
+FRESH = ["temp-fix", "add-method", "bank-tests", "echo-reverse", "strtools", "greets", "sum-numbers"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count"]
+               "line-count", *FRESH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
