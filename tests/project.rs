@@ -548,12 +548,15 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
         "{:?}",
         tasks[0].subtasks
     );
-    // What the failing test calls is named, and what only the passing one
-    // calls is kept (a small model planned to fix `add`, and broke it).
+    // What the failing test calls is named, with what it checks and what
+    // the code gave (told only where the bug is, a small model guessed the
+    // fix), and what only the passing one calls is kept (a small model
+    // planned to fix `add`, and broke it).
     assert!(
         tasks[0].subtasks[0].contains(
             ". The project's tests that fail (`test_average`) call `average` of calc.py: the \
-             bug is there; `add`, called only by tests that pass, stays as it is"
+             bug is there; they check `assert average([1, 2, 3]) == 2`, where average([1, 2, \
+             3]) returned 3.0; `add`, called only by tests that pass, stays as it is"
         ),
         "{:?}",
         tasks[0].subtasks

@@ -19,6 +19,10 @@ const MAX_RAN_BEFORE: usize = 3;
 /// holds up the plan, and one that needs longer shows nothing to hold
 /// the work to.
 const RAN_BEFORE_TIMEOUT: u64 = 10;
+/// The most failed tests' checks a subtask is told (see
+/// [`Agent::failed_checks`]), and the longest statement or value of one.
+const SHOWN_FAILED_CHECKS: usize = 3;
+const MAX_CHECKED_CHARS: usize = 100;
 
 impl Agent<'_> {
     /// What the round starts from: `Step::Go`, or the ending when the model
@@ -251,6 +255,10 @@ impl Agent<'_> {
             named(&mut failing),
             named(&mut failed)
         );
+        let checked = self.failed_checks(language.as_ref(), &failing);
+        if !checked.is_empty() {
+            hint.push_str(&format!("; they check {checked}"));
+        }
         if !passing.is_empty() {
             hint.push_str(&format!(
                 "; {}, called only by tests that pass, stays as it is",
@@ -271,6 +279,34 @@ impl Agent<'_> {
             passing,
             misnamed,
         })
+    }
+
+    /// What the failing tests `failing` (ids as `language` gives them)
+    /// checked and got, as the report of the check before the plan says:
+    /// `` `assert f(0) == 32`, where f(0) returned -32.0 ``, at most
+    /// [`SHOWN_FAILED_CHECKS`] of them, "and"-joined; empty when the report
+    /// says none. Told only which function the bug is in, a small model
+    /// guessed the fix (t1's temp-fix turned `celsius * 9 / 5 - 32` into
+    /// the other conversion's formula): the test's own line is what the
+    /// function must do.
+    fn failed_checks(&self, language: &dyn crate::lang::Language, failing: &[String]) -> String {
+        let cut = |text: &str| crate::text::shorten(text, MAX_CHECKED_CHARS);
+        let said: Vec<String> = self
+            .state()
+            .checks
+            .iter()
+            .flat_map(|check| language.failed_checks(&check.output))
+            .filter(|check| {
+                let id = check.test.split('[').next().unwrap_or_default();
+                failing.iter().any(|f| *f == id.replace('.', "::"))
+            })
+            .take(SHOWN_FAILED_CHECKS)
+            .map(|check| match &check.got {
+                Some(got) => format!("`{}`, where {}", cut(&check.statement), cut(got)),
+                None => format!("`{}`", cut(&check.statement)),
+            })
+            .collect();
+        said.join(" and ")
     }
 
     /// Whether the goal asks a change of `path`, a file of the project,

@@ -47,6 +47,17 @@ pub struct Problem {
     pub message: String,
 }
 
+/// What a failed test checked, as its test runner reports it: the test's
+/// name, its statement that failed (`assert celsius_to_fahrenheit(0) ==
+/// 32`) and, when the report says it, what the code gave
+/// (`celsius_to_fahrenheit(0) returned -32.0`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedCheck {
+    pub test: String,
+    pub statement: String,
+    pub got: Option<String>,
+}
+
 /// Why a write is refused, and what to write instead: an answer for the
 /// model, recorded as a refusal (never a failure of the run).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -251,6 +262,12 @@ pub trait Language: Send + Sync {
     fn review(&self, path: &str, content: &str, workspace: &dyn Workspace) -> Review;
     /// Where a failed check's output points.
     fn failures(&self, output: &str) -> Vec<Problem>;
+    /// What each failed test of a check's `output` checked and got, as
+    /// this language's test runner reports it; empty when it says nothing
+    /// of the kind.
+    fn failed_checks(&self, _output: &str) -> Vec<FailedCheck> {
+        Vec::new()
+    }
     /// `path` as its tests can name it (Python cannot import a module with
     /// a hyphen); the same path when nothing needs changing.
     fn plan_path(&self, path: &str) -> String {

@@ -3,6 +3,7 @@
 //! from those facts. Without `python3`, Python knows nothing and accepts.
 
 mod facts;
+mod pytest;
 mod review;
 #[cfg(test)]
 mod tests;
@@ -378,6 +379,10 @@ impl Language for Python {
             line: place.map(|(_, l)| l),
             message: message.to_string(),
         }]
+    }
+
+    fn failed_checks(&self, output: &str) -> Vec<super::FailedCheck> {
+        pytest::failed_checks(output)
     }
 
     /// Hyphens and spaces in the stem become underscores.

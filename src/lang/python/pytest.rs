@@ -1,0 +1,187 @@
+//! What pytest's report of a failed test says it checked: the section of
+//! each failure under `FAILURES`, read for the test's line that failed
+//! (`>`) and the value the code gave (`E  +  where -32.0 = f(0)`).
+
+use crate::lang::FailedCheck;
+
+/// Each failed test of pytest's `output` with the line of it that failed
+/// and, when pytest says it, what the call it checks returned. A section's
+/// header is the test's name between rules of `_`; its first `>` line is
+/// the test's own statement (the frames after it are the code's). Tests
+/// whose section has no `>` line (another `--tb` style) are left out.
+pub fn failed_checks(output: &str) -> Vec<FailedCheck> {
+    let Some((_, failures)) = output.split_once(" FAILURES ") else {
+        return Vec::new();
+    };
+    let failures = failures
+        .split("= short test summary info =")
+        .next()
+        .unwrap_or(failures);
+    let mut found: Vec<FailedCheck> = Vec::new();
+    let mut current: Option<FailedCheck> = None;
+    for line in failures.lines() {
+        if let Some(test) = header(line) {
+            found.extend(current.take().filter(|c| !c.statement.is_empty()));
+            current = Some(FailedCheck {
+                test: test.to_string(),
+                statement: String::new(),
+                got: None,
+            });
+            continue;
+        }
+        let Some(check) = current.as_mut() else {
+            continue;
+        };
+        if check.statement.is_empty() {
+            if let Some(statement) = line.strip_prefix('>') {
+                check.statement = statement.trim().to_string();
+            }
+            continue;
+        }
+        if check.got.is_none()
+            && let Some(error) = line.strip_prefix('E')
+        {
+            let error = error.trim();
+            // `+  where -32.0 = celsius_to_fahrenheit(0)`: what the call
+            // returned; else the error itself (`ZeroDivisionError: ...`),
+            // which the first `E` line of a plain assert does not give
+            // beyond the statement.
+            match error.strip_prefix('+').map(str::trim) {
+                Some(where_) => {
+                    if let Some((value, call)) = where_
+                        .strip_prefix("where ")
+                        .and_then(|w| w.split_once(" = "))
+                    {
+                        check.got = Some(format!("{} returned {}", call.trim(), value.trim()));
+                    }
+                }
+                None if !error.starts_with("assert ") && !error.is_empty() => {
+                    check.got = Some(error.to_string());
+                }
+                None => {}
+            }
+        }
+    }
+    found.extend(current.filter(|c| !c.statement.is_empty()));
+    found
+}
+
+/// `____ test_freezing ____` → `test_freezing` (`TestA.test_b`,
+/// `test_c[1-2]` as pytest writes them).
+fn header(line: &str) -> Option<&str> {
+    let inner = line.strip_prefix("___")?.strip_suffix("___")?;
+    let name = inner.trim_matches('_').trim();
+    (!name.is_empty() && !name.contains(' ')).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONVERT: &str = "\
+$ python3 -m pytest -q
+exit code 1
+--- stdout ---
+FF.                                                                      [100%]
+=================================== FAILURES ===================================
+________________________________ test_freezing _________________________________
+
+    def test_freezing():
+>       assert celsius_to_fahrenheit(0) == 32
+E       assert -32.0 == 32
+E        +  where -32.0 = celsius_to_fahrenheit(0)
+
+test_convert.py:5: AssertionError
+_________________________________ test_boiling _________________________________
+
+    def test_boiling():
+>       assert celsius_to_fahrenheit(100) == 212
+E       assert 148.0 == 212
+E        +  where 148.0 = celsius_to_fahrenheit(100)
+
+test_convert.py:9: AssertionError
+=========================== short test summary info ============================
+FAILED test_convert.py::test_freezing - assert -32.0 == 32
+FAILED test_convert.py::test_boiling - assert 148.0 == 212
+2 failed, 1 passed in 0.04s
+";
+
+    fn check(test: &str, statement: &str, got: Option<&str>) -> FailedCheck {
+        FailedCheck {
+            test: test.into(),
+            statement: statement.into(),
+            got: got.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn each_failed_test_gives_its_statement_and_what_the_call_returned() {
+        assert_eq!(
+            failed_checks(CONVERT),
+            [
+                check(
+                    "test_freezing",
+                    "assert celsius_to_fahrenheit(0) == 32",
+                    Some("celsius_to_fahrenheit(0) returned -32.0")
+                ),
+                check(
+                    "test_boiling",
+                    "assert celsius_to_fahrenheit(100) == 212",
+                    Some("celsius_to_fahrenheit(100) returned 148.0")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_error_in_the_code_is_what_the_test_got() {
+        let output = "\
+=================================== FAILURES ===================================
+_________________________________ test_average _________________________________
+
+    def test_average():
+>       assert average([]) == 0
+
+test_calc.py:5: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+
+    def average(xs):
+>       return sum(xs) / len(xs)
+E       ZeroDivisionError: division by zero
+
+calc.py:2: ZeroDivisionError
+=========================== short test summary info ============================
+FAILED test_calc.py::test_average - ZeroDivisionError: division by zero
+";
+        assert_eq!(
+            failed_checks(output),
+            [check(
+                "test_average",
+                "assert average([]) == 0",
+                Some("ZeroDivisionError: division by zero")
+            )]
+        );
+    }
+
+    #[test]
+    fn a_plain_assert_and_a_report_without_failures_give_what_they_have() {
+        let output = "\
+=================================== FAILURES ===================================
+______________________________ TestStack.test_pop ______________________________
+
+self = <test_stack.TestStack object at 0x7f>
+
+    def test_pop(self):
+>       assert 1 == 2
+E       assert 1 == 2
+
+test_stack.py:9: AssertionError
+";
+        assert_eq!(
+            failed_checks(output),
+            [check("TestStack.test_pop", "assert 1 == 2", None)]
+        );
+        assert!(failed_checks("3 passed in 0.01s\n").is_empty());
+        assert!(failed_checks("FAILED t.py::test_a - assert 1 == 2\n").is_empty());
+    }
+}
