@@ -536,6 +536,62 @@ fn a_goal_that_speaks_of_a_default_may_change_the_output_without_the_option() {
     assert_eq!(test.read("greet.py"), HI);
 }
 
+const ECHO: &str = "import sys\n\n\ndef main(argv):\n    print(\" \".join(argv[1:]))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+const REVERSING: &str = "import sys\n\n\ndef main(argv):\n    words = [a for a in argv[1:] if a != \"--reverse\"]\n    if \"--reverse\" in argv[1:]:\n        words.reverse()\n    print(\" \".join(words))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+
+/// A program that prints nothing without arguments (t1's echo.py) shows
+/// nothing an option could change: before the plan it is run again with
+/// words, and what the option must make it print is asked, and held, of
+/// that command. Run bare, `--reverse` "changed nothing" of an empty
+/// output, and each write that reversed the words was refused.
+#[test]
+fn a_program_that_prints_nothing_bare_is_shown_with_words_before_an_option_is_asked_of_it() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
+            "Change echo.py: add a --reverse option that prints the words in reverse order",
+            "Run `python3 echo.py`"]}]},
+        "prints": {"prints": ["three two one"]},
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "--reverse prints the words in reverse order", "met": true,
+             "evidence": "words.reverse()", "about_tests": false, "about_output": true,
+             "command": "python3 echo.py --reverse a b", "expects": "b a"}]}}],
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", REVERSING)},
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 echo.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("echo.py", ECHO)
+        .args(["Extend echo.py with a --reverse option; when it is given the words are printed in reverse order"]);
+    let run = test.run();
+    let records = test.records();
+    let before = records.iter().find_map(|r| match &r.event {
+        Event::RanBefore { runs } => Some(runs.clone()),
+        _ => None,
+    });
+    let before = before.expect("echo.py ran before the plan");
+    assert_eq!(before[0].command, "python3 echo.py one two three");
+    assert!(before[0].output.ends_with("one two three"), "{before:?}");
+    let stated = records.iter().find_map(|r| match &r.event {
+        Event::OutputsStated { outputs, .. } => Some(outputs.clone()),
+        _ => None,
+    });
+    let stated = stated.expect("what --reverse prints was asked");
+    assert_eq!(stated[0].command, "python3 echo.py one two three --reverse");
+    assert_eq!(stated[0].was, "one two three");
+    run.assert_code(0);
+    assert!(
+        refusals(&test, runner::state::RefusalKind::OptionIgnored).is_empty(),
+        "{:?}",
+        refusals(&test, runner::state::RefusalKind::OptionIgnored)
+    );
+    assert_eq!(test.read("echo.py"), REVERSING);
+}
+
 /// A cli-flag assessment by a 1.5B model: the goal's `--shout` restated as
 /// a function's argument, met from the code, and no requirement naming the
 /// option. The option the goal names is added as an unmet requirement, so

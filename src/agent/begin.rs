@@ -22,6 +22,10 @@ const RAN_BEFORE_TIMEOUT: u64 = 10;
 /// The most failed tests' checks a subtask is told (see
 /// [`Agent::failed_checks`]), and the longest statement or value of one.
 const SHOWN_FAILED_CHECKS: usize = 3;
+/// The words a program that printed nothing before the plan is run with
+/// again (see [`Agent::given_words`]): an order, a count and letters an
+/// option may change.
+const SAMPLE_WORDS: &str = "one two three";
 const MAX_CHECKED_CHARS: usize = 100;
 
 impl Agent<'_> {
@@ -379,7 +383,9 @@ impl Agent<'_> {
     /// `python3 greet.py`), and nothing held it to what it printed before.
     /// Each runs twice, for at most [`RAN_BEFORE_TIMEOUT`] seconds; one
     /// that fails or times out, or prints otherwise the second time (a
-    /// game's random move, a clock), is left out. Nothing is
+    /// game's random move, a clock), is left out; one that printed
+    /// nothing is run with words after it (see [`Agent::given_words`]),
+    /// and kept bare when that shows nothing either. Nothing is
     /// recorded when none is left or the run was asked to stop.
     async fn programs_before(&mut self, goal: &str) -> Result<(), StoreError> {
         // A goal that speaks of a default may change what the program
@@ -422,8 +428,15 @@ impl Agent<'_> {
             let again = self
                 .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
                 .await;
-            if again.passed() && again.output == first.output {
-                runs.push(first);
+            if !again.passed() || again.output != first.output {
+                continue;
+            }
+            // A program that printed nothing shows nothing an option could
+            // change: given words, it may show what it does with them.
+            let silent = crate::tools::printed(&first.output).trim().is_empty();
+            match silent {
+                true => runs.push(self.given_words(&command).await.unwrap_or(first)),
+                false => runs.push(first),
             }
         }
         if runs.is_empty() || self.stop.is_requested() {
@@ -431,6 +444,25 @@ impl Agent<'_> {
         }
         self.record(Event::RanBefore { runs }, Durability::Lazy)
             .map(|_| ())
+    }
+
+    /// `command` run with [`SAMPLE_WORDS`] after it, when it prints
+    /// something and prints the same the second time. t1's echo-reverse:
+    /// `python3 echo.py` printed nothing before the plan, nothing was
+    /// agreed of what `--reverse` must make it print, and each write was
+    /// refused because `--reverse` "changes nothing" of an empty output.
+    async fn given_words(&mut self, command: &str) -> Option<CheckRun> {
+        let command = format!("{command} {SAMPLE_WORDS}");
+        let first = self
+            .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+            .await;
+        if !first.passed() || crate::tools::printed(&first.output).trim().is_empty() {
+            return None;
+        }
+        let again = self
+            .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+            .await;
+        (again.passed() && again.output == first.output).then_some(first)
     }
 
     async fn plan(
