@@ -103,6 +103,68 @@ fn a_blind_rewrite_is_refused_with_the_file_shown_then_done_right() {
     );
 }
 
+/// A model's whole-file write over a file of the project that drops its
+/// last line break (t1's temp-fix wrote the project's test file back so,
+/// and the file the goal must keep was no longer what it was): the file
+/// keeps it, and the write, its hashes and a replay agree.
+#[test]
+fn a_write_over_a_file_keeps_its_last_line_break() {
+    let mut script: serde_json::Value =
+        serde_json::from_str(include_str!("../fixtures/scripts/blind_rewrite.json"))
+            .expect("script");
+    let fixed = CALC.replace("(len(xs) - 1)", "len(xs)");
+    script["rules"][2]["reply"]["tool_calls"][0]["arguments"]["content"] =
+        serde_json::json!(fixed.trim_end());
+    let script: crate::support::fake_ollama::Script =
+        serde_json::from_value(script).expect("script");
+    let test = Test::new()
+        .calc_project()
+        .serving(script)
+        .args(["Fix the average function"]);
+    let run = test.run();
+    assert_eq!(test.read("calc.py"), fixed, "{}", run.stderr);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.seen.get("calc.py"),
+        Some(&runner::tools::sha256_hex(fixed.as_bytes()))
+    );
+}
+
+/// A write of the project's test file without its import, its last line
+/// break and a blank line between its tests (t1's temp-fix, but for the
+/// blank lines): its language puts the import back, and the
+/// mended write, which is the file again but for blank lines, keeps the
+/// file as it was, byte for byte.
+#[test]
+fn a_mended_write_that_is_the_file_again_keeps_it_as_it_was() {
+    let stripped = TEST_CALC
+        .strip_prefix("from calc import add, average\n")
+        .expect("the import")
+        .trim_end()
+        .replace("\n\n\n", "\n\n");
+    let write = serde_json::json!({"tool_calls": [{"name": "write_file",
+        "arguments": {"path": "test_calc.py", "content": stripped}}]});
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Fix the average function",
+            "subtasks": ["Fix the average function"]}]},
+        "rules": [
+            {"name": "done", "last_tool": "nothing changed",
+             "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "done"}}]}},
+            {"name": "shown", "last_tool": "not written: test_calc.py already exists", "reply": write},
+        ],
+        "otherwise": write
+    }))
+    .expect("script");
+    let test = Test::new().calc_project().serving(script).args([
+        "Fix the average function",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "{}", run.stderr);
+}
+
 /// A subtask that names a file there before the run: the context block of
 /// its first question shows the file whole, recorded as shown, so the
 /// model's first whole write of it goes ahead, and keeps add.

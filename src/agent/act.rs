@@ -107,7 +107,7 @@ impl Agent<'_> {
                     seen: None,
                 },
             },
-            Ok(Call::Action(action)) => {
+            Ok(Call::Action(mut action)) => {
                 // The one read of the file a write or an edit replaces.
                 let prior = match &action {
                     Action::WriteFile { path, .. } | Action::EditFile { path, .. } => {
@@ -115,6 +115,10 @@ impl Agent<'_> {
                     }
                     _ => None,
                 };
+                if let (Action::WriteFile { content, .. }, Some(Some(old))) = (&mut action, &prior)
+                {
+                    tools::keep_final_newline(content, old);
+                }
                 match self.unseen(&action, prior.as_ref().and_then(Option::as_deref)) {
                     Some((refusal, seen)) => Event::CallRejected {
                         call: index,

@@ -53,6 +53,7 @@ pub use refusal::{Refusal, RefusalKind};
 pub use removal::lost_definitions;
 pub use specs::{names, specs};
 pub use write::NOTE;
+pub use write::keep_final_newline;
 
 /// Calls of one reply that run; the rest are refused. A model that emits
 /// more is usually repeating itself.

@@ -14,6 +14,18 @@ use crate::state::{ActionOutcome, FileChange, RefusalKind};
 /// What begins each note of a write's result: what it left unwired.
 pub const NOTE: &str = "; note: ";
 
+/// `content` of a whole-file write over `old` (the file's bytes) with the
+/// final line break `old` ends with, when it has none: a model's content
+/// often drops it, and t1's temp-fix wrote the project's test file back
+/// whole with only that changed, which left the file the goal must keep
+/// different from what it was. Editors keep a file's last line break the
+/// same way.
+pub fn keep_final_newline(content: &mut String, old: &[u8]) {
+    if old.ends_with(b"\n") && !content.is_empty() && !content.ends_with('\n') {
+        content.push('\n');
+    }
+}
+
 /// Writes `content` to `given`; `languages` name the definitions a
 /// rewrite removed (without them, the result counts lines only).
 #[cfg(test)]
@@ -265,5 +277,27 @@ mod tests {
         assert!(!refused.ok);
         assert!(refused.result.contains("create_dirs"), "{}", refused.result);
         assert!(!root.join("a").exists());
+    }
+}
+
+#[cfg(test)]
+mod final_newline {
+    use super::keep_final_newline;
+
+    #[test]
+    fn a_write_over_a_file_keeps_its_last_line_break() {
+        let kept = |content: &str, old: &str| {
+            let mut content = content.to_string();
+            keep_final_newline(&mut content, old.as_bytes());
+            content
+        };
+        assert_eq!(kept("a = 1", "a = 2\n"), "a = 1\n");
+        assert_eq!(kept("a = 1\n", "a = 2\n"), "a = 1\n");
+        assert_eq!(
+            kept("a = 1", "a = 2"),
+            "a = 1",
+            "a file without one gets none"
+        );
+        assert_eq!(kept("", "a = 2\n"), "", "an emptied file stays empty");
     }
 }
