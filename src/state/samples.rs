@@ -201,6 +201,21 @@ pub fn unmet_read(requirements: &[Requirement], readings: &[SampleReading]) -> V
 /// within one counts). An unmet one whose command printed the agreed text
 /// is met (when it names no option); one whose command printed otherwise
 /// says what the goal's words give, so its cycle knows what to change.
+/// Whether `text` says `number` as a whole number of its own: `5` in
+/// `5 words`, never the `0` of `24.0` (t2's sum-numbers printed `0` for
+/// a file it never read, the readings were `24.0` and `11.7`, and the run
+/// ended "Goal achieved").
+fn says_whole(text: &str, number: &str) -> bool {
+    let numbers = |t: &str| -> Vec<String> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '.'))
+            .map(|w| w.trim_matches('.').to_string())
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let (words, wanted) = (numbers(text), numbers(number));
+    !wanted.is_empty() && words.windows(wanted.len()).any(|w| w == wanted.as_slice())
+}
+
 pub fn hold_to_read(
     mut requirements: Vec<Requirement>,
     readings: &[SampleReading],
@@ -227,7 +242,7 @@ pub fn hold_to_read(
             Some(expects) => says(printed, expects),
             None => reading.readings().iter().any(|answer| {
                 says(printed, answer)
-                    || (printed.chars().any(|c| c.is_ascii_digit()) && says(answer, printed))
+                    || (printed.chars().any(|c| c.is_ascii_digit()) && says_whole(answer, printed))
             }),
         };
         if requirement.met && holds {
@@ -462,5 +477,25 @@ mod tests {
         let held = hold_to_read(read, &readings, &[ran(RUN, 0, "9")]);
         assert!(!held[0].met);
         assert!(held[0].evidence.contains("foresaw"), "{}", held[0].evidence);
+        // t2's sum-numbers: `0` is not said by `24.0`.
+        let decimals = [reading(RUN, &["24.0", "11.7"])];
+        let requirements = vec![shown("prints the total", true, RUN, "0")];
+        let read = to_read(requirements, &decimals);
+        assert!(!hold_to_read(read.clone(), &decimals, &[ran(RUN, 0, "0")])[0].met);
+        assert!(hold_to_read(read, &decimals, &[ran(RUN, 0, "Total: 24.0")])[0].met);
+    }
+}
+
+#[cfg(test)]
+mod whole {
+    use super::says_whole;
+
+    #[test]
+    fn a_number_is_said_whole_not_as_a_part_of_a_decimal() {
+        assert!(says_whole("5 words", "5"));
+        assert!(says_whole("Total: 24.0", "24.0"));
+        assert!(!says_whole("24.0", "0"));
+        assert!(!says_whole("3.5", "5"));
+        assert!(says_whole("It has 3 lines.", "3"));
     }
 }
