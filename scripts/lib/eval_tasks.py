@@ -67,6 +67,18 @@ def test_functions(path):
     )
 
 
+def probed_and_tested(work, code, failing):
+    """`code` run in the workspace passes, a test file is there and pytest
+    passes: (passed, why), `failing` said first when the probe fails."""
+    ok, out = probe(work, code)
+    if not ok:
+        return False, f"{failing}: {out[-80:]}"
+    if not test_files(work):
+        return False, "no test file"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
 CALC = """\
 def add(a, b):
     return a + b
@@ -239,28 +251,18 @@ def judge_cli_chars(work):
 
 
 def judge_package(work):
-    ok, out = probe(work, "from mathx import add, mul; assert add(2, 3) == 5; assert mul(2, 3) == 6")
-    if not ok:
-        return False, f"`from mathx import add, mul` fails: {out[-80:]}"
-    if not test_files(work):
-        return False, "no test file"
-    ok, line = pytest(work)
-    return ok, line if ok else f"pytest fails: {line}"
+    return probed_and_tested(
+        work, "from mathx import add, mul; assert add(2, 3) == 5; assert mul(2, 3) == 6",
+        "`from mathx import add, mul` fails")
 
 
 def judge_fizzbuzz(work):
-    ok, out = probe(work, """
+    return probed_and_tested(work, """
         from fizzbuzz import fizzbuzz
         want = {1: "1", 3: "Fizz", 5: "Buzz", 15: "FizzBuzz", 9: "Fizz", 10: "Buzz", 30: "FizzBuzz", 7: "7"}
         for n, text in want.items():
             assert str(fizzbuzz(n)) == text, (n, fizzbuzz(n))
-    """)
-    if not ok:
-        return False, f"fizzbuzz is wrong: {out[-80:]}"
-    if not test_files(work):
-        return False, "no test file"
-    ok, line = pytest(work)
-    return ok, line if ok else f"pytest fails: {line}"
+    """, "fizzbuzz is wrong")
 
 
 def judge_word_count(work):
@@ -371,29 +373,18 @@ def judge_stack_tests(work):
 
 
 def judge_geometry(work):
-    ok, out = probe(work, "from geometry import area, perimeter; "
-                          "assert area(2, 3) == 6; assert perimeter(2, 3) == 10")
-    if not ok:
-        return False, f"`from geometry import area, perimeter` fails: {out[-80:]}"
-    if not test_files(work):
-        return False, "no test file"
-    ok, line = pytest(work)
-    return ok, line if ok else f"pytest fails: {line}"
+    return probed_and_tested(
+        work, "from geometry import area, perimeter; assert area(2, 3) == 6; assert perimeter(2, 3) == 10",
+        "`from geometry import area, perimeter` fails")
 
 
 def judge_leap(work):
-    ok, out = probe(work, """
+    return probed_and_tested(work, """
         from leap import is_leap
         want = {2000: True, 1900: False, 2024: True, 2023: False, 2100: False, 1996: True}
         for year, leap in want.items():
             assert is_leap(year) == leap, (year, is_leap(year))
-    """)
-    if not ok:
-        return False, f"is_leap is wrong: {out[-80:]}"
-    if not test_files(work):
-        return False, "no test file"
-    ok, line = pytest(work)
-    return ok, line if ok else f"pytest fails: {line}"
+    """, "is_leap is wrong")
 
 
 def judge_line_count(work):
@@ -514,14 +505,10 @@ def judge_echo_reverse(work):
 
 
 def judge_strtools(work):
-    ok, out = probe(work, "from strtools import first_upper, count_words; "
-                          "assert first_upper('abc') == 'Abc'; assert count_words('a b  c') == 3")
-    if not ok:
-        return False, f"`from strtools import first_upper, count_words` fails: {out[-80:]}"
-    if not test_files(work):
-        return False, "no test file"
-    ok, line = pytest(work)
-    return ok, line if ok else f"pytest fails: {line}"
+    return probed_and_tested(
+        work, "from strtools import first_upper, count_words; "
+              "assert first_upper('abc') == 'Abc'; assert count_words('a b  c') == 3",
+        "`from strtools import first_upper, count_words` fails")
 
 
 def judge_greets(work):

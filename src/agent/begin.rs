@@ -22,11 +22,11 @@ const RAN_BEFORE_TIMEOUT: u64 = 10;
 /// The most failed tests' checks a subtask is told (see
 /// [`Agent::failed_checks`]), and the longest statement or value of one.
 const SHOWN_FAILED_CHECKS: usize = 3;
+const MAX_CHECKED_CHARS: usize = 100;
 /// The words a program that printed nothing before the plan is run with
 /// again (see [`Agent::given_words`]): an order, a count and letters an
 /// option may change.
 const SAMPLE_WORDS: &str = "one two three";
-const MAX_CHECKED_CHARS: usize = 100;
 
 impl Agent<'_> {
     /// What the round starts from: `Step::Go`, or the ending when the model
@@ -419,18 +419,9 @@ impl Agent<'_> {
             if self.stop.is_requested() {
                 return Ok(());
             }
-            let first = self
-                .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
-                .await;
-            if !first.passed() {
+            let Some(first) = self.run_twice(&command).await else {
                 continue;
-            }
-            let again = self
-                .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
-                .await;
-            if !again.passed() || again.output != first.output {
-                continue;
-            }
+            };
             // A program that printed nothing shows nothing an option could
             // change: given words, it may show what it does with them.
             let silent = crate::tools::printed(&first.output).trim().is_empty();
@@ -452,15 +443,21 @@ impl Agent<'_> {
     /// agreed of what `--reverse` must make it print, and each write was
     /// refused because `--reverse` "changes nothing" of an empty output.
     async fn given_words(&mut self, command: &str) -> Option<CheckRun> {
-        let command = format!("{command} {SAMPLE_WORDS}");
+        let run = self.run_twice(&format!("{command} {SAMPLE_WORDS}")).await?;
+        (!crate::tools::printed(&run.output).trim().is_empty()).then_some(run)
+    }
+
+    /// The first run of `command` (at most [`RAN_BEFORE_TIMEOUT`] seconds
+    /// each) when it passed twice and printed the same both times.
+    async fn run_twice(&mut self, command: &str) -> Option<CheckRun> {
         let first = self
-            .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+            .run_check_within(command, Some(RAN_BEFORE_TIMEOUT))
             .await;
-        if !first.passed() || crate::tools::printed(&first.output).trim().is_empty() {
+        if !first.passed() {
             return None;
         }
         let again = self
-            .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+            .run_check_within(command, Some(RAN_BEFORE_TIMEOUT))
             .await;
         (again.passed() && again.output == first.output).then_some(first)
     }

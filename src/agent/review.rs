@@ -140,13 +140,7 @@ impl Agent<'_> {
                 let Some((path, mut content)) = write_of(&call) else {
                     return call;
                 };
-                // In code; in prose (Markdown, text) a blank line parts
-                // two paragraphs and white space at a line's end breaks it.
-                if let Some(now) = self.tools.text(&path)
-                    && now != content
-                    && self.languages.iter().any(|l| l.owns(&path))
-                    && same_but_blank(&now, &content)
-                {
+                if let Some(now) = self.as_it_is(&path, &content) {
                     tracing::warn!(
                         path,
                         "a write that differs from the file only in blank lines and white space \
@@ -190,10 +184,7 @@ impl Agent<'_> {
                 // break, the import was put back, and the file was changed.
                 if refusal.is_none()
                     && let Some((path, content)) = write_of(&call)
-                    && let Some(now) = self.tools.text(&path)
-                    && now != content
-                    && self.languages.iter().any(|l| l.owns(&path))
-                    && same_but_blank(&now, &content)
+                    && let Some(now) = self.as_it_is(&path, &content)
                 {
                     tracing::warn!(path, "a mended write that is the file again: kept as it is");
                     call.arguments["content"] = serde_json::Value::String(now);
@@ -204,6 +195,19 @@ impl Agent<'_> {
                 call
             })
             .collect()
+    }
+
+    /// What `path` holds now, when a write of `content` over it differs
+    /// only in blank lines and white space at line ends (see
+    /// [`same_but_blank`]) and the file is code: in prose (Markdown, text)
+    /// a blank line parts two paragraphs and white space at a line's end
+    /// breaks it.
+    fn as_it_is(&self, path: &str, content: &str) -> Option<String> {
+        let now = self.tools.text(path)?;
+        (now != content
+            && self.languages.iter().any(|l| l.owns(path))
+            && same_but_blank(&now, content))
+        .then_some(now)
     }
 
     /// The review of writing `content` to `path`, taken into `call`: the

@@ -195,12 +195,6 @@ pub fn unmet_read(requirements: &[Requirement], readings: &[SampleReading]) -> V
     commands
 }
 
-/// A met requirement shown by a command with a reading is met only when
-/// the command printed the agreed text, in its words (`12` does not say
-/// `2`), or, with nothing agreed, one of the answers (a bare number said
-/// within one counts). An unmet one whose command printed the agreed text
-/// is met (when it names no option); one whose command printed otherwise
-/// says what the goal's words give, so its cycle knows what to change.
 /// Whether `text` says `number` as a whole number of its own: `5` in
 /// `5 words`, never the `0` of `24.0` (t2's sum-numbers printed `0` for
 /// a file it never read, the readings were `24.0` and `11.7`, and the run
@@ -216,6 +210,13 @@ fn says_whole(text: &str, number: &str) -> bool {
     !wanted.is_empty() && words.windows(wanted.len()).any(|w| w == wanted.as_slice())
 }
 
+/// A met requirement shown by a command with a reading is met only when
+/// the command printed the agreed text, in its words (`12` does not say
+/// `2`), or, with nothing agreed, one of the answers (a bare number said
+/// whole within one counts, see [`says_whole`]). An unmet one whose
+/// command printed the agreed text is met (when it names no option); one
+/// whose command printed otherwise says what the goal's words give, so its
+/// cycle knows what to change.
 pub fn hold_to_read(
     mut requirements: Vec<Requirement>,
     readings: &[SampleReading],
@@ -484,11 +485,6 @@ mod tests {
         assert!(!hold_to_read(read.clone(), &decimals, &[ran(RUN, 0, "0")])[0].met);
         assert!(hold_to_read(read, &decimals, &[ran(RUN, 0, "Total: 24.0")])[0].met);
     }
-}
-
-#[cfg(test)]
-mod whole {
-    use super::says_whole;
 
     #[test]
     fn a_number_is_said_whole_not_as_a_part_of_a_decimal() {

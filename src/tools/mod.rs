@@ -52,8 +52,7 @@ pub use process::{Limits, become_subreaper};
 pub use refusal::{Refusal, RefusalKind};
 pub use removal::lost_definitions;
 pub use specs::{names, specs};
-pub use write::NOTE;
-pub use write::keep_final_newline;
+pub use write::{NOTE, keep_final_newline};
 
 /// Calls of one reply that run; the rest are refused. A model that emits
 /// more is usually repeating itself.

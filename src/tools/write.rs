@@ -278,11 +278,6 @@ mod tests {
         assert!(refused.result.contains("create_dirs"), "{}", refused.result);
         assert!(!root.join("a").exists());
     }
-}
-
-#[cfg(test)]
-mod final_newline {
-    use super::keep_final_newline;
 
     #[test]
     fn a_write_over_a_file_keeps_its_last_line_break() {
