@@ -617,8 +617,8 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
     assert!(
         tasks[0].subtasks[0].contains(
             ". The project's tests that fail (`test_average`) call `average` of calc.py: the \
-             bug is there; they check `assert average([1, 2, 3]) == 2`, where average([1, 2, \
-             3]) returned 3.0; `add`, called only by tests that pass, stays as it is"
+             bug is there; they check `assert average([1, 2, 3]) == 2` (average([1, 2, 3]) \
+             returned 3.0, the test says 2); `add`, called only by tests that pass, stays as it is"
         ),
         "{:?}",
         tasks[0].subtasks

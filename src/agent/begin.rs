@@ -287,7 +287,7 @@ impl Agent<'_> {
 
     /// What the failing tests `failing` (ids as `language` gives them)
     /// checked and got, as the report of the check before the plan says:
-    /// `` `assert f(0) == 32`, where f(0) returned -32.0 ``, at most
+    /// `` `assert f(0) == 32` (f(0) returned -32.0, the test says 32) ``, at most
     /// [`SHOWN_FAILED_CHECKS`] of them, "and"-joined; empty when the report
     /// says none. Told only which function the bug is in, a small model
     /// guessed the fix (t1's temp-fix turned `celsius * 9 / 5 - 32` into
@@ -306,7 +306,7 @@ impl Agent<'_> {
             })
             .take(SHOWN_FAILED_CHECKS)
             .map(|check| match &check.got {
-                Some(got) => format!("`{}`, where {}", cut(&check.statement), cut(got)),
+                Some(got) => format!("`{}` ({})", cut(&check.statement), cut(got)),
                 None => format!("`{}`", cut(&check.statement)),
             })
             .collect();

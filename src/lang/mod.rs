@@ -50,7 +50,7 @@ pub struct Problem {
 /// What a failed test checked, as its test runner reports it: the test's
 /// name, its statement that failed (`assert celsius_to_fahrenheit(0) ==
 /// 32`) and, when the report says it, what the code gave
-/// (`celsius_to_fahrenheit(0) returned -32.0`).
+/// (`celsius_to_fahrenheit(0) returned -32.0, the test says 32`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailedCheck {
     pub test: String,

@@ -52,7 +52,7 @@ pub fn failed_checks(output: &str) -> Vec<FailedCheck> {
                         .strip_prefix("where ")
                         .and_then(|w| w.split_once(" = "))
                     {
-                        check.got = Some(format!("{} returned {}", call.trim(), value.trim()));
+                        check.got = Some(returned(&check.statement, call.trim(), value.trim()));
                     }
                 }
                 None if !error.starts_with("assert ") && !error.is_empty() => {
@@ -64,6 +64,25 @@ pub fn failed_checks(output: &str) -> Vec<FailedCheck> {
     }
     found.extend(current.filter(|c| !c.statement.is_empty()));
     found
+}
+
+/// What `call` returned, and what the test's `statement` compares it to
+/// when it is one side of an `==`: `f(0) returned -32.0, the test says
+/// 32`. Told only "where f(0) returned -32.0", t2's temp-fix model took
+/// -32.0 for an input and special-cased it.
+fn returned(statement: &str, call: &str, value: &str) -> String {
+    let compared = statement
+        .strip_prefix("assert ")
+        .and_then(|s| s.split_once(" == "))
+        .and_then(|(left, right)| match (left.trim(), right.trim()) {
+            (left, right) if left == call => Some(right),
+            (left, right) if right == call => Some(left),
+            _ => None,
+        });
+    match compared {
+        Some(expected) => format!("{call} returned {value}, the test says {expected}"),
+        None => format!("{call} returned {value}"),
+    }
 }
 
 /// `____ test_freezing ____` → `test_freezing` (`TestA.test_b`,
@@ -122,12 +141,12 @@ FAILED test_convert.py::test_boiling - assert 148.0 == 212
                 check(
                     "test_freezing",
                     "assert celsius_to_fahrenheit(0) == 32",
-                    Some("celsius_to_fahrenheit(0) returned -32.0")
+                    Some("celsius_to_fahrenheit(0) returned -32.0, the test says 32")
                 ),
                 check(
                     "test_boiling",
                     "assert celsius_to_fahrenheit(100) == 212",
-                    Some("celsius_to_fahrenheit(100) returned 148.0")
+                    Some("celsius_to_fahrenheit(100) returned 148.0, the test says 212")
                 ),
             ]
         );
@@ -182,6 +201,22 @@ test_stack.py:9: AssertionError
             [check("TestStack.test_pop", "assert 1 == 2", None)]
         );
         assert!(failed_checks("3 passed in 0.01s\n").is_empty());
+    }
+
+    #[test]
+    fn the_value_a_test_compares_the_call_to_is_said_beside_what_it_returned() {
+        assert_eq!(
+            returned("assert 32 == f(0)", "f(0)", "-32.0"),
+            "f(0) returned -32.0, the test says 32"
+        );
+        assert_eq!(
+            returned("assert is_leap(1900) is False", "is_leap(1900)", "True"),
+            "is_leap(1900) returned True"
+        );
+        assert_eq!(
+            returned("assert g(f(0)) == 1", "f(0)", "2"),
+            "f(0) returned 2"
+        );
         assert!(failed_checks("FAILED t.py::test_a - assert 1 == 2\n").is_empty());
     }
 }
