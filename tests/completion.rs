@@ -3618,9 +3618,11 @@ fn a_program_that_prints_nothing_of_the_text_its_goal_names_is_not_done() {
     assert_eq!(asked, 1);
 }
 
-/// What the goal's words do not give holds nothing: answers that agree on
+/// What the goal's words do not give holds no text: answers that agree on
 /// a text that is not words of the goal (a model's own greeting), or that
-/// disagree after a third question.
+/// disagree after a third question. That the program prints something,
+/// which every answer gives, is held: the silent hello is not done (both
+/// ended "Goal achieved" before).
 #[test]
 fn a_text_that_is_not_the_goals_words_is_not_held() {
     for (answers, asked) in [
@@ -3634,8 +3636,9 @@ fn a_text_that_is_not_the_goals_words_is_not_held() {
             3,
         ),
     ] {
-        let (test, done) = hello_run(answers, "0");
-        done.assert_code(0);
+        let (test, ended) = hello_run(answers, "0");
+        ended.assert_code(1);
+        assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
         let state = test.assert_replay_matches();
         assert_eq!(state.goal_text.as_ref().map(|t| t.asked), Some(asked));
         assert!(
@@ -3645,6 +3648,14 @@ fn a_text_that_is_not_the_goals_words_is_not_held() {
                 .any(|r| r.requirement.contains("as the goal's words give it")),
             "{:?}",
             state.requirements
+        );
+        let speaking = naming(&state.requirements, "prints something every time it runs");
+        assert!(!speaking.met, "{speaking:?}");
+        assert!(
+            speaking
+                .evidence
+                .starts_with("`python3 hello.py` printed nothing"),
+            "{speaking:?}"
         );
     }
 }

@@ -1101,3 +1101,83 @@ fn a_rewrite_of_prose_that_changes_only_blank_lines_is_written() {
         run.stderr
     );
 }
+
+/// A conversion whose first function has the sign of its offset wrong: two
+/// of the three tests of [`TEST_CONVERT`] fail.
+const CONVERT: &str = "def celsius_to_fahrenheit(celsius):\n    return celsius * 9 / 5 - 32\n\n\ndef fahrenheit_to_celsius(fahrenheit):\n    return (fahrenheit - 32) * 5 / 9\n";
+const TEST_CONVERT: &str = "from convert import celsius_to_fahrenheit, fahrenheit_to_celsius\n\n\ndef test_freezing():\n    assert celsius_to_fahrenheit(0) == 32\n\n\ndef test_boiling():\n    assert celsius_to_fahrenheit(100) == 212\n\n\ndef test_back():\n    assert fahrenheit_to_celsius(212) == 100\n";
+
+/// Two of the project's tests fail, and the model's first fix is wrong:
+/// the check's failure is told at the first failing test's own line, with
+/// the test file shown, and the fix is sent to the function it calls, not
+/// to the test file, whose asserts are kept. t3's temp-fix was shown the
+/// first failure against the second test's line and told to write
+/// test_convert.py again, which was refused, until the run ended.
+#[test]
+fn a_wrong_fix_of_the_projects_failing_tests_is_sent_back_to_the_code() {
+    let run_pytest = serde_json::json!({"tool_calls": [{"name": "run_cmd",
+        "arguments": {"cmd": "python3 -m pytest -q"}}]});
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "convert.py", "purpose": "Fix celsius_to_fahrenheit"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            {"name": "the check after the change", "subtask": "`python3 -m pytest -q`",
+             "last_tool": "Edited convert.py", "reply": run_pytest},
+            {"name": "the right fix", "subtask": "`python3 -m pytest -q`",
+             "has": ["the bug is in celsius_to_fahrenheit of convert.py"],
+             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "convert.py",
+                "old": "(celsius - 32) * 5 / 9", "new": "celsius * 9 / 5 + 32"}}]}},
+            {"name": "the check", "subtask": "`python3 -m pytest -q`", "reply": run_pytest},
+            {"name": "the program's run", "subtask": "Run `python3 convert.py`",
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 convert.py"}}]}},
+            {"name": "done", "last_tool": "Edited convert.py", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "fixed"}}]}},
+            {"name": "the wrong fix", "subtask": "Change convert.py",
+             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "convert.py",
+                "old": "celsius * 9 / 5 - 32", "new": "(celsius - 32) * 5 / 9"}}]}}
+        ]
+    }))
+    .expect("script");
+    let test = Test::new()
+        .project(&[("convert.py", CONVERT), ("test_convert.py", TEST_CONVERT)])
+        .serving(script)
+        .args(["Running pytest shows a failing test for convert.py. Correct the code"]);
+    let run = test.run();
+    let told = test
+        .server()
+        .requests()
+        .iter()
+        .map(crate::support::context)
+        .find(|context| context.contains("Your last command failed"))
+        .expect("the failed check was told");
+    assert!(
+        told.contains(
+            "The error is at test_convert.py line 5. Line 5 is: assert celsius_to_fahrenheit(0) \
+             == 32 `celsius_to_fahrenheit(0)` returned -17.77777777777778, not 32. The test is \
+             the project's own and is right: the bug is in celsius_to_fahrenheit of convert.py."
+        ),
+        "{told}"
+    );
+    assert!(
+        told.contains("the whole corrected content of convert.py."),
+        "{told}"
+    );
+    assert!(
+        told.contains(&format!("CONTENT OF test_convert.py:\n```\n{TEST_CONVERT}")),
+        "{told}"
+    );
+    assert_eq!(
+        test.read("test_convert.py"),
+        TEST_CONVERT,
+        "the tests are kept"
+    );
+    assert_eq!(
+        test.read("convert.py"),
+        CONVERT.replace("celsius * 9 / 5 - 32", "celsius * 9 / 5 + 32"),
+        "{}",
+        run.stderr
+    );
+    run.assert_code(0);
+}

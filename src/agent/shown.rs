@@ -5,7 +5,7 @@
 //! lost the functions the goal did not ask to touch; refused and shown the
 //! file, it gave up. Shown before the first write, the file counts as seen.
 
-use super::Agent;
+use super::{Agent, focus};
 use crate::state::{Event, SeenFile, State, SubtaskKind};
 use crate::store::{Durability, StoreError};
 use crate::tools;
@@ -27,6 +27,25 @@ pub(super) fn named_files(state: &State) -> Vec<String> {
     let mut named = Vec::new();
     if let SubtaskKind::Write { path } = &subtask.kind {
         named.push(path.clone());
+    }
+    // The project's own test that failed before the run, where the last
+    // command's failure is: what the code must do, and the line the fix is
+    // told of (see `focus::fix`). Not shown, t3's temp-fix was told to
+    // write the test file again, which keeps its asserts.
+    if let focus::Last::Failed {
+        file: Some(file), ..
+    } = focus::last(state)
+    {
+        let path = file
+            .split_once(" line ")
+            .map_or(file.as_str(), |(path, _)| path);
+        let failed_before = state.failing_before.iter().any(|id| {
+            id.strip_prefix(path)
+                .is_some_and(|rest| rest.starts_with("::"))
+        });
+        if failed_before {
+            named.push(path.to_string());
+        }
     }
     for text in [subtask.description.as_str(), state.goal.as_str()] {
         for word in text.split(|c: char| !(c.is_alphanumeric() || "_./-".contains(c))) {

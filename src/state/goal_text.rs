@@ -162,6 +162,89 @@ pub fn hold_to_goal_text(
     requirements
 }
 
+/// The requirement [`hold_to_speaking`] adds.
+pub const SPEAKING: &str = "the program prints something every time it runs";
+
+/// When every answer to what the program prints every time it runs gives
+/// a text (two at least, none `""`) and no text the goal's words are is
+/// held (see [`GoalText::held`]: `Hello, world!` for "a small program
+/// that greets the world", or answers that disagree), that the program
+/// prints something is: a program every run of which by the checks
+/// (`programs`, as in [`hold_to_goal_text`]) printed nothing is not what
+/// any answer foresaw, and a requirement says so, unmet, shown by the
+/// first run. A goal that asks for tests (`asks_for_tests`) or names a
+/// function in call form is left out: its code may be a library its tests
+/// or calls show (an add-method run's answers were sentences of what the
+/// method gives). A silent greeter was left to the assessment's
+/// word, which a small model gives for the code it reads. One that prints
+/// now meets a requirement of an earlier assessment.
+pub fn hold_to_speaking(
+    mut requirements: Vec<Requirement>,
+    goal: &str,
+    text: &GoalText,
+    checks: &[CheckRun],
+    is_program_run: impl Fn(&str) -> bool,
+    asks_for_tests: bool,
+) -> Vec<Requirement> {
+    let readings = text.readings();
+    let Some(example) = text.agreed().or(readings.first().copied()) else {
+        return requirements;
+    };
+    let every_answer_speaks = readings.len() >= 2 && readings.len() == text.prints.len();
+    if asks_for_tests
+        || !every_answer_speaks
+        || !names_text(goal)
+        || text.held(goal).is_some()
+        || !crate::lang::called_names(goal).is_empty()
+    {
+        return requirements;
+    }
+    let programs: Vec<&CheckRun> = checks
+        .iter()
+        .filter(|check| !check.wants_arguments && is_program_run(&check.command))
+        .collect();
+    let Some(first) = programs.first() else {
+        return requirements;
+    };
+    let printed = |check: &CheckRun| crate::tools::printed(&check.output);
+    if let Some(speaking) = programs
+        .iter()
+        .find(|check| check.passed() && !spoken(&printed(check)).is_empty())
+    {
+        for requirement in requirements
+            .iter_mut()
+            .filter(|r| r.requirement == SPEAKING)
+        {
+            requirement.met = true;
+            requirement.evidence = format!(
+                "`{}` printed {:?}",
+                speaking.command,
+                cut(printed(speaking).trim(), 80)
+            );
+        }
+        return requirements;
+    }
+    requirements.retain(|r| r.requirement != SPEAKING);
+    requirements.push(Requirement {
+        requirement: SPEAKING.into(),
+        met: false,
+        evidence: format!(
+            "`{}` printed nothing; read apart from the code, the goal's words give a program \
+             that prints every time it runs, such as {:?}",
+            first.command,
+            cut(example, 80)
+        ),
+        about_tests: false,
+        about_output: true,
+        shown_by: Some(ShownBy {
+            command: first.command.clone(),
+            expects: String::new(),
+        }),
+        file: None,
+    });
+    requirements
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,5 +370,49 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_program_that_prints_nothing_where_the_goals_words_give_a_text_is_not_done() {
+        const GREETS: &str = "Make a small Python program that greets the world";
+        let text = answered(&["Hello, world!", "hello world"]);
+        assert_eq!(text.held(GREETS), None, "not the goal's words");
+        let is_program = |command: &str| command.ends_with(".py");
+        let silent = vec![
+            run("python3 -m pytest -q", 0, "1 passed"),
+            run("python3 greet.py", 0, "\n"),
+        ];
+        let held = hold_to_speaking(Vec::new(), GREETS, &text, &silent, is_program, false);
+        assert_eq!(held.len(), 1, "{held:?}");
+        assert!(!held[0].met);
+        assert!(held[0].is_about_output());
+        assert_eq!(
+            held[0].shown_by.as_ref().unwrap().command,
+            "python3 greet.py"
+        );
+        assert!(held[0].evidence.contains("printed nothing"), "{held:?}");
+        // Once it prints, the requirement of the earlier assessment is met.
+        let speaking = vec![run("python3 greet.py", 0, "Hi there, world\n")];
+        let held = hold_to_speaking(held, GREETS, &text, &speaking, is_program, false);
+        assert_eq!(held.len(), 1, "{held:?}");
+        assert!(held[0].met, "{held:?}");
+        // Answers that disagree and each give a text hold it too.
+        let apart = answered(&["Hello, world!", "Hi!", "Greetings, world"]);
+        assert_eq!(
+            hold_to_speaking(Vec::new(), GREETS, &apart, &silent, is_program, false).len(),
+            1
+        );
+        // A goal that asks for tests, an answer that the goal gives no
+        // text, a text the goal's words are (held by hold_to_goal_text)
+        // and no program run hold nothing here.
+        assert!(hold_to_speaking(Vec::new(), GREETS, &text, &silent, is_program, true).is_empty());
+        let none = answered(&["Hello, world!", "", "Hi!"]);
+        assert!(hold_to_speaking(Vec::new(), GREETS, &none, &silent, is_program, false).is_empty());
+        let method = "Add a perimeter() method to the Rectangle class in shapes.py";
+        assert!(hold_to_speaking(Vec::new(), method, &text, &silent, is_program, false).is_empty());
+        let hello = vec![run("python3 hello.py", 0, "")];
+        assert!(hold_to_speaking(Vec::new(), HELLO, &text, &hello, is_program, false).is_empty());
+        let tests = vec![run("python3 -m pytest -q", 0, "1 passed")];
+        assert!(hold_to_speaking(Vec::new(), GREETS, &text, &tests, is_program, false).is_empty());
     }
 }

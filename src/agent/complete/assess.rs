@@ -470,6 +470,19 @@ impl Agent<'_> {
                         checks,
                         |command| self.runs_program(command),
                     );
+                    let requirements = goal_text::hold_to_speaking(
+                        requirements,
+                        &self.state().goal,
+                        &text,
+                        checks,
+                        // A library the project had is no program to
+                        // make print.
+                        |command| {
+                            self.runs_program(command)
+                                && !command.split_whitespace().any(|w| self.is_library(w))
+                        },
+                        self.speaks_of_tests(),
+                    );
                     let requirements = verdict::hold_to_goal(&self.state().goal, requirements);
                     let requirements =
                         verdict::hold_to_named(&self.state().goal, requirements, |name| {

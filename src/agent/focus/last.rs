@@ -315,8 +315,25 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
     }
     Last::Failed {
         what,
-        file: pointed_at(state, output),
+        file: failed_at(state, output),
     }
+}
+
+/// The file of the workspace and the line where the language's reading of
+/// `output` places the failure its error line is (see [`error_line`]);
+/// else [`pointed_at`]. With two tests failing, the last place pytest
+/// named was the second one's, and t3's temp-fix was shown the first
+/// one's message against the second one's line.
+fn failed_at(state: &State, output: &str) -> Option<String> {
+    Languages::default()
+        .all()
+        .find_map(|language| language.failures(output).into_iter().next())
+        .filter(|problem| in_workspace(state, &problem.path))
+        .map(|problem| match problem.line {
+            Some(line) => format!("{} line {line}", problem.path),
+            None => problem.path,
+        })
+        .or_else(|| pointed_at(state, output))
 }
 
 /// The project's tests that `output` says failed and that passed when they

@@ -369,11 +369,22 @@ impl Language for Python {
         let Some(message) = message else {
             return Vec::new();
         };
-        let place = output.lines().rev().find_map(|l| {
-            let (path, rest) = l.split_once(".py:")?;
+        let located = |l: &str| {
+            let (path, rest) = l.trim().split_once(".py:")?;
             let line: u32 = rest.split(':').next()?.parse().ok()?;
             Some((format!("{path}.py"), line))
-        });
+        };
+        // The place pytest gives after the message's own `E` line (the
+        // section of that failure), else the last one: with two failing
+        // tests, the last place was the second test's line, and the first
+        // one's message was shown against it.
+        let lines: Vec<&str> = output.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.trim_start().strip_prefix("E ").map(str::trim) == Some(*message));
+        let place = at
+            .and_then(|at| lines[at..].iter().find_map(|l| located(l)))
+            .or_else(|| lines.iter().rev().find_map(|l| located(l)));
         vec![Problem {
             path: place.as_ref().map(|(p, _)| p.clone()).unwrap_or_default(),
             line: place.map(|(_, l)| l),

@@ -904,6 +904,16 @@ fn definitions_and_failures_come_from_the_parser_and_pytest() {
             message: "NameError: name 'f' is not defined".into()
         }]
     );
+    // Two failures: the first one's message, at the first one's place.
+    let two = "FF\n    def test_a():\n>       assert f(0) == 32\nE       assert -32.0 == 32\n\ntest_a.py:5: AssertionError\n    def test_b():\n>       assert f(100) == 212\nE       assert 148.0 == 212\n\ntest_a.py:9: AssertionError\n2 failed in 0.02s";
+    assert_eq!(
+        Python.failures(two),
+        [Problem {
+            path: "test_a.py".into(),
+            line: Some(5),
+            message: "assert -32.0 == 32".into()
+        }]
+    );
     assert_eq!(
         Python.assertion("    assert f('a == b') == 'x'"),
         Some(("f('a == b')".into(), "'x'".into()))
