@@ -1112,7 +1112,10 @@ const TEST_CONVERT: &str = "from convert import celsius_to_fahrenheit, fahrenhei
 /// the test file shown, and the fix is sent to the function it calls, not
 /// to the test file, whose asserts are kept. t3's temp-fix was shown the
 /// first failure against the second test's line and told to write
-/// test_convert.py again, which was refused, until the run ended.
+/// test_convert.py again, which was refused, until the run ended. The
+/// right function given alone in a block of prose is put in beside the
+/// other (u2's temp-fix did so, and the block was dropped for losing
+/// `fahrenheit_to_celsius`).
 #[test]
 fn a_wrong_fix_of_the_projects_failing_tests_is_sent_back_to_the_code() {
     let run_pytest = serde_json::json!({"tool_calls": [{"name": "run_cmd",
@@ -1122,11 +1125,12 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_sent_back_to_the_code() {
             "check": "python3 -m pytest -q"},
         "rules": [
             {"name": "the check after the change", "subtask": "`python3 -m pytest -q`",
-             "last_tool": "Edited convert.py", "reply": run_pytest},
-            {"name": "the right fix", "subtask": "`python3 -m pytest -q`",
+             "last_tool": "bytes to convert.py", "reply": run_pytest},
+            {"name": "the right fix, in prose", "subtask": "`python3 -m pytest -q`",
              "has": ["the bug is in celsius_to_fahrenheit of convert.py"],
-             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "convert.py",
-                "old": "(celsius - 32) * 5 / 9", "new": "celsius * 9 / 5 + 32"}}]}},
+             "reply": {"content": "The correct formula is `celsius * 9 / 5 + 32`. Here's the \
+                corrected code for `convert.py`:\n\n```python\ndef \
+                celsius_to_fahrenheit(celsius):\n    return celsius * 9 / 5 + 32\n```\n"}},
             {"name": "the check", "subtask": "`python3 -m pytest -q`", "reply": run_pytest},
             {"name": "the program's run", "subtask": "Run `python3 convert.py`",
              "reply": {"tool_calls": [{"name": "run_cmd",

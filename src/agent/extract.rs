@@ -75,7 +75,8 @@ impl Agent<'_> {
     /// block of prose is meant for is a guess, and q2's line-count, told to
     /// write a sample for `line_count.py`, explained in prose how to, and
     /// its example block, named after "that line_count.py reads", was
-    /// written over the right program.
+    /// written over the right program. Unless it is definitions alone that
+    /// the language puts in beside the others, as a write of them is.
     fn with_fenced_files(&self, content: &str, calls: Vec<ToolCall>) -> Vec<ToolCall> {
         if calls
             .iter()
@@ -94,7 +95,13 @@ impl Agent<'_> {
             let bytes = self.tools.contents(path)?;
             String::from_utf8(bytes).ok()
         };
-        let writes = text_calls::fenced_files(content, &paths, current)
+        // Definitions alone that the file's language puts in beside what
+        // it holds are what a write of them is (see `merged`), however
+        // short: u2's temp-fix gave the right `celsius_to_fahrenheit`
+        // alone in a block of its prose, which was dropped as a snippet,
+        // and never wrote it as a call.
+        let part = |path: &str, code: &str| self.merged(path, code).is_some();
+        let writes = text_calls::fenced_files(content, &paths, current, part)
             .into_iter()
             .filter(|write| {
                 let path = write.arguments["path"].as_str().unwrap_or_default();
@@ -102,6 +109,9 @@ impl Agent<'_> {
                 let lost = current(path)
                     .map(|old| self.lost_unasked(path, &old, code))
                     .unwrap_or_default();
+                if !lost.is_empty() && part(path, code) {
+                    return true;
+                }
                 if !lost.is_empty() {
                     tracing::warn!(
                         path,

@@ -524,7 +524,7 @@ impl Agent<'_> {
     /// writes `def average` alone over `calc.py`, as aider's models give a
     /// block to put in. A definition the fragment repeats is replaced
     /// where it is.
-    fn merged(&self, path: &str, content: &str) -> Option<String> {
+    pub(super) fn merged(&self, path: &str, content: &str) -> Option<String> {
         let path = path.trim_start_matches("./");
         if !self.state().baseline.files.contains_key(path) {
             return None;

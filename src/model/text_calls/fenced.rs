@@ -9,11 +9,13 @@ use crate::chat::ToolCall;
 /// when the text since the block before it names one of `paths` (the last
 /// one named is the file); a block that is a tool call, or much shorter than
 /// the file it would replace (`current` gives its text; a snippet, not the
-/// file), does not.
+/// file), does not, unless `part` takes it (path and block: a part the
+/// file's language puts in beside what it holds).
 pub fn fenced_files(
     text: &str,
     paths: &[String],
     current: impl Fn(&str) -> Option<String>,
+    part: impl Fn(&str, &str) -> bool,
 ) -> Vec<ToolCall> {
     let mut writes: Vec<ToolCall> = Vec::new();
     let mut rest = text;
@@ -43,7 +45,7 @@ pub fn fenced_files(
             continue;
         }
         let whole = current(path).is_none_or(|old| code.lines().count() * 2 >= old.lines().count());
-        if whole {
+        if whole || part(path, code) {
             writes.retain(|w| w.arguments["path"] != path.as_str());
             writes.push(ToolCall {
                 name: "write_file".into(),

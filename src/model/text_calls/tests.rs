@@ -381,7 +381,7 @@ fn files_given_as_code_blocks_become_writes() {
     let old =
         "from g import play\n\ndef test_tie():\n    assert play('rock', 'rock') == 'It's a tie!'\n";
     let current = |path: &str| (path == "test_g.py").then(|| old.to_string());
-    let writes = fenced_files(qwen, &paths, current);
+    let writes = fenced_files(qwen, &paths, current, |_, _| false);
     assert_eq!(writes.len(), 1, "{writes:?}");
     assert_eq!(writes[0].arguments["path"], "test_g.py");
     assert_eq!(
@@ -391,12 +391,20 @@ fn files_given_as_code_blocks_become_writes() {
     // A block no file is named before, a snippet of a longer file, and
     // a file the run does not know are left alone.
     let unnamed = "Here's the corrected code:\n\n```python\nx = 1\n```";
-    assert!(fenced_files(unnamed, &paths, current).is_empty());
+    assert!(fenced_files(unnamed, &paths, current, |_, _| false).is_empty());
     let long = "a\n".repeat(40);
     let snippet = "In `test_g.py` change:\n```python\nx = 1\n```";
-    assert!(fenced_files(snippet, &paths, |_| Some(long.clone())).is_empty());
+    assert!(fenced_files(snippet, &paths, |_| Some(long.clone()), |_, _| false).is_empty());
+    // ... unless it is a part the file's language takes.
+    let taken = fenced_files(
+        snippet,
+        &paths,
+        |_| Some(long.clone()),
+        |path, code| path == "test_g.py" && code == "x = 1\n",
+    );
+    assert_eq!(taken.len(), 1, "{taken:?}");
     let other = "In `other.py`:\n```python\nx = 1\n```";
-    assert!(fenced_files(other, &paths, current).is_empty());
+    assert!(fenced_files(other, &paths, current, |_, _| false).is_empty());
 }
 
 #[test]
