@@ -590,7 +590,7 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
         .find(|r| r.contains("GOAL:"))
         .expect("the planner was asked");
     assert!(
-        asked.contains("The project's tests FAIL now: `python3 -m pytest -q` exit code 1, 1 failed, 1 passed.\\n  test_calc.py::test_average fails: assert 3.0 == 2"),
+        asked.contains("The project's tests FAIL now: `python3 -m pytest -q` exit code 1, 1 failed, 1 passed.\\n  test_calc.py::test_average fails: `assert average([1, 2, 3]) == 2` (average([1, 2, 3]) returned 3.0, the test says 2)"),
         "{asked}"
     );
     assert!(!asked.contains("__pycache__"), "{asked}");

@@ -499,12 +499,41 @@ impl Agent<'_> {
         );
         // The failed tests by name, with what failed, as the runner's
         // summary says them; else where the language reads the failure.
+        // A test its language reads what it checked of (see
+        // `Language::failed_checks`) says that instead: told `assert -32.0
+        // == 32`, u3's temp-fix planned to "return the correct value for
+        // -32.0".
         let named = crate::lang::failed_with_why(&run.output);
         if !named.is_empty() {
+            let checks: Vec<crate::lang::FailedCheck> = self
+                .languages
+                .iter()
+                .flat_map(|l| l.failed_checks(&run.output))
+                .collect();
             for (test, why) in named.iter().take(3) {
-                match why.is_empty() {
-                    true => text.push_str(&format!("\n  {test} fails")),
-                    false => text.push_str(&format!("\n  {test} fails: {why}")),
+                let checked = checks.iter().find(|check| {
+                    let id = check.test.split('[').next().unwrap_or_default();
+                    test.split('[')
+                        .next()
+                        .unwrap_or_default()
+                        .split_once("::")
+                        .is_some_and(|(_, own)| own == id.replace('.', "::"))
+                });
+                match (checked, why.is_empty()) {
+                    (Some(check), _) => {
+                        let cut = |text: &str| crate::text::shorten(text, MAX_CHECKED_CHARS);
+                        let got = check
+                            .got
+                            .as_deref()
+                            .map(|got| format!(" ({})", cut(got)))
+                            .unwrap_or_default();
+                        text.push_str(&format!(
+                            "\n  {test} fails: `{}`{got}",
+                            cut(&check.statement)
+                        ));
+                    }
+                    (None, true) => text.push_str(&format!("\n  {test} fails")),
+                    (None, false) => text.push_str(&format!("\n  {test} fails: {why}")),
                 }
             }
             return text;
