@@ -294,21 +294,14 @@ impl Agent<'_> {
     /// the other conversion's formula): the test's own line is what the
     /// function must do.
     fn failed_checks(&self, language: &dyn crate::lang::Language, failing: &[String]) -> String {
-        let cut = |text: &str| crate::text::shorten(text, MAX_CHECKED_CHARS);
         let said: Vec<String> = self
             .state()
             .checks
             .iter()
             .flat_map(|check| language.failed_checks(&check.output))
-            .filter(|check| {
-                let id = check.test.split('[').next().unwrap_or_default();
-                failing.iter().any(|f| *f == id.replace('.', "::"))
-            })
+            .filter(|check| failing.contains(&test_id(check)))
             .take(SHOWN_FAILED_CHECKS)
-            .map(|check| match &check.got {
-                Some(got) => format!("`{}` ({})", cut(&check.statement), cut(got)),
-                None => format!("`{}`", cut(&check.statement)),
-            })
+            .map(|check| said_check(&check))
             .collect();
         said.join(" and ")
     }
@@ -511,26 +504,13 @@ impl Agent<'_> {
                 .flat_map(|l| l.failed_checks(&run.output))
                 .collect();
             for (test, why) in named.iter().take(3) {
-                let checked = checks.iter().find(|check| {
-                    let id = check.test.split('[').next().unwrap_or_default();
-                    test.split('[')
-                        .next()
-                        .unwrap_or_default()
-                        .split_once("::")
-                        .is_some_and(|(_, own)| own == id.replace('.', "::"))
-                });
+                let own = test.split('[').next().unwrap_or_default().split_once("::");
+                let checked = checks
+                    .iter()
+                    .find(|check| own.is_some_and(|(_, own)| own == test_id(check)));
                 match (checked, why.is_empty()) {
                     (Some(check), _) => {
-                        let cut = |text: &str| crate::text::shorten(text, MAX_CHECKED_CHARS);
-                        let got = check
-                            .got
-                            .as_deref()
-                            .map(|got| format!(" ({})", cut(got)))
-                            .unwrap_or_default();
-                        text.push_str(&format!(
-                            "\n  {test} fails: `{}`{got}",
-                            cut(&check.statement)
-                        ));
+                        text.push_str(&format!("\n  {test} fails: {}", said_check(check)))
                     }
                     (None, true) => text.push_str(&format!("\n  {test} fails")),
                     (None, false) => text.push_str(&format!("\n  {test} fails: {why}")),
@@ -551,6 +531,27 @@ impl Agent<'_> {
             text.push_str(&format!("\n  {place}: {}", problem.message));
         }
         text
+    }
+}
+
+/// A failed check's test as a failing test's id names it within its file
+/// (`TestA::test_b` of pytest's `TestA.test_b`, parameters left out).
+fn test_id(check: &crate::lang::FailedCheck) -> String {
+    check
+        .test
+        .split('[')
+        .next()
+        .unwrap_or_default()
+        .replace('.', "::")
+}
+
+/// What a failed check checked and got, cut: `` `assert f(0) == 32` (f(0)
+/// returned -32.0, the test says 32) ``.
+fn said_check(check: &crate::lang::FailedCheck) -> String {
+    let cut = |text: &str| crate::text::shorten(text, MAX_CHECKED_CHARS);
+    match &check.got {
+        Some(got) => format!("`{}` ({})", cut(&check.statement), cut(got)),
+        None => format!("`{}`", cut(&check.statement)),
     }
 }
 

@@ -109,10 +109,8 @@ impl Agent<'_> {
                 let lost = current(path)
                     .map(|old| self.lost_unasked(path, &old, code))
                     .unwrap_or_default();
-                if !lost.is_empty() && part(path, code) {
-                    return true;
-                }
-                if !lost.is_empty() {
+                let taken = lost.is_empty() || part(path, code);
+                if !taken {
                     tracing::warn!(
                         path,
                         ?lost,
@@ -120,7 +118,7 @@ impl Agent<'_> {
                          file: not taken for its content"
                     );
                 }
-                lost.is_empty()
+                taken
             });
         writes.chain(calls).collect()
     }

@@ -35,17 +35,9 @@ pub(super) fn named_files(state: &State) -> Vec<String> {
     if let focus::Last::Failed {
         file: Some(file), ..
     } = focus::last(state)
+        && let Some(path) = focus::kept_test(state, &file)
     {
-        let path = file
-            .split_once(" line ")
-            .map_or(file.as_str(), |(path, _)| path);
-        let failed_before = state.failing_before.iter().any(|id| {
-            id.strip_prefix(path)
-                .is_some_and(|rest| rest.starts_with("::"))
-        });
-        if failed_before {
-            named.push(path.to_string());
-        }
+        named.push(path.to_string());
     }
     for text in [subtask.description.as_str(), state.goal.as_str()] {
         for word in text.split(|c: char| !(c.is_alphanumeric() || "_./-".contains(c))) {

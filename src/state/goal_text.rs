@@ -98,6 +98,15 @@ pub fn names_text(goal: &str) -> bool {
             .any(|word| SAYING_WORDS.contains(&word))
 }
 
+/// The checks that ran a program (`is_program_run`: not tests), not
+/// those that only wanted arguments.
+fn program_runs(checks: &[CheckRun], is_program_run: impl Fn(&str) -> bool) -> Vec<&CheckRun> {
+    checks
+        .iter()
+        .filter(|check| !check.wants_arguments && is_program_run(&check.command))
+        .collect()
+}
+
 /// The requirement [`hold_to_goal_text`] adds for `text`.
 fn text_requirement(text: &str) -> String {
     format!("the program prints {text:?}, as the goal's words give it")
@@ -120,10 +129,7 @@ pub fn hold_to_goal_text(
     let Some(expects) = text.held(goal) else {
         return requirements;
     };
-    let programs: Vec<&CheckRun> = checks
-        .iter()
-        .filter(|check| !check.wants_arguments && is_program_run(&check.command))
-        .collect();
+    let programs = program_runs(checks, is_program_run);
     let Some(first) = programs.first() else {
         return requirements;
     };
@@ -199,10 +205,7 @@ pub fn hold_to_speaking(
     {
         return requirements;
     }
-    let programs: Vec<&CheckRun> = checks
-        .iter()
-        .filter(|check| !check.wants_arguments && is_program_run(&check.command))
-        .collect();
+    let programs = program_runs(checks, is_program_run);
     let Some(first) = programs.first() else {
         return requirements;
     };

@@ -26,7 +26,7 @@ pub use last::{
     Last, acted, changed_files, completion_refused, failed_output, gave_up_before, last,
     refused_in_subtask, unchanged, unwired, unwired_still,
 };
-pub use next_step::{Ending, after_work, fix_failure, next_step, where_option_is_read};
+pub use next_step::{Ending, after_work, fix_failure, kept_test, next_step, where_option_is_read};
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";
 

@@ -192,17 +192,21 @@ pub fn fix_failure(
         .and_then(|(option, path)| reading_option(path, &option, contents))
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
-    // The project's own test, failing before the run: the goal is to make
-    // it pass (the plan keeps it), so the code it calls is what is wrong.
-    let kept = file.is_some_and(|file| {
-        let path = file.split_once(" line ").map_or(file, |(path, _)| path);
-        state.baseline.files.contains_key(path)
-            && state.failing_before.iter().any(|id| {
-                id.strip_prefix(path)
-                    .is_some_and(|rest| rest.starts_with("::"))
-            })
-    });
+    let kept = file.and_then(|file| kept_test(state, file)).is_some();
     format!("{}{input}{option}", fix(file, what, contents, kept))
+}
+
+/// The path of `file` (`path` or `path line N`, as a failure names it)
+/// when it is the project's own test file and a test of it failed before
+/// the run: the goal is to make it pass (the plan keeps it), so the code
+/// it calls is what is wrong.
+pub fn kept_test<'a>(state: &State, file: &'a str) -> Option<&'a str> {
+    let path = file.split_once(" line ").map_or(file, |(path, _)| path);
+    let failed_before = state.failing_before.iter().any(|id| {
+        id.strip_prefix(path)
+            .is_some_and(|rest| rest.starts_with("::"))
+    });
+    (state.baseline.files.contains_key(path) && failed_before).then_some(path)
 }
 
 /// For program `path` of `contents` that printed `option` back: the lines
