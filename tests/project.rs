@@ -1107,30 +1107,35 @@ fn a_rewrite_of_prose_that_changes_only_blank_lines_is_written() {
 const CONVERT: &str = "def celsius_to_fahrenheit(celsius):\n    return celsius * 9 / 5 - 32\n\n\ndef fahrenheit_to_celsius(fahrenheit):\n    return (fahrenheit - 32) * 5 / 9\n";
 const TEST_CONVERT: &str = "from convert import celsius_to_fahrenheit, fahrenheit_to_celsius\n\n\ndef test_freezing():\n    assert celsius_to_fahrenheit(0) == 32\n\n\ndef test_boiling():\n    assert celsius_to_fahrenheit(100) == 212\n\n\ndef test_back():\n    assert fahrenheit_to_celsius(212) == 100\n";
 
-/// Two of the project's tests fail, and the model's first fix is wrong:
-/// the check's failure is told at the first failing test's own line, with
-/// the test file shown, and the fix is sent to the function it calls, not
-/// to the test file, whose asserts are kept. t3's temp-fix was shown the
-/// first failure against the second test's line and told to write
-/// test_convert.py again, which was refused, until the run ended. The
-/// right function given alone in a block of prose is put in beside the
-/// other (u2's temp-fix did so, and the block was dropped for losing
-/// `fahrenheit_to_celsius`).
+/// Two of the project's tests fail: the fix of the function the first
+/// failing test calls is asked in a question of its own, at the subtask
+/// that changes its file and again after a wrong fix: the test's line,
+/// what the call gave, the function as it is now, no tools (u3's
+/// temp-fix, asked in rounds, wrote the function back unchanged round
+/// after round). The failure is read at the first failing test's own line
+/// (t3's temp-fix was told it against the second test's line and to write
+/// test_convert.py again, which was refused, until the run ended). The
+/// function the answer gives alone is put in beside the other, and the
+/// test file is kept.
 #[test]
-fn a_wrong_fix_of_the_projects_failing_tests_is_sent_back_to_the_code() {
+fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
     let run_pytest = serde_json::json!({"tool_calls": [{"name": "run_cmd",
         "arguments": {"cmd": "python3 -m pytest -q"}}]});
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "convert.py", "purpose": "Fix celsius_to_fahrenheit"}],
             "check": "python3 -m pytest -q"},
         "rules": [
+            {"name": "the question of its own, first", "has": ["What in celsius_to_fahrenheit \
+                gives -32.0 instead of 32?"],
+             "reply": {"content": "It must subtract 32 first.\n\n```python\ndef \
+                celsius_to_fahrenheit(celsius):\n    return (celsius - 32) * 5 / 9\n```\n"}},
+            {"name": "the question of its own, again", "has": ["What in celsius_to_fahrenheit \
+                gives -17.77777777777778 instead of 32?"],
+             "reply": {"content": "It computes the other conversion; it must multiply by 9 / 5 \
+                and add 32.\n\n```python\ndef celsius_to_fahrenheit(celsius):\n    return \
+                celsius * 9 / 5 + 32\n```\n"}},
             {"name": "the check after the change", "subtask": "`python3 -m pytest -q`",
              "last_tool": "bytes to convert.py", "reply": run_pytest},
-            {"name": "the right fix, in prose", "subtask": "`python3 -m pytest -q`",
-             "has": ["the bug is in celsius_to_fahrenheit of convert.py"],
-             "reply": {"content": "The correct formula is `celsius * 9 / 5 + 32`. Here's the \
-                corrected code for `convert.py`:\n\n```python\ndef \
-                celsius_to_fahrenheit(celsius):\n    return celsius * 9 / 5 + 32\n```\n"}},
             {"name": "the check", "subtask": "`python3 -m pytest -q`", "reply": run_pytest},
             {"name": "the program's run", "subtask": "Run `python3 convert.py`",
              "reply": {"tool_calls": [{"name": "run_cmd",
@@ -1138,9 +1143,10 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_sent_back_to_the_code() {
             {"name": "done", "last_tool": "Edited convert.py", "reply": {"tool_calls": [{
                 "name": "mark_subtask_complete",
                 "arguments": {"success": true, "reason": "fixed"}}]}},
-            {"name": "the wrong fix", "subtask": "Change convert.py",
-             "reply": {"tool_calls": [{"name": "edit_file", "arguments": {"path": "convert.py",
-                "old": "celsius * 9 / 5 - 32", "new": "(celsius - 32) * 5 / 9"}}]}}
+            {"name": "the change made", "subtask": "Change convert.py",
+             "last_tool": "bytes to convert.py", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "changed"}}]}}
         ]
     }))
     .expect("script");
@@ -1149,34 +1155,86 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_sent_back_to_the_code() {
         .serving(script)
         .args(["Running pytest shows a failing test for convert.py. Correct the code"]);
     let run = test.run();
-    let told = test
+    let asked: Vec<serde_json::Value> = test
         .server()
         .requests()
-        .iter()
-        .map(crate::support::context)
-        .find(|context| context.contains("Your last command failed"))
-        .expect("the failed check was told");
+        .into_iter()
+        .filter(|request| {
+            crate::support::context(request).contains("What in celsius_to_fahrenheit")
+        })
+        .collect();
+    assert_eq!(
+        asked.len(),
+        2,
+        "asked at the change, then after its wrong fix"
+    );
     assert!(
-        told.contains(
-            "The error is at test_convert.py line 5. Line 5 is: assert celsius_to_fahrenheit(0) \
-             == 32 `celsius_to_fahrenheit(0)` returned -17.77777777777778, not 32. The test is \
-             the project's own and is right: the bug is in celsius_to_fahrenheit of convert.py."
+        crate::support::context(&asked[0]).contains(
+            "`celsius_to_fahrenheit(0)` returned -32.0; the test expects 32.\n\nThe function \
+             celsius_to_fahrenheit, in convert.py:\n```python\ndef \
+             celsius_to_fahrenheit(celsius):\n    return celsius * 9 / 5 - 32\n```"
         ),
-        "{told}"
+        "{}",
+        crate::support::context(&asked[0])
+    );
+    let question = crate::support::context(&asked[1]);
+    assert!(
+        question.contains(
+            "The test in test_convert.py is right, and it fails:\n```python\nassert \
+             celsius_to_fahrenheit(0) == 32\n```\n`celsius_to_fahrenheit(0)` returned \
+             -17.77777777777778; the test expects 32.\n\nThe function celsius_to_fahrenheit, in \
+             convert.py:\n```python\ndef celsius_to_fahrenheit(celsius):\n    return (celsius - \
+             32) * 5 / 9\n```\n\nWhat in celsius_to_fahrenheit gives -17.77777777777778 instead \
+             of 32?"
+        ),
+        "{question}"
     );
     assert!(
-        told.contains("the whole corrected content of convert.py."),
-        "{told}"
-    );
-    assert!(
-        told.contains(&format!("CONTENT OF test_convert.py:\n```\n{TEST_CONVERT}")),
-        "{told}"
+        asked[1]["tools"].as_array().is_none_or(Vec::is_empty),
+        "no tools: {}",
+        asked[1]["tools"]
     );
     assert_eq!(
         test.read("test_convert.py"),
         TEST_CONVERT,
         "the tests are kept"
     );
+    assert_eq!(
+        test.read("convert.py"),
+        CONVERT.replace("celsius * 9 / 5 - 32", "celsius * 9 / 5 + 32"),
+        "{}",
+        run.stderr
+    );
+    run.assert_code(0);
+}
+
+/// The right function given alone in a block of the reply's prose is put in
+/// beside the file's other definitions (u2's temp-fix did so, and the block
+/// was dropped for losing `fahrenheit_to_celsius`).
+#[test]
+fn a_fix_given_in_prose_is_put_in_beside_the_other_definitions() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "convert.py", "purpose": "Fix celsius_to_fahrenheit"}],
+            "check": "python3 convert.py"},
+        "rules": [
+            {"name": "the program's run", "subtask": "`python3 convert.py`",
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 convert.py"}}]}},
+            {"name": "done", "last_tool": "bytes to convert.py", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "fixed"}}]}},
+            {"name": "the right fix, in prose", "subtask": "Change convert.py",
+             "reply": {"content": "The correct formula is `celsius * 9 / 5 + 32`. Here's the \
+                corrected code for `convert.py`:\n\n```python\ndef \
+                celsius_to_fahrenheit(celsius):\n    return celsius * 9 / 5 + 32\n```\n"}}
+        ]
+    }))
+    .expect("script");
+    let test = Test::new()
+        .project(&[("convert.py", CONVERT)])
+        .serving(script)
+        .args(["celsius_to_fahrenheit in convert.py must add 32, not subtract it: fix it"]);
+    let run = test.run();
     assert_eq!(
         test.read("convert.py"),
         CONVERT.replace("celsius * 9 / 5 - 32", "celsius * 9 / 5 + 32"),

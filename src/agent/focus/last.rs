@@ -336,6 +336,29 @@ fn failed_at(state: &State, output: &str) -> Option<String> {
         .or_else(|| pointed_at(state, output))
 }
 
+/// The failure of the project's tests as the last check over the whole
+/// project found it (before the plan, or at the last completion check),
+/// read as a failed command of the subtask is: what a change of the code
+/// it calls starts from, before the subtask has run anything.
+pub fn checked_failure(state: &State) -> Option<Last> {
+    let check = state
+        .checks
+        .iter()
+        .find(|check| !check.passed() && check.tests.is_some_and(|t| t.failed > 0))?;
+    let status = match check.exit_code {
+        Some(code) => format!("exit code {code}"),
+        None => "was killed".to_string(),
+    };
+    let what = match error_line(&check.output) {
+        Some(error) => format!("`{}` {status}: {error}", check.command),
+        None => format!("`{}` {status}", check.command),
+    };
+    Some(Last::Failed {
+        what,
+        file: failed_at(state, &check.output),
+    })
+}
+
 /// The project's tests that `output` says failed and that passed when they
 /// ran before the plan: in a test file there before the run and not
 /// changed since, not among those that failed then. A small model asked

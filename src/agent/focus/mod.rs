@@ -23,10 +23,12 @@ pub use check::{
     wanted_input,
 };
 pub use last::{
-    Last, acted, changed_files, completion_refused, failed_output, gave_up_before, last,
-    refused_in_subtask, unchanged, unwired, unwired_still,
+    Last, acted, changed_files, checked_failure, completion_refused, failed_output, gave_up_before,
+    last, refused_in_subtask, unchanged, unwired, unwired_still,
 };
-pub use next_step::{Ending, after_work, fix_failure, kept_test, next_step, where_option_is_read};
+pub use next_step::{
+    Ending, Repair, after_work, fix_failure, kept_test, next_step, repair, where_option_is_read,
+};
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";
 

@@ -2,9 +2,12 @@
 //! failure: the exact call to write, ready to copy.
 
 use super::check::{arguments_wanted, input_hint, keyboard_edit, option_printed_back};
-use super::{COMPLETE, Last, check_command, check_passed, last, run_call, unwired, unwired_still};
+use super::{
+    COMPLETE, Last, check_command, check_passed, checked_failure, last, run_call, unwired,
+    unwired_still,
+};
 use crate::lang::Languages;
-use crate::state::State;
+use crate::state::{State, SubtaskKind};
 
 /// The call that marks the subtask done, ready to copy, its reason filled
 /// in from what the last call did.
@@ -276,25 +279,21 @@ fn defining_module<'a>(
         .map(|(path, _)| path.as_str())
 }
 
-/// For a test line that asserts a call equals a value (`assert CALL ==
-/// EXPECTED`, `assertEqual(CALL, EXPECTED)`, either side first) whose
-/// failure (in `what`: pytest's `assert ACTUAL == EXPECTED`, unittest's
-/// `ACTUAL != EXPECTED`) shows what CALL gave: both ways to make them
-/// agree, the test's line spelled out. A small model told only the line
-/// rewrote the file with the same assert three times. When CALL gave no
-/// value at all (its language's `None`) and a module of `contents` defines
-/// the function, that module is the file to fix (the second part of the
-/// answer): a fizzbuzz that printed its answers was told to fix the test
-/// file, and the model wrote `== None` into it.
-fn returned_instead(
-    path: &str,
-    source: &str,
-    what: &str,
-    contents: &[(String, String)],
-    kept: bool,
-) -> Option<(String, Option<String>)> {
-    let languages = Languages::default();
-    let language = languages.for_path(path)?;
+/// What a failed `assert CALL == EXPECTED` (either side first) showed:
+/// the call, what it gave, what the test expects, and the test's line with
+/// what it gave in its place.
+struct Gave {
+    call: String,
+    actual: String,
+    expected: String,
+    corrected: String,
+}
+
+/// For a test line (`source`) that asserts a call equals a value (`assert
+/// CALL == EXPECTED`, `assertEqual(CALL, EXPECTED)`, either side first)
+/// whose failure (in `what`: pytest's `assert ACTUAL == EXPECTED`,
+/// unittest's `ACTUAL != EXPECTED`) shows what CALL gave, by `language`.
+fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Option<Gave> {
     let (left, right) = language.assertion(source)?;
     let (shown_left, shown_right) = language.compared(what)?;
     let same = |a: &str, b: &str| {
@@ -327,14 +326,50 @@ fn returned_instead(
         false => line.rfind(written),
     }?;
     let corrected = format!("{}{actual}{}", &line[..at], &line[at + written.len()..]);
-    let call = call.trim();
     if same(&actual, &expected) || actual.contains("...") {
         return None;
     }
+    Some(Gave {
+        call: call.trim().to_string(),
+        actual,
+        expected,
+        corrected,
+    })
+}
+
+/// The name a call calls: `f` of `f(0)`, `game.play` of `game.play(1)`.
+fn called_name(call: &str) -> &str {
+    call.split_once('(').map_or(call, |(name, _)| name.trim())
+}
+
+/// For a test line that asserts a call equals a value whose failure shows
+/// what the call gave (see [`gave`]): both ways to make them agree, the
+/// test's line spelled out. A small model told only the line rewrote the
+/// file with the same assert three times. When CALL gave no value at all
+/// (its language's `None`) and a module of `contents` defines the
+/// function, that module is the file to fix (the second part of the
+/// answer): a fizzbuzz that printed its answers was told to fix the test
+/// file, and the model wrote `== None` into it.
+fn returned_instead(
+    path: &str,
+    source: &str,
+    what: &str,
+    contents: &[(String, String)],
+    kept: bool,
+) -> Option<(String, Option<String>)> {
+    let languages = Languages::default();
+    let language = languages.for_path(path)?;
+    let Gave {
+        call,
+        actual,
+        expected,
+        corrected,
+    } = gave(language, source, what)?;
+    let call = call.as_str();
     if language.no_value(&actual)
         && let Some(module) = defining_module(path, call, contents)
     {
-        let name = call.split_once('(').map_or(call, |(name, _)| name.trim());
+        let name = called_name(call);
         return Some((
             format!(
                 " `{call}` returned {actual}, not {expected}: {name} in {module} gives no value \
@@ -344,11 +379,11 @@ fn returned_instead(
         ));
     }
     if kept && let Some(module) = defining_module(path, call, contents) {
-        let name = call.split_once('(').map_or(call, |(name, _)| name.trim());
+        let name = called_name(call);
         let shown = contents
             .iter()
             .find(|(p, _)| p == module)
-            .and_then(|(_, text)| definition_lines(language, module, text, name))
+            .and_then(|(_, text)| definition_lines(language, module, text, name, true))
             .map(|lines| format!(" It is defined so:\n{lines}\n"))
             .unwrap_or_default();
         return Some((
@@ -376,17 +411,121 @@ fn returned_instead(
     ))
 }
 
+/// A failing test of the project's own (one that failed before the run,
+/// whose asserts the plan keeps) that compares a call with a value the
+/// call did not give, and the function it calls, as a module of the files
+/// shown defines it: what a question of its own asks the model to fix
+/// (see [`crate::agent::prompt::repair_request`]). Asked in a round, with
+/// the tools, the plan and the run around it, Qwen2.5-Coder 1.5B wrote
+/// `celsius * 9 / 5 - 32` back unchanged round after round (u3's
+/// temp-fix); asked in prose, it said the right formula (u2's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    /// The module that defines the function: the file to change.
+    pub module: String,
+    /// The function's name.
+    pub name: String,
+    /// The name of the module's language, the tag of its code blocks.
+    pub language: &'static str,
+    /// The test file and the failing line of it, as written.
+    pub test: String,
+    pub line: String,
+    /// The call the line makes, what it gave, and what the test expects.
+    pub call: String,
+    pub actual: String,
+    pub expected: String,
+    /// The function's definition as the module holds it now.
+    pub definition: String,
+}
+
+/// The [`Repair`] the last failure of the active subtask asks for, when it
+/// is one: a check failed at a line of the project's own failing tests
+/// (see [`kept_test`]) that compares a call with a value, and a module
+/// defines the function it calls. Before the subtask has run anything, a
+/// subtask that changes a file the project had starts from the last check
+/// of the project's tests (see [`checked_failure`]) when that file is the
+/// one to fix. The files are those of `contents` (shown in the context),
+/// else as `read` gives them.
+pub fn repair(
+    state: &State,
+    contents: &[(String, String)],
+    read: impl Fn(&str) -> Option<String>,
+) -> Option<Repair> {
+    let changes = match &state.tree.active()?.1.kind {
+        SubtaskKind::Write { path } if state.baseline.files.contains_key(path) => Some(path),
+        _ => None,
+    };
+    let (what, file, only) = match last(state) {
+        Last::Failed {
+            what,
+            file: Some(file),
+        } => (what, file, None),
+        Last::Nothing => match (changes, checked_failure(state)) {
+            (
+                Some(path),
+                Some(Last::Failed {
+                    what,
+                    file: Some(file),
+                }),
+            ) => (what, file, Some(path)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let test = kept_test(state, &file)?;
+    let line: usize = file.split_once(" line ")?.1.parse().ok()?;
+    let mut files = contents.to_vec();
+    for path in [Some(test), changes.map(String::as_str)]
+        .into_iter()
+        .flatten()
+    {
+        if !files.iter().any(|(p, _)| p == path)
+            && let Some(text) = read(path)
+        {
+            files.push((path.to_string(), text));
+        }
+    }
+    let (_, text) = files.iter().find(|(p, _)| p == test)?;
+    let source = text.lines().nth(line.checked_sub(1)?)?;
+    let languages = Languages::default();
+    let language = languages.for_path(test)?;
+    let gave = gave(language, source, &what)?;
+    if language.no_value(&gave.actual) {
+        return None;
+    }
+    let module = defining_module(test, &gave.call, &files)?;
+    if only.is_some_and(|path| path != module) {
+        return None;
+    }
+    let name = called_name(&gave.call).to_string();
+    let (_, code) = files.iter().find(|(p, _)| p == module)?;
+    let definition = definition_lines(language, module, code, &name, false)?;
+    Some(Repair {
+        module: module.to_string(),
+        name,
+        language: language.name(),
+        test: test.to_string(),
+        line: source.trim().to_string(),
+        call: gave.call,
+        actual: gave.actual,
+        expected: gave.expected,
+        definition,
+    })
+}
+
 /// Lines a definition is shown in, at most.
 const MAX_DEFINITION_LINES: usize = 12;
 
 /// The lines of `name`'s top-level definition in `module` (`text`), by its
 /// language: from its line to the next definition's, blank lines at the
-/// end left out, numbered; at most [`MAX_DEFINITION_LINES`].
+/// end left out, `numbered` or as they are; at most
+/// [`MAX_DEFINITION_LINES`].
 fn definition_lines(
     language: &dyn crate::lang::Language,
     module: &str,
     text: &str,
     name: &str,
+    numbered: bool,
 ) -> Option<String> {
     let definitions = language
         .definitions(&[(module.to_string(), text.to_string())])
@@ -399,15 +538,16 @@ fn definition_lines(
         .get(at + 1)
         .map_or(lines.len(), |next| (next.line as usize).saturating_sub(1))
         .min(lines.len());
-    let mut shown: Vec<String> = (first.max(1)..=end)
-        .map(|n| format!("{n}: {}", lines[n - 1]))
-        .collect();
-    while shown
-        .last()
-        .is_some_and(|l| l.split_once(": ").is_some_and(|(_, t)| t.trim().is_empty()))
-    {
-        shown.pop();
+    let mut last = end;
+    while last >= first.max(1) && lines[last - 1].trim().is_empty() {
+        last -= 1;
     }
+    let mut shown: Vec<String> = (first.max(1)..=last)
+        .map(|n| match numbered {
+            true => format!("{n}: {}", lines[n - 1]),
+            false => lines[n - 1].to_string(),
+        })
+        .collect();
     shown.truncate(MAX_DEFINITION_LINES);
     (!shown.is_empty()).then(|| shown.join("\n"))
 }

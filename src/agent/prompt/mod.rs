@@ -70,6 +70,54 @@ pub fn answer_request(
     }
 }
 
+/// The system prompt of a [`repair_request`].
+const REPAIR_SYSTEM: &str = "You are a careful programmer fixing a bug. Answer in plain text: \
+first one sentence on what is wrong, then the corrected code in one code block.";
+
+/// The request that asks for the fix of one function a failing test of
+/// the project's own shows wrong (see [`focus::Repair`]): the test's line,
+/// what the call gave and what the test expects, and the function as it
+/// is, with no tools, no plan and no run around them; the answer is a
+/// sentence on what is wrong and the corrected function in a code block,
+/// which the round takes as a write of its module (see
+/// `Agent::repaired`). Asked so, a small model reasons before it writes:
+/// in a round it wrote the function back unchanged.
+pub fn repair_request(
+    state: &State,
+    settings: &Settings,
+    num_ctx: u64,
+    repair: &focus::Repair,
+) -> ChatRequest {
+    let focus::Repair {
+        module,
+        name,
+        language,
+        test,
+        line,
+        call,
+        actual,
+        expected,
+        definition,
+    } = repair;
+    let ask = format!(
+        "The test in {test} is right, and it fails:\n```{language}\n{line}\n```\n`{call}` \
+         returned {actual}; the test expects {expected}.\n\nThe function {name}, in {module}:\n\
+         ```{language}\n{definition}\n```\n\nWhat in {name} gives {actual} instead of \
+         {expected}? Say it in one sentence. Then write the whole corrected {name} in one \
+         ```{language} code block."
+    );
+    ChatRequest {
+        messages: vec![Message::system(REPAIR_SYSTEM), Message::user(ask)],
+        tools: Vec::new(),
+        format: None,
+        options: Options {
+            temperature: retry_temperature(state, settings.temperature),
+            num_ctx,
+            num_predict: Some(settings.num_predict),
+        },
+    }
+}
+
 /// The request of a round. Under context pressure it keeps fewer exchanges
 /// and shorter tool results, so the prompt stays inside the window however
 /// long the run. `head` is what every call of the run starts with (see

@@ -60,7 +60,7 @@ fn quoted_check(text: &str, check: &str) -> Option<ToolCall> {
 
 /// The fenced blocks of `text`: the language after the opening fence, and
 /// the body.
-fn blocks(text: &str) -> Vec<(&str, &str)> {
+pub fn blocks(text: &str) -> Vec<(&str, &str)> {
     let mut blocks = Vec::new();
     let mut rest = text;
     while let Some(open) = rest.find("```") {

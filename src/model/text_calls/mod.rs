@@ -33,7 +33,7 @@ use code::code_calls;
 use object::{collect, json_values};
 use repair::{repair_closing, repair_with};
 
-pub use command::fenced_command;
+pub use command::{blocks as code_blocks, fenced_command};
 pub use fenced::{fenced_files, mentions};
 pub use prose::completion_in_prose;
 pub use repair::{diagnose, repair};

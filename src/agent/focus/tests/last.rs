@@ -361,6 +361,11 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
         step.contains("If the code is right, the test is wrong"),
         "{step}"
     );
+    assert_eq!(
+        repair(&s, &contents, |_| None),
+        None,
+        "the run's own test may be wrong"
+    );
     // The project's test, failing before the run, is right.
     s.files.remove("test_calc.py");
     s.baseline.files.insert(
@@ -384,4 +389,22 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
         ),
         "{step}"
     );
+    // The fix is asked in a question of its own.
+    assert_eq!(
+        repair(&s, &contents, |_| None),
+        Some(Repair {
+            module: "calc.py".into(),
+            name: "average".into(),
+            language: "python",
+            test: "test_calc.py".into(),
+            line: "assert average([2, 4, 6]) == 4".into(),
+            call: "average([2, 4, 6])".into(),
+            actual: "3.0".into(),
+            expected: "4".into(),
+            definition: "def average(numbers):\n    return sum(numbers) / (len(numbers) + 1)"
+                .into(),
+        })
+    );
+    // Not when the module is not among the files shown.
+    assert_eq!(repair(&s, &contents[1..], |_| None), None);
 }
