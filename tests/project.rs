@@ -1109,7 +1109,8 @@ const TEST_CONVERT: &str = "from convert import celsius_to_fahrenheit, fahrenhei
 
 /// Two of the project's tests fail: the fix of the function the first
 /// failing test calls is asked in a question of its own, at the subtask
-/// that changes its file and again after a wrong fix: the test's line,
+/// that changes its file (again, warmer and with no nudge, when the answer
+/// gives no code) and again after a wrong fix: the test's line,
 /// what the call gave, the function as it is now, no tools (u3's
 /// temp-fix, asked in rounds, wrote the function back unchanged round
 /// after round). The failure is read at the first failing test's own line
@@ -1125,10 +1126,13 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         "plan": {"tasks": [{"path": "convert.py", "purpose": "Fix celsius_to_fahrenheit"}],
             "check": "python3 -m pytest -q"},
         "rules": [
+            {"name": "the question of its own, asked again", "has": ["What in \
+                celsius_to_fahrenheit gives -32.0 instead of 32?"], "min_temperature": 0.3,
+             "reply": {"content": "Wrong: it must subtract 32 first.\n```python\ndef \
+                celsius_to_fahrenheit(celsius):\n    return (celsius - 32) * 5 / 9\n```\n"}},
             {"name": "the question of its own, first", "has": ["What in celsius_to_fahrenheit \
                 gives -32.0 instead of 32?"],
-             "reply": {"content": "It must subtract 32 first.\n\n```python\ndef \
-                celsius_to_fahrenheit(celsius):\n    return (celsius - 32) * 5 / 9\n```\n"}},
+             "reply": {"content": "The formula is not the right one."}},
             {"name": "the question of its own, again", "has": ["What in celsius_to_fahrenheit \
                 gives -17.77777777777778 instead of 32?"],
              "reply": {"content": "It computes the other conversion; it must multiply by 9 / 5 \
@@ -1165,9 +1169,20 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         .collect();
     assert_eq!(
         asked.len(),
-        2,
-        "asked at the change, then after its wrong fix"
+        3,
+        "asked at the change, again when its answer gave no code, then after its wrong fix"
     );
+    assert_eq!(asked[0]["messages"], asked[1]["messages"]);
+    assert!(
+        asked[1]["options"]["temperature"].as_f64() > asked[0]["options"]["temperature"].as_f64(),
+        "asked again warmer"
+    );
+    let nudges = test
+        .records()
+        .iter()
+        .filter(|record| matches!(record.event, runner::state::Event::Nudged { .. }))
+        .count();
+    assert_eq!(nudges, 0, "an answer with no code spends no nudge");
     assert!(
         crate::support::context(&asked[0]).contains(
             "`celsius_to_fahrenheit(0)` returned -32.0; the test expects 32.\n\nThe function \
@@ -1177,7 +1192,7 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         "{}",
         crate::support::context(&asked[0])
     );
-    let question = crate::support::context(&asked[1]);
+    let question = crate::support::context(&asked[2]);
     assert!(
         question.contains(
             "The test in test_convert.py is right, and it fails:\n```python\nassert \
@@ -1190,9 +1205,9 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         "{question}"
     );
     assert!(
-        asked[1]["tools"].as_array().is_none_or(Vec::is_empty),
+        asked[2]["tools"].as_array().is_none_or(Vec::is_empty),
         "no tools: {}",
-        asked[1]["tools"]
+        asked[2]["tools"]
     );
     assert_eq!(
         test.read("test_convert.py"),

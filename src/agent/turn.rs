@@ -22,7 +22,7 @@ impl Agent<'_> {
         let request = match &repair {
             Some(repair) => {
                 tracing::info!(module = %repair.module, function = %repair.name, "context: a question of its own for the failing test's fix");
-                prompt::repair_request(self.state(), self.settings, self.num_ctx, repair)
+                prompt::repair_request(self.settings, self.num_ctx, repair, self.repairs.1 - 1)
             }
             None => request,
         };
@@ -84,7 +84,14 @@ impl Agent<'_> {
             }
             return Ok(Step::Reask);
         }
-        if !acted && let Some(ending) = self.nudge(&files).await? {
+        // A question of its own answered with no block of the function is
+        // asked again, warmer, while it may be (see `repair`); the rounds
+        // after go on as rounds. It spends no nudge: three of them end the
+        // run.
+        if !acted
+            && repair.is_none()
+            && let Some(ending) = self.nudge(&files).await?
+        {
             return Ok(Step::End(ending));
         }
         Ok(Step::Go)

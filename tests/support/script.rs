@@ -187,6 +187,10 @@ pub struct Rule {
     /// The last tool result contains this.
     #[serde(default)]
     pub last_tool: Option<String>,
+    /// The request's temperature is at least this (a request asked again,
+    /// warmer).
+    #[serde(default)]
+    pub min_temperature: Option<f64>,
     /// FILES CREATED names each of these ...
     #[serde(default)]
     pub created: Vec<String>,
@@ -400,6 +404,11 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
                     .last_tool
                     .as_ref()
                     .is_none_or(|t| last_tool.contains(t.as_str()))
+                && rule.min_temperature.is_none_or(|min| {
+                    request["options"]["temperature"]
+                        .as_f64()
+                        .is_some_and(|t| t >= min)
+                })
                 && rule.created.iter().all(|f| created.contains(&f.as_str()))
                 && !rule
                     .not_created

@@ -82,11 +82,13 @@ first one sentence on what is wrong, then the corrected code in one code block."
 /// which the round takes as a write of its module (see
 /// `Agent::repaired`). Asked so, a small model reasons before it writes:
 /// in a round it wrote the function back unchanged.
+/// `again` is how many times it was asked before in the subtask: each time
+/// warmer, or a small model answers as it did.
 pub fn repair_request(
-    state: &State,
     settings: &Settings,
     num_ctx: u64,
     repair: &focus::Repair,
+    again: u32,
 ) -> ChatRequest {
     let focus::Repair {
         module,
@@ -103,15 +105,15 @@ pub fn repair_request(
         "The test in {test} is right, and it fails:\n```{language}\n{line}\n```\n`{call}` \
          returned {actual}; the test expects {expected}.\n\nThe function {name}, in {module}:\n\
          ```{language}\n{definition}\n```\n\nWhat in {name} gives {actual} instead of \
-         {expected}? Say it in one sentence. Then write the whole corrected {name} in one \
-         ```{language} code block."
+         {expected}? Answer in this form, the whole corrected {name} in the code block:\n\
+         Wrong: (one sentence)\n```{language}\n(the corrected {name})\n```"
     );
     ChatRequest {
         messages: vec![Message::system(REPAIR_SYSTEM), Message::user(ask)],
         tools: Vec::new(),
         format: None,
         options: Options {
-            temperature: retry_temperature(state, settings.temperature),
+            temperature: warmer(settings.temperature, again),
             num_ctx,
             num_predict: Some(settings.num_predict),
         },
