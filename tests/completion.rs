@@ -592,6 +592,73 @@ fn a_program_that_prints_nothing_bare_is_shown_with_words_before_an_option_is_as
     assert_eq!(test.read("echo.py"), REVERSING);
 }
 
+/// A change after which the program prints otherwise than it must (v1's
+/// echo-reverse reversed the words with and without `--reverse`, round
+/// after round) is refused, then asked of in a question of its own: what
+/// each run must print (the goal's, agreed before the plan, and the run
+/// kept from before it), what it prints now, and the program whole; the
+/// answer's block is the program written.
+#[test]
+fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
+    let always = ECHO.replace(
+        "print(\" \".join(argv[1:]))",
+        "print(\" \".join(reversed(argv[1:])))",
+    );
+    let answer = format!("Wrong: it always reverses.\n```python\n{REVERSING}```\n");
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
+            "Change echo.py: add a --reverse option that prints the words in reverse order",
+            "Run `python3 echo.py one two three --reverse`"]}]},
+        "prints": {"prints": ["three two one"]},
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "--reverse prints the words in reverse order", "met": true,
+             "evidence": "words.reverse()", "about_tests": false, "about_output": true,
+             "command": "python3 echo.py --reverse a b", "expects": "b a"}]}}],
+        "rules": [
+            {"name": "asked on its own", "has": ["echo.py must work so"],
+             "reply": {"content": answer}},
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", &always)},
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd",
+            "arguments": {"cmd": "python3 echo.py one two three --reverse"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("echo.py", ECHO)
+        .args(["Extend echo.py with a --reverse option; when it is given the words are printed in reverse order"]);
+    let run = test.run();
+    let asked: Vec<String> = test
+        .server()
+        .requests()
+        .iter()
+        .map(crate::support::context)
+        .filter(|context| context.contains("echo.py must work so"))
+        .collect();
+    assert_eq!(asked.len(), 1, "{}", run.stderr);
+    assert!(
+        asked[0].contains(
+            "echo.py must work so (each command, then what it must print):\n```\n$ python3 \
+             echo.py one two three --reverse\nthree two one\n$ python3 echo.py one two \
+             three\none two three\n```\nNow it prints:\n```\n$ python3 echo.py one two three \
+             --reverse\n--reverse three two one\n$ python3 echo.py one two three\nthree two \
+             one\n```"
+        ),
+        "{}",
+        asked[0]
+    );
+    assert_eq!(
+        refusals(&test, runner::state::RefusalKind::KeptBroken).len(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("echo.py"), REVERSING);
+    run.assert_code(0);
+}
+
 /// A cli-flag assessment by a 1.5B model: the goal's `--shout` restated as
 /// a function's argument, met from the code, and no requirement naming the
 /// option. The option the goal names is added as an unmet requirement, so
@@ -2917,11 +2984,21 @@ fn flag_change(
     told: serde_json::Value,
     kind: runner::state::RefusalKind,
 ) -> (Test, crate::support::Run, Vec<String>) {
+    // Asked on its own what makes greet.py print otherwise (see
+    // `a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own`),
+    // the model answers as it does when told: the file it writes as the
+    // answer's block.
+    let answer = match told["tool_calls"][0]["arguments"]["content"].as_str() {
+        Some(content) => serde_json::json!({"content": format!(
+            "Wrong: it fails.\n```python\n{content}```\n")}),
+        None => told.clone(),
+    };
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
             "Change greet.py: add a --shout flag that prints the greeting in capitals",
             "Run `python3 greet.py Ann`"]}]},
         "rules": [
+            {"name": "asked on its own", "has": ["greet.py must work so"], "reply": answer},
             {"name": "told why not", "last_tool": "not accepted yet", "reply": told},
             {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
              "reply": write_reply("greet.py", change)},
@@ -3743,4 +3820,61 @@ fn an_assessments_own_text_no_reading_gave_does_not_hold_a_right_program() {
         own.evidence
     );
     assert_eq!(test.read("greet.py"), right);
+}
+
+/// An assessment that calls the tests unmet on the runner's own words for
+/// a check with no passing test, while the tests ran and passed, copied
+/// the last assessment's evidence (v1's bank-tests: "The last check ran no
+/// test that passed" beside `3 passed`, and a cycle wrote the tests again):
+/// it is asked again, told what the check shows now.
+#[test]
+fn an_assessment_that_copies_stale_evidence_is_asked_again() {
+    let code = "def add(a, b):\n    return a + b\n";
+    let tests = "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let requirement = |met: bool, evidence: &str| {
+        serde_json::json!({"requirements": [
+            {"requirement": "pytest tests of add", "met": met, "evidence": evidence,
+             "about_tests": true, "about_output": false, "command": "", "expects": ""}]})
+    };
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "mathx.py", "purpose": "add(a, b)"},
+                           {"path": "test_mathx.py", "purpose": "tests of add"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("test_mathx.py", "write_file",
+                serde_json::json!({"path": "test_mathx.py", "content": tests})),
+            on_subtask("mathx.py", "write_file",
+                serde_json::json!({"path": "mathx.py", "content": code}))
+        ],
+        "assessments": [
+            {"has": ["is not true now"],
+             "answer": requirement(true, "test_add passed")},
+            {"answer": requirement(false, "The last check ran no test that passed.")}
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd",
+            "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .args(["Write mathx.py with a function add(a, b) and pytest tests for it"]);
+    let run = test.run();
+    let told = test
+        .server()
+        .requests()
+        .iter()
+        .map(|request| request["messages"].to_string())
+        .find(|text| text.contains("is not true now"))
+        .expect("asked again");
+    assert!(
+        told.contains(
+            "its evidence \\\"The last check ran no test that passed.\\\" is not true now: \
+             `python3 -m pytest -q` ran tests and they passed (1 passed)"
+        ),
+        "{told}"
+    );
+    assert!(cycles(&test).is_empty(), "{:?}", cycles(&test));
+    run.assert_code(0);
 }

@@ -19,6 +19,7 @@ mod focus;
 mod nudge;
 mod probe;
 pub mod prompt;
+mod question;
 mod reconcile;
 mod reflect;
 mod rerun;
@@ -94,10 +95,10 @@ pub struct Agent<'a> {
     /// the edit that leaves options out of the arguments (see rerun.rs);
     /// kept in memory: a resumed run learns it again at its next write.
     taken: Option<rerun::Unread>,
-    /// The subtask (by the exchange it began at) whose failing test was
-    /// last asked of in a question of its own, and how many times (see
-    /// `Agent::repair`); kept in memory: a resumed run may ask again.
-    repairs: (u64, u32),
+    /// The subtask (by the exchange it began at) that was last asked a
+    /// question of its own, and how many (see `Agent::question`); kept in
+    /// memory: a resumed run may ask again.
+    questions: (u64, u32),
 }
 
 /// What a conversation turn led to.
@@ -133,7 +134,7 @@ impl<'a> Agent<'a> {
             watch: Watch::default(),
             map: PlanMap::default(),
             asked: None,
-            repairs: (0, 0),
+            questions: (0, 0),
             taken: None,
         }
     }

@@ -2,30 +2,26 @@
 //! question, the calls of the answer, their review, the record, then a
 //! correction or a nudge when the model did not act.
 
-use super::{Agent, MAX_CORRECTIONS, Step, focus, prompt};
-use crate::chat::ToolCall;
-use crate::model::{ChatReply, ChatRequest, text_calls};
+use super::{Agent, MAX_CORRECTIONS, Step, prompt};
+use crate::model::{ChatReply, ChatRequest};
 use crate::state::Event;
 use crate::store::{Durability, StoreError};
 use crate::tools;
-
-/// Questions of their own asked for one failing test's fix in a subtask, at
-/// most: past them, the rounds go on as rounds.
-const MAX_REPAIRS: u32 = 3;
 
 impl Agent<'_> {
     /// One turn. The reply is logged with its calls reviewed; they are
     /// handled one by one in the next steps of the round.
     pub(super) async fn turn(&mut self) -> Result<Step, StoreError> {
         let (request, files) = self.context()?;
-        let repair = self.repair(&files);
-        let request = match &repair {
-            Some(repair) => {
-                tracing::info!(module = %repair.module, function = %repair.name, "context: a question of its own for the failing test's fix");
-                prompt::repair_request(self.settings, self.num_ctx, repair, self.repairs.1 - 1)
+        let question = self.question(&files).await;
+        let request = match &question {
+            Some((question, again)) => {
+                tracing::info!(path = %question.path, "context: a question of its own:\n{}", question.ask);
+                prompt::question_request(self.settings, self.num_ctx, question, *again)
             }
             None => request,
         };
+        let question = question.map(|(question, _)| question);
         let reply = match self.ask(&request).await {
             None => return self.stopped().map(Step::End),
             Some(Ok(reply)) => reply,
@@ -39,7 +35,7 @@ impl Agent<'_> {
             done_reason,
             notices: _,
         } = reply;
-        let (calls, from_text) = match repair.as_ref().and_then(|r| self.repaired(r, &content)) {
+        let (calls, from_text) = match question.as_ref().and_then(|q| self.answered(q, &content)) {
             Some(write) => (vec![write], true),
             None => self.calls_of(&content, tool_calls, done_reason.as_deref()),
         };
@@ -66,7 +62,9 @@ impl Agent<'_> {
         )?;
         // A question of its own is not asked again after: the next round
         // is made anew (or is such a question again).
-        self.asked = repair.is_none().then(|| (request, self.state().exchanges));
+        self.asked = question
+            .is_none()
+            .then(|| (request, self.state().exchanges));
         self.parsed = parsed.into_iter().map(Some).collect();
         self.watch_context(usage)?;
         // A call that did not parse is corrected with its error, not nudged.
@@ -89,7 +87,7 @@ impl Agent<'_> {
         // after go on as rounds. It spends no nudge: three of them end the
         // run.
         if !acted
-            && repair.is_none()
+            && question.is_none()
             && let Some(ending) = self.nudge(&files).await?
         {
             return Ok(Step::End(ending));
@@ -135,36 +133,5 @@ impl Agent<'_> {
             );
         }
         Ok((request, files))
-    }
-
-    /// The fix the last failure asks a question of its own for (see
-    /// [`focus::repair`]), at most [`MAX_REPAIRS`] times a subtask.
-    fn repair(&mut self, files: &[(String, String)]) -> Option<focus::Repair> {
-        let subtask = self.state().subtask_exchange;
-        if self.repairs.0 != subtask {
-            self.repairs = (subtask, 0);
-        }
-        if self.repairs.1 >= MAX_REPAIRS {
-            return None;
-        }
-        let repair = focus::repair(self.state(), files, |path| self.tools.text(path))?;
-        self.repairs.1 += 1;
-        Some(repair)
-    }
-
-    /// The write a reply to a [`focus::Repair`]'s question gives: its last
-    /// code block that defines the function, written to the function's
-    /// module (the review puts definitions alone in beside the others, see
-    /// `Agent::merged`). `None` when no block does: the reply's calls are
-    /// then read as any reply's.
-    fn repaired(&self, repair: &focus::Repair, content: &str) -> Option<ToolCall> {
-        let language = self.languages.iter().find(|l| l.owns(&repair.module))?;
-        let (_, code) = text_calls::code_blocks(content)
-            .into_iter()
-            .rfind(|(_, code)| language.defines(code, &repair.name))?;
-        Some(ToolCall {
-            name: "write_file".into(),
-            arguments: serde_json::json!({ "path": repair.module, "content": code }),
-        })
     }
 }

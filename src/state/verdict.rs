@@ -322,6 +322,32 @@ const NO_TEST_RAN: &str = "no check ran any test";
 /// ... and no test a check ran passed.
 const NO_TEST_PASSED: &str = "the last check ran no test that passed";
 
+/// Why an assessment's answer cannot be used as it is: a requirement it
+/// calls unmet on evidence that is one of the runner's own words for a
+/// check with no passing test ([`NO_TEST_PASSED`], [`NO_TEST_RAN`]), given
+/// as the evidence of the last assessment, while a check now ran tests and
+/// they passed. A small model copies the evidence listed for the last
+/// assessment: v1's bank-tests assessor said "The last check ran no test
+/// that passed" beside `3 passed`, and a cycle went to write the tests
+/// again.
+pub fn stale_evidence(requirements: &[Requirement], checks: &[CheckRun]) -> Option<String> {
+    let passed = checks.iter().find(|check| check.tests_passed())?;
+    let copied = requirements.iter().find(|r| {
+        let evidence = r.evidence.trim().trim_end_matches('.').to_lowercase();
+        !r.met && [NO_TEST_PASSED, NO_TEST_RAN].contains(&evidence.as_str())
+    })?;
+    let tests = passed
+        .tests
+        .map(|t| format!(" ({} passed)", t.passed))
+        .unwrap_or_default();
+    Some(format!(
+        "its evidence \"{}\" is not true now: `{}` ran tests and they passed{tests}. Judge each \
+         requirement on the FILES and CHECKS as they are now",
+        copied.evidence.trim(),
+        passed.command
+    ))
+}
+
 /// A requirement the model called met, held to tests the goal does not
 /// ask for (`speaks` false: a library's function, see
 /// [`shown_by_library`]) and unmet for want of them (see
@@ -2763,6 +2789,40 @@ pub(crate) mod tests {
         let tested = [run("python3 -m pytest -q", Some(0), Some((4, 0)))];
         assert_eq!(hold_to_tests(claimed.clone(), &tested), claimed);
         assert!(!hold_to_tests(claimed, &[])[0].met);
+    }
+
+    #[test]
+    fn an_unmet_on_the_runners_words_for_no_passing_test_is_stale_once_tests_pass() {
+        let mut copied = req("tests of fizzbuzz", false, true);
+        copied.evidence = "The last check ran no test that passed.".into();
+        let tested = [run("python3 -m pytest -q", Some(0), Some((3, 0)))];
+        assert_eq!(
+            stale_evidence(std::slice::from_ref(&copied), &tested),
+            Some(
+                "its evidence \"The last check ran no test that passed.\" is not true now: \
+                 `python3 -m pytest -q` ran tests and they passed (3 passed). Judge each \
+                 requirement on the FILES and CHECKS as they are now"
+                    .into()
+            )
+        );
+        let failing = [run("python3 -m pytest -q", Some(1), Some((2, 1)))];
+        assert_eq!(
+            stale_evidence(std::slice::from_ref(&copied), &failing),
+            None
+        );
+        let mut own = copied.clone();
+        own.evidence = "test_add asserts nothing".into();
+        assert_eq!(
+            stale_evidence(&[own], &tested),
+            None,
+            "the model's own words"
+        );
+        copied.met = true;
+        assert_eq!(
+            stale_evidence(&[copied], &tested),
+            None,
+            "met is not asked again"
+        );
     }
 
     #[test]

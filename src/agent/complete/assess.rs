@@ -425,6 +425,18 @@ impl Agent<'_> {
             retries += reply.retries;
             let cut_off = crate::model::runaway::cut_off(reply.done_reason.as_deref());
             match parse(&reply.content) {
+                // The last ask takes the answer as it is: unmet stays unmet.
+                Ok(requirements)
+                    if again + 1 < ASKS
+                        && let Some(why) = verdict::stale_evidence(&requirements, checks) =>
+                {
+                    tracing::warn!(%why, "an assessment that copied the last one's evidence");
+                    messages.push(Message::assistant(reply.content, Vec::new()));
+                    messages.push(Message::user(format!(
+                        "That answer cannot be used: {why}. Answer again with JSON only."
+                    )));
+                    error = why;
+                }
                 Ok(requirements) => {
                     let speaks = verdict::speaks_of_output(&self.state().goal);
                     let requirements =

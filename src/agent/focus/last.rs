@@ -113,6 +113,16 @@ pub fn completion_refused(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.tool == COMPLETE && fact.came == Came::Refused { kind })
 }
 
+/// How the last call of the active subtask was refused, when it was a
+/// claim that the subtask is done that the runner refused.
+pub fn claim_refused(state: &State) -> Option<RefusalKind> {
+    let fact = calls(state).filter(|fact| fact.tool != "note").last()?;
+    match fact.came {
+        Came::Refused { kind } if fact.tool == COMPLETE => Some(kind),
+        _ => None,
+    }
+}
+
 /// Whether a call of the active subtask was refused as `kind`.
 pub fn refused_in_subtask(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.came == Came::Refused { kind })

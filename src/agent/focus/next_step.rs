@@ -415,7 +415,7 @@ fn returned_instead(
 /// whose asserts the plan keeps) that compares a call with a value the
 /// call did not give, and the function it calls, as a module of the files
 /// shown defines it: what a question of its own asks the model to fix
-/// (see [`crate::agent::prompt::repair_request`]). Asked in a round, with
+/// (see [`crate::agent::prompt::repair_question`]). Asked in a round, with
 /// the tools, the plan and the run around it, Qwen2.5-Coder 1.5B wrote
 /// `celsius * 9 / 5 - 32` back unchanged round after round (u3's
 /// temp-fix); asked in prose, it said the right formula (u2's).

@@ -70,26 +70,28 @@ pub fn answer_request(
     }
 }
 
-/// The system prompt of a [`repair_request`].
+/// The system prompt of a [`question_request`].
 const REPAIR_SYSTEM: &str = "You are a careful programmer fixing a bug. Answer in plain text: \
 first one sentence on what is wrong, then the corrected code in one code block.";
 
-/// The request that asks for the fix of one function a failing test of
+/// A question of its own, asked with no tools, no plan and no run around
+/// it, whose answer's code block is written to `path`: the fix of one
+/// function (`function`, put in beside the file's other definitions), or
+/// of a whole small program (`None`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    pub path: String,
+    pub function: Option<String>,
+    pub ask: String,
+}
+
+/// The question that asks for the fix of one function a failing test of
 /// the project's own shows wrong (see [`focus::Repair`]): the test's line,
 /// what the call gave and what the test expects, and the function as it
-/// is, with no tools, no plan and no run around them; the answer is a
-/// sentence on what is wrong and the corrected function in a code block,
-/// which the round takes as a write of its module (see
-/// `Agent::repaired`). Asked so, a small model reasons before it writes:
-/// in a round it wrote the function back unchanged.
-/// `again` is how many times it was asked before in the subtask: each time
-/// warmer, or a small model answers as it did.
-pub fn repair_request(
-    settings: &Settings,
-    num_ctx: u64,
-    repair: &focus::Repair,
-    again: u32,
-) -> ChatRequest {
+/// is; the answer is a sentence on what is wrong and the corrected
+/// function in a code block. Asked so, a small model reasons before it
+/// writes: in a round it wrote the function back unchanged.
+pub fn repair_question(repair: &focus::Repair) -> Question {
     let focus::Repair {
         module,
         name,
@@ -105,11 +107,39 @@ pub fn repair_request(
         "The test in {test} is right, and it fails:\n```{language}\n{line}\n```\n`{call}` \
          returned {actual}; the test expects {expected}.\n\nThe function {name}, in {module}:\n\
          ```{language}\n{definition}\n```\n\nWhat in {name} gives {actual} instead of \
-         {expected}? Answer in this form, the whole corrected {name} in the code block:\n\
-         Wrong: (one sentence)\n```{language}\n(the corrected {name})\n```"
+         {expected}? {}",
+        answer_form(language, name)
     );
+    Question {
+        path: module.clone(),
+        function: Some(name.clone()),
+        ask,
+    }
+}
+
+/// How to answer a [`Question`]: `Wrong:` and one sentence, then `what`
+/// corrected, whole, in a code block of `language`.
+pub fn answer_form(language: &str, what: &str) -> String {
+    format!(
+        "Answer in this form, the whole corrected {what} in the code block:\nWrong: (one \
+         sentence)\n```{language}\n(the corrected {what})\n```"
+    )
+}
+
+/// The request of a [`Question`]. `again` is how many times one was asked
+/// before in the subtask: each time warmer, or a small model answers as it
+/// did.
+pub fn question_request(
+    settings: &Settings,
+    num_ctx: u64,
+    question: &Question,
+    again: u32,
+) -> ChatRequest {
     ChatRequest {
-        messages: vec![Message::system(REPAIR_SYSTEM), Message::user(ask)],
+        messages: vec![
+            Message::system(REPAIR_SYSTEM),
+            Message::user(question.ask.clone()),
+        ],
         tools: Vec::new(),
         format: None,
         options: Options {

@@ -1,0 +1,160 @@
+//! A question of its own, asked instead of a round when the rounds are not
+//! getting a fix right: the failing check, the code as it is, and what is
+//! wanted, with no tools, no plan and no run around them; the answer's code
+//! block is written (see [`prompt::Question`]). Asked in rounds, Qwen2.5-
+//! Coder 1.5B wrote `celsius * 9 / 5 - 32` back unchanged round after round
+//! (u3's temp-fix); asked in prose, it said the right formula (u2's), and
+//! asked so, v1's temp-fix was fixed in its first subtask.
+
+use super::{Agent, focus, prompt};
+use crate::chat::ToolCall;
+use crate::model::text_calls;
+use crate::state::RefusalKind;
+use prompt::Question;
+
+/// Questions of their own asked in a subtask, at most: past them, the
+/// rounds go on as rounds.
+const MAX_QUESTIONS: u32 = 3;
+/// A program asked of whole is at most this long: a longer one is changed
+/// in rounds, by edits.
+const MAX_PROGRAM_BYTES: usize = 3 * 1024;
+/// Seconds each run of a program asked of may take.
+const RUN_TIMEOUT: u64 = 10;
+
+impl Agent<'_> {
+    /// The question of its own this round asks instead of a round, at most
+    /// [`MAX_QUESTIONS`] times a subtask: the fix of the function a failing
+    /// test of the project's own calls (see [`focus::repair`]), else the
+    /// fix of a small program of the project whose runs print otherwise
+    /// than they must (see [`Agent::program_question`]). `files` are those
+    /// the round's context shows. The second element is how many were asked
+    /// before in the subtask.
+    pub(super) async fn question(&mut self, files: &[(String, String)]) -> Option<(Question, u32)> {
+        let subtask = self.state().subtask_exchange;
+        if self.questions.0 != subtask {
+            self.questions = (subtask, 0);
+        }
+        if self.questions.1 >= MAX_QUESTIONS {
+            return None;
+        }
+        let repair = focus::repair(self.state(), files, |path| self.tools.text(path));
+        let question = match repair {
+            Some(repair) => prompt::repair_question(&repair),
+            None => self.program_question().await?,
+        };
+        self.questions.1 += 1;
+        Some((question, self.questions.1 - 1))
+    }
+
+    /// The fix of a small program the project had, when the last call of
+    /// the active subtask shows that it prints otherwise than it must: a
+    /// completion refused for what it prints (a run kept from before the
+    /// run broken, an option taken for an argument or ignored), or a run of
+    /// it that failed. What it must print: what the goal's words decide of
+    /// a run (the answers agreed before the plan) and, for each run made
+    /// before the plan, what it printed then. Each is run now, and asked
+    /// only when one prints otherwise. e-reverse's model reversed the words
+    /// with and without `--reverse`, round after round.
+    async fn program_question(&mut self) -> Option<Question> {
+        let state = self.state();
+        let refused = matches!(
+            focus::claim_refused(state),
+            Some(RefusalKind::KeptBroken | RefusalKind::OptionTaken | RefusalKind::OptionIgnored)
+        );
+        let path = match focus::last(state) {
+            // The file the subtask is to change, or that its writes changed.
+            _ if refused => focus::changed_files(state)
+                .into_iter()
+                .find(|path| state.baseline.files.contains_key(path))?,
+            focus::Last::Failed {
+                file: Some(file), ..
+            } if !file.contains(" line ") => file,
+            _ => return None,
+        };
+        if !state.baseline.files.contains_key(&path) {
+            return None;
+        }
+        let language = self.languages.iter().find(|l| l.owns(&path))?;
+        if language.is_test(&path) {
+            return None;
+        }
+        let tag = language.name();
+        let text = self.tools.text(&path)?;
+        if text.len() > MAX_PROGRAM_BYTES {
+            return None;
+        }
+        let runs_it = |command: &str| command.split_whitespace().any(|word| word == path);
+        let mut wanted: Vec<(String, String)> = Vec::new();
+        for output in state.outputs.as_deref().unwrap_or_default() {
+            if let Some(expects) = output.agreed()
+                && runs_it(&output.command)
+            {
+                wanted.push((output.command.clone(), expects.to_string()));
+            }
+        }
+        for run in &state.ran_before {
+            if run.passed()
+                && runs_it(&run.command)
+                && !wanted.iter().any(|(command, _)| *command == run.command)
+            {
+                wanted.push((run.command.clone(), crate::tools::printed(&run.output)));
+            }
+        }
+        if wanted.is_empty() {
+            return None;
+        }
+        let mut now = Vec::new();
+        for (command, _) in &wanted {
+            let run = self.run_check_within(command, Some(RUN_TIMEOUT)).await;
+            now.push((command.clone(), crate::tools::printed(&run.output)));
+        }
+        let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
+        if wanted
+            .iter()
+            .zip(&now)
+            .all(|((_, want), (_, got))| same(want, got))
+        {
+            return None;
+        }
+        let shown = |runs: &[(String, String)]| {
+            runs.iter()
+                .map(|(command, printed)| format!("$ {command}\n{}", printed.trim_end()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let ask = format!(
+            "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow it \
+             prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\nWhat in {path} makes it \
+             print otherwise? {}",
+            shown(&wanted),
+            shown(&now),
+            text.trim_end(),
+            prompt::answer_form(tag, &path)
+        );
+        Some(Question {
+            path,
+            function: None,
+            ask,
+        })
+    }
+
+    /// The write an answer to a [`Question`] gives: its last code block
+    /// that defines the function asked of (written to its module, where the
+    /// review puts definitions alone in beside the others, see
+    /// `Agent::merged`), or, of a whole program, its last code block.
+    /// `None` when no block does: the reply's calls are then read as any
+    /// reply's.
+    pub(super) fn answered(&self, question: &Question, content: &str) -> Option<ToolCall> {
+        let language = self.languages.iter().find(|l| l.owns(&question.path))?;
+        let (_, code) = text_calls::code_blocks(content)
+            .into_iter()
+            .rfind(|(_, code)| match &question.function {
+                Some(name) => language.defines(code, name),
+                None => !code.trim().is_empty(),
+            })?;
+        Some(ToolCall {
+            name: "write_file".into(),
+            arguments: serde_json::json!({ "path": question.path, "content": code }),
+        })
+    }
+}
