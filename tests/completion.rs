@@ -597,7 +597,8 @@ fn a_program_that_prints_nothing_bare_is_shown_with_words_before_an_option_is_as
 /// after round) is refused, then asked of in a question of its own: what
 /// each run must print (the goal's, agreed before the plan, and the run
 /// kept from before it), what it prints now, and the program whole; the
-/// answer's block is the program written.
+/// answer's block is the program written, when it is code (v2's answered
+/// with a sentence in the block, which was written and refused).
 #[test]
 fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
     let always = ECHO.replace(
@@ -615,8 +616,11 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
              "evidence": "words.reverse()", "about_tests": false, "about_output": true,
              "command": "python3 echo.py --reverse a b", "expects": "b a"}]}}],
         "rules": [
-            {"name": "asked on its own", "has": ["echo.py must work so"],
-             "reply": {"content": answer}},
+            {"name": "asked on its own, again", "has": ["echo.py must work so"],
+             "min_temperature": 0.3, "reply": {"content": answer}},
+            {"name": "asked on its own: a sentence in the block", "has": ["echo.py must work so"],
+             "reply": {"content": "Wrong: it always reverses.\n```python\nThe corrected \
+                echo.py checks for `--reverse`.\n```\n"}},
             ends_when("exit code 0", true, "it runs"),
             ends_when("Wrote ", true, "written"),
             {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", &always)},
@@ -637,7 +641,12 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
         .map(crate::support::context)
         .filter(|context| context.contains("echo.py must work so"))
         .collect();
-    assert_eq!(asked.len(), 1, "{}", run.stderr);
+    assert_eq!(
+        asked.len(),
+        2,
+        "asked again: a sentence is no program; {}",
+        run.stderr
+    );
     assert!(
         asked[0].contains(
             "echo.py must work so (each command, then what it must print):\n```\n$ python3 \

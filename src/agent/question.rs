@@ -142,15 +142,23 @@ impl Agent<'_> {
     /// that defines the function asked of (written to its module, where the
     /// review puts definitions alone in beside the others, see
     /// `Agent::merged`), or, of a whole program, its last code block.
-    /// `None` when no block does: the reply's calls are then read as any
-    /// reply's.
+    /// `None` when no block does: the reply's calls are then only those
+    /// it makes (not a block of prose taken for a file: it was asked for
+    /// one, and gave none that is right).
     pub(super) fn answered(&self, question: &Question, content: &str) -> Option<ToolCall> {
         let language = self.languages.iter().find(|l| l.owns(&question.path))?;
         let (_, code) = text_calls::code_blocks(content)
             .into_iter()
             .rfind(|(_, code)| match &question.function {
                 Some(name) => language.defines(code, name),
-                None => !code.trim().is_empty(),
+                // Code its language reads: v2's echo-reverse answered with
+                // a sentence in the block.
+                None => language
+                    .parsed_definitions(&[(question.path.clone(), code.to_string())])
+                    .into_iter()
+                    .next()
+                    .flatten()
+                    .is_some(),
             })?;
         Some(ToolCall {
             name: "write_file".into(),

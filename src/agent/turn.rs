@@ -3,7 +3,7 @@
 //! correction or a nudge when the model did not act.
 
 use super::{Agent, MAX_CORRECTIONS, Step, prompt};
-use crate::model::{ChatReply, ChatRequest};
+use crate::model::{ChatReply, ChatRequest, text_calls};
 use crate::state::Event;
 use crate::store::{Durability, StoreError};
 use crate::tools;
@@ -37,6 +37,10 @@ impl Agent<'_> {
         } = reply;
         let (calls, from_text) = match question.as_ref().and_then(|q| self.answered(q, &content)) {
             Some(write) => (vec![write], true),
+            None if question.is_some() => match tool_calls.is_empty() {
+                true => (text_calls::extract(&content, &tools::names()), true),
+                false => (tool_calls, false),
+            },
             None => self.calls_of(&content, tool_calls, done_reason.as_deref()),
         };
         let broken = calls

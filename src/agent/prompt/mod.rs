@@ -121,8 +121,8 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
 /// corrected, whole, in a code block of `language`.
 pub fn answer_form(language: &str, what: &str) -> String {
     format!(
-        "Answer in this form, the whole corrected {what} in the code block:\nWrong: (one \
-         sentence)\n```{language}\n(the corrected {what})\n```"
+        "Answer in this form, all the code of the corrected {what} in the code block:\nWrong: \
+         (one sentence)\n```{language}\n(all the code of the corrected {what})\n```"
     )
 }
 
