@@ -153,6 +153,7 @@ fn round(i: usize, started: u64) -> [(Event, Durability); 4] {
                 },
                 retries: 0,
                 done_reason: Some("stop".into()),
+                question: false,
             },
             Durability::Lazy,
         ),

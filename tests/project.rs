@@ -1172,7 +1172,27 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         3,
         "asked at the change, again when its answer gave no code, then after its wrong fix"
     );
-    assert_eq!(asked[0]["messages"], asked[1]["messages"]);
+    let messages = |request: &serde_json::Value| request["messages"].as_array().cloned().unwrap();
+    let (first, again) = (messages(&asked[0]), messages(&asked[1]));
+    assert_eq!(first[..], again[..first.len()], "the same question");
+    assert_eq!(
+        again[first.len()]["content"],
+        "The formula is not the right one.",
+        "then its answer"
+    );
+    assert!(
+        again[first.len() + 1]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Now write all the code of the corrected celsius_to_fahrenheit"),
+        "then the question for the code alone: {}",
+        again[first.len() + 1]
+    );
+    assert_eq!(
+        messages(&asked[2]).len(),
+        first.len(),
+        "a new question is asked anew"
+    );
     assert!(
         asked[1]["options"]["temperature"].as_f64() > asked[0]["options"]["temperature"].as_f64(),
         "asked again warmer"
@@ -1183,6 +1203,35 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         .filter(|record| matches!(record.event, runner::state::Event::Nudged { .. }))
         .count();
     assert_eq!(nudges, 0, "an answer with no code spends no nudge");
+    let answers = test
+        .records()
+        .iter()
+        .filter(|record| {
+            matches!(
+                record.event,
+                runner::state::Event::ModelReplied { question: true, .. }
+            )
+        })
+        .count();
+    assert_eq!(answers, 3, "the log says which replies answered a question");
+    // The rounds after see the write an answer gave, not its prose: shown
+    // it, a small model answers its rounds in prose.
+    let rounds: Vec<String> = test
+        .server()
+        .requests()
+        .iter()
+        .filter(|request| !crate::support::context(request).contains("What in celsius"))
+        .map(|request| request["messages"].to_string())
+        .collect();
+    assert!(
+        rounds
+            .iter()
+            .any(|messages| messages.contains("celsius * 9 / 5 + 32")),
+        "the write is shown: {rounds:#?}"
+    );
+    for messages in &rounds {
+        assert!(!messages.contains("other conversion"), "{messages}");
+    }
     assert!(
         crate::support::context(&asked[0]).contains(
             "`celsius_to_fahrenheit(0)` returned -32.0; the test expects 32.\n\nThe function \

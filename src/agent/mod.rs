@@ -95,10 +95,10 @@ pub struct Agent<'a> {
     /// the edit that leaves options out of the arguments (see rerun.rs);
     /// kept in memory: a resumed run learns it again at its next write.
     taken: Option<rerun::Unread>,
-    /// The subtask (by the exchange it began at) that was last asked a
-    /// question of its own, and how many (see `Agent::question`); kept in
-    /// memory: a resumed run may ask again.
-    questions: (u64, u32),
+    /// The last question of its own asked (its words) and its answer, when
+    /// the answer gave no code to take (see `Agent::question`); kept in
+    /// memory: a resumed run asks it anew.
+    said: Option<(String, String)>,
 }
 
 /// What a conversation turn led to.
@@ -134,8 +134,8 @@ impl<'a> Agent<'a> {
             watch: Watch::default(),
             map: PlanMap::default(),
             asked: None,
-            questions: (0, 0),
             taken: None,
+            said: None,
         }
     }
 

@@ -30,20 +30,23 @@ impl Agent<'_> {
     /// the round's context shows. The second element is how many were asked
     /// before in the subtask.
     pub(super) async fn question(&mut self, files: &[(String, String)]) -> Option<(Question, u32)> {
-        let subtask = self.state().subtask_exchange;
-        if self.questions.0 != subtask {
-            self.questions = (subtask, 0);
-        }
-        if self.questions.1 >= MAX_QUESTIONS {
+        let asked = self.state().questions;
+        if asked >= MAX_QUESTIONS {
             return None;
         }
         let repair = focus::repair(self.state(), files, |path| self.tools.text(path));
-        let question = match repair {
+        let mut question = match repair {
             Some(repair) => prompt::repair_question(&repair),
             None => self.program_question().await?,
         };
-        self.questions.1 += 1;
-        Some((question, self.questions.1 - 1))
+        // Its last answer said something and gave no code: asked for the
+        // code alone, after it.
+        question.said = self
+            .said
+            .take()
+            .filter(|(ask, _)| *ask == question.ask)
+            .map(|(_, said)| said);
+        Some((question, asked))
     }
 
     /// The fix of a small program the project had, when the last call of
@@ -134,7 +137,9 @@ impl Agent<'_> {
         Some(Question {
             path,
             function: None,
+            language: tag.to_string(),
             ask,
+            said: None,
         })
     }
 

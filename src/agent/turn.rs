@@ -35,7 +35,17 @@ impl Agent<'_> {
             done_reason,
             notices: _,
         } = reply;
-        let (calls, from_text) = match question.as_ref().and_then(|q| self.answered(q, &content)) {
+        let write = question.as_ref().and_then(|q| self.answered(q, &content));
+        // An answer with no code, to a question not asked so already, is
+        // followed by the question for its code alone.
+        if let Some(question) = &question
+            && write.is_none()
+            && question.said.is_none()
+            && !content.trim().is_empty()
+        {
+            self.said = Some((question.ask.clone(), content.clone()));
+        }
+        let (calls, from_text) = match write {
             Some(write) => (vec![write], true),
             None if question.is_some() => match tool_calls.is_empty() {
                 true => (text_calls::extract(&content, &tools::names()), true),
@@ -61,6 +71,7 @@ impl Agent<'_> {
                 usage,
                 retries,
                 done_reason,
+                question: question.is_some(),
             },
             Durability::Lazy,
         )?;

@@ -83,9 +83,11 @@ impl State {
                 usage,
                 retries,
                 done_reason,
+                question,
                 ..
             } => {
                 self.model_calls += 1;
+                self.questions += u32::from(*question);
                 self.usage += *usage;
                 self.retries += retries;
                 self.reply = (!calls.is_empty()).then(|| PendingReply {
@@ -103,6 +105,18 @@ impl State {
                     true => crate::model::runaway::repetition_start(content)
                         .map_or(content.as_str(), |at| &content[..at]),
                     false => content.as_str(),
+                };
+                // An answer to a question of its own is in prose by the form
+                // it was asked in; shown in the rounds after with the write
+                // taken from it, a small model answers them in prose too
+                // (v3's echo-reverse, until its nudges ran out): they see the
+                // write only. An answer that gave no code keeps its words:
+                // they are all it gave, and w1's temp-fix made the fix its
+                // three answers said in the round after them.
+                let said = if *question && !calls.is_empty() {
+                    ""
+                } else {
+                    said
                 };
                 self.begin_exchange(vec![Message::assistant(said.to_string(), shortened(calls))]);
             }
@@ -212,6 +226,7 @@ impl State {
                 self.subtask_exchange = self.exchanges;
                 self.forget_calls();
                 self.nudges = 0;
+                self.questions = 0;
                 self.recent.clear();
                 self.blocked.clear();
                 self.refused.clear();
@@ -323,6 +338,7 @@ impl State {
                 self.subtask_exchange = self.exchanges;
                 self.forget_calls();
                 self.nudges = 0;
+                self.questions = 0;
                 self.recent.clear();
                 self.blocked.clear();
                 self.blocked_in_a_row = 0;

@@ -107,6 +107,11 @@ pub enum Event {
         retries: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         done_reason: Option<String>,
+        /// It answered a question of its own (a fix asked with no tools,
+        /// not a round): its words stay in the log, and the subtask's
+        /// conversation shows only the calls taken from it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        question: bool,
     },
     /// A call is about to run; synced to disk before it does.
     ActionStarted {

@@ -74,6 +74,7 @@ mod tests {
                 content: String::new(),
                 calls: vec![call("write_file"), call("run_cmd")],
                 from_text: false,
+                question: false,
                 usage: Default::default(),
                 retries: 0,
                 done_reason: None,

@@ -154,6 +154,10 @@ pub struct State {
     pub errors: VecDeque<String>,
     /// Prose nudges spent on the active subtask.
     pub nudges: u32,
+    /// Questions of their own asked in the active subtask (see
+    /// `Event::ModelReplied::question`); a resume does not renew them.
+    #[serde(default)]
+    pub questions: u32,
     /// Loop nudges spent in this invocation.
     pub loop_nudges: u32,
     /// Corrective re-asks spent in this round.

@@ -82,7 +82,13 @@ first one sentence on what is wrong, then the corrected code in one code block."
 pub struct Question {
     pub path: String,
     pub function: Option<String>,
+    /// The language's tag of a code block.
+    pub language: String,
     pub ask: String,
+    /// What the model answered when this was asked last, in prose with no
+    /// code that is right: asked again, it is shown its answer and asked for
+    /// the code alone (see [`question_request`]).
+    pub said: Option<String>,
 }
 
 /// The question that asks for the fix of one function a failing test of
@@ -113,16 +119,32 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
     Question {
         path: module.clone(),
         function: Some(name.clone()),
+        language: language.to_string(),
         ask,
+        said: None,
     }
 }
 
-/// How to answer a [`Question`]: `Wrong:` and one sentence, then `what`
-/// corrected, whole, in a code block of `language`.
+/// How to answer a [`Question`]: one sentence, then `what` corrected,
+/// whole, in a code block of `language`. No form to fill in: given one
+/// with `(one sentence)` in its block, w1's temp-fix wrote its sentence
+/// in the block.
 pub fn answer_form(language: &str, what: &str) -> String {
     format!(
-        "Answer in this form, all the code of the corrected {what} in the code block:\nWrong: \
-         (one sentence)\n```{language}\n(all the code of the corrected {what})\n```"
+        "First say in one sentence what is wrong. Then write all the code of the corrected \
+         {what} in one ```{language} code block."
+    )
+}
+
+/// What a [`Question`] answered with no code asks after the answer: the
+/// code alone. A small model that said the right fix in prose (w1's
+/// temp-fix, three times) writes it when asked for nothing else.
+pub fn code_alone(question: &Question) -> String {
+    let what = question.function.as_deref().unwrap_or(&question.path);
+    format!(
+        "Now write all the code of the corrected {what}, with that fixed, in one ```{} code \
+         block and nothing else.",
+        question.language
     )
 }
 
@@ -136,10 +158,18 @@ pub fn question_request(
     again: u32,
 ) -> ChatRequest {
     ChatRequest {
-        messages: vec![
+        messages: [
             Message::system(REPAIR_SYSTEM),
             Message::user(question.ask.clone()),
-        ],
+        ]
+        .into_iter()
+        .chain(question.said.iter().flat_map(|said| {
+            [
+                Message::assistant(said.clone(), Vec::new()),
+                Message::user(code_alone(question)),
+            ]
+        }))
+        .collect(),
         tools: Vec::new(),
         format: None,
         options: Options {

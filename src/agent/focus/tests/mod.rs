@@ -75,6 +75,7 @@ fn exchange(state: &mut State, calls: Vec<(&str, Did)>) {
             usage: Default::default(),
             retries: 0,
             done_reason: None,
+            question: false,
         },
     );
     for (call, (tool, did)) in calls.into_iter().enumerate() {
