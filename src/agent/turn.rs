@@ -58,7 +58,12 @@ impl Agent<'_> {
             .then(|| self.broken_call(&content, done_reason.as_deref()))
             .flatten();
         let (calls, parsed): (Vec<_>, Vec<_>) = self
-            .reviewed(calls.into_iter().map(tools::bounded).collect())
+            .reviewed(
+                calls
+                    .into_iter()
+                    .map(|call| tools::bounded(tools::plain(call)))
+                    .collect(),
+            )
             .into_iter()
             .unzip();
         let acted = !calls.is_empty();

@@ -399,3 +399,65 @@ pub fn bounded(call: ToolCall) -> ToolCall {
         arguments: Value::Object(kept),
     }
 }
+
+/// The call as its tool takes it: an `edit_file` with a `content` and
+/// neither `old` nor `new` is the write of a whole file it says it is
+/// (v1's bank-tests made its test file so, which did not exist, and was
+/// refused for a missing `old`). Reviewed and checked as any write: a
+/// file the model has not seen is not written over.
+pub fn plain(call: ToolCall) -> ToolCall {
+    let Value::Object(fields) = &call.arguments else {
+        return call;
+    };
+    let whole = call.name == "edit_file"
+        && fields.get("content").is_some_and(Value::is_string)
+        && !fields.contains_key("old")
+        && !fields.contains_key("new");
+    match whole {
+        true => ToolCall {
+            name: "write_file".into(),
+            arguments: call.arguments,
+        },
+        false => call,
+    }
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::{ToolCall, plain};
+    use serde_json::json;
+
+    fn call(name: &str, arguments: Value) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            arguments,
+        }
+    }
+
+    use serde_json::Value;
+
+    #[test]
+    fn an_edit_with_only_a_content_is_the_write_it_says() {
+        let whole = json!({"path": "test_bank.py", "content": "def test_a():\n    pass\n"});
+        assert_eq!(
+            plain(call("edit_file", whole.clone())),
+            call("write_file", whole)
+        );
+        for kept in [
+            json!({"path": "a.py", "old": "x = 1", "new": "x = 2"}),
+            json!({"path": "a.py", "old": "x = 1", "content": "x = 2"}),
+            json!({"path": "a.py", "new": "x = 2", "content": "x = 2"}),
+            json!({"path": "a.py", "content": 3}),
+        ] {
+            assert_eq!(
+                plain(call("edit_file", kept.clone())),
+                call("edit_file", kept)
+            );
+        }
+        let read = json!({"path": "a.py", "content": "x"});
+        assert_eq!(
+            plain(call("read_file", read.clone())),
+            call("read_file", read)
+        );
+    }
+}

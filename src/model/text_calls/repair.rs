@@ -81,6 +81,13 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
             rest = &rest[3..];
             continue;
         }
+        if !in_string && rest.starts_with("//") {
+            // A comment of the JSON's own (w1's cli-flag wrote `"old":
+            // "...", // the line to replace`): not JSON, dropped to the
+            // end of its line.
+            rest = rest.find('\n').map_or("", |at| &rest[at..]);
+            continue;
+        }
         rest = &rest[c.len_utf8()..];
         match c {
             '"' if !in_string => {
@@ -153,7 +160,7 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
 /// object). A quote the model left unescaped in a file's content is
 /// followed by more of the file.
 fn ends_string(after: &str, key: bool, in_array: bool) -> bool {
-    let after = after.trim_start();
+    let after = uncommented(after);
     if key {
         return after.starts_with(':');
     }
@@ -161,13 +168,25 @@ fn ends_string(after: &str, key: bool, in_array: bool) -> bool {
         return true;
     }
     if let Some(next) = after.strip_prefix(',') {
-        let next = next.trim_start();
+        let next = uncommented(next);
         return in_array || next_key(next);
     }
     after.strip_prefix('}').is_some_and(|next| {
-        let next = next.trim_start();
+        let next = uncommented(next);
         next.is_empty() || next.starts_with(['}', ']', ',', ')']) || next.starts_with("```")
     })
+}
+
+/// `text` from where its JSON goes on: past white space and `//`
+/// comments, each to the end of its line.
+fn uncommented(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        match text.strip_prefix("//") {
+            Some(comment) => text = comment.find('\n').map_or("", |at| &comment[at..]),
+            None => return text,
+        }
+    }
 }
 
 /// Whether `text` starts with an object's key: `"name":`.

@@ -202,6 +202,32 @@ fn a_quote_of_the_content_left_unescaped_is_the_files_own() {
 }
 
 #[test]
+fn comments_in_the_json_are_not_its_values() {
+    // Qwen2.5-Coder 1.5B (w1's cli-flag, `--api ollama`), word for word:
+    // read as JSON, `old` ran on to the end of the call.
+    let qwen = r#"```json
+{
+  "name": "edit_file",
+  "arguments": {
+    "path": "greet.py",
+    "old": "return f'HELLO, {name}!'", // the line to replace
+    "new": "return f'{name.upper()}!'" // the lines to put in their place
+  }
+}
+```"#;
+    assert_eq!(
+        names(qwen),
+        [(
+            "edit_file".into(),
+            json!({"path": "greet.py", "old": "return f'HELLO, {name}!'", "new": "return f'{name.upper()}!'"})
+        )]
+    );
+    // Inside a string, `//` is the content's own.
+    let url = r#"{"name": "write_file", "arguments": {"path": "u.py", "content": "u = 'http://x' // 2"}}"#;
+    assert_eq!(names(url)[0].1["content"], "u = 'http://x' // 2");
+}
+
+#[test]
 fn backslashes_that_start_no_escape_are_read_as_meant() {
     // Qwen2.5-Coder 1.5B, word for word at the end of a module.
     let qwen = r#"{"name": "write_file", "arguments": {"path": "g.py", "content": "    print(result)\n\if __name__ == '__main__':\n    main()"}}"#;
