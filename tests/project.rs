@@ -1307,3 +1307,43 @@ fn a_fix_given_in_prose_is_put_in_beside_the_other_definitions() {
     );
     run.assert_code(0);
 }
+
+/// A goal about the project's tests names no text its program prints:
+/// asked what the program prints every time, w1's calc-fix model answered
+/// with the goal's own sentence twice, and held to it, a cycle put a print
+/// of the goal into calc.py. The tests show such a goal's program.
+#[test]
+fn a_goal_about_tests_holds_no_program_to_print_its_words() {
+    const GOAL: &str = "The tests in test_calc.py fail. Fix the bug in calc.py so that they pass";
+    let fixed = CALC.replace("(len(xs) - 1)", "len(xs)");
+    let run = |cmd: &str| serde_json::json!({"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": cmd}}]});
+    let done = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
+        "arguments": {"success": true, "reason": "done"}}]});
+    let mut script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "calc.py", "purpose": "Fix average"}],
+            "check": "python3 calc.py"},
+        "rules": [
+            {"name": "ran", "last_tool": "exit code 0", "reply": done},
+            {"name": "written", "last_tool": "Wrote ", "reply": done},
+            {"name": "the program", "subtask": "`python3 calc.py`", "reply": run("python3 calc.py")},
+            {"name": "the tests", "subtask": "pytest", "reply": run("python3 -m pytest -q")},
+        ],
+        "otherwise": {"tool_calls": [{"name": "write_file",
+            "arguments": {"path": "calc.py", "content": fixed}}]}
+    }))
+    .expect("script");
+    script.goal_text = serde_json::json!({"always_prints": GOAL, "shown_text": GOAL});
+    let test = Test::new()
+        .calc_project()
+        .serving(script)
+        .args([GOAL, "--max-cycles", "0"]);
+    let run = test.run();
+    let asked = test
+        .records()
+        .into_iter()
+        .filter(|r| matches!(r.event, Event::GoalTextRead { .. }))
+        .count();
+    assert_eq!(asked, 0, "{}", run.stderr);
+    assert_eq!(test.read("calc.py"), fixed, "{}", run.stderr);
+    run.assert_code(0);
+}

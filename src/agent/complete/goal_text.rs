@@ -53,8 +53,8 @@ impl Agent<'_> {
     /// What the program the goal asks for prints every time it runs, as
     /// the goal's words give it: asked once a run, when `checks` ran a
     /// program, the goal may name the text (see
-    /// [`crate::state::goal_text::names_text`]) and it names no option
-    /// (the stated outputs hold those); kept after. `Ok(None)`: the run ended meanwhile.
+    /// [`crate::state::goal_text::names_text`]), does not speak of tests
+    /// and names no option (the stated outputs hold those); kept after. `Ok(None)`: the run ended meanwhile.
     pub(super) async fn read_goal_text(
         &mut self,
         checks: &[CheckRun],
@@ -63,7 +63,12 @@ impl Agent<'_> {
             return Ok(Some(text.clone()));
         }
         let goal = self.state().goal.clone();
+        // A goal that speaks of tests is shown by them: asked what its
+        // program prints, w1's calc-fix model answered with the goal's own
+        // sentence ("The tests in test_calc.py fail. Fix ...") twice, and
+        // a cycle put a print of it into calc.py.
         if !crate::state::goal_text::names_text(&goal)
+            || self.speaks_of_tests()
             || !verdict::named_options(&goal).is_empty()
             || !checks.iter().any(|check| self.runs_program(&check.command))
         {
