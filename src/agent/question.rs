@@ -82,6 +82,17 @@ impl Agent<'_> {
             return None;
         }
         let tag = language.name();
+        // How its language reads each option the goal names: w2's
+        // echo-reverse answered `if "--reverse" in argv: words.reverse()`,
+        // the option reversed with the words and printed back.
+        let options: Vec<String> = crate::state::verdict::named_options(&state.goal)
+            .iter()
+            .filter_map(|option| language.reading_option(option))
+            .collect();
+        let options = match options.is_empty() {
+            true => String::new(),
+            false => format!("{}.\n\n", options.join("; ")),
+        };
         let text = self.tools.text(&path)?;
         if text.len() > MAX_PROGRAM_BYTES {
             return None;
@@ -127,8 +138,8 @@ impl Agent<'_> {
         };
         let ask = format!(
             "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow it \
-             prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\nWhat in {path} makes it \
-             print otherwise? {}",
+             prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\n{options}What in {path} \
+             makes it print otherwise? {}",
             shown(&wanted),
             shown(&now),
             text.trim_end(),
