@@ -658,6 +658,15 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
         "{}",
         asked[0]
     );
+    assert!(
+        asked[0].contains(
+            "```\n\n`'--reverse' in sys.argv[1:]` is True when --reverse is given, and `[arg for \
+             arg in sys.argv[1:] if not arg.startswith('-')]` are the other arguments.\n\nWhat in \
+             echo.py makes it print otherwise?"
+        ),
+        "how the option is read: {}",
+        asked[0]
+    );
     assert_eq!(
         refusals(&test, runner::state::RefusalKind::KeptBroken).len(),
         1,
@@ -666,6 +675,51 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
     );
     assert_eq!(test.read("echo.py"), REVERSING);
     run.assert_code(0);
+}
+
+/// A requirement whose command leaves out the goal's option is shown by
+/// the stated run of that command with it: w2's echo-reverse assessment
+/// gave "... --reverse option ..." `python3 echo.py one two three`,
+/// expecting `three two one`; the stated run with `--reverse` printed
+/// that, and a cycle that could change nothing ran to the round cap.
+#[test]
+fn a_requirement_shown_without_its_option_is_shown_by_the_stated_run_with_it() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
+            "Change echo.py: add a --reverse option that prints the words in reverse order",
+            "Run `python3 echo.py one two three --reverse`"]}]},
+        "prints": {"prints": ["three two one"]},
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "Extend echo.py with a --reverse option", "met": true,
+             "evidence": "words.reverse()", "about_tests": false, "about_output": true,
+             "command": "python3 echo.py one two three", "expects": "three two one"}]}}],
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", REVERSING)},
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd",
+            "arguments": {"cmd": "python3 echo.py one two three --reverse"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("echo.py", ECHO)
+        .args(["Extend echo.py with a --reverse option; when it is given the words are printed in reverse order", "--max-cycles", "0"]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let option = naming(
+        &state.requirements,
+        "Extend echo.py with a --reverse option",
+    );
+    assert!(option.met, "{option:?}");
+    assert!(
+        option
+            .evidence
+            .starts_with("shown by `python3 echo.py one two three --reverse`"),
+        "{option:?}"
+    );
 }
 
 /// A cli-flag assessment by a 1.5B model: the goal's `--shout` restated as

@@ -464,6 +464,41 @@ fn borrowed(requirement: &Requirement, all: &[Requirement]) -> Option<String> {
     })
 }
 
+/// Why a requirement's command shows nothing of an option its words name.
+fn not_passing(command: &str, option: &str) -> String {
+    format!("`{command}` does not pass {option}")
+}
+
+/// A requirement unmet only for a command that leaves out an option its
+/// words name (see [`hold_to_output`]) is shown by a met requirement's run
+/// of the same command with it that came after: the runs the goal's words
+/// state (see [`hold_to_stated`]). w2's echo-reverse assessment gave its
+/// "Extend echo.py with a --reverse option ..." the command `python3
+/// echo.py one two three`, expecting `three two one`; the stated `python3
+/// echo.py one two three --reverse` printed that, and a cycle that could
+/// change nothing ran to the round cap.
+pub fn shown_with_options(mut requirements: Vec<Requirement>) -> Vec<Requirement> {
+    for at in 0..requirements.len() {
+        let requirement = &requirements[at];
+        let Some(shown_by) = &requirement.shown_by else {
+            continue;
+        };
+        let command = shown_by.command.trim();
+        let passed: Vec<&str> = command.split_whitespace().collect();
+        let lacking = options(&requirement.requirement).find(|o| !passed.contains(o));
+        let only_for_it =
+            lacking.is_some_and(|option| requirement.evidence == not_passing(command, option));
+        if requirement.met || !requirement.is_about_output() || !only_for_it {
+            continue;
+        }
+        if let Some(evidence) = borrowed(requirement, &requirements) {
+            requirements[at].met = true;
+            requirements[at].evidence = evidence;
+        }
+    }
+    requirements
+}
+
 /// Why the command given for a requirement not about output failed when
 /// it ran, if it did. One that was not run (beyond the runs' bound, or a
 /// run of tests, which the checks judge) is not held against it.
@@ -1380,7 +1415,7 @@ fn shown(requirement: &mut Requirement, runs: &[Shown]) -> Result<(), String> {
     }
     let passed: Vec<&str> = command.split_whitespace().collect();
     if let Some(option) = options(&requirement.requirement).find(|o| !passed.contains(o)) {
-        return Err(format!("`{command}` does not pass {option}"));
+        return Err(not_passing(command, option));
     }
     let Some(run) = runs.iter().find(|run| run.command == command) else {
         return Err(format!("`{command}` was not run"));
@@ -2164,11 +2199,32 @@ pub(crate) mod tests {
         let held = hold_to_output(vec![plain.clone(), with.clone()], &always);
         assert!(!held[0].met, "{held:?}");
         let other = output(shout, "python3 greet.py --shout Bob", "HELLO, BOB!");
-        let held = hold_to_output(vec![plain, other], &runs);
+        let held = hold_to_output(vec![plain.clone(), other], &runs);
         assert_eq!(
             held[0].evidence,
             "`python3 greet.py Ann` does not pass --shout"
         );
+        // Unmet for leaving the option out, it is shown by a met run of
+        // the same command with it that came after (the stated runs).
+        let held = hold_to_output(vec![plain.clone()], &works);
+        assert!(!held[0].met, "{held:?}");
+        let later = shown_with_options(vec![held[0].clone(), with.clone()]);
+        assert!(later[0].met, "{later:?}");
+        assert_eq!(
+            later[0].evidence,
+            format!("shown by `python3 greet.py --shout Ann`: {}", with.evidence)
+        );
+        // Not one unmet for anything else, nor by an unmet run.
+        let other_why = Requirement {
+            evidence: "the code has no --shout".into(),
+            ..held[0].clone()
+        };
+        assert!(!shown_with_options(vec![other_why, with.clone()])[0].met);
+        let unmet_with = Requirement {
+            met: false,
+            ..with.clone()
+        };
+        assert!(!shown_with_options(vec![held[0].clone(), unmet_with])[0].met);
         // Naming an option makes it about output, whatever the model says.
         let called_a_function = Requirement {
             about_output: false,

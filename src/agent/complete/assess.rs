@@ -475,6 +475,7 @@ impl Agent<'_> {
                         self.state().outputs.as_deref().unwrap_or_default(),
                         &stated,
                     );
+                    let requirements = verdict::shown_with_options(requirements);
                     let requirements = goal_text::hold_to_goal_text(
                         requirements,
                         &self.state().goal,

@@ -1294,10 +1294,25 @@ def usage(statements, definitions):
     return all(allowed(s) for s in statements) and bool(names & defined)
 
 
+def cut_copy(new, old):
+    """Whether the lines `new` of a definition are those `old` of the one it
+    replaces with some left out and nothing else changed: a copy cut short,
+    not a change (w2's bank-tests gave class Account again without its
+    docstring and the last line of `withdraw`, `self.balance -= amount`,
+    for a goal that asked only for tests)."""
+    new = [line.strip() for line in new if line.strip()]
+    old = [line.strip() for line in old if line.strip()]
+    if len(new) >= len(old):
+        return False
+    rest = iter(old)
+    return all(any(line == kept for kept in rest) for line in new)
+
+
 def merge_definitions(current, fragment, whole=False):
     """current with the definitions of fragment put in: one of the same name
     replaced where it is (kept as it is when fragment gives it again with
-    only its docstrings left out), a new one after the last definition, a new
+    only its docstrings, or only some of its lines, left out: see
+    `cut_copy`), a new one after the last definition, a new
     import after the imports; when fragment is nothing but definitions and
     imports and current defines something fragment does not (a whole file
     would lose it), or, with `whole`, whatever current defines (the new text
@@ -1333,9 +1348,11 @@ def merge_definitions(current, fragment, whole=False):
     was = {n.name: without_docstrings(n) for n in old.body if isinstance(n, DEFS)}
     pieces = fragment.split("\n")
     text = lambda node: pieces[span(node)[0] - 1:span(node)[1]]
+    olds = current.split("\n")
     # (first line, last line, new lines), 1-based, applied bottom up.
     edits = [(*have[n.name], text(n)) for n in defs
-             if n.name in have and without_docstrings(n) != was[n.name]]
+             if n.name in have and without_docstrings(n) != was[n.name]
+             and not cut_copy(text(n), olds[have[n.name][0] - 1:have[n.name][1]])]
     known = {ast.unparse(n) for n in old.body if isinstance(n, (ast.Import, ast.ImportFrom))}
     imports = [ast.unparse(n) for n in tree.body
                if isinstance(n, (ast.Import, ast.ImportFrom)) and ast.unparse(n) not in known]
