@@ -539,6 +539,52 @@ fn a_goal_that_speaks_of_a_default_may_change_the_output_without_the_option() {
 const ECHO: &str = "import sys\n\n\ndef main(argv):\n    print(\" \".join(argv[1:]))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
 const REVERSING: &str = "import sys\n\n\ndef main(argv):\n    words = [a for a in argv[1:] if a != \"--reverse\"]\n    if \"--reverse\" in argv[1:]:\n        words.reverse()\n    print(\" \".join(words))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
 
+/// The goal of the echo.py tests.
+const REVERSE_GOAL: &str = "Extend echo.py with a --reverse option; when it is given the words are printed in reverse order";
+
+/// A run of [`REVERSE_GOAL`] on [`ECHO`], `args` after it: the plan adds
+/// the option by writing `written`, then runs `ran`, which the model runs
+/// whenever no rule answers; the goal's words read as `three two one`;
+/// the assessment answers `requirement`; `first` are rules before the rest.
+fn echo_reverse(
+    ran: &str,
+    requirement: serde_json::Value,
+    first: Vec<serde_json::Value>,
+    written: &str,
+    args: &[&str],
+) -> (Test, crate::support::Run) {
+    let mut rules = first;
+    rules.extend([
+        ends_when("exit code 0", true, "it runs"),
+        ends_when("Wrote ", true, "written"),
+        serde_json::json!({"name": "option", "subtask": "--reverse option",
+            "reply": write_reply("echo.py", written)}),
+    ]);
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
+            "Change echo.py: add a --reverse option that prints the words in reverse order",
+            format!("Run `{ran}`")]}]},
+        "prints": {"prints": ["three two one"]},
+        "assessments": [{"answer": {"requirements": [requirement]}}],
+        "rules": rules,
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": ran}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("echo.py", ECHO)
+        .args([REVERSE_GOAL].into_iter().chain(args.iter().copied()));
+    let run = test.run();
+    (test, run)
+}
+
+/// The assessment's requirement that `--reverse` reverses `a b`.
+fn reverses_a_b() -> serde_json::Value {
+    serde_json::json!({"requirement": "--reverse prints the words in reverse order", "met": true,
+        "evidence": "words.reverse()", "about_tests": false, "about_output": true,
+        "command": "python3 echo.py --reverse a b", "expects": "b a"})
+}
+
 /// A program that prints nothing without arguments (t1's echo.py) shows
 /// nothing an option could change: before the plan it is run again with
 /// words, and what the option must make it print is asked, and held, of
@@ -546,28 +592,13 @@ const REVERSING: &str = "import sys\n\n\ndef main(argv):\n    words = [a for a i
 /// output, and each write that reversed the words was refused.
 #[test]
 fn a_program_that_prints_nothing_bare_is_shown_with_words_before_an_option_is_asked_of_it() {
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
-            "Change echo.py: add a --reverse option that prints the words in reverse order",
-            "Run `python3 echo.py`"]}]},
-        "prints": {"prints": ["three two one"]},
-        "assessments": [{"answer": {"requirements": [
-            {"requirement": "--reverse prints the words in reverse order", "met": true,
-             "evidence": "words.reverse()", "about_tests": false, "about_output": true,
-             "command": "python3 echo.py --reverse a b", "expects": "b a"}]}}],
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", REVERSING)},
-        ],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 echo.py"}}]}
-    }))
-    .expect("script");
-    let test = Test::new()
-        .serving(script)
-        .file("echo.py", ECHO)
-        .args(["Extend echo.py with a --reverse option; when it is given the words are printed in reverse order"]);
-    let run = test.run();
+    let (test, run) = echo_reverse(
+        "python3 echo.py",
+        reverses_a_b(),
+        Vec::new(),
+        REVERSING,
+        &[],
+    );
     let records = test.records();
     let before = records.iter().find_map(|r| match &r.event {
         Event::RanBefore { runs } => Some(runs.clone()),
@@ -606,34 +637,20 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
         "print(\" \".join(reversed(argv[1:])))",
     );
     let answer = format!("Wrong: it always reverses.\n```python\n{REVERSING}```\n");
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
-            "Change echo.py: add a --reverse option that prints the words in reverse order",
-            "Run `python3 echo.py one two three --reverse`"]}]},
-        "prints": {"prints": ["three two one"]},
-        "assessments": [{"answer": {"requirements": [
-            {"requirement": "--reverse prints the words in reverse order", "met": true,
-             "evidence": "words.reverse()", "about_tests": false, "about_output": true,
-             "command": "python3 echo.py --reverse a b", "expects": "b a"}]}}],
-        "rules": [
-            {"name": "asked on its own, again", "has": ["echo.py must work so"],
-             "min_temperature": 0.3, "reply": {"content": answer}},
-            {"name": "asked on its own: a sentence in the block", "has": ["echo.py must work so"],
-             "reply": {"content": "Wrong: it always reverses.\n```python\nThe corrected \
-                echo.py checks for `--reverse`.\n```\n"}},
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", &always)},
+    let (test, run) = echo_reverse(
+        "python3 echo.py one two three --reverse",
+        reverses_a_b(),
+        vec![
+            serde_json::json!({"name": "asked on its own, again", "has": ["echo.py must work so"],
+                "min_temperature": 0.3, "reply": {"content": answer}}),
+            serde_json::json!({"name": "asked on its own: a sentence in the block",
+                "has": ["echo.py must work so"],
+                "reply": {"content": "Wrong: it always reverses.\n```python\nThe corrected \
+                    echo.py checks for `--reverse`.\n```\n"}}),
         ],
-        "otherwise": {"tool_calls": [{"name": "run_cmd",
-            "arguments": {"cmd": "python3 echo.py one two three --reverse"}}]}
-    }))
-    .expect("script");
-    let test = Test::new()
-        .serving(script)
-        .file("echo.py", ECHO)
-        .args(["Extend echo.py with a --reverse option; when it is given the words are printed in reverse order"]);
-    let run = test.run();
+        &always,
+        &[],
+    );
     let asked: Vec<String> = test
         .server()
         .requests()
@@ -684,29 +701,15 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
 /// that, and a cycle that could change nothing ran to the round cap.
 #[test]
 fn a_requirement_shown_without_its_option_is_shown_by_the_stated_run_with_it() {
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [{"description": "Add the option", "subtasks": [
-            "Change echo.py: add a --reverse option that prints the words in reverse order",
-            "Run `python3 echo.py one two three --reverse`"]}]},
-        "prints": {"prints": ["three two one"]},
-        "assessments": [{"answer": {"requirements": [
-            {"requirement": "Extend echo.py with a --reverse option", "met": true,
-             "evidence": "words.reverse()", "about_tests": false, "about_output": true,
-             "command": "python3 echo.py one two three", "expects": "three two one"}]}}],
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "option", "subtask": "--reverse option", "reply": write_reply("echo.py", REVERSING)},
-        ],
-        "otherwise": {"tool_calls": [{"name": "run_cmd",
-            "arguments": {"cmd": "python3 echo.py one two three --reverse"}}]}
-    }))
-    .expect("script");
-    let test = Test::new()
-        .serving(script)
-        .file("echo.py", ECHO)
-        .args(["Extend echo.py with a --reverse option; when it is given the words are printed in reverse order", "--max-cycles", "0"]);
-    let run = test.run();
+    let (test, run) = echo_reverse(
+        "python3 echo.py one two three --reverse",
+        serde_json::json!({"requirement": "Extend echo.py with a --reverse option", "met": true,
+            "evidence": "words.reverse()", "about_tests": false, "about_output": true,
+            "command": "python3 echo.py one two three", "expects": "three two one"}),
+        Vec::new(),
+        REVERSING,
+        &["--max-cycles", "0"],
+    );
     run.assert_code(0);
     let state = test.assert_replay_matches();
     let option = naming(

@@ -425,7 +425,7 @@ pub fn plain(call: ToolCall) -> ToolCall {
 #[cfg(test)]
 mod plain_tests {
     use super::{ToolCall, plain};
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn call(name: &str, arguments: Value) -> ToolCall {
         ToolCall {
@@ -433,8 +433,6 @@ mod plain_tests {
             arguments,
         }
     }
-
-    use serde_json::Value;
 
     #[test]
     fn an_edit_with_only_a_content_is_the_write_it_says() {
