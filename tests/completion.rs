@@ -677,9 +677,10 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
     );
     assert!(
         asked[0].contains(
-            "```\n\n`'--reverse' in sys.argv[1:]` is True when --reverse is given, and `[arg for \
-             arg in sys.argv[1:] if not arg.startswith('-')]` are the other arguments.\n\nWhat in \
-             echo.py makes it print otherwise?"
+            "```\n\nWith argparse, `parser.add_argument('--reverse', action='store_true')` makes \
+             `args.reverse` True when --reverse is given, and `parser.add_argument('rest', \
+             nargs='*')` gives the other arguments as the list `args.rest`.\n\nWhat in echo.py \
+             makes it print otherwise?"
         ),
         "how the option is read: {}",
         asked[0]

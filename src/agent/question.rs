@@ -82,13 +82,20 @@ impl Agent<'_> {
             return None;
         }
         let tag = language.name();
-        // How its language reads each option the goal names: w2's
-        // echo-reverse answered `if "--reverse" in argv: words.reverse()`,
-        // the option reversed with the words and printed back.
-        let options: Vec<String> = crate::state::verdict::named_options(&state.goal)
-            .iter()
-            .filter_map(|option| language.reading_option(option))
-            .collect();
+        // How its language reads the options the goal names, in a program
+        // written anew: w2's echo-reverse answered `if "--reverse" in argv:
+        // words.reverse()`, the option reversed with the words and printed
+        // back (see `Language::reading_options_anew`).
+        let named = crate::state::verdict::named_options(&state.goal);
+        let options = language.reading_options_anew(&named).map_or_else(
+            || {
+                named
+                    .iter()
+                    .filter_map(|option| language.reading_option(option))
+                    .collect()
+            },
+            |how| vec![how],
+        );
         let options = match options.is_empty() {
             true => String::new(),
             false => format!("{}.\n\n", options.join("; ")),

@@ -424,6 +424,17 @@ pub trait Language: Send + Sync {
     fn reading_option(&self, _option: &str) -> Option<String> {
         None
     }
+    /// How a program of this language written anew reads `options` (the
+    /// goal's, all flags) apart from its other arguments, with its own
+    /// parser of the command line; `None` when it has none worth saying
+    /// (then [`Language::reading_option`] of each is said). Said when the
+    /// whole program is asked for: asked to write echo.py again told
+    /// `'--reverse' in sys.argv[1:]`, Qwen2.5-Coder 1.5B reversed the
+    /// option with the words in 10 answers of 10; told Python's argparse,
+    /// 11 of 12 were right.
+    fn reading_options_anew(&self, _options: &[String]) -> Option<String> {
+        None
+    }
     /// The edit of source `text` that makes its program read the
     /// arguments it is run with by position with the options left out,
     /// when it reads them by position (Python's `name = argv[1]`, which

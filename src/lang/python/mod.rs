@@ -594,6 +594,26 @@ impl Language for Python {
         ))
     }
 
+    fn reading_options_anew(&self, options: &[String]) -> Option<String> {
+        let flags: Vec<String> = options
+            .iter()
+            .map(|option| {
+                let name = option.trim_start_matches('-').replace('-', "_");
+                format!(
+                    "`parser.add_argument('{option}', action='store_true')` makes `args.{name}` \
+                     True when {option} is given"
+                )
+            })
+            .collect();
+        (!flags.is_empty()).then(|| {
+            format!(
+                "With argparse, {}, and `parser.add_argument('rest', nargs='*')` gives the other \
+                 arguments as the list `args.rest`",
+                flags.join(", ")
+            )
+        })
+    }
+
     fn options_left_out(&self, text: &str) -> Option<crate::lang::Edit> {
         per_file(&[(String::from("cli.py"), text.to_string())], |facts| {
             facts.positional

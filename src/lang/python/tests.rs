@@ -1981,3 +1981,21 @@ fn a_test_s_name_gives_the_name_of_the_code_it_tests() {
     assert_eq!(Python.named_subject("test_"), None);
     assert_eq!(Python.named_subject("check_median"), None);
 }
+
+/// A program written anew is told argparse for the goal's flags: each
+/// flag's attribute as argparse names it, and the other arguments apart.
+#[test]
+fn a_program_written_anew_reads_the_goals_flags_with_argparse() {
+    let how = Python
+        .reading_options_anew(&["--reverse".into(), "--dry-run".into()])
+        .unwrap();
+    assert_eq!(
+        how,
+        "With argparse, `parser.add_argument('--reverse', action='store_true')` makes \
+         `args.reverse` True when --reverse is given, `parser.add_argument('--dry-run', \
+         action='store_true')` makes `args.dry_run` True when --dry-run is given, and \
+         `parser.add_argument('rest', nargs='*')` gives the other arguments as the list \
+         `args.rest`"
+    );
+    assert_eq!(Python.reading_options_anew(&[]), None);
+}
