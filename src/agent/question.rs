@@ -21,6 +21,34 @@ const MAX_PROGRAM_BYTES: usize = 3 * 1024;
 /// Seconds each run of a program asked of may take.
 const RUN_TIMEOUT: u64 = 10;
 
+/// How `language` reads the options `goal` names, in a program written
+/// anew, as a paragraph of the question (empty when it names none): its
+/// own parser of the command line when every option is a flag (see
+/// `Language::reading_options_anew`), else how it reads each one. w2's
+/// echo-reverse answered `if "--reverse" in argv: words.reverse()`, the
+/// option reversed with the words and printed back.
+fn options_read(language: &dyn crate::lang::Language, goal: &str) -> String {
+    let named = crate::state::verdict::named_options(goal);
+    let flags = crate::state::verdict::named_flags(goal);
+    let anew = match flags.len() == named.len() {
+        true => language.reading_options_anew(&flags),
+        false => None,
+    };
+    let options: Vec<String> = anew.map_or_else(
+        || {
+            named
+                .iter()
+                .filter_map(|option| language.reading_option(option))
+                .collect()
+        },
+        |how| vec![how],
+    );
+    match options.is_empty() {
+        true => String::new(),
+        false => format!("{}.\n\n", options.join("; ")),
+    }
+}
+
 impl Agent<'_> {
     /// The question of its own this round asks instead of a round, at most
     /// [`MAX_QUESTIONS`] times a subtask: the fix of the function a failing
@@ -82,24 +110,7 @@ impl Agent<'_> {
             return None;
         }
         let tag = language.name();
-        // How its language reads the options the goal names, in a program
-        // written anew: w2's echo-reverse answered `if "--reverse" in argv:
-        // words.reverse()`, the option reversed with the words and printed
-        // back (see `Language::reading_options_anew`).
-        let named = crate::state::verdict::named_options(&state.goal);
-        let options = language.reading_options_anew(&named).map_or_else(
-            || {
-                named
-                    .iter()
-                    .filter_map(|option| language.reading_option(option))
-                    .collect()
-            },
-            |how| vec![how],
-        );
-        let options = match options.is_empty() {
-            true => String::new(),
-            false => format!("{}.\n\n", options.join("; ")),
-        };
+        let options = options_read(language.as_ref(), &state.goal);
         let text = self.tools.text(&path)?;
         if text.len() > MAX_PROGRAM_BYTES {
             return None;
@@ -187,5 +198,32 @@ impl Agent<'_> {
             name: "write_file".into(),
             arguments: serde_json::json!({ "path": question.path, "content": code }),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::options_read;
+    use crate::lang::Python;
+
+    #[test]
+    fn flags_are_read_with_the_languages_parser_and_an_option_with_a_value_is_not() {
+        let flags = options_read(&Python, "Give echo.py a --reverse flag");
+        assert!(
+            flags.starts_with(
+                "With argparse, `parser.add_argument('--reverse', action='store_true')`"
+            ) && flags.ends_with(".\n\n"),
+            "{flags}"
+        );
+        // `store_true` would be wrong for `--times N`: each option is said
+        // as the language reads it by hand.
+        let valued = options_read(
+            &Python,
+            "Give echo.py a --reverse flag and a --times N option",
+        );
+        assert!(!valued.contains("argparse"), "{valued}");
+        assert!(valued.contains("'--reverse' in sys.argv[1:]"), "{valued}");
+        assert!(valued.contains("'--times' in sys.argv[1:]"), "{valued}");
+        assert_eq!(options_read(&Python, "Write a hello world script"), "");
     }
 }

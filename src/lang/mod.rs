@@ -425,7 +425,8 @@ pub trait Language: Send + Sync {
         None
     }
     /// How a program of this language written anew reads `options` (the
-    /// goal's, all flags) apart from its other arguments, with its own
+    /// goal's flags: asked only when it names no option with a value)
+    /// apart from its other arguments, with its own
     /// parser of the command line; `None` when it has none worth saying
     /// (then [`Language::reading_option`] of each is said). Said when the
     /// whole program is asked for: asked to write echo.py again told
