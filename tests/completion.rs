@@ -34,6 +34,16 @@ fn ends_when(last_tool: &str, success: bool, reason: &str) -> serde_json::Value 
             "arguments": {"success": success, "reason": reason}}]}})
 }
 
+/// The contexts of the requests that asked `text` of the model.
+fn asked_of(test: &Test, text: &str) -> Vec<String> {
+    test.server()
+        .requests()
+        .iter()
+        .map(crate::support::context)
+        .filter(|context| context.contains(text))
+        .collect()
+}
+
 /// What the run said of each call it refused as `kind`.
 fn refusals(test: &Test, kind: runner::state::RefusalKind) -> Vec<String> {
     test.records()
@@ -651,13 +661,7 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
         &always,
         &[],
     );
-    let asked: Vec<String> = test
-        .server()
-        .requests()
-        .iter()
-        .map(crate::support::context)
-        .filter(|context| context.contains("echo.py must work so"))
-        .collect();
+    let asked = asked_of(&test, "echo.py must work so");
     assert_eq!(
         asked.len(),
         2,
@@ -692,6 +696,141 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
         run.stderr
     );
     assert_eq!(test.read("echo.py"), REVERSING);
+    run.assert_code(0);
+}
+
+/// An answer whose program, written, still prints otherwise than it must
+/// is followed at once by the question again, warmer: x3's cli-flag answer
+/// read `--shout` right and kept a `.lower()` in the greeting, and the
+/// round after it claimed the subtask done, which stood (refused once).
+#[test]
+fn an_answer_whose_program_still_prints_otherwise_is_asked_again_at_once() {
+    let always = ECHO.replace(
+        "print(\" \".join(argv[1:]))",
+        "print(\" \".join(reversed(argv[1:])))",
+    );
+    let (test, run) = echo_reverse(
+        "python3 echo.py one two three --reverse",
+        reverses_a_b(),
+        vec![
+            serde_json::json!({"name": "asked again, warmer", "has": ["echo.py must work so"],
+                "min_temperature": 0.3,
+                "reply": {"content": format!("Right now.\n```python\n{REVERSING}```\n")}}),
+            serde_json::json!({"name": "asked: the reversal undone", "has": ["echo.py must work so"],
+                "reply": {"content": format!("It always reverses.\n```python\n{ECHO}```\n")}}),
+        ],
+        &always,
+        &[],
+    );
+    let requests = test.server().requests();
+    let asked: Vec<usize> = requests
+        .iter()
+        .enumerate()
+        .filter(|(_, request)| crate::support::context(request).contains("echo.py must work so"))
+        .map(|(at, _)| at)
+        .collect();
+    assert_eq!(asked.len(), 2, "{}", run.stderr);
+    assert_eq!(
+        asked[1],
+        asked[0] + 1,
+        "asked again at once: {}",
+        run.stderr
+    );
+    assert!(
+        crate::support::context(&requests[asked[1]]).contains(
+            "Now it prints:\n```\n$ python3 echo.py one two three --reverse\none two three \
+             --reverse\n"
+        ),
+        "{}",
+        crate::support::context(&requests[asked[1]])
+    );
+    assert_eq!(test.read("echo.py"), REVERSING);
+    run.assert_code(0);
+}
+
+const COUNT: &str = "import sys\n\n\ndef words(text):\n    return text.split()\n\n\ndef main(argv):\n    text = \" \".join(argv[1:]) if len(argv) > 1 else \"one two three\"\n    print(len(words(text)))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+const COUNTING: &str = "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--chars\", action=\"store_true\")\n    parser.add_argument(\"rest\", nargs=\"*\")\n    args = parser.parse_args()\n    text = \" \".join(args.rest) if args.rest else \"one two three\"\n    print(len(text) if args.chars else len(text.split()))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+const CHARS_GOAL: &str = "Give count.py a --chars flag: with it, the script prints the number of characters of its text instead of the number of words";
+
+/// A change that reads the goal's flag as one more word of the program's
+/// arguments (x3's cli-chars added a `chars` function nothing called, and
+/// `python3 count.py --chars` printed `1`, the one word `--chars`): it
+/// prints what the command with `chars` in its place prints, which its
+/// write's result says with the edit that leaves the options out. Copied,
+/// the flag changes nothing yet, and the claim is refused; with nothing
+/// agreed of what it must print (the answers `121`, `13`, `5`) and no edit
+/// to copy, the question of its own says the goal and what the run
+/// showed, and the program is asked of whole.
+#[test]
+fn a_flag_read_as_a_word_is_told_and_the_program_asked_of_with_the_goal() {
+    let unused = COUNT.replace(
+        "\n\nif __name__",
+        "\n\ndef chars(text):\n    return len(text)\n\n\nif __name__",
+    );
+    let old = "    text = \" \".join(argv[1:]) if len(argv) > 1 else \"one two three\"";
+    let new = "    positional = [arg for arg in argv if not arg.startswith('-')]\n    text = \" \".join(positional[1:]) if len(positional) > 1 else \"one two three\"";
+    let answer = format!("It reads --chars as text.\n```python\n{COUNTING}```\n");
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+            "Change count.py: add a --chars flag that prints the number of characters",
+            "Run `python3 count.py`"]}]},
+        "prints": {"prints": ["121"]},
+        "outputs": {"outputs": ["13"]},
+        "texts": {"texts": ["5"]},
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "--chars prints the number of characters", "met": true,
+             "evidence": "len(text)", "about_tests": false, "about_output": true,
+             "command": "python3 count.py --chars", "expects": "13"}]}}],
+        "rules": [
+            {"name": "asked on its own", "has": ["count.py must do what this goal asks"],
+             "reply": {"content": answer}},
+            {"name": "copies the edit", "last_tool": "leaves the options out of them",
+             "reply": {"tool_calls": [{"name": "edit_file",
+                "arguments": {"path": "count.py", "old": old, "new": new}}]}},
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            ends_when("Edited ", true, "edited"),
+            {"name": "flag", "subtask": "--chars flag", "reply": write_reply("count.py", &unused)},
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 count.py"}}]}
+    }))
+    .expect("script");
+    let test =
+        Test::new()
+            .serving(script)
+            .file("count.py", COUNT)
+            .args([CHARS_GOAL, "--max-cycles", "0"]);
+    let run = test.run();
+    let results = write_results(&test);
+    assert!(
+        results[0].contains(
+            "After this change, `python3 count.py --chars` printed \"1\", what `python3 \
+             count.py chars` prints: count.py reads --chars as a word of its arguments, not as \
+             an option. count.py reads its arguments by position at line 9, --chars among them"
+        ),
+        "{results:?}"
+    );
+    let ignored = refusals(&test, runner::state::RefusalKind::OptionIgnored);
+    assert_eq!(ignored.len(), 1, "{ignored:?}\n{}", run.stderr);
+    let told = "`python3 count.py --chars` printed \"3\", what `python3 count.py` prints without \
+                --chars: --chars changes nothing yet";
+    assert!(ignored[0].contains(told), "{}", ignored[0]);
+    let asked = asked_of(&test, "count.py must do what this goal asks");
+    assert_eq!(asked.len(), 1, "{}", run.stderr);
+    assert!(
+        asked[0].contains(&format!(
+            "count.py must do what this goal asks: {CHARS_GOAL}.\n\n{told}. These must print \
+             what they print now:\n```\n$ python3 count.py\n3\n```\n\ncount.py:\n```python\n"
+        )),
+        "{}",
+        asked[0]
+    );
+    assert!(
+        asked[0].contains("With argparse, `parser.add_argument('--chars', action='store_true')`"),
+        "{}",
+        asked[0]
+    );
+    assert_eq!(test.read("count.py"), COUNTING);
     run.assert_code(0);
 }
 
@@ -3066,6 +3205,8 @@ fn flag_change(
             "Run `python3 greet.py Ann`"]}]},
         "rules": [
             {"name": "asked on its own", "has": ["greet.py must work so"], "reply": answer},
+            {"name": "asked on its own, the goal", "has": ["greet.py must do what this goal asks"],
+             "reply": answer},
             {"name": "told why not", "last_tool": "not accepted yet", "reply": told},
             {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
              "reply": write_reply("greet.py", change)},

@@ -85,13 +85,21 @@ impl Agent<'_> {
     /// a run (the answers agreed before the plan) and, for each run made
     /// before the plan, what it printed then. Each is run now, and asked
     /// only when one prints otherwise. e-reverse's model reversed the words
-    /// with and without `--reverse`, round after round.
+    /// with and without `--reverse`, round after round. When none does
+    /// and the claim was refused for an option of the goal's taken for an
+    /// argument or changing nothing, the goal's words are what it must do:
+    /// the question says them and what that run showed.
     async fn program_question(&mut self) -> Option<Question> {
         let state = self.state();
+        // Or the last answer's program, written, when it still prints
+        // otherwise: asked again, warmer. x3's cli-flag answer read
+        // `--shout` right and kept the `.lower()` its first edit had put
+        // in the greeting; the next round claimed the subtask done, and the
+        // claim stood (refused once).
         let refused = matches!(
             focus::claim_refused(state),
             Some(RefusalKind::KeptBroken | RefusalKind::OptionTaken | RefusalKind::OptionIgnored)
-        );
+        ) || focus::answer_written(state);
         let path = match focus::last(state) {
             // The file the subtask is to change, or that its writes changed.
             _ if refused => focus::changed_files(state)
@@ -132,7 +140,24 @@ impl Agent<'_> {
                 wanted.push((run.command.clone(), crate::tools::printed(&run.output)));
             }
         }
-        if wanted.is_empty() {
+        // A completion refused because the last write's run took an option
+        // of the goal's for an argument or for nothing, with no edit to
+        // copy (one that leaves the options out of the arguments is what
+        // e1's cli-flag needed, and copied): what it printed.
+        let unread = self
+            .last_runs_found()
+            .filter(|taken| {
+                refused
+                    && !taken.edit_given
+                    && taken.path == path
+                    && matches!(
+                        taken.kind,
+                        RefusalKind::OptionTaken | RefusalKind::OptionIgnored
+                    )
+            })
+            .map(|taken| taken.told.clone());
+        let goal = state.goal.trim().trim_end_matches('.').to_string();
+        if wanted.is_empty() && unread.is_none() {
             return None;
         }
         let mut now = Vec::new();
@@ -141,19 +166,43 @@ impl Agent<'_> {
             now.push((command.clone(), crate::tools::printed(&run.output)));
         }
         let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
-        if wanted
-            .iter()
-            .zip(&now)
-            .all(|((_, want), (_, got))| same(want, got))
-        {
-            return None;
-        }
         let shown = |runs: &[(String, String)]| {
             runs.iter()
                 .map(|(command, printed)| format!("$ {command}\n{}", printed.trim_end()))
                 .collect::<Vec<_>>()
                 .join("\n")
         };
+        if wanted
+            .iter()
+            .zip(&now)
+            .all(|((_, want), (_, got))| same(want, got))
+        {
+            // Nothing it must print is known otherwise than it prints: the
+            // goal's words are what it must do. x3's cli-chars counted
+            // `--chars` as a word of its text, and what it must print with
+            // it was stated three ways (`121`, `5`, `3`, for 13).
+            let told = unread?;
+            let kept = match wanted.is_empty() {
+                true => String::new(),
+                false => format!(
+                    " These must print what they print now:\n```\n{}\n```",
+                    shown(&wanted)
+                ),
+            };
+            let ask = format!(
+                "{path} must do what this goal asks: {goal}.\n\n{told}.{kept}\n\n{path}:\n```{tag}\n{}\n\
+                 ```\n\n{options}What in {path} keeps it from doing what the goal asks? {}",
+                text.trim_end(),
+                prompt::answer_form(tag, &path)
+            );
+            return Some(Question {
+                path,
+                function: None,
+                language: tag.to_string(),
+                ask,
+                said: None,
+            });
+        }
         let ask = format!(
             "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow it \
              prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\n{options}What in {path} \

@@ -14,8 +14,10 @@
 //! options the goal names. Each within [`RERUN_TIMEOUT`] seconds, through
 //! the model's own `run_cmd` (its whitelist, sandbox and limits).
 //!
-//! A run with an option of the goal's that printed the option back, or
-//! printed what the program prints without it, is kept (see [`Unread`]):
+//! A run with an option of the goal's that printed the option back,
+//! printed what the program prints without it, or printed what it prints
+//! with the option's bare word in its place (read as one more argument),
+//! is kept (see [`Unread`]):
 //! until the file changes again, a completion is refused once a subtask
 //! with what to do (`RefusalKind::OptionTaken`, `OptionIgnored`). So is
 //! one after a write that left a program that ran before the plan failing
@@ -125,6 +127,9 @@ impl Agent<'_> {
                     Some(option) => self.left_out(&now, option, &line),
                     None => self.ignored(&now, &plain, &flags, &line),
                 };
+                if self.taken.is_none() {
+                    self.taken = self.read_as_word(&now, &flags, &line).await;
+                }
                 if let Some(taken) = &self.taken {
                     line = format!("{}. {}", taken.told, taken.advice);
                 }
@@ -179,6 +184,7 @@ impl Agent<'_> {
                 super::nudge::edit_call(&path, &edit.old, &edit.new)
             ),
             again: "If the program must print it",
+            edit_given: true,
             told: told.to_string(),
             path,
             text,
@@ -220,6 +226,58 @@ impl Agent<'_> {
                 plain.command
             ),
             advice: format!("Make {path} do what the goal asks when it is run with {given}"),
+            edit_given: false,
+            again: "If it must print the same",
+            path,
+            text,
+        })
+    }
+
+    /// For a run with the goal's flags that printed what the same command
+    /// prints with each flag written as a plain word (`python3 count.py
+    /// chars` beside `python3 count.py --chars`, see [`as_words`]): the
+    /// program reads the flag as one of its arguments, not as an option.
+    /// x3's cli-chars counted `--chars` as a word of its text and printed
+    /// `1`: neither the option printed back nor the output without it, so
+    /// nothing was refused and the subtask was marked done.
+    async fn read_as_word(
+        &mut self,
+        run: &CheckRun,
+        flags: &[String],
+        told: &str,
+    ) -> Option<Unread> {
+        let (worded, given) = as_words(&run.command, flags)?;
+        if !run.passed() || self.stop.is_requested() {
+            return None;
+        }
+        let plain = self.run_check_within(&worded, Some(RERUN_TIMEOUT)).await;
+        verdict::prints_as_before(&plain, run).then_some(())?;
+        let (path, text) = self.program_of(run)?;
+        let edit = self
+            .reviews
+            .languages
+            .for_path(&path)
+            .and_then(|language| language.options_left_out(&text));
+        let edit_given = edit.is_some();
+        let advice = match edit {
+            Some(edit) => format!(
+                "{path} reads its arguments by position at line {}, {given} among them: make \
+                 this call, which leaves the options out of them: {}",
+                edit.line,
+                super::nudge::edit_call(&path, &edit.old, &edit.new)
+            ),
+            None => {
+                format!("Make {path} read {given} as an option, apart from its other arguments")
+            }
+        };
+        Some(Unread {
+            kind: RefusalKind::OptionTaken,
+            told: format!(
+                "{told}, what `{worded}` prints: {path} reads {given} as a word of its arguments, \
+                 not as an option"
+            ),
+            advice,
+            edit_given,
             again: "If it must print the same",
             path,
             text,
@@ -234,6 +292,7 @@ impl Agent<'_> {
         Some(Unread {
             kind: RefusalKind::KeptBroken,
             advice: format!("Fix {path}"),
+            edit_given: false,
             again: "If the goal asks that it no longer print that",
             told: told.to_string(),
             path,
@@ -269,12 +328,15 @@ pub(super) struct Unread {
     /// refused.
     pub kind: RefusalKind,
     /// The file of the program, and its text when the run was made.
-    path: String,
+    pub path: String,
     text: String,
     /// What the run printed, as the write's result says it.
     pub told: String,
     /// What to do, and the start of when a second claim is right.
     pub advice: String,
+    /// Whether `advice` writes out an edit to copy (see
+    /// [`crate::lang::Language::options_left_out`]).
+    pub edit_given: bool,
     pub again: &'static str,
 }
 
@@ -354,6 +416,25 @@ fn printed_back<'o>(now: &CheckRun, options: &'o [String]) -> Option<&'o str> {
         .map(String::as_str)
 }
 
+/// `command` with each of the goal's flags it passes written as a plain
+/// word (`--chars` as `chars`), and those flags; `None` when it passes
+/// none.
+fn as_words(command: &str, flags: &[String]) -> Option<(String, String)> {
+    let is_flag = |word: &str| flags.iter().any(|flag| flag == word);
+    let given: Vec<&str> = command.split_whitespace().filter(|w| is_flag(w)).collect();
+    if given.is_empty() {
+        return None;
+    }
+    let worded: Vec<&str> = command
+        .split_whitespace()
+        .map(|word| match is_flag(word) {
+            true => word.trim_start_matches('-'),
+            false => word,
+        })
+        .collect();
+    Some((worded.join(" "), given.join(" ")))
+}
+
 /// `printed "…"` for a run that passed, `fails (exit code N): "…"` with
 /// its last line otherwise; `None` for a run the sandbox refused (the
 /// runner's matter, not the model's).
@@ -395,6 +476,21 @@ mod tests {
             tests: None,
             wants_arguments: false,
         }
+    }
+
+    #[test]
+    fn a_flag_is_written_as_a_word_and_a_command_without_one_is_not() {
+        let flags = ["--chars".to_string(), "--lines".to_string()];
+        assert_eq!(
+            as_words("python3 count.py --chars hello --lines", &flags),
+            Some((
+                "python3 count.py chars hello lines".to_string(),
+                "--chars --lines".to_string()
+            ))
+        );
+        // pytest's own options are not the goal's.
+        assert_eq!(as_words("python3 -m pytest -q", &flags), None);
+        assert_eq!(as_words("python3 count.py --charsx", &flags), None);
     }
 
     #[test]

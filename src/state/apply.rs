@@ -119,6 +119,9 @@ impl State {
                     said
                 };
                 self.begin_exchange(vec![Message::assistant(said.to_string(), shortened(calls))]);
+                if *question {
+                    self.answer_exchange = Some(self.exchanges.saturating_sub(1));
+                }
             }
             Event::ActionStarted {
                 call,

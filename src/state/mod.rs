@@ -158,6 +158,10 @@ pub struct State {
     /// `Event::ModelReplied::question`); a resume does not renew them.
     #[serde(default)]
     pub questions: u32,
+    /// The exchange of the last answer to a question of its own (see
+    /// `Event::ModelReplied::question`): its write's call is in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_exchange: Option<u64>,
     /// Loop nudges spent in this invocation.
     pub loop_nudges: u32,
     /// Corrective re-asks spent in this round.

@@ -123,6 +123,16 @@ pub fn claim_refused(state: &State) -> Option<RefusalKind> {
     }
 }
 
+/// Whether the last call of the active subtask was the write an answer to
+/// a question of its own gave, and it changed the file: what the program
+/// prints now is that answer's.
+pub fn answer_written(state: &State) -> bool {
+    let Some(fact) = calls(state).filter(|fact| fact.tool != "note").last() else {
+        return false;
+    };
+    state.answer_exchange == Some(fact.exchange) && super::check::wrote(fact)
+}
+
 /// Whether a call of the active subtask was refused as `kind`.
 pub fn refused_in_subtask(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.came == Came::Refused { kind })
