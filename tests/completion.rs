@@ -1718,6 +1718,47 @@ fn counts_a_sample(check: &str, input: &str, content: &str, ran: &str) -> Test {
     }))
 }
 
+/// A program that counts the words of a file named in its own code, whose
+/// check runs it bare and whose assessment shows it met by a run with a
+/// file of the workspace as its argument, is not achieved: y2's word-count
+/// (`count_words('example.txt')`) ended "Goal achieved", exit 0, for a
+/// script that ignores the file it is given.
+#[test]
+fn a_requirement_shown_by_a_file_the_program_never_reads_is_not_met() {
+    let fixed = "def count_words(filename):\n    with open(filename) as file:\n        return len(file.read().split())\n\n\nif __name__ == '__main__':\n    print(count_words('example.txt'))\n";
+    let test = word_count(serde_json::json!({
+        "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"},
+                           {"path": "example.txt", "purpose": "a sample"}],
+            "check": "python3 word_count.py"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "code", "subtask": "Write word_count.py", "reply": write_reply("word_count.py", fixed)},
+            {"name": "sample", "subtask": "Write example.txt", "reply": write_reply("example.txt", "one two three\n")}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the number of words in the file given as its argument",
+             "met": true, "evidence": "3", "about_tests": false, "about_output": true,
+             "command": "python3 word_count.py example.txt", "expects": "3"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
+    }));
+    let run = test.run();
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let added = naming(
+        &state.requirements,
+        "word_count.py reads the arguments it is run with",
+    );
+    assert!(!added.met, "{added:?}");
+    assert!(
+        added
+            .evidence
+            .starts_with("`python3 word_count.py example.txt` passes arguments to word_count.py"),
+        "{added:?}"
+    );
+}
+
 /// A check that reads an input file nothing holds gets the write of a
 /// sample of it first: a word-count run planned `python3 word_count.py
 /// test_file.txt` with no test_file.txt, and its check ended in a

@@ -1022,13 +1022,38 @@ pub fn hold_to_output_asked(speaks: bool, mut requirements: Vec<Requirement>) ->
 /// its own code; its check, `python3 word_count.py word_count.py`,
 /// printed 20, the assessment found "it can be run" met, and the run said
 /// "Goal achieved".
+///
+/// So does a run that showed a requirement met (its command passed, see
+/// [`Requirement::to_run`]) with a file of the workspace among its
+/// arguments (`is_file`): y2's word-count script counted the words of
+/// `example.txt`, named in its own code; its check was `python3
+/// word_count.py` with no argument, the assessment's `python3
+/// word_count.py example.txt` printed 11, and the run said "Goal achieved".
+/// (A name given to a hello world the assessment ran is no file: the
+/// goal asked for no argument, and the program was right to ignore it.)
 pub fn hold_to_arguments(
     mut requirements: Vec<Requirement>,
     checks: &[CheckRun],
     ignores_input: impl Fn(&str) -> Option<(&'static str, &'static str)>,
+    is_file: impl Fn(&str) -> bool,
 ) -> Vec<Requirement> {
-    for check in checks.iter().filter(|check| check.passed()) {
-        let words = shell_words::split(&check.command).unwrap_or_default();
+    let mut commands: Vec<String> = checks
+        .iter()
+        .filter(|check| check.passed())
+        .map(|check| check.command.clone())
+        .collect();
+    for command in requirements.iter().filter_map(Requirement::to_run) {
+        let gives_file = shell_words::split(command)
+            .unwrap_or_default()
+            .iter()
+            .skip(1)
+            .any(|word| is_file(word) && ignores_input(word).is_none());
+        if gives_file && !commands.iter().any(|known| known == command) {
+            commands.push(command.to_string());
+        }
+    }
+    for command in commands {
+        let words = shell_words::split(&command).unwrap_or_default();
         let Some((at, (from, first))) = words
             .iter()
             .enumerate()
@@ -1067,9 +1092,8 @@ pub fn hold_to_arguments(
             requirement,
             met: false,
             evidence: format!(
-                "`{}` passes arguments to {program}, and {program} never reads its arguments \
-                 or its input (nothing in the workspace does){how}",
-                check.command
+                "`{command}` passes arguments to {program}, and {program} never reads its \
+                 arguments or its input (nothing in the workspace does){how}"
             ),
             about_tests: false,
             about_output: false,
@@ -2738,7 +2762,12 @@ pub(crate) mod tests {
         let ignores = |word: &str| {
             (word == "word_count.py").then_some(("sys.argv", "`sys.argv[1]` (after `import sys`)"))
         };
-        let held = hold_to_arguments(claimed.clone(), std::slice::from_ref(&check), ignores);
+        let held = hold_to_arguments(
+            claimed.clone(),
+            std::slice::from_ref(&check),
+            ignores,
+            |_| true,
+        );
         assert_eq!(held.len(), 2);
         assert!(!held[1].met);
         assert_eq!(
@@ -2758,18 +2787,71 @@ pub(crate) mod tests {
         // check that failed (it is unmet already): nothing added.
         let bare = run("python3 word_count.py", Some(0), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[bare], ignores),
+            hold_to_arguments(claimed.clone(), &[bare], ignores, |_| true),
             claimed
         );
         let reads = run("python3 word_count.py words.txt", Some(0), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[reads], |_| None),
+            hold_to_arguments(claimed.clone(), &[reads], |_| None, |_| true),
             claimed
         );
         let failed = run("python3 word_count.py words.txt", Some(1), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[failed], ignores),
+            hold_to_arguments(claimed.clone(), &[failed], ignores, |_| true),
             claimed
+        );
+        // A requirement met by a run with arguments, beside a check with
+        // none (y2's word-count: `count_words('example.txt')`).
+        let mut shown = req("it prints the number of words", true, false);
+        shown.about_output = true;
+        shown.shown_by = Some(ShownBy {
+            command: "python3 word_count.py example.txt".into(),
+            expects: "11".into(),
+        });
+        let bare = run("python3 word_count.py", Some(0), None);
+        let is_file = |word: &str| word == "example.txt" || word == "word_count.py";
+        let held = hold_to_arguments(
+            vec![shown.clone()],
+            std::slice::from_ref(&bare),
+            ignores,
+            is_file,
+        );
+        assert_eq!(held.len(), 2, "{held:?}");
+        assert!(!held[1].met);
+        assert!(
+            held[1].evidence.starts_with(
+                "`python3 word_count.py example.txt` passes arguments to word_count.py"
+            ),
+            "{}",
+            held[1].evidence
+        );
+        assert!(matches!(
+            verdict(std::slice::from_ref(&bare), &held, &[]),
+            Verdict::Missing(_)
+        ));
+        assert_eq!(
+            hold_to_arguments(
+                vec![shown.clone()],
+                std::slice::from_ref(&bare),
+                |_| None,
+                is_file
+            ),
+            vec![shown.clone()]
+        );
+        // A name, not a file, given to a program that ignores it.
+        let mut named = shown.clone();
+        named.shown_by = Some(ShownBy {
+            command: "python3 word_count.py Alice".into(),
+            expects: "11".into(),
+        });
+        assert_eq!(
+            hold_to_arguments(
+                vec![named.clone()],
+                std::slice::from_ref(&bare),
+                ignores,
+                is_file
+            ),
+            vec![named]
         );
     }
 

@@ -513,12 +513,15 @@ impl Agent<'_> {
                     // program to make read them (n2's add-function: a
                     // right `count_vowels` went into a cycle to make
                     // textutil.py read `sys.argv`).
-                    let requirements = verdict::hold_to_arguments(requirements, checks, |word| {
-                        match !speaks && self.is_library(word) {
+                    let requirements = verdict::hold_to_arguments(
+                        requirements,
+                        checks,
+                        |word| match !speaks && self.is_library(word) {
                             true => None,
                             false => self.ignores_input(word),
-                        }
-                    });
+                        },
+                        |word| self.tools.contents(word).is_some(),
+                    );
                     let requirements = verdict::hold_to_tests_asked(
                         self.speaks_of_tests(),
                         requirements,
