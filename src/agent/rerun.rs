@@ -177,12 +177,7 @@ impl Agent<'_> {
             .options_left_out(&text)?;
         Some(Unread {
             kind: RefusalKind::OptionTaken,
-            advice: format!(
-                "{path} reads its arguments by position at line {}, {option} among them: make \
-                 this call, which leaves the options out of them: {}",
-                edit.line,
-                super::nudge::edit_call(&path, &edit.old, &edit.new)
-            ),
+            advice: left_out_advice(&path, option, &edit),
             again: "If the program must print it",
             edit_given: true,
             told: told.to_string(),
@@ -260,12 +255,7 @@ impl Agent<'_> {
             .and_then(|language| language.options_left_out(&text));
         let edit_given = edit.is_some();
         let advice = match edit {
-            Some(edit) => format!(
-                "{path} reads its arguments by position at line {}, {given} among them: make \
-                 this call, which leaves the options out of them: {}",
-                edit.line,
-                super::nudge::edit_call(&path, &edit.old, &edit.new)
-            ),
+            Some(edit) => left_out_advice(&path, &given, &edit),
             None => {
                 format!("Make {path} read {given} as an option, apart from its other arguments")
             }
@@ -414,6 +404,17 @@ fn printed_back<'o>(now: &CheckRun, options: &'o [String]) -> Option<&'o str> {
         .iter()
         .find(|option| passed.contains(&option.as_str()) && lower.contains(&option.to_lowercase()))
         .map(String::as_str)
+}
+
+/// What to do about `given` read by position in `path`: the edit that
+/// leaves the options out of its arguments, written out to copy.
+fn left_out_advice(path: &str, given: &str, edit: &crate::lang::Edit) -> String {
+    format!(
+        "{path} reads its arguments by position at line {}, {given} among them: make this call, \
+         which leaves the options out of them: {}",
+        edit.line,
+        super::nudge::edit_call(path, &edit.old, &edit.new)
+    )
 }
 
 /// `command` with each of the goal's flags it passes written as a plain
