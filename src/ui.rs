@@ -267,6 +267,12 @@ impl Terminal {
                 for check in checks {
                     let (mark, how) = match check.exit_code {
                         Some(0) => (s.ok.apply_to("✓"), "passed".to_string()),
+                        Some(code) if check.wants_arguments => (
+                            s.dim.apply_to("·"),
+                            format!(
+                                "stopped for the arguments it reads (exit code {code}; not counted)"
+                            ),
+                        ),
                         Some(code) => (s.bad.apply_to("✗"), format!("failed (exit code {code})")),
                         None => (s.bad.apply_to("✗"), "did not finish".to_string()),
                     };

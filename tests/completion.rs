@@ -2101,6 +2101,58 @@ fn a_failing_test_of_code_the_goal_keeps_may_be_corrected() {
     assert_eq!(test.read("inventory.py"), before, "the module is as it was");
 }
 
+/// A rewrite of the run's test file meant to fix the test that failed
+/// keeps those that passed: z1b's add-tests had three tests, one failed,
+/// and its fix was one new test; the two that passed were lost and the
+/// assessment found no test of `add` left.
+#[test]
+fn a_rewrite_of_a_test_file_keeps_the_tests_that_passed() {
+    let first = "from inventory import Inventory\n\n\ndef test_add():\n    inventory = Inventory()\n    inventory.add(\"pen\", 2)\n    assert inventory.items == {\"pen\": 2}\n\n\ndef test_add_again():\n    inventory = Inventory()\n    inventory.add(\"pen\")\n    assert inventory.items == {\"pen\": 2}\n";
+    let fix = "from inventory import Inventory\n\n\ndef test_add_one():\n    inventory = Inventory()\n    inventory.add(\"pen\")\n    assert inventory.items == {\"pen\": 1}\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_inventory.py", "purpose": "pytest tests for the Inventory class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            {"name": "fix", "last_tool": "exit code 1", "reply": write_reply("test_inventory.py", fix)},
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Write test_inventory.py", "write_file", serde_json::json!({"path": "test_inventory.py", "content": first}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for Inventory", "met": true,
+             "evidence": "2 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = add_tests(script, "0");
+    let run = test.run();
+    run.assert_code(0);
+    let tests = test.read("test_inventory.py");
+    assert!(
+        tests.contains("def test_add():") && tests.contains("def test_add_one():"),
+        "the test that passed is put back beside the new one:\n{tests}"
+    );
+    assert!(
+        !tests.contains("def test_add_again():"),
+        "the one that failed stays out:\n{tests}"
+    );
+    let ran = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::Checked { checks } => Some(checks),
+            _ => None,
+        })
+        .flatten()
+        .last()
+        .expect("the check ran");
+    assert_eq!(
+        ran.tests.map(|t| (t.passed, t.failed)),
+        Some((2, 0)),
+        "{ran:?}"
+    );
+}
+
 /// A planned change of a program there before the run is told, for each
 /// command-line option the goal names, where the program reads its
 /// arguments (x1's cli-flag, `--api openai`: "Add a --shout flag to the
@@ -3028,6 +3080,27 @@ fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_co
     assert!(
         check.wants_arguments && check.exit_code == Some(1),
         "{check:?}"
+    );
+    // What the user is told says how it ended: neither "failed" nor "passed".
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        said.contains(
+            "check `python3 fizzbuzz.py` stopped for the arguments it reads (exit code 1"
+        ) && !said.contains("`python3 fizzbuzz.py` failed"),
+        "{said}"
+    );
+    let reason = tested
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::RunEnded { reason, .. } => Some(reason),
+            _ => None,
+        })
+        .expect("the run ended");
+    assert!(
+        reason.contains("`python3 fizzbuzz.py` stopped for the arguments it reads")
+            && !reason.contains("`python3 fizzbuzz.py` passed"),
+        "{reason}"
     );
     tested.assert_replay_matches();
     // Said so, not as a failure.

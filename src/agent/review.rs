@@ -158,6 +158,16 @@ impl Agent<'_> {
                     call.arguments["content"] = serde_json::Value::String(merged.clone());
                     content = merged;
                 }
+                if let Some((kept, names)) = self.passing_tests_kept(&path, &content) {
+                    tracing::warn!(
+                        path,
+                        ?names,
+                        "a write of a test file that dropped tests that passed at the last run: \
+                         put back"
+                    );
+                    call.arguments["content"] = serde_json::Value::String(kept.clone());
+                    content = kept;
+                }
                 let refusal = match self.taken(&mut call, &path, &content) {
                     Err(refusal) => Some(refusal),
                     Ok(None) => None,
@@ -446,6 +456,34 @@ impl Agent<'_> {
                 shown.join(", ")
             ),
         })
+    }
+
+    /// `content`, written over test file `path`, with the tests it drops
+    /// that passed at the active subtask's last run of the tests put back
+    /// (see [`lang::Language::tests_put_back`]), and their names. z1b's
+    /// add-tests ran its three tests, one failed, and the write meant to fix
+    /// it was one new test: the two that passed were lost, and the
+    /// assessment found no test of `add` left.
+    fn passing_tests_kept(&self, path: &str, content: &str) -> Option<(String, Vec<String>)> {
+        let path = path.trim_start_matches("./");
+        let language = self.reviews.languages.for_path(path)?;
+        if !language.is_test(path) {
+            return None;
+        }
+        let output = focus::tests_failed_since(self.state(), path)?;
+        // A test's id as its runner names it (`tests/t.py::test_a[1-2]`),
+        // to the name it is defined by.
+        let failed: Vec<String> = lang::tally::failed_tests(&output)
+            .iter()
+            .filter_map(|id| id.rsplit("::").next()?.split('[').next())
+            .map(str::to_string)
+            .collect();
+        // Which failed must be known, or a failed one is put back.
+        if failed.is_empty() {
+            return None;
+        }
+        let old = self.tools.text(path)?;
+        language.tests_put_back(&old, content, &failed)
     }
 
     /// Whether the code test file `path` (one this run wrote) tests was

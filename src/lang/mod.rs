@@ -348,6 +348,19 @@ pub trait Language: Send + Sync {
     fn put_in(&self, _current: &str, _fragment: &str) -> Option<String> {
         None
     }
+    /// `new`, a test file's text written over `old`, with the tests of
+    /// `old` it no longer defines put back, but those named in `failed`
+    /// (the tests the last run failed, by name): a small model rewriting
+    /// its test file to fix the one test that failed drops those that
+    /// passed. The text and the names put back; `None` when none is.
+    fn tests_put_back(
+        &self,
+        _old: &str,
+        _new: &str,
+        _failed: &[String],
+    ) -> Option<(String, Vec<String>)> {
+        None
+    }
     /// The names a package folder does not give as they are named: for
     /// each module `P/X` of `files` (path and text) that defines `X`, when
     /// `P`'s own module does not bind `X`: importing `X` from `P` gives the

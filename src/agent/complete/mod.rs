@@ -194,9 +194,15 @@ impl Agent<'_> {
 fn achieved_reason(checks: &[CheckRun], requirements: &[Requirement]) -> String {
     let checks: Vec<String> = checks
         .iter()
-        .map(|check| match check.tests {
-            Some(t) => format!("`{}` passed ({} tests)", check.command, t.passed),
-            None => format!("`{}` passed", check.command),
+        .map(|check| match (check.exit_code, check.tests) {
+            // z1a's fizzbuzz: `python3 fizzbuzz.py` stopped at `sys.argv[1]`
+            // and the run said it passed.
+            (Some(code), _) if check.wants_arguments => format!(
+                "`{}` stopped for the arguments it reads (exit code {code}; not counted)",
+                check.command
+            ),
+            (_, Some(t)) => format!("`{}` passed ({} tests)", check.command, t.passed),
+            (_, None) => format!("`{}` passed", check.command),
         })
         .collect();
     let met = format!(
@@ -207,5 +213,42 @@ fn achieved_reason(checks: &[CheckRun], requirements: &[Requirement]) -> String 
     match checks.is_empty() {
         true => format!("{met} (no check command)"),
         false => format!("{}; {met}", checks.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(command: &str, exit_code: i32, wants_arguments: bool) -> CheckRun {
+        CheckRun {
+            command: command.into(),
+            exit_code: Some(exit_code),
+            output: String::new(),
+            tests: None,
+            wants_arguments,
+        }
+    }
+
+    #[test]
+    fn the_reason_of_an_achieved_run_never_says_a_run_that_wanted_its_arguments_passed() {
+        let reason = achieved_reason(
+            &[
+                check("python3 fizzbuzz.py", 1, true),
+                CheckRun {
+                    tests: Some(crate::state::Tally {
+                        passed: 3,
+                        failed: 0,
+                    }),
+                    ..check("python3 -m pytest -q", 0, false)
+                },
+            ],
+            &[],
+        );
+        assert_eq!(
+            reason,
+            "`python3 fizzbuzz.py` stopped for the arguments it reads (exit code 1; not counted), \
+             `python3 -m pytest -q` passed (3 tests); 0 requirements met"
+        );
     }
 }

@@ -90,17 +90,45 @@ pub fn changed_files(state: &State) -> Vec<String> {
 /// The output of the last command of the active subtask that failed, as
 /// the model was shown it (see [`crate::lang::Workspace::failed_output`]).
 pub fn failed_output(state: &State) -> Option<String> {
+    // The fact keeps the outcome without its text: the conversation holds
+    // what the model was shown (until 2026-11-29 this read the fact's
+    // empty text, and no failed run ever pointed a review at a line).
     tool_calls(state)
-        .filter_map(|fact| match &fact.came {
-            Came::Ran { outcome }
-                if outcome.command.is_some() && !outcome.ok && !outcome.interrupted =>
-            {
-                Some(&outcome.result)
+        .filter(|fact| match &fact.came {
+            Came::Ran { outcome } => {
+                outcome.command.is_some() && !outcome.ok && !outcome.interrupted
             }
-            _ => None,
+            _ => false,
         })
         .last()
-        .cloned()
+        .map(|fact| result_of(state, fact).to_string())
+        .filter(|result| !result.is_empty())
+}
+
+/// The output of the active subtask's last command that ran tests, when
+/// some of them failed and some passed and no write of the subtask changed
+/// `path` since: what tells which tests of `path`, as it is, passed.
+pub fn tests_failed_since(state: &State, path: &str) -> Option<String> {
+    let mut found = None;
+    for fact in tool_calls(state) {
+        let Came::Ran { outcome } = &fact.came else {
+            continue;
+        };
+        if outcome
+            .write
+            .as_ref()
+            .is_some_and(|write| write.path == path && write.changed())
+        {
+            found = None;
+        } else if outcome.command.is_some()
+            && !outcome.interrupted
+            && let Some(tally) = crate::lang::tally::tally(result_of(state, fact))
+        {
+            found =
+                (tally.failed > 0 && tally.passed > 0).then(|| result_of(state, fact).to_string());
+        }
+    }
+    found
 }
 
 /// Whether giving up the active subtask was already refused as too soon.

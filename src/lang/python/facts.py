@@ -25,7 +25,11 @@ imports from itself (see own_imports_dropped) and with the standard modules
 it uses and never imports imported. With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
-(see merge_definitions). Nothing here decides what the runner does with a fact.
+(see merge_definitions). With "put_back": {"old", "new", "failed"}, the answer
+is {"put_back": {"text", "names"} | null}: "new" with the top-level tests of
+"old" it no longer defines and that are not in "failed" put back, with the
+fixtures they take (see put_back). Nothing here decides what the runner does
+with a fact.
 """
 import ast
 import builtins
@@ -1382,10 +1386,47 @@ def merge_definitions(current, fragment, whole=False):
     return merged if parse(merged)[0] is not None else None
 
 
+def put_back(old, new, failed):
+    """`new`, a test file's text written over `old`, with the top-level
+    tests of `old` that `new` no longer defines and that did not fail at
+    the last run (`failed`: their names) put back after its definitions,
+    with the fixtures of `old` they take that `new` lacks and the imports
+    of `old` it lacks: z1b's add-tests rewrote its test file of three tests
+    to fix the one that failed, and lost the two that passed. The names
+    put back and the text, or None when there is none or either file does
+    not parse."""
+    was, now = parse(old)[0], parse(new)[0]
+    if was is None or now is None:
+        return None
+    defined = {n.name for n in now.body if isinstance(n, DEFS)}
+    tests = [n for n in was.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.name.startswith("test") and n.name not in defined and n.name not in failed]
+    if not tests:
+        return None
+    taken = {a.arg for t in tests for a in t.args.args}
+    fixtures = [n for n in was.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and decorated(n, "fixture") and n.name in taken and n.name not in defined]
+    kept = {n.name for n in tests + fixtures}
+    lines = old.split("\n")
+    pieces = [ast.unparse(n) for n in was.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    for node in was.body:
+        if isinstance(node, DEFS) and node.name in kept:
+            start, end = span(node)
+            pieces += ["", ""] + lines[start - 1:end]
+    text = merge_definitions(new, "\n".join(pieces) + "\n", True)
+    if text is None or text == new:
+        return None
+    return {"text": text, "names": [n.name for n in was.body if isinstance(n, DEFS) and n.name in kept]}
+
+
 def main():
     request = json.load(sys.stdin)
     files = request.get("files", [])
     current = request.get("current")
+    if request.get("put_back"):
+        asked = request["put_back"]
+        json.dump({"put_back": put_back(asked["old"], asked["new"], set(asked["failed"]))}, sys.stdout)
+        return
     if request.get("definitions"):
         whole = request["definitions"] == "whole"
         merged = (merge_definitions(current, files[0]["text"], whole)

@@ -309,6 +309,41 @@ pub fn ask(files: &[(&str, &str)], current: Option<Current<'_>>, test: bool) -> 
         .ok()
 }
 
+/// `new`, a test file's text written over `old`, with the top-level tests
+/// of `old` it no longer defines and whose names are not in `failed` put
+/// back (with the fixtures they take and the imports they need), and the
+/// names put back; `None` when none is, or Python cannot read either.
+pub fn put_back(old: &str, new: &str, failed: &[String]) -> Option<(String, Vec<String>)> {
+    #[derive(serde::Deserialize)]
+    struct PutBack {
+        text: String,
+        names: Vec<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Answered {
+        put_back: Option<PutBack>,
+    }
+    let request = serde_json::json!({
+        "put_back": { "old": old, "new": new, "failed": failed },
+    });
+    let answer: Answered = answered(&request, "put the tests back")?;
+    answer.put_back.map(|p| (p.text, p.names))
+}
+
+/// The script's answer to `request`, read as `T`; `None`, with a warning
+/// that says what it could not do (`what`), when Python fails or its answer does
+/// not read.
+fn answered<T: serde::de::DeserializeOwned>(request: &serde_json::Value, what: &str) -> Option<T> {
+    let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request.to_string())?;
+    if !output.success {
+        tracing::warn!(stderr = %output.stderr, "python3 could not {what}");
+        return None;
+    }
+    serde_json::from_str(&output.stdout)
+        .map_err(|error| tracing::warn!(%error, "python3's answer did not read ({what})"))
+        .ok()
+}
+
 /// `current` with the definitions `fragment` gives put in: one of the same
 /// name replaced where it is, a new one after the last definition, a new
 /// import after the imports. `None` unless `fragment` is nothing but
@@ -324,15 +359,7 @@ pub fn merge_definitions(current: &str, fragment: &str, whole: bool) -> Option<S
         "files": [{ "path": "", "text": fragment }],
         "current": current,
         "definitions": if whole { serde_json::json!("whole") } else { serde_json::json!(true) },
-    })
-    .to_string();
-    let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;
-    if !output.success {
-        tracing::warn!(stderr = %output.stderr, "python3 could not merge the definitions");
-        return None;
-    }
-    let answer: Answer = serde_json::from_str(&output.stdout)
-        .map_err(|error| tracing::warn!(%error, "python3's merge did not read"))
-        .ok()?;
+    });
+    let answer: Answer = answered(&request, "merge the definitions")?;
     answer.definitions
 }

@@ -574,6 +574,15 @@ impl Language for Python {
         facts::merge_definitions(current, fragment, true)
     }
 
+    fn tests_put_back(
+        &self,
+        old: &str,
+        new: &str,
+        failed: &[String],
+    ) -> Option<(String, Vec<String>)> {
+        facts::put_back(old, new, failed)
+    }
+
     fn no_value(&self, shown: &str) -> bool {
         shown.trim() == "None"
     }

@@ -1999,3 +1999,48 @@ fn a_program_written_anew_reads_the_goals_flags_with_argparse() {
     );
     assert_eq!(Python.reading_options_anew(&[]), None);
 }
+
+#[test]
+fn the_tests_a_rewrite_drops_that_did_not_fail_are_put_back_with_their_fixtures() {
+    let old = "import pytest\nfrom inventory import Inventory\n\n\n@pytest.fixture\ndef stock():\n    return Inventory()\n\n\ndef test_add(stock):\n    stock.add('pen')\n    assert stock.count('pen') == 1\n\n\ndef test_count():\n    assert Inventory().count('pen') == 0\n\n\ndef test_remove():\n    assert Inventory().count('x') == 1\n";
+    let new = "from inventory import Inventory\n\n\ndef test_remove():\n    assert Inventory().count('x') == 0\n";
+    let (text, names) = Python
+        .tests_put_back(old, new, &["test_remove".to_string()])
+        .expect("two tests that passed are dropped");
+    assert_eq!(names, ["stock", "test_add", "test_count"]);
+    assert!(
+        text.starts_with("from inventory import Inventory\nimport pytest\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("assert Inventory().count('x') == 0"),
+        "the rewrite's own test stays: {text}"
+    );
+    assert!(
+        !text.contains("count('x') == 1"),
+        "the one that failed stays out: {text}"
+    );
+    assert!(
+        text.contains("@pytest.fixture\ndef stock():") && text.contains("def test_add(stock):"),
+        "{text}"
+    );
+    // Nothing dropped but the failing one: nothing to put back.
+    assert_eq!(
+        Python.tests_put_back(
+            old,
+            &format!("{old}\n\ndef test_more():\n    assert True\n"),
+            &[]
+        ),
+        None
+    );
+    let only = "from inventory import Inventory\n\n\ndef test_add():\n    assert True\n\n\ndef test_count():\n    assert True\n";
+    assert_eq!(
+        Python.tests_put_back(
+            only,
+            new,
+            &["test_add".to_string(), "test_count".to_string()]
+        ),
+        None,
+        "those that failed stay out"
+    );
+}

@@ -24,14 +24,19 @@ pub fn completion_in_prose(text: &str) -> Option<ToolCall> {
     }
     // ASCII only, so that a byte offset in it is one in `text`.
     let lower = text.to_ascii_lowercase().replace('_', " ");
+    // "Mark [the] subtask [as] complete[d]": z1b's fizzbuzz wrote "Mark
+    // the subtask as complete with success=true and the reason ..." four
+    // times, and the run stopped for want of a call.
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric() && c != '=')
         .filter(|w| !w.is_empty())
-        .take(4)
+        .take(5)
+        .filter(|w| !matches!(*w, "the" | "as"))
+        .take(3)
         .collect();
     let begins = matches!(
         words.as_slice(),
-        ["mark", "subtask", "complete", ..] | ["mark", "the", "subtask", "complete"]
+        ["mark", "subtask", "complete" | "completed"]
     );
     if !begins {
         return None;
@@ -95,6 +100,14 @@ mod tests {
             call.arguments["reason"],
             json!("Mark the subtask complete with success=true.")
         );
+        let call = completion_in_prose(
+            "Mark the subtask as complete with success=true and the reason \"The code was \
+             written and the command was run successfully.\"",
+        )
+        .unwrap();
+        assert_eq!(call.arguments["success"], json!(true));
+        let call = completion_in_prose("Mark subtask as completed, success=false").unwrap();
+        assert_eq!(call.arguments["success"], json!(false));
         let call = completion_in_prose("mark_subtask_complete success: True").unwrap();
         assert_eq!(call.arguments["success"], json!(true));
         // Letters whose lower case is longer do not move the reason.
@@ -117,6 +130,7 @@ mod tests {
             .is_none()
         );
         assert!(completion_in_prose("Mark subtask complete").is_none());
+        assert!(completion_in_prose("Mark the test as failing: success=false").is_none());
         assert!(
             completion_in_prose(&format!(
                 "Mark subtask complete success=true {}",
