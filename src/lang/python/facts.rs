@@ -297,16 +297,8 @@ pub fn ask(files: &[(&str, &str)], current: Option<Current<'_>>, test: bool) -> 
         "current": current.map(|c| c.text),
         "failing": current.map_or(&[][..], |c| c.failing),
         "test": test,
-    })
-    .to_string();
-    let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request)?;
-    if !output.success {
-        tracing::warn!(stderr = %output.stderr, "python3 could not read the files; judging nothing");
-        return None;
-    }
-    serde_json::from_str(&output.stdout)
-        .map_err(|error| tracing::warn!(%error, "python3's facts did not read"))
-        .ok()
+    });
+    answered(&request, "read the files; judging nothing")
 }
 
 /// `new`, a test file's text written over `old`, with the top-level tests
@@ -331,8 +323,8 @@ pub fn put_back(old: &str, new: &str, failed: &[String]) -> Option<(String, Vec<
 }
 
 /// The script's answer to `request`, read as `T`; `None`, with a warning
-/// that says what it could not do (`what`), when Python fails or its answer does
-/// not read.
+/// that says what it could not do (`what`), when Python fails or its
+/// answer does not read.
 fn answered<T: serde::de::DeserializeOwned>(request: &serde_json::Value, what: &str) -> Option<T> {
     let output = toolchain::run("python3", &["-I", "-c", SCRIPT], None, &request.to_string())?;
     if !output.success {
