@@ -1106,6 +1106,74 @@ fn tests_asked_of_a_class_call_each_of_its_methods() {
     );
 }
 
+/// Tests asked of a class are met only when they would fail on it broken:
+/// stack-tests (z1c, z2, z3) ended "Goal achieved" three times on tests
+/// that pushed one item, which pass with a `push` that puts items at the
+/// bottom. Without a cycle it is not achieved, and says which change no
+/// test caught; with one, the cycle asks the test file for a test of two
+/// items, and then it is. The project's files are never changed by it.
+#[test]
+fn tests_that_pass_on_a_broken_function_do_not_meet_a_goal_of_tests() {
+    let stack = "class Stack:\n    def __init__(self):\n        self.items = []\n\n    def push(self, item):\n        self.items.append(item)\n\n    def pop(self):\n        return self.items.pop()\n\n    def size(self):\n        return len(self.items)\n";
+    let weak = "from stack import Stack\n\n\ndef test_push():\n    stack = Stack()\n    stack.push(1)\n    assert stack.size() == 1\n\n\ndef test_pop():\n    stack = Stack()\n    stack.push(1)\n    stack.pop()\n    assert stack.size() == 0\n";
+    let strong = format!(
+        "{weak}\n\ndef test_pop_returns_the_last_pushed():\n    stack = Stack()\n    stack.push(1)\n    stack.push(2)\n    assert stack.pop() == 2\n"
+    );
+    let script = serde_json::from_value::<crate::support::fake_ollama::Script>(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_stack.py", "purpose": "pytest tests for the Stack class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("which comes out first", "write_file", serde_json::json!({"path": "test_stack.py", "content": strong})),
+            on_subtask("Write test_stack.py", "write_file", serde_json::json!({"path": "test_stack.py", "content": weak}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for the Stack class", "met": true,
+             "evidence": "2 tests pass", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let run_with = |cycles: &str| {
+        let test = Test::new()
+            .serving(script.clone())
+            .file("stack.py", stack)
+            .args([
+                "Write tests with pytest for the Stack class of stack.py",
+                "--max-cycles",
+                cycles,
+            ]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, run) = run_with("0");
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.requirements[0].evidence,
+        "the tests still pass when `self.items.append(item)` in Stack.push is \
+         `self.items.insert(0, item)`: add a test that puts in two items or more and asserts \
+         which comes out first; the tests still pass when Stack.pop returns None: add a test \
+         that asserts what Stack.pop returns",
+        "{}",
+        run.stderr
+    );
+    assert!(!state.requirements[0].met);
+    assert_eq!(state.requirements[0].file.as_deref(), Some("test_stack.py"));
+    assert_eq!(test.read("stack.py"), stack);
+    assert_eq!(test.read("test_stack.py"), weak);
+    let (test, run) = run_with("1");
+    run.assert_code(0);
+    assert_eq!(test.read("test_stack.py"), strong);
+    assert_eq!(test.read("stack.py"), stack);
+    let state = test.assert_replay_matches();
+    assert!(
+        state.requirements.iter().all(|r| r.met),
+        "{:?}",
+        state.requirements
+    );
+}
+
 /// An assessment answer that cannot be used is asked for again, warmer:
 /// at the same temperature, o3's add-function gave the same answer, cut
 /// off in the same string, both times, and a right run ended "not

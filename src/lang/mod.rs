@@ -13,6 +13,7 @@
 
 pub mod examples;
 mod javascript;
+pub mod mutants;
 mod python;
 mod registry;
 pub mod tally;
@@ -527,6 +528,21 @@ pub trait Language: Send + Sync {
         _module: &str,
         _name: &str,
         _examples: &[examples::Example],
+    ) -> Option<String> {
+        None
+    }
+
+    /// The command that runs the test files `tests` as they are, then once
+    /// with each function of `names` (of source file `module`, as
+    /// [`Language::public`] shows them) changed in memory to return nothing
+    /// or to do nothing, and prints what [`mutants::read`] reads; run
+    /// confined as the model's commands are, from the workspace's root. No
+    /// file is changed. `None` when the language cannot.
+    fn mutants_command(
+        &self,
+        _module: &str,
+        _names: &[String],
+        _tests: &[String],
     ) -> Option<String> {
         None
     }

@@ -699,6 +699,11 @@ pub struct TestedCode {
     pub tests: usize,
     /// Its test file, when there is one now (a cycle adds the tests there).
     pub test_file: Option<String>,
+    /// Its public functions and methods (of the class the goal names), as
+    /// shown, and the test files whose tests call them: what
+    /// [`crate::lang::Language::mutants_command`] runs.
+    pub names: Vec<String>,
+    pub test_files: Vec<String>,
 }
 
 /// A goal that asks for tests of a file of the project that had none
@@ -761,6 +766,78 @@ pub fn hold_to_tested_code(
             about_output: false,
             shown_by: None,
             file: tested.test_file.clone(),
+        });
+    }
+    requirements
+}
+
+/// The changed copies of a file's functions (see [`crate::lang::mutants`])
+/// its tests passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uncaught {
+    pub path: String,
+    /// Where its tests are (the file a cycle changes).
+    pub test_file: Option<String>,
+    pub survivors: Vec<crate::lang::mutants::Survivor>,
+}
+
+/// Tests asked of a file of the project are met only by tests that fail
+/// when its functions are broken: with a function made to return None, or
+/// to do nothing, they must not all pass. stack-tests ended "Goal
+/// achieved" twice on tests that pushed one item and asserted the size; a
+/// `pop` that returned None passed them, and so did the judge's `push`
+/// that put items at the bottom. The requirement about tests the
+/// assessment listed, or one added, says which change no test caught and
+/// what a test must assert.
+pub fn hold_to_mutants(
+    mut requirements: Vec<Requirement>,
+    uncaught: &[Uncaught],
+) -> Vec<Requirement> {
+    use crate::lang::mutants::Mutant;
+    for file in uncaught.iter().filter(|file| !file.survivors.is_empty()) {
+        let told: Vec<String> = file
+            .survivors
+            .iter()
+            .take(2)
+            .map(|survivor| {
+                let name = &survivor.name;
+                match &survivor.mutant {
+                    Mutant::ReturnsNothing => format!(
+                        "the tests still pass when {name} returns None: add a test that asserts \
+                         what {name} returns"
+                    ),
+                    Mutant::DoesNothing => format!(
+                        "the tests still pass when {name} does nothing: add a test that asserts \
+                         what {name} changes"
+                    ),
+                    Mutant::Arithmetic { was, now } => format!(
+                        "the tests still pass when `{was}` in {name} is `{now}`: add a test \
+                         that asserts the exact value {name} gives"
+                    ),
+                    Mutant::Order { was, now } => format!(
+                        "the tests still pass when `{was}` in {name} is `{now}`: add a test \
+                         that puts in two items or more and asserts which comes out first"
+                    ),
+                }
+            })
+            .collect();
+        let evidence = told.join("; ");
+        if let Some(requirement) = requirements.iter_mut().find(|r| r.about_tests) {
+            if requirement.met {
+                requirement.met = false;
+                requirement.evidence = evidence;
+                requirement.file = file.test_file.clone().or(requirement.file.take());
+            }
+            continue;
+        }
+        requirements.push(Requirement {
+            requirement: format!("the tests fail when a function of {} is wrong", file.path),
+            met: false,
+            evidence,
+            about_tests: true,
+            about_output: false,
+            shown_by: None,
+            file: file.test_file.clone(),
         });
     }
     requirements
@@ -2389,6 +2466,8 @@ pub(crate) mod tests {
             untested: untested.iter().map(|n| n.to_string()).collect(),
             tests: 2,
             test_file: Some("test_inventory.py".into()),
+            names: Vec::new(),
+            test_files: Vec::new(),
         };
         let claimed = req("pytest tests for Inventory", true, true);
         // Every method called: as the assessment said.
@@ -2430,6 +2509,53 @@ pub(crate) mod tests {
             hold_to_tested_code(vec![claimed.clone()], &[single]),
             vec![claimed]
         );
+    }
+
+    #[test]
+    fn tests_that_pass_on_a_broken_function_do_not_meet_the_requirement_about_tests() {
+        use crate::lang::mutants::{Mutant, Survivor};
+        let uncaught = |survivors: Vec<Survivor>| Uncaught {
+            path: "stack.py".into(),
+            test_file: Some("test_stack.py".into()),
+            survivors,
+        };
+        let pop = Survivor {
+            name: "Stack.pop".into(),
+            mutant: Mutant::ReturnsNothing,
+        };
+        let push = Survivor {
+            name: "Stack.push".into(),
+            mutant: Mutant::DoesNothing,
+        };
+        let claimed = req("pytest tests for Stack", true, true);
+        // Every mutant caught: as the assessment said.
+        assert_eq!(
+            hold_to_mutants(vec![claimed.clone()], &[uncaught(vec![])]),
+            vec![claimed.clone()]
+        );
+        let held = hold_to_mutants(vec![claimed.clone()], &[uncaught(vec![pop.clone(), push])]);
+        assert_eq!(held.len(), 1);
+        assert!(!held[0].met);
+        assert_eq!(
+            held[0].evidence,
+            "the tests still pass when Stack.pop returns None: add a test that asserts what \
+             Stack.pop returns; the tests still pass when Stack.push does nothing: add a test \
+             that asserts what Stack.push changes"
+        );
+        assert_eq!(held[0].file.as_deref(), Some("test_stack.py"));
+        // Unmet already: what it says stands.
+        let unmet = req("pytest tests for Stack", false, true);
+        assert_eq!(
+            hold_to_mutants(vec![unmet.clone()], &[uncaught(vec![pop.clone()])]),
+            vec![unmet]
+        );
+        // None about tests listed: one is added.
+        let held = hold_to_mutants(vec![], &[uncaught(vec![pop])]);
+        assert_eq!(
+            held[0].requirement,
+            "the tests fail when a function of stack.py is wrong"
+        );
+        assert!(!held[0].met && held[0].about_tests);
     }
 
     #[test]

@@ -209,12 +209,23 @@ impl Agent<'_> {
                         let first = functions.first()?;
                         first.split_once("::").map(|(file, _)| file.to_string())
                     });
+                let mut test_files: Vec<String> = Vec::new();
+                for test in &functions {
+                    let file = test
+                        .split_once("::")
+                        .map_or(test.as_str(), |(file, _)| file);
+                    if !test_files.iter().any(|known| known == file) {
+                        test_files.push(file.to_string());
+                    }
+                }
                 found.push(verdict::TestedCode {
                     path: path.clone(),
                     public: scope.len(),
                     untested,
                     tests: functions.len(),
                     test_file,
+                    names: scope.iter().map(|(shown, _)| shown.clone()).collect(),
+                    test_files,
                 });
             }
         }
@@ -541,8 +552,10 @@ impl Agent<'_> {
                         verdict::hold_to_exercised(goal, requirements, checks, |name| {
                             callers.get(name).filter(|_| !held(name)).cloned()
                         });
-                    let requirements =
-                        verdict::hold_to_tested_code(requirements, &self.tested_code());
+                    let tested = self.tested_code();
+                    let requirements = verdict::hold_to_tested_code(requirements, &tested);
+                    let uncaught = self.uncaught(&tested, checks, &requirements).await;
+                    let requirements = verdict::hold_to_mutants(requirements, &uncaught);
                     let requirements = verdict::hold_to_run(requirements, checks, |program| {
                         examined.iter().any(|e| e.module == program && e.held())
                             || (checks.iter().any(CheckRun::tests_passed) && self.tested(program))

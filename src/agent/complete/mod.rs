@@ -22,6 +22,7 @@ pub(super) use checks::same_command;
 mod cycle;
 mod examples;
 mod goal_text;
+mod mutants;
 mod outputs;
 mod samples;
 mod shown;

@@ -1387,36 +1387,90 @@ def merge_definitions(current, fragment, whole=False):
 
 
 def put_back(old, new, failed):
-    """`new`, a test file's text written over `old`, with the top-level
-    tests of `old` that `new` no longer defines and that did not fail at
-    the last run (`failed`: their names) put back after its definitions,
-    with the fixtures of `old` they take that `new` lacks and the imports
-    of `old` it lacks: z1b's add-tests rewrote its test file of three tests
-    to fix the one that failed, and lost the two that passed. The names
-    put back and the text, or None when there is none or either file does
-    not parse."""
+    """`new`, a test file's text written over `old`, with the tests of
+    `old` that `new` no longer defines and that did not fail at the last run
+    (`failed`: their names) put back: top-level ones after its definitions,
+    with the fixtures of `old` they take that `new` lacks; methods of a test
+    class into that class of `new`, or the class itself (its failed tests
+    left out) when `new` has none of its tests; and the imports of `old` it
+    lacks. z1b's add-tests rewrote its test file of three tests to fix the
+    one that failed, and lost the two that passed; z2's did the same to
+    the methods of a `unittest.TestCase`. The names put back (a method as
+    `Class.test`) and the text, or None when there is none or either file
+    does not parse."""
     was, now = parse(old)[0], parse(new)[0]
     if was is None or now is None:
         return None
+    fns = (ast.FunctionDef, ast.AsyncFunctionDef)
     defined = {n.name for n in now.body if isinstance(n, DEFS)}
-    tests = [n for n in was.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             and n.name.startswith("test") and n.name not in defined and n.name not in failed]
-    if not tests:
-        return None
+    classes = {n.name: n for n in now.body if isinstance(n, ast.ClassDef)}
+    anywhere = defined | {m.name for c in classes.values() for m in c.body if isinstance(m, fns)}
+
+    def lost(node, names):
+        return isinstance(node, fns) and node.name.startswith("test") and node.name not in names \
+            and node.name not in failed
+
+    tests = [n for n in was.body if lost(n, defined)]
     taken = {a.arg for t in tests for a in t.args.args}
-    fixtures = [n for n in was.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    fixtures = [n for n in was.body if isinstance(n, fns)
                 and decorated(n, "fixture") and n.name in taken and n.name not in defined]
-    kept = {n.name for n in tests + fixtures}
     lines = old.split("\n")
+    names = []
+    # Methods lost from a class `new` still has, put in at its end, by the
+    # indentation of its body; whole classes `new` lost, their failed
+    # tests left out.
+    into = []
+    whole = {}
+    for node in was.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        methods = [m for m in node.body if lost(m, anywhere)]
+        if not methods:
+            continue
+        if node.name in classes:
+            into.append((classes[node.name], node, methods))
+        elif not any(isinstance(m, fns) and m.name.startswith("test") and m.name in anywhere
+                     for m in node.body):
+            start, end = span(node)
+            dropped = set()
+            for m in node.body:
+                if isinstance(m, fns) and m.name in failed:
+                    first, last = span(m)
+                    dropped.update(range(first, last + 1))
+            whole[node.name] = [lines[at - 1] for at in range(start, end + 1) if at not in dropped]
+            names += [f"{node.name}.{m.name}" for m in methods]
+    kept = {n.name for n in tests + fixtures}
+    if not kept and not into and not whole:
+        return None
+    text = new
+    if into:
+        out = new.split("\n")
+        for target, source, methods in sorted(into, key=lambda t: -t[0].end_lineno):
+            indent = " " * target.body[0].col_offset
+            added = []
+            for m in methods:
+                first, last = span(m)
+                strip = m.col_offset
+                added.append("")
+                added += [indent + line[strip:] if line[:strip].strip() == "" and line.strip() else line
+                          for line in lines[first - 1:last]]
+                names.append(f"{source.name}.{m.name}")
+            out[target.end_lineno:target.end_lineno] = added
+        text = "\n".join(out)
     pieces = [ast.unparse(n) for n in was.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     for node in was.body:
         if isinstance(node, DEFS) and node.name in kept:
             start, end = span(node)
             pieces += ["", ""] + lines[start - 1:end]
-    text = merge_definitions(new, "\n".join(pieces) + "\n", True)
-    if text is None or text == new:
+            names.append(node.name)
+        elif isinstance(node, ast.ClassDef) and node.name in whole:
+            pieces += ["", ""] + whole[node.name]
+    merged = merge_definitions(text, "\n".join(pieces) + "\n", True)
+    # Methods alone: the imports may be there already.
+    text = text if merged is None and not kept and not whole else merged
+    if text is None or text == new or parse(text)[0] is None:
         return None
-    return {"text": text, "names": [n.name for n in was.body if isinstance(n, DEFS) and n.name in kept]}
+    return {"text": text, "names": names}
 
 
 def main():

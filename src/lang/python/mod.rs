@@ -109,6 +109,10 @@ fn also_added(added: &[String]) -> String {
 /// [`Language::examples_command`]).
 const EXAMPLES_SCRIPT: &str = include_str!("examples.py");
 
+/// The script that runs the tests against changed copies of the functions
+/// they test (see [`Language::mutants_command`]).
+const MUTANTS_SCRIPT: &str = include_str!("mutants.py");
+
 impl Language for Python {
     fn name(&self) -> &'static str {
         "python"
@@ -743,6 +747,21 @@ impl Language for Python {
             &dotted,
             name,
             &examples,
+        ]))
+    }
+
+    /// `python3 -c SCRIPT MODULE NAMES TESTS` (`mutants.py`).
+    fn mutants_command(&self, module: &str, names: &[String], tests: &[String]) -> Option<String> {
+        if !self.owns(module) || self.is_test(module) || names.is_empty() || tests.is_empty() {
+            return None;
+        }
+        Some(shell_words::join([
+            "python3",
+            "-c",
+            MUTANTS_SCRIPT,
+            module,
+            &serde_json::to_string(names).ok()?,
+            &serde_json::to_string(tests).ok()?,
         ]))
     }
 

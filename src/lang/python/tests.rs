@@ -1585,6 +1585,170 @@ fn a_function_is_called_on_the_goals_examples_and_compared_with_what_they_say() 
     assert_eq!(Python.examples_command("my-tool.py", "f", &[]), None);
 }
 
+/// The stack of stack-tests (z1c, z2), and tests of it.
+const STACK: &str = "class Stack:\n    def __init__(self):\n        self.items = []\n\n    \
+                     def push(self, item):\n        self.items.append(item)\n\n    \
+                     def pop(self):\n        return self.items.pop()\n\n    \
+                     def size(self):\n        return len(self.items)\n";
+
+/// What `mutants_command` printed, run with `python3` in a folder of
+/// `files`, and whether every file was left as it was (nothing added).
+fn mutants_in(
+    files: &[(&str, &str)],
+    module: &str,
+    names: &[&str],
+    tests: &[&str],
+) -> (Option<Vec<crate::lang::mutants::Survivor>>, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let command = Python
+        .mutants_command(module, &strings(names), &strings(tests))
+        .expect("a source file and tests");
+    let words = shell_words::split(&command).unwrap();
+    let out = std::process::Command::new(&words[0])
+        .args(&words[1..])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut given: Vec<String> = files.iter().map(|(path, _)| path.to_string()).collect();
+    given.sort();
+    let same = left == given
+        && files
+            .iter()
+            .all(|(path, text)| std::fs::read_to_string(dir.path().join(path)).unwrap() == *text);
+    (
+        crate::lang::mutants::read(&String::from_utf8_lossy(&out.stdout)),
+        same,
+    )
+}
+
+#[test]
+fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
+    use crate::lang::mutants::{Mutant, Survivor};
+    let names = ["Stack.push", "Stack.pop", "Stack.size"];
+    // z1c's tests: one item pushed, the size asserted; what pop returns
+    // is never looked at.
+    let weak = "from stack import Stack\n\ndef test_push():\n    s = Stack()\n    s.push(1)\n    \
+                assert s.size() == 1\n\ndef test_pop():\n    s = Stack()\n    s.push(1)\n    \
+                s.pop()\n    assert s.size() == 0\n";
+    let (survivors, same) = mutants_in(
+        &[("stack.py", STACK), ("test_stack.py", weak)],
+        "stack.py",
+        &names,
+        &["test_stack.py"],
+    );
+    let order = |name: &str, was: &str, now: &str| Survivor {
+        name: name.into(),
+        mutant: Mutant::Order {
+            was: was.into(),
+            now: now.into(),
+        },
+    };
+    assert_eq!(
+        survivors,
+        Some(vec![
+            order(
+                "Stack.push",
+                "self.items.append(item)",
+                "self.items.insert(0, item)"
+            ),
+            Survivor {
+                name: "Stack.pop".into(),
+                mutant: Mutant::ReturnsNothing
+            },
+            order("Stack.pop", "self.items.pop()", "self.items.pop(0)"),
+        ])
+    );
+    assert!(same, "the mutants changed or left a file");
+    // A test of what pop returns after two pushes catches them all; push
+    // made to do nothing is caught by the size.
+    let strong = format!(
+        "{weak}\ndef test_pop_returns_the_last():\n    s = Stack()\n    s.push(1)\n    \
+         s.push(2)\n    assert s.pop() == 2\n"
+    );
+    let (survivors, _) = mutants_in(
+        &[("stack.py", STACK), ("test_stack.py", &strong)],
+        "stack.py",
+        &names,
+        &["test_stack.py"],
+    );
+    assert_eq!(survivors, Some(vec![]));
+    // A test that never ends with a mutant (push made to do nothing, a
+    // loop until the stack holds two) catches it too: it is stopped, and
+    // does not hang the run. A unittest class is run as pytest runs it.
+    let looping = "import unittest\nfrom stack import Stack\n\nclass TestStack(unittest.TestCase):\n    \
+                   def test_fill(self):\n        s = Stack()\n        while s.size() < 2:\n            \
+                   s.push(1)\n        self.assertEqual(s.pop(), 1)\n";
+    let (survivors, _) = mutants_in(
+        &[("stack.py", STACK), ("test_stack.py", looping)],
+        "stack.py",
+        &["Stack.push"],
+        &["test_stack.py"],
+    );
+    assert_eq!(
+        survivors,
+        Some(vec![order(
+            "Stack.push",
+            "self.items.append(item)",
+            "self.items.insert(0, item)"
+        )]),
+        "the one that does nothing is caught"
+    );
+    // `+` made `-`: caught by a test of the exact value. `* 1` made `/ 1`
+    // is the same number, which no test could tell: not tried.
+    let account = "class Account:\n    def __init__(self):\n        self.balance = 0\n\n    \
+                   def deposit(self, amount):\n        self.balance += amount * 1\n";
+    let loose = "from bank import Account\n\ndef test_deposit():\n    a = Account()\n    \
+                 a.deposit(5)\n    assert a.balance != 0\n";
+    let (survivors, _) = mutants_in(
+        &[("bank.py", account), ("test_bank.py", loose)],
+        "bank.py",
+        &["Account.deposit"],
+        &["test_bank.py"],
+    );
+    assert_eq!(
+        survivors,
+        Some(vec![Survivor {
+            name: "Account.deposit".into(),
+            mutant: Mutant::Arithmetic {
+                was: "self.balance += amount * 1".into(),
+                now: "self.balance -= amount * 1".into(),
+            },
+        }])
+    );
+    let exact = loose.replace("!= 0", "== 5");
+    let (survivors, _) = mutants_in(
+        &[("bank.py", account), ("test_bank.py", &exact)],
+        "bank.py",
+        &["Account.deposit"],
+        &["test_bank.py"],
+    );
+    assert_eq!(survivors, Some(vec![]));
+    // Tests that fail as they are say nothing of the mutants.
+    let failing = "from stack import Stack\n\ndef test_size():\n    assert Stack().size() == 1\n";
+    let (survivors, same) = mutants_in(
+        &[("stack.py", STACK), ("test_stack.py", failing)],
+        "stack.py",
+        &names,
+        &["test_stack.py"],
+    );
+    assert_eq!(survivors, None);
+    assert!(same);
+    assert_eq!(
+        Python.mutants_command("test_stack.py", &["f".into()], &["test_stack.py".into()]),
+        None
+    );
+}
+
 /// How a run is shown: the command, its exit code, its sections.
 fn shown_run(program: &str) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -2043,4 +2207,53 @@ fn the_tests_a_rewrite_drops_that_did_not_fail_are_put_back_with_their_fixtures(
         None,
         "those that failed stay out"
     );
+}
+
+#[test]
+fn the_test_methods_a_rewrite_drops_that_did_not_fail_are_put_back_in_their_class() {
+    // z2's add-tests: a `unittest.TestCase` of three tests rewritten as
+    // the class with the one that failed.
+    let old = "from unittest import TestCase\nfrom inventory import Inventory\n\n\nclass TestInventory(TestCase):\n    def setUp(self):\n        self.stock = Inventory()\n\n    def test_add(self):\n        self.stock.add('pen')\n        self.assertEqual(self.stock.count('pen'), 1)\n\n    def test_count(self):\n        self.assertEqual(self.stock.count('pen'), 0)\n\n    def test_remove(self):\n        self.assertEqual(self.stock.count('x'), 1)\n";
+    let new = "from unittest import TestCase\nfrom inventory import Inventory\n\n\nclass TestInventory(TestCase):\n  def setUp(self):\n    self.stock = Inventory()\n\n  def test_remove(self):\n    self.assertEqual(self.stock.count('x'), 0)\n\n\ndef test_more():\n    assert True\n";
+    let (text, names) = Python
+        .tests_put_back(old, new, &["test_remove".to_string()])
+        .expect("two tests that passed are dropped");
+    assert_eq!(
+        names,
+        ["TestInventory.test_add", "TestInventory.test_count"]
+    );
+    assert!(
+        text.contains(
+            "    self.assertEqual(self.stock.count('x'), 0)\n\n  def test_add(self):\n      \
+             self.stock.add('pen')\n"
+        ),
+        "put in at the end of the class, by the indentation of its methods: {text}"
+    );
+    assert!(
+        text.contains(
+            "  def test_count(self):\n      self.assertEqual(self.stock.count('pen'), 0)"
+        )
+    );
+    assert!(!text.contains("count('x'), 1)"), "{text}");
+    assert!(
+        text.ends_with("def test_more():\n    assert True\n"),
+        "{text}"
+    );
+    // The class dropped for top-level tests with other names: the class
+    // comes back without the one that failed.
+    let top = "from inventory import Inventory\n\n\ndef test_items():\n    assert Inventory().count('x') == 0\n";
+    let (text, names) = Python
+        .tests_put_back(old, top, &["test_remove".to_string()])
+        .expect("the class is dropped");
+    assert_eq!(
+        names,
+        ["TestInventory.test_add", "TestInventory.test_count"]
+    );
+    assert!(
+        text.contains("class TestInventory(TestCase):\n    def setUp(self):"),
+        "{text}"
+    );
+    assert!(text.contains("from unittest import TestCase"), "{text}");
+    assert!(!text.contains("def test_remove"), "{text}");
+    assert!(text.contains("def test_items():"), "{text}");
 }
