@@ -213,6 +213,7 @@ def facts(text):
     out["first_pass"] = first_pass(tree)
     out["positional"] = positional(text, tree)
     out["unbound"] = unbound(tree)
+    out["read_first"] = read_first(tree)
     out["undefined"] = undefined(text, tree)
     out["unset"] = unset(text, tree, out["undefined"])
     out["assigns"] = assigns(tree)
@@ -326,6 +327,26 @@ def unpassed(text, tree):
 TERMINAL = {ast.Return: "return", ast.Raise: "raise", ast.Continue: "continue", ast.Break: "break"}
 
 
+def bound_at_start(function):
+    """The names a function has bound before its first statement runs: its
+    parameters, and the names it declares `global` or `nonlocal`."""
+    args = function.args
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    bound |= {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal))
+              for name in n.names}
+    return bound
+
+
+def bound_by(node):
+    """The names a statement binds anywhere in it: assigned, imported,
+    defined."""
+    bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(node)
+              if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    return bound | {n.name for n in ast.walk(node) if isinstance(n, DEFS)}
+
+
 def unbound(tree):
     """Names a function sets only under an `if` with no `else` (no other
     binding of them before it in the function) and reads after that `if`
@@ -337,11 +358,7 @@ def unbound(tree):
     for function in ast.walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        args = function.args
-        bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-        bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-        bound |= {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal))
-                  for name in n.names}
+        bound = bound_at_start(function)
         for at, node in enumerate(function.body):
             if (isinstance(node, ast.If) and not node.orelse
                     and not isinstance(node.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))):
@@ -359,9 +376,40 @@ def unbound(tree):
                         found.append({"name": name, "function": function.name,
                                       "line": node.lineno, "read": read.lineno})
             # Whatever the statement binds anywhere in it counts from here on.
-            bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(node)
-                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+            bound |= bound_by(node)
+    return found
+
+
+def read_first(tree):
+    """Names a function reads in the statement that first sets them, at the
+    top of its body (nothing binds them before: no parameter, no earlier
+    statement, no `global`): `stack = stack.Stack()` after `import stack`,
+    `total += n` with no `total = ...` before. Python takes the name for
+    the function's own, not set yet, and the line raises
+    UnboundLocalError (z4's stack-tests wrote `stack = stack.Stack()` in
+    each of fourteen tests, and every one failed). One a name and
+    function: {name, function, line, aug} (aug: an augmented assignment)."""
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        bound = bound_at_start(function)
+        for node in function.body:
+            if isinstance(node, ast.Assign):
+                targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                reads = {n.id for n in ast.walk(node.value)
+                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                hits = [(name, False) for name in targets if name in reads]
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                hits = [(node.target.id, True)]
+            else:
+                hits = []
+            for name, aug in hits:
+                if name not in bound and not any(f["name"] == name and f["function"] == function.name
+                                                 for f in found):
+                    found.append({"name": name, "function": function.name, "line": node.lineno,
+                                  "aug": aug})
+            bound |= bound_by(node)
     return found
 
 

@@ -68,6 +68,9 @@ pub struct Facts {
     /// after it.
     #[serde(default)]
     pub unbound: Vec<Unbound>,
+    /// Names a function reads in the statement that first sets them.
+    #[serde(default)]
+    pub read_first: Vec<ReadFirst>,
     /// Names whose attribute is read that nothing in the file binds
     /// (`sys.argv` without `import sys`).
     #[serde(default)]
@@ -128,6 +131,17 @@ pub struct Unbound {
     /// The line of the `if`, and of the read.
     pub line: u32,
     pub read: u32,
+}
+
+/// A name a function reads in the statement that first sets it (nothing
+/// binds it before in the function): `stack = stack.Stack()`, or `total +=
+/// n` (`aug`). The line raises UnboundLocalError.
+#[derive(Debug, Deserialize)]
+pub struct ReadFirst {
+    pub name: String,
+    pub function: String,
+    pub line: u32,
+    pub aug: bool,
 }
 
 /// A `for` loop over a `range(...)` whose body returns or raises on every

@@ -254,6 +254,37 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A name the file as it is already reads so is the project's.
+    if let Some(first) = write.facts.read_first.iter().find(|r| {
+        write.was.is_none_or(|was| {
+            !was.read_first
+                .iter()
+                .any(|w| w.name == r.name && w.function == r.function)
+        })
+    }) {
+        let (name, function) = (&first.name, &first.function);
+        let shown = line(write.content, first.line).trim();
+        return Some((
+            match first.aug {
+                true => format!(
+                    "in {path}, line {} (`{shown}`) adds to `{name}` in {function} before \
+                     anything in {function} sets it, so it raises UnboundLocalError. Set \
+                     `{name}` in {function} before that line (`{name} = 0`, or what it starts \
+                     from).",
+                    first.line,
+                ),
+                false => format!(
+                    "in {path}, line {} (`{shown}`) reads `{name}` in the line that sets it in \
+                     {function}: Python takes `{name}` there for {function}'s own, not set yet \
+                     (not the `{name}` of the file's top), so the line raises \
+                     UnboundLocalError. Give the variable a name of its own (not `{name}`) \
+                     and use that name after it.",
+                    first.line,
+                ),
+            },
+            None,
+        ));
+    }
     let entry = write.was.and_then(|was| {
         let entry = was
             .runs

@@ -171,6 +171,50 @@ fn an_if_else_written_on_one_line_is_put_on_lines_of_its_own() {
 }
 
 #[test]
+fn a_name_read_in_the_line_that_first_sets_it_in_a_function_is_refused() {
+    // z4's stack-tests: `stack = stack.Stack()` after `import stack`, in
+    // each of fourteen tests; every one raised UnboundLocalError.
+    let tests = "import stack\n\ndef test_push():\n    stack = stack.Stack()\n    stack.push(1)\n    \
+                 assert stack.size() == 1\n";
+    let Review::Refuse(refusal) = review_in(&files(&[]), "test_stack.py", tests) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        refusal.reason,
+        "in test_stack.py, line 4 (`stack = stack.Stack()`) reads `stack` in the line that sets \
+         it in test_push: Python takes `stack` there for test_push's own, not set yet (not the \
+         `stack` of the file's top), so the line raises UnboundLocalError. Give the variable a \
+         name of its own (not `stack`) and use that name after it."
+    );
+    let added = "total = 0\n\ndef add(n):\n    total += n\n    return total\n";
+    let Review::Refuse(refusal) = review_in(&files(&[]), "sum.py", added) else {
+        panic!("refused");
+    };
+    assert!(
+        refusal
+            .reason
+            .starts_with("in sum.py, line 4 (`total += n`) adds to `total` in add before"),
+        "{}",
+        refusal.reason
+    );
+    // Set before, a parameter, declared global, or at a class's top (where
+    // Python reads the file's name): fine.
+    for fine in [
+        "import stack\n\ndef push_one():\n    s = stack.Stack()\n    s.push(1)\n",
+        "def f(items):\n    items = items + [1]\n    return items\n",
+        "def f():\n    total = 0\n    total += 1\n    return total\n",
+        "total = 0\n\ndef add(n):\n    global total\n    total += n\n",
+        "x = 1\n\nclass A:\n    x = x + 1\n",
+    ] {
+        assert_eq!(
+            review_in(&files(&[]), "f.py", fine),
+            Review::Accept,
+            "{fine}"
+        );
+    }
+}
+
+#[test]
 fn a_name_set_only_under_an_if_and_read_after_it_is_refused() {
     // x4's cli-flag (Ollama API): without --shout, `shout` was never set
     // and `greet.py Ann` raised UnboundLocalError.
