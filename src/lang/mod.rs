@@ -533,9 +533,9 @@ pub trait Language: Send + Sync {
     }
 
     /// The command that runs the test files `tests` as they are, then once
-    /// with each function of `names` (of source file `module`, as
-    /// [`Language::public`] shows them) changed in memory to return nothing
-    /// or to do nothing, and prints what [`mutants::read`] reads; run
+    /// for each mutant of the functions `names` (of source file `module`,
+    /// as [`Language::public`] shows them; see [`mutants::Mutant`]), the
+    /// change made in memory, and prints what [`mutants::read`] reads; run
     /// confined as the model's commands are, from the workspace's root. No
     /// file is changed. `None` when the language cannot.
     fn mutants_command(

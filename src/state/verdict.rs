@@ -782,11 +782,12 @@ pub struct Uncaught {
 }
 
 /// Tests asked of a file of the project are met only by tests that fail
-/// when its functions are broken: with a function made to return None, or
-/// to do nothing, they must not all pass. stack-tests ended "Goal
-/// achieved" twice on tests that pushed one item and asserted the size; a
-/// `pop` that returned None passed them, and so did the judge's `push`
-/// that put items at the bottom. The requirement about tests the
+/// when its functions are broken: with any mutant of them (a function made
+/// to return None or to do nothing, an arithmetic swapped, a list's other
+/// end), they must not all pass. stack-tests ended "Goal achieved" three
+/// times on tests that pushed one item and asserted the size or the top;
+/// the judge's `push` that put items at the bottom passed them. The
+/// requirement about tests the
 /// assessment listed, or one added, says which change no test caught and
 /// what a test must assert.
 pub fn hold_to_mutants(

@@ -26,10 +26,10 @@ it uses and never imports imported. With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
 (see merge_definitions). With "put_back": {"old", "new", "failed"}, the answer
-is {"put_back": {"text", "names"} | null}: "new" with the top-level tests of
-"old" it no longer defines and that are not in "failed" put back, with the
-fixtures they take (see put_back). Nothing here decides what the runner does
-with a fact.
+is {"put_back": {"text", "names"} | null}: "new" with the tests (top-level,
+and methods of test classes) of "old" it no longer defines and that are not
+in "failed" put back (see put_back). Nothing here decides what the runner
+does with a fact.
 """
 import ast
 import builtins

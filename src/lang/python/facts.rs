@@ -315,10 +315,11 @@ pub fn ask(files: &[(&str, &str)], current: Option<Current<'_>>, test: bool) -> 
     answered(&request, "read the files; judging nothing")
 }
 
-/// `new`, a test file's text written over `old`, with the top-level tests
-/// of `old` it no longer defines and whose names are not in `failed` put
-/// back (with the fixtures they take and the imports they need), and the
-/// names put back; `None` when none is, or Python cannot read either.
+/// `new`, a test file's text written over `old`, with the tests of `old`
+/// it no longer defines and whose names are not in `failed` put back (top-
+/// level ones with the fixtures they take, methods into their class, and
+/// the imports they need), and the names put back; `None` when none is, or
+/// Python cannot read either.
 pub fn put_back(old: &str, new: &str, failed: &[String]) -> Option<(String, Vec<String>)> {
     #[derive(serde::Deserialize)]
     struct PutBack {

@@ -189,12 +189,12 @@ def mutants(tree, shown):
     else:
         target.body = [ast.Pass()]
         found.append(("does nothing", "", "", ast.fix_missing_locations(changed)))
-    for at, (node, kind, _) in enumerate(points(function)):
+    for at in range(len(points(function))):
         changed = copy.deepcopy(tree)
-        node_there, _, change = points(find(changed, shown))[at]
-        was = ast.unparse(node_there)
-        change(node_there)
-        found.append((kind, was, ast.unparse(node_there), ast.fix_missing_locations(changed)))
+        node, kind, change = points(find(changed, shown))[at]
+        was = ast.unparse(node)
+        change(node)
+        found.append((kind, was, ast.unparse(node), ast.fix_missing_locations(changed)))
     return found
 
 
