@@ -1174,6 +1174,65 @@ fn tests_that_pass_on_a_broken_function_do_not_meet_a_goal_of_tests() {
     );
 }
 
+/// Code a goal asks tests of stays as it is. Asked to cover `Account` in
+/// bank.py with tests, z3's plan kept "Change bank.py: Define the Account
+/// class with methods for deposit, withdraw, and balance" beside the
+/// tests, and the model's rewrite lost `self.balance -= amount`. The
+/// planned change of bank.py is dropped, and a write of it that changes
+/// `withdraw` is refused with why and where the tests go: the tests are
+/// written, they pass, and bank.py is as it was.
+#[test]
+fn code_a_goal_asks_tests_of_stays_as_it_is() {
+    let bank = "class Account:\n    def __init__(self, balance=0):\n        self.balance = balance\n\n    def deposit(self, amount):\n        self.balance += amount\n\n    def withdraw(self, amount):\n        self.balance -= amount\n";
+    let broken = bank.replace("self.balance -= amount", "pass");
+    let tests = "from bank import Account\n\n\ndef test_deposit():\n    account = Account(100)\n    account.deposit(50)\n    assert account.balance == 150\n\n\ndef test_withdraw():\n    account = Account(100)\n    account.withdraw(30)\n    assert account.balance == 70\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "bank.py",
+             "purpose": "Define the Account class with methods for deposit, withdraw, and balance"},
+            {"path": "test_bank.py", "purpose": "pytest unit tests for the Account class"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            {"name": "told", "last_tool": "not written: the goal asks for tests of bank.py",
+             "reply": write_reply("test_bank.py", tests)},
+            ends_when("Wrote ", true, "written"),
+            on_subtask("bank.py", "write_file", serde_json::json!({"path": "bank.py", "content": broken}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest unit tests for the Account class", "met": true,
+             "evidence": "2 tests pass", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("bank.py", bank).args([
+        "Cover the Account class in bank.py with pytest unit tests",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    let planned = tasks(&test, false);
+    assert!(
+        planned
+            .iter()
+            .flat_map(|task| &task.kinds)
+            .all(|kind| !matches!(kind, SubtaskKind::Write { path } if path == "bank.py")),
+        "{planned:?}"
+    );
+    let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].contains("changes `Account.withdraw` of bank.py")
+            && refused[0].contains("Write the tests in test_bank.py"),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("bank.py"), bank);
+    assert_eq!(test.read("test_bank.py"), tests);
+    test.assert_replay_matches();
+}
+
 /// An assessment answer that cannot be used is asked for again, warmer:
 /// at the same temperature, o3's add-function gave the same answer, cut
 /// off in the same string, both times, and a right run ended "not

@@ -267,6 +267,9 @@ impl Agent<'_> {
         if let Some(why) = self.kept_tests(path, content) {
             return Some(tools::Refusal::new(RefusalKind::TestsKept, why));
         }
+        if let Some(why) = self.code_under_test_kept(path, content) {
+            return Some(tools::Refusal::new(RefusalKind::CodeUnderTestKept, why));
+        }
         if let Some(why) = self.kept_definitions(path, content, whole) {
             return Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why));
         }
@@ -504,6 +507,57 @@ impl Agent<'_> {
             && subjects.iter().all(|code| {
                 !state.baseline.changed.contains(code) && !state.files.contains_key(code)
             })
+    }
+
+    /// Why writing `content` to `path` is refused because it changes or
+    /// removes what the goal asks tests of (see [`Agent::under_test`]):
+    /// each function, class and method of the file (of the classes the
+    /// goal names), by its language's shapes (see [`lang::Language::shapes`]);
+    /// what it adds beside them is taken. Such tests say what the code
+    /// does as it is. Asked to cover `Account` in bank.py with tests, z3's
+    /// plan kept "Change bank.py: Define the Account class with methods
+    /// for deposit, withdraw, and balance", and the model's rewrite lost
+    /// `self.balance -= amount`; the tests it wrote then passed on the
+    /// broken class.
+    fn code_under_test_kept(&self, path: &str, content: &str) -> Option<String> {
+        let path = path.trim_start_matches("./");
+        let classes = self.under_test(path)?;
+        let language = self.reviews.languages.for_path(path)?;
+        let old = self.tools.text(path)?;
+        let mut shapes = language.shapes(&[
+            (path.to_string(), old),
+            (path.to_string(), content.to_string()),
+        ]);
+        let new: std::collections::HashMap<String, String> = shapes.pop()??.into_iter().collect();
+        let in_scope = |name: &str| {
+            classes.is_empty()
+                || classes.iter().any(|class| {
+                    name == class
+                        || name
+                            .strip_prefix(class.as_str())
+                            .is_some_and(|rest| rest.starts_with('.'))
+                })
+        };
+        let changed: Vec<String> = shapes
+            .pop()??
+            .into_iter()
+            .filter(|(name, shape)| in_scope(name) && new.get(name) != Some(shape))
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        if changed.is_empty() {
+            return None;
+        }
+        let tests = language
+            .test_path(path)
+            .unwrap_or_else(|| "a test file".to_string());
+        Some(format!(
+            "not written: the goal asks for tests of {path}, not for a change of it, and this \
+             changes {} of {path}, which {} there before this run. {path} stays as it is: the \
+             tests say what it does now, and a test that fails where it does otherwise is \
+             wrong, not the code. Write the tests in {tests} and leave {path} as it is.",
+            changed.join(", "),
+            if changed.len() == 1 { "was" } else { "were" },
+        ))
     }
 
     /// Why writing `content` to `path` is refused because it removes

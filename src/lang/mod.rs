@@ -404,6 +404,16 @@ pub trait Language: Send + Sync {
     fn public(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
         vec![None; files.len()]
     }
+    /// What each of `files` (path and text) defines, in the same order:
+    /// each function, class and method (`Account.withdraw`) and each name
+    /// its top level sets, with a digest of its code as the language's
+    /// parser reads it (positions, comments and documentation left out),
+    /// so two texts of a file tell which of them a write changed; one
+    /// toolchain run for all; `None` for a file that does not parse or when
+    /// the language cannot tell.
+    fn shapes(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
+        vec![None; files.len()]
+    }
     /// The names each of `files` (path and text) calls anywhere, plainly
     /// or as an attribute (`f(x)`, `module.f(x)`, `obj.f(x)`), in the same
     /// order; one toolchain run for all of them; `None` for a file that

@@ -36,6 +36,10 @@ pub enum RefusalKind {
     /// A write or an edit that removes a top-level definition of a file
     /// that was there before the run, which the goal does not name.
     DefinitionsKept,
+    /// A write or an edit that changes or removes a function, class or
+    /// method of the code a goal of tests asks them of, which was there
+    /// before the run.
+    CodeUnderTestKept,
     /// A write that leaves the program a check runs with nothing to run
     /// (only definitions), while no test checks it; refused once.
     RunsNothing,
@@ -128,6 +132,7 @@ impl RefusalKind {
                 | RefusalKind::LanguageRefused
                 | RefusalKind::TestsKept
                 | RefusalKind::DefinitionsKept
+                | RefusalKind::CodeUnderTestKept
                 | RefusalKind::RunsNothing
                 | RefusalKind::ReturnsNothing
                 | RefusalKind::EditNoMatch

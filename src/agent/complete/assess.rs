@@ -107,6 +107,70 @@ impl Agent<'_> {
             .collect()
     }
 
+    /// Whether the goal asks for tests of the project's code in `language`
+    /// (see [`Agent::tested_code`]): it speaks of tests, gives no name in
+    /// call form (those are held by `hold_to_exercised`), and the project
+    /// had no tests of that language (a project with tests: the goal is
+    /// about those).
+    fn asks_tests_of_code(&self, language: &dyn crate::lang::Language) -> bool {
+        let state = self.state();
+        self.speaks_of_tests()
+            && crate::lang::called_names(&state.goal).is_empty()
+            && !state
+                .baseline
+                .files
+                .keys()
+                .any(|path| language.is_test(path))
+    }
+
+    /// What of `path`, a source file there before the run, the goal's
+    /// tests are of, given its public functions and methods (`public`, as
+    /// [`crate::lang::Language::public`] shows them): the classes the goal
+    /// names (empty: the whole file, which the goal names by path) and
+    /// those of `public` in them. `None` when the goal names neither.
+    fn scope_of(
+        &self,
+        path: &str,
+        public: Vec<(String, String)>,
+    ) -> Option<(Vec<String>, Vec<(String, String)>)> {
+        let goal = &self.state().goal;
+        let class_of = |shown: &str| shown.split_once('.').map(|(class, _)| class.to_string());
+        let mut classes: Vec<String> = public
+            .iter()
+            .filter_map(|(shown, _)| class_of(shown))
+            .filter(|class| crate::text::has_word(goal, class))
+            .collect();
+        classes.dedup();
+        if classes.is_empty() && !crate::text::names_path(goal, path) {
+            return None;
+        }
+        let scope = public
+            .into_iter()
+            .filter(|(shown, _)| {
+                classes.is_empty() || class_of(shown).is_some_and(|c| classes.contains(&c))
+            })
+            .collect();
+        Some((classes, scope))
+    }
+
+    /// The classes of `path` a goal of tests of the project's code asks
+    /// them of (empty: the whole file), when `path` is such code: a source
+    /// file there before the run, in the scope of [`Agent::tested_code`].
+    /// That code stays as it is (see `Agent::code_under_test_kept`). One
+    /// toolchain run, only when the goal asks for tests of code.
+    pub(in crate::agent) fn under_test(&self, path: &str) -> Option<Vec<String>> {
+        let language = self.languages.iter().find(|l| l.owns(path))?;
+        if language.is_test(path)
+            || !self.state().baseline.files.contains_key(path)
+            || !self.asks_tests_of_code(language.as_ref())
+        {
+            return None;
+        }
+        let text = self.tools.text(path)?;
+        let public = language.public(&[(path.to_string(), text)]).pop()??;
+        self.scope_of(path, public).map(|(classes, _)| classes)
+    }
+
     /// The files of the project a goal that asks for tests asks them of,
     /// with what no test calls (see [`verdict::hold_to_tested_code`]): for a
     /// goal that speaks of tests and gives no name in call form (those are
@@ -116,19 +180,10 @@ impl Agent<'_> {
     /// its language (a project with tests: the goal is about those).
     fn tested_code(&self) -> Vec<verdict::TestedCode> {
         let state = self.state();
-        let goal = &state.goal;
-        if !self.speaks_of_tests() || !crate::lang::called_names(goal).is_empty() {
-            return Vec::new();
-        }
         let paths = known_paths(state);
         let mut found = Vec::new();
         for language in self.languages {
-            if state
-                .baseline
-                .files
-                .keys()
-                .any(|path| language.is_test(path))
-            {
+            if !self.asks_tests_of_code(language.as_ref()) {
                 continue;
             }
             let files = self.texts_of(language.as_ref(), &paths);
@@ -150,25 +205,9 @@ impl Agent<'_> {
                 .collect();
             let called = language.tests_called(&tests);
             for ((path, _), public) in code.iter().zip(public) {
-                let Some(public) = public else {
+                let Some((_, scope)) = public.and_then(|public| self.scope_of(path, public)) else {
                     continue;
                 };
-                let class_of =
-                    |shown: &str| shown.split_once('.').map(|(class, _)| class.to_string());
-                let classes: Vec<String> = public
-                    .iter()
-                    .filter_map(|(shown, _)| class_of(shown))
-                    .filter(|class| crate::text::has_word(goal, class))
-                    .collect();
-                if classes.is_empty() && !crate::text::names_path(goal, path) {
-                    continue;
-                }
-                let scope: Vec<&(String, String)> = public
-                    .iter()
-                    .filter(|(shown, _)| {
-                        classes.is_empty() || class_of(shown).is_some_and(|c| classes.contains(&c))
-                    })
-                    .collect();
                 // The test functions that call `name`, as `path::test`; a
                 // test file that defines the name tests its own copy.
                 let testing = |name: &str| -> Vec<String> {

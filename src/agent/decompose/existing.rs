@@ -136,27 +136,28 @@ pub fn to_code_under_test(tasks: &mut [TaskPlan], subject: impl Fn(&str) -> Opti
 /// Add pytest tests" in every run and added a docstring; asked for a
 /// function and its tests, it wrote the function alone, and pytest, which
 /// reads only test files, found no test. A change is of the tests when its
-/// words are about tests, or when all it gives in code form that the file
-/// does not have is made up (`made_up`, given the file and the subtask's
-/// own words): y1's add-tests planned "Change inventory.py: Add a class
-/// `Inventory` with a method `add_item`".
+/// words are about tests, or when `of_tests` says so, given the file and
+/// the subtask's own words: all it gives in code form that the file does
+/// not have is made up (y1's add-tests planned "Change inventory.py: Add a
+/// class `Inventory` with a method `add_item`"), or the file is code the
+/// goal's tests are of and the change adds nothing the goal asks.
 pub fn tests_of_their_own(
     tasks: &mut [TaskPlan],
     is_test: impl Fn(&str) -> bool,
     test_path: impl Fn(&str) -> Option<String>,
     exists: impl Fn(&str) -> bool,
     asked_of: impl Fn(&str) -> bool,
-    made_up: impl Fn(&str, &str) -> bool,
+    of_tests: impl Fn(&str, &str) -> bool,
 ) -> Option<String> {
     let writes = planned_writes(tasks);
-    let of_tests = |code: &str, subtask: &str| {
+    let changes_tests = |code: &str, subtask: &str| {
         about_tests(subtask, &is_test)
-            || made_up(code, subtask.split(WHOLE).next().unwrap_or(subtask))
+            || of_tests(code, subtask.split(WHOLE).next().unwrap_or(subtask))
     };
     if writes.iter().any(|path| is_test(path)) {
         tests_out_of_code(tasks, |code, subtask| {
             let unasked =
-                exists(code) && !is_test(code) && !asked_of(code) && of_tests(code, subtask);
+                exists(code) && !is_test(code) && !asked_of(code) && changes_tests(code, subtask);
             test_path(code).filter(|test| unasked && !exists(test) && writes.contains(test))
         });
         return None;
@@ -173,7 +174,8 @@ pub fn tests_of_their_own(
         else {
             continue;
         };
-        let retarget = exists(&code) && !asked_of(&code) && of_tests(&code, &task.subtasks[at]);
+        let retarget =
+            exists(&code) && !asked_of(&code) && changes_tests(&code, &task.subtasks[at]);
         let own = format!(
             "The tests go in {test}, a file of their own that imports what it tests from {code}"
         );

@@ -33,6 +33,8 @@ does with a fact.
 """
 import ast
 import builtins
+import copy
+import hashlib
 import io
 import json
 import re
@@ -219,6 +221,7 @@ def facts(text):
     out["assigns"] = assigns(tree)
     out["unpassed"] = unpassed(text, tree)
     out["public"] = public(tree)
+    out["shapes"] = shapes(tree)
     first = {}
     out["redefined"] = []
     # A decorated one may mean it (typing's @overload, @f.register).
@@ -246,6 +249,37 @@ def public(tree):
         elif isinstance(node, ast.ClassDef):
             found += [[f"{node.name}.{m.name}", m.name] for m in node.body
                       if isinstance(m, fns) and not m.name.startswith("_")]
+    return found
+
+
+def shapes(tree):
+    """Each function, class and method of the file (`Account.withdraw`),
+    and each name a top-level statement sets, with its code as the parser
+    reads it (positions, comments and a docstring left out), as a digest:
+    two texts with the same shape of a name do the same there. A class's own shape
+    is its bases, decorators and statements that are not methods."""
+    found = []
+
+    def shape(node):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            node = copy.copy(node)
+            node.body = body[1:]
+        return hashlib.sha256(ast.dump(node).encode()).hexdigest()[:16]
+
+    fns = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in tree.body:
+        if isinstance(node, fns):
+            found.append([node.name, shape(node)])
+        elif isinstance(node, ast.ClassDef):
+            own = copy.copy(node)
+            own.body = [item for item in node.body if not isinstance(item, fns)]
+            found.append([node.name, shape(own)])
+            found += [[f"{node.name}.{m.name}", shape(m)] for m in node.body if isinstance(m, fns)]
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found += [[t.id, shape(node)] for t in targets if isinstance(t, ast.Name)]
     return found
 
 

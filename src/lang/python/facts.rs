@@ -52,6 +52,10 @@ pub struct Facts {
     /// What a test of the file would call (see [`crate::lang::Language::public`]).
     #[serde(default)]
     pub public: Vec<(String, String)>,
+    /// What a write changed of the file (see
+    /// [`crate::lang::Language::shapes`]).
+    #[serde(default)]
+    pub shapes: Vec<(String, String)>,
     /// The source of its `if __name__ == "__main__":` block.
     #[serde(default)]
     pub main_block: Option<String>,

@@ -203,6 +203,10 @@ impl Language for Python {
         per_file(files, |facts| facts.public)
     }
 
+    fn shapes(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
+        per_file(files, |facts| facts.shapes)
+    }
+
     fn tests_called(&self, files: &[(String, String)]) -> Vec<Option<Vec<crate::lang::TestCalls>>> {
         per_file(files, |facts| {
             facts

@@ -2301,3 +2301,55 @@ fn the_test_methods_a_rewrite_drops_that_did_not_fail_are_put_back_in_their_clas
     assert!(!text.contains("def test_remove"), "{text}");
     assert!(text.contains("def test_items():"), "{text}");
 }
+
+#[test]
+fn a_shape_changes_with_what_a_definition_does_not_with_its_comments() {
+    let bank = "RATE = 2\n\nclass Account:\n    \"\"\"An account.\"\"\"\n    kind = 'plain'\n\n    \
+                def deposit(self, amount):\n        self.balance += amount\n\n    \
+                def withdraw(self, amount):\n        self.balance -= amount\n\n\
+                def fee(x):\n    return x * RATE\n";
+    let shapes_of = |text: &str| -> BTreeMap<String, String> {
+        Python
+            .shapes(&[("bank.py".to_string(), text.to_string())])
+            .remove(0)
+            .expect("the file parses")
+            .into_iter()
+            .collect()
+    };
+    let before = shapes_of(bank);
+    let names: Vec<&str> = before.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "Account",
+            "Account.deposit",
+            "Account.withdraw",
+            "RATE",
+            "fee"
+        ]
+    );
+    let changed = |text: &str| -> Vec<String> {
+        let after = shapes_of(text);
+        before
+            .iter()
+            .filter(|(name, shape)| after.get(*name) != Some(shape))
+            .map(|(name, _)| name.clone())
+            .collect()
+    };
+    // Comments, blank lines, a docstring and a method moved: nothing.
+    let moved = "RATE = 2\n\nclass Account:\n    kind = 'plain'\n\n    \
+                 def withdraw(self, amount):\n        # take it\n        self.balance -= amount\n    \
+                 def deposit(self, amount):\n        \"\"\"Put in.\"\"\"\n        self.balance += amount\n\n\
+                 def fee(x):\n\n    return x * RATE\n\ndef added():\n    return 1\n";
+    assert_eq!(changed(moved), Vec::<String>::new());
+    // z3's bank-tests rewrite: `withdraw` lost its line.
+    let lost = bank.replace("        self.balance -= amount\n", "        pass\n");
+    assert_eq!(changed(&lost), ["Account.withdraw"]);
+    assert_eq!(changed(&bank.replace("'plain'", "'gold'")), ["Account"]);
+    assert_eq!(changed(&bank.replace("RATE = 2", "RATE = 3")), ["RATE"]);
+    assert_eq!(changed(&bank.replace("x * RATE", "x * 2")), ["fee"]);
+    assert_eq!(
+        Python.shapes(&[("bank.py".to_string(), "def f(:\n".to_string())]),
+        [None]
+    );
+}
