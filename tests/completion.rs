@@ -1180,7 +1180,9 @@ fn tests_that_pass_on_a_broken_function_do_not_meet_a_goal_of_tests() {
 /// tests, and the model's rewrite lost `self.balance -= amount`. The
 /// planned change of bank.py is dropped, and a write of it that changes
 /// `withdraw` is refused with why and where the tests go: the tests are
-/// written, they pass, and bank.py is as it was.
+/// written, they pass, and bank.py is as it was. A class with a stub
+/// (`raise NotImplementedError`) is there to be filled in: its change is
+/// planned and written.
 #[test]
 fn code_a_goal_asks_tests_of_stays_as_it_is() {
     let bank = "class Account:\n    def __init__(self, balance=0):\n        self.balance = balance\n\n    def deposit(self, amount):\n        self.balance += amount\n\n    def withdraw(self, amount):\n        self.balance -= amount\n";
@@ -1205,21 +1207,33 @@ fn code_a_goal_asks_tests_of_stays_as_it_is() {
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
     }))
     .expect("script");
-    let test = Test::new().serving(script).file("bank.py", bank).args([
-        "Cover the Account class in bank.py with pytest unit tests",
-        "--max-cycles",
-        "0",
-    ]);
-    let run = test.run();
-    run.assert_code(0);
-    let planned = tasks(&test, false);
-    assert!(
-        planned
+    let run_on = |code: &str| {
+        let test = Test::new()
+            .serving(script.clone())
+            .file("bank.py", code)
+            .args([
+                "Cover the Account class in bank.py with pytest unit tests",
+                "--max-cycles",
+                "0",
+            ]);
+        let run = test.run();
+        (test, run)
+    };
+    let changes_bank = |test: &Test| {
+        tasks(test, false)
             .iter()
             .flat_map(|task| &task.kinds)
-            .all(|kind| !matches!(kind, SubtaskKind::Write { path } if path == "bank.py")),
-        "{planned:?}"
-    );
+            .any(|kind| matches!(kind, SubtaskKind::Write { path } if path == "bank.py"))
+    };
+    let stub = bank.replace("self.balance -= amount", "raise NotImplementedError");
+    let (test, _) = run_on(&stub);
+    assert!(changes_bank(&test));
+    let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);
+    assert!(refused.is_empty(), "{refused:?}");
+    assert_eq!(test.read("bank.py"), broken);
+    let (test, run) = run_on(bank);
+    run.assert_code(0);
+    assert!(!changes_bank(&test), "{:?}", tasks(&test, false));
     let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);
     assert_eq!(refused.len(), 1, "{}", run.stderr);
     assert!(

@@ -408,9 +408,11 @@ pub trait Language: Send + Sync {
     /// each function, class and method (`Account.withdraw`) and each name
     /// its top level sets, with a digest of its code as the language's
     /// parser reads it (positions, comments and documentation left out),
-    /// so two texts of a file tell which of them a write changed; one
-    /// toolchain run for all; `None` for a file that does not parse or when
-    /// the language cannot tell.
+    /// so two texts of a file tell which of them a write changed; a
+    /// function whose body is only a placeholder (a stub) is left out, as
+    /// filling it in changes nothing it did; one toolchain run for all;
+    /// `None` for a file that does not parse or when the language cannot
+    /// tell.
     fn shapes(&self, files: &[(String, String)]) -> Vec<Option<Vec<(String, String)>>> {
         vec![None; files.len()]
     }

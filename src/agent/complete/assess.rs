@@ -156,8 +156,11 @@ impl Agent<'_> {
     /// The classes of `path` a goal of tests of the project's code asks
     /// them of (empty: the whole file), when `path` is such code: a source
     /// file there before the run, in the scope of [`Agent::tested_code`].
-    /// That code stays as it is (see `Agent::code_under_test_kept`). One
-    /// toolchain run, only when the goal asks for tests of code.
+    /// That code stays as it is (see `Agent::code_under_test_kept`), unless
+    /// a function of the scope is a stub (not in its language's shapes, see
+    /// [`crate::lang::Language::shapes`]): "implement the Stack class in
+    /// stack.py, with tests" asks for it to be filled in. Two toolchain
+    /// runs, only when the goal asks for tests of code.
     pub(in crate::agent) fn under_test(&self, path: &str) -> Option<Vec<String>> {
         let language = self.languages.iter().find(|l| l.owns(path))?;
         if language.is_test(path)
@@ -166,9 +169,14 @@ impl Agent<'_> {
         {
             return None;
         }
-        let text = self.tools.text(path)?;
-        let public = language.public(&[(path.to_string(), text)]).pop()??;
-        self.scope_of(path, public).map(|(classes, _)| classes)
+        let file = [(path.to_string(), self.tools.text(path)?)];
+        let public = language.public(&file).pop()??;
+        let (classes, scope) = self.scope_of(path, public)?;
+        let shapes = language.shapes(&file).pop()??;
+        scope
+            .iter()
+            .all(|(shown, _)| shapes.iter().any(|(name, _)| name == shown))
+            .then_some(classes)
     }
 
     /// The files of the project a goal that asks for tests asks them of,

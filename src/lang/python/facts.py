@@ -257,7 +257,10 @@ def shapes(tree):
     and each name a top-level statement sets, with its code as the parser
     reads it (positions, comments and a docstring left out), as a digest:
     two texts with the same shape of a name do the same there. A class's own shape
-    is its bases, decorators and statements that are not methods."""
+    is its bases, decorators and statements that are not methods. A
+    function whose body is only a placeholder (a stub: `pass`, `...`, a
+    docstring, `raise NotImplementedError`) is left out: filling it in
+    changes nothing it did."""
     found = []
 
     def shape(node):
@@ -269,14 +272,18 @@ def shapes(tree):
         return hashlib.sha256(ast.dump(node).encode()).hexdigest()[:16]
 
     fns = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+    def done(node):
+        return isinstance(node, fns) and not all(placeholder(s) for s in node.body)
+
     for node in tree.body:
-        if isinstance(node, fns):
+        if done(node):
             found.append([node.name, shape(node)])
         elif isinstance(node, ast.ClassDef):
             own = copy.copy(node)
             own.body = [item for item in node.body if not isinstance(item, fns)]
             found.append([node.name, shape(own)])
-            found += [[f"{node.name}.{m.name}", shape(m)] for m in node.body if isinstance(m, fns)]
+            found += [[f"{node.name}.{m.name}", shape(m)] for m in node.body if done(m)]
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             found += [[t.id, shape(node)] for t in targets if isinstance(t, ast.Name)]

@@ -2348,6 +2348,14 @@ fn a_shape_changes_with_what_a_definition_does_not_with_its_comments() {
     assert_eq!(changed(&bank.replace("'plain'", "'gold'")), ["Account"]);
     assert_eq!(changed(&bank.replace("RATE = 2", "RATE = 3")), ["RATE"]);
     assert_eq!(changed(&bank.replace("x * RATE", "x * 2")), ["fee"]);
+    // A stub is left out: filling it in changes nothing it did.
+    let stub = bank.replace("self.balance -= amount", "raise NotImplementedError");
+    assert!(!shapes_of(&stub).contains_key("Account.withdraw"));
+    let stub = bank.replace(
+        "self.balance -= amount",
+        "\"\"\"Take out.\"\"\"\n        pass",
+    );
+    assert!(!shapes_of(&stub).contains_key("Account.withdraw"));
     assert_eq!(
         Python.shapes(&[("bank.py".to_string(), "def f(:\n".to_string())]),
         [None]
