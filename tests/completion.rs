@@ -1181,7 +1181,8 @@ fn tests_that_pass_on_a_broken_function_do_not_meet_a_goal_of_tests() {
 /// planned change of bank.py is dropped, and a write of it that changes
 /// `withdraw` is refused with why and where the tests go: the tests are
 /// written, they pass, and bank.py is as it was. A class with a stub
-/// (`raise NotImplementedError`) is there to be filled in: its change is
+/// (`raise NotImplementedError`) is there to be filled in, and a goal that
+/// names a command-line option asks a change too: there the change is
 /// planned and written.
 #[test]
 fn code_a_goal_asks_tests_of_stays_as_it_is() {
@@ -1207,15 +1208,12 @@ fn code_a_goal_asks_tests_of_stays_as_it_is() {
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
     }))
     .expect("script");
-    let run_on = |code: &str| {
+    let goal = "Cover the Account class in bank.py with pytest unit tests";
+    let run_on = |code: &str, goal: &str| {
         let test = Test::new()
             .serving(script.clone())
             .file("bank.py", code)
-            .args([
-                "Cover the Account class in bank.py with pytest unit tests",
-                "--max-cycles",
-                "0",
-            ]);
+            .args([goal, "--max-cycles", "0"]);
         let run = test.run();
         (test, run)
     };
@@ -1226,12 +1224,18 @@ fn code_a_goal_asks_tests_of_stays_as_it_is() {
             .any(|kind| matches!(kind, SubtaskKind::Write { path } if path == "bank.py"))
     };
     let stub = bank.replace("self.balance -= amount", "raise NotImplementedError");
-    let (test, _) = run_on(&stub);
+    let (test, _) = run_on(&stub, goal);
     assert!(changes_bank(&test));
     let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);
     assert!(refused.is_empty(), "{refused:?}");
     assert_eq!(test.read("bank.py"), broken);
-    let (test, run) = run_on(bank);
+    // A goal that names an option asks a change of the program too.
+    let (test, _) = run_on(bank, &format!("{goal}, and give bank.py a --verbose flag"));
+    assert!(changes_bank(&test));
+    let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);
+    assert!(refused.is_empty(), "{refused:?}");
+    assert_eq!(test.read("bank.py"), broken);
+    let (test, run) = run_on(bank, goal);
     run.assert_code(0);
     assert!(!changes_bank(&test), "{:?}", tasks(&test, false));
     let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);

@@ -27,6 +27,11 @@ const MAX_TEXT: usize = 120;
 const MAX_COMMAND: usize = 100;
 const MAX_ANSWER_TOKENS: u32 = 1000;
 
+/// The classes of a file a goal's tests are of (empty: the whole file)
+/// and the public functions and methods in them, each as shown and as
+/// called (see [`Agent::scope_of`]).
+type TestedScope = (Vec<String>, Vec<(String, String)>);
+
 /// What the assessor is told first, in the user message of a call in a
 /// round's prefix (see [`prompt::answer_request`]).
 const ASSESSOR: &str = "No tool call now: check whether the work meets the user's goal. Trust \
@@ -132,7 +137,7 @@ impl Agent<'_> {
         &self,
         path: &str,
         public: Vec<(String, String)>,
-    ) -> Option<(Vec<String>, Vec<(String, String)>)> {
+    ) -> Option<TestedScope> {
         let goal = &self.state().goal;
         let class_of = |shown: &str| shown.split_once('.').map(|(class, _)| class.to_string());
         let mut classes: Vec<String> = public
@@ -159,13 +164,16 @@ impl Agent<'_> {
     /// That code stays as it is (see `Agent::code_under_test_kept`), unless
     /// a function of the scope is a stub (not in its language's shapes, see
     /// [`crate::lang::Language::shapes`]): "implement the Stack class in
-    /// stack.py, with tests" asks for it to be filled in. Two toolchain
-    /// runs, only when the goal asks for tests of code.
+    /// stack.py, with tests" asks for it to be filled in; or the goal names
+    /// a command-line option ("give greet.py a --shout flag, with a test"
+    /// asks a change of what reads it). Two toolchain runs, only when the
+    /// goal asks for tests of code.
     pub(in crate::agent) fn under_test(&self, path: &str) -> Option<Vec<String>> {
         let language = self.languages.iter().find(|l| l.owns(path))?;
         if language.is_test(path)
             || !self.state().baseline.files.contains_key(path)
             || !self.asks_tests_of_code(language.as_ref())
+            || !verdict::named_options(&self.state().goal).is_empty()
         {
             return None;
         }
