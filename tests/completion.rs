@@ -1152,9 +1152,9 @@ fn tests_that_pass_on_a_broken_function_do_not_meet_a_goal_of_tests() {
     assert_eq!(
         state.requirements[0].evidence,
         "the tests still pass when `self.items.append(item)` in Stack.push is \
-         `self.items.insert(0, item)`: add a test that puts in two items or more and asserts \
-         which comes out first; the tests still pass when Stack.pop returns None: add a test \
-         that asserts what Stack.pop returns",
+         `self.items.insert(0, item)`: add a new test function that puts in two items or more \
+         and asserts which comes out first; the tests still pass when Stack.pop returns None: \
+         add a new test function that asserts what Stack.pop returns",
         "{}",
         run.stderr
     );
@@ -1172,6 +1172,51 @@ fn tests_that_pass_on_a_broken_function_do_not_meet_a_goal_of_tests() {
         "{:?}",
         state.requirements
     );
+}
+
+/// An edit that quotes a line the file has more than once and gives it
+/// again with a whole new test after it is the new test, put in by its
+/// definition: z6's stack-tests quoted `stack.push(1)`, in four tests, to
+/// add one, and sent it again until the loop guard stopped it.
+#[test]
+fn a_new_test_after_a_line_the_file_has_twice_is_put_in() {
+    let stack = "class Stack:\n    def __init__(self):\n        self.items = []\n\n    def push(self, item):\n        self.items.append(item)\n\n    def pop(self):\n        return self.items.pop()\n";
+    let weak = "from stack import Stack\n\n\ndef test_push():\n    stack = Stack()\n    stack.push(1)\n    assert stack.items == [1]\n\n\ndef test_pop():\n    stack = Stack()\n    stack.push(1)\n    assert stack.pop() == 1\n";
+    let order = "def test_order():\n    stack = Stack()\n    stack.push(1)\n    stack.push(2)\n    assert stack.pop() == 2\n";
+    let script = serde_json::from_value::<crate::support::fake_ollama::Script>(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_stack.py", "purpose": "a test of the order of the Stack"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Edited ", true, "edited"),
+            on_subtask("test_stack.py", "edit_file", serde_json::json!({"path": "test_stack.py",
+                "old": "    stack.push(1)", "new": format!("    stack.push(1)\n\n\n{order}")}))
+        ],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("stack.py", stack)
+        .file("test_stack.py", weak)
+        .args([
+            "Add a test of the order of Stack to test_stack.py",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    let now = test.read("test_stack.py");
+    assert_eq!(now, format!("{weak}\n\n{order}"), "{}", run.stderr);
+    let failed: Vec<String> = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionFinished { outcome, .. } if !outcome.ok => Some(outcome.result),
+            _ => None,
+        })
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    test.assert_replay_matches();
 }
 
 /// Code a goal asks tests of stays as it is. Asked to cover `Account` in

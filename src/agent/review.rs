@@ -642,7 +642,8 @@ impl Agent<'_> {
 
     /// The `old` and `new` of an edit of `path` that puts in the
     /// definitions `new` gives (see [`crate::lang::Language::put_in`]),
-    /// when `new` is whole definitions and the edit as it is would be
+    /// when `new` is whole definitions (or `old` and then whole
+    /// definitions) and the edit as it is would be
     /// refused: its quote is not there, or spliced there it leaves the
     /// file as its language refuses it or without definitions the goal
     /// does not ask to remove. What is put in is then said as the
@@ -666,7 +667,17 @@ impl Agent<'_> {
         {
             return None;
         }
-        let merged = language.put_in(&before, new)?;
+        // `new` may be the quote again with definitions after it: an
+        // insertion after a line the file has more than once. z6's
+        // stack-tests quoted `stack.push(1)`, in four tests, to add a test
+        // after it, and sent it again until the loop guard stopped it.
+        let after_quote = new
+            .strip_prefix(old)
+            .map(|rest| rest.trim_start_matches(['\n', '\r']))
+            .filter(|rest| !old.trim().is_empty() && !rest.trim().is_empty());
+        let merged = language
+            .put_in(&before, new)
+            .or_else(|| language.put_in(&before, after_quote?))?;
         if refused(&merged) {
             return None;
         }

@@ -804,20 +804,21 @@ pub fn hold_to_mutants(
                 let name = &survivor.name;
                 match &survivor.mutant {
                     Mutant::ReturnsNothing => format!(
-                        "the tests still pass when {name} returns None: add a test that asserts \
-                         what {name} returns"
+                        "the tests still pass when {name} returns None: add a new test function that \
+                         asserts what {name} returns"
                     ),
                     Mutant::DoesNothing => format!(
-                        "the tests still pass when {name} does nothing: add a test that asserts \
-                         what {name} changes"
+                        "the tests still pass when {name} does nothing: add a new test function that \
+                         asserts what {name} changes"
                     ),
                     Mutant::Arithmetic { was, now } => format!(
-                        "the tests still pass when `{was}` in {name} is `{now}`: add a test \
-                         that asserts the exact value {name} gives"
+                        "the tests still pass when `{was}` in {name} is `{now}`: add a new test \
+                         function that asserts the exact value {name} gives"
                     ),
                     Mutant::Order { was, now } => format!(
-                        "the tests still pass when `{was}` in {name} is `{now}`: add a test \
-                         that puts in two items or more and asserts which comes out first"
+                        "the tests still pass when `{was}` in {name} is `{now}`: add a new test \
+                         function that puts in two items or more and asserts which comes out \
+                         first"
                     ),
                 }
             })
@@ -2539,9 +2540,9 @@ pub(crate) mod tests {
         assert!(!held[0].met);
         assert_eq!(
             held[0].evidence,
-            "the tests still pass when Stack.pop returns None: add a test that asserts what \
-             Stack.pop returns; the tests still pass when Stack.push does nothing: add a test \
-             that asserts what Stack.push changes"
+            "the tests still pass when Stack.pop returns None: add a new test function that \
+             asserts what Stack.pop returns; the tests still pass when Stack.push does nothing: \
+             add a new test function that asserts what Stack.push changes"
         );
         assert_eq!(held[0].file.as_deref(), Some("test_stack.py"));
         // Unmet already: what it says stands.

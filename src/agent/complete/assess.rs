@@ -133,11 +133,7 @@ impl Agent<'_> {
     /// [`crate::lang::Language::public`] shows them): the classes the goal
     /// names (empty: the whole file, which the goal names by path) and
     /// those of `public` in them. `None` when the goal names neither.
-    fn scope_of(
-        &self,
-        path: &str,
-        public: Vec<(String, String)>,
-    ) -> Option<TestedScope> {
+    fn scope_of(&self, path: &str, public: Vec<(String, String)>) -> Option<TestedScope> {
         let goal = &self.state().goal;
         let class_of = |shown: &str| shown.split_once('.').map(|(class, _)| class.to_string());
         let mut classes: Vec<String> = public
