@@ -668,9 +668,11 @@ impl Agent<'_> {
             return None;
         }
         // `new` may be the quote again with definitions after it: an
-        // insertion after a line the file has more than once. z6's
-        // stack-tests quoted `stack.push(1)`, in four tests, to add a test
-        // after it, and sent it again until the loop guard stopped it.
+        // insertion after a line the file may have more than once. z6's
+        // stack-tests cycles, asked for a test, quoted `stack.push(1)` (in
+        // four tests) and gave it again with lines after it, until the loop
+        // guard stopped them; lines have no safe place, a whole test
+        // function does.
         let after_quote = new
             .strip_prefix(old)
             .map(|rest| rest.trim_start_matches(['\n', '\r']))

@@ -256,8 +256,8 @@ def shapes(tree):
     """Each function, class and method of the file (`Account.withdraw`),
     and each name a top-level statement sets, with its code as the parser
     reads it (positions, comments and a docstring left out), as a digest:
-    two texts with the same shape of a name do the same there. A class's own shape
-    is its bases, decorators and statements that are not methods. A
+    two texts with the same shape of a name do the same there. A class's
+    own shape is its bases, decorators and statements that are not methods. A
     function whose body is only a placeholder (a stub: `pass`, `...`, a
     docstring, `raise NotImplementedError`) is left out: filling it in
     changes nothing it did."""
@@ -265,8 +265,9 @@ def shapes(tree):
 
     def shape(node):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        first = body[0] if isinstance(body, list) and body else None
+        if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
             node = copy.copy(node)
             node.body = body[1:]
         return hashlib.sha256(ast.dump(node).encode()).hexdigest()[:16]
