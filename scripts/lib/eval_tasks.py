@@ -528,6 +528,143 @@ def judge_sum_numbers(work):
     return False, "no script prints 42 for a file holding 4, 10 and 28"
 
 
+
+# A third batch of the suite's kinds in other words (session of 2026-11-29
+# 23:54), written before any run of them: `--goals third`. Shapes the
+# earlier batches lack: tests in a folder of their own with the project's
+# pytest settings in pyproject.toml, tests of plain functions, an option
+# that takes a value, a new function beside others in a module of helpers.
+WORDFREQ = """\
+def words(text):
+    return [word.strip(".,!?").lower() for word in text.split() if word.strip(".,!?")]
+
+
+def top_words(text, n):
+    \"\"\"The n most frequent words of the text, most frequent first.\"\"\"
+    counts = {}
+    for word in words(text):
+        counts[word] = counts.get(word, 0) + 1
+    return sorted(counts, key=lambda word: counts[word])[:n]
+"""
+
+TEST_WORDFREQ = """\
+from wordfreq import top_words, words
+
+
+def test_words():
+    assert words("Hi, hi there!") == ["hi", "hi", "there"]
+
+
+def test_top_word():
+    assert top_words("a b b c c c", 1) == ["c"]
+
+
+def test_top_two():
+    assert top_words("x y y z z z", 2) == ["z", "y"]
+"""
+
+PYPROJECT_WORDFREQ = """\
+[project]
+name = "wordfreq"
+version = "0.1.0"
+
+[tool.pytest.ini_options]
+pythonpath = ["."]
+testpaths = ["tests"]
+"""
+
+NUMUTIL = """\
+def is_even(n):
+    return n % 2 == 0
+
+
+def clamp(value, low, high):
+    return max(low, min(value, high))
+"""
+
+SLUG = """\
+import re
+
+
+def slugify(text):
+    \"\"\"Lower case, words joined by hyphens, nothing but letters and digits.\"\"\"
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "-".join(words)
+
+
+def truncate(text, width):
+    \"\"\"The text cut to `width` characters, ending in ... when it was longer.\"\"\"
+    if len(text) <= width:
+        return text
+    return text[: width - 3] + "..."
+"""
+
+BROKEN_SLUG = SLUG.replace('"-".join(words)', '"_".join(words)')
+
+REPEAT = """\
+import sys
+
+
+def main(argv):
+    message = " ".join(argv[1:]) or "hi"
+    print(message)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_wordfreq_fix(work):
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    ok, out = probe(work, "from wordfreq import top_words, words; "
+                          "assert top_words('p q q r r r s s s s', 3) == ['s', 'r', 'q']; "
+                          "assert words('A b') == ['a', 'b']")
+    return ok, line if ok else f"wordfreq.py broken: {out}"
+
+
+def judge_add_factorial(work):
+    ok, out = probe(work, """
+        from numutil import factorial, is_even, clamp
+        assert factorial(0) == 1 and factorial(1) == 1
+        assert factorial(5) == 120, factorial(5)
+        assert is_even(4) and not is_even(3) and clamp(9, 0, 5) == 5
+    """)
+    return ok, "factorial works and the others still do" if ok else out
+
+
+def judge_slug_tests(work):
+    return tests_that_test(work, "slug.py", BROKEN_SLUG, "slugify()")
+
+
+def judge_repeat_times(work):
+    code, out = py(["repeat.py", "hey"], work)
+    if code != 0 or out.strip() != "hey":
+        return False, f"`repeat.py hey` printed {out.strip()[:60]!r}"
+    for args in (["--times", "3", "hey"], ["hey", "--times", "3"], ["--times=3", "hey"]):
+        code, out = py(["repeat.py", *args], work)
+        if code == 0 and out.split() == ["hey"] * 3:
+            return True, "both forms print what they should"
+    return False, f"`repeat.py --times 3 hey` printed {out.strip()[:60]!r}"
+
+
+def judge_textkit(work):
+    return probed_and_tested(
+        work, "from textkit import reverse_words, is_blank; "
+              "assert reverse_words('a b c') == 'c b a'; assert is_blank('  ') and not is_blank(' x ')",
+        "`from textkit import reverse_words, is_blank` fails")
+
+
+def judge_countdown(work):
+    for path in [p for p in sources(work) if not is_test(p)]:
+        code, out = py([str(path.relative_to(work)), "3"], work)
+        if code == 0 and re.findall(r"\d+", out) == ["3", "2", "1"]:
+            return True, f"{path.relative_to(work)} counts down from 3"
+    return False, "no script prints 3, 2, 1 when given 3"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -675,12 +812,54 @@ TASKS = {
         [],
         judge_sum_numbers,
     ),
+    "wordfreq-fix": (
+        "Some tests under tests/ are red. Repair wordfreq.py so the project's test suite is green again",
+        {"wordfreq.py": WORDFREQ, "tests/test_wordfreq.py": TEST_WORDFREQ,
+         "pyproject.toml": PYPROJECT_WORDFREQ},
+        ["tests/test_wordfreq.py", "pyproject.toml"],
+        judge_wordfreq_fix,
+    ),
+    "add-factorial": (
+        "numutil.py should also offer factorial(n), which returns n! (factorial(0) is 1)",
+        {"numutil.py": NUMUTIL},
+        [],
+        judge_add_factorial,
+    ),
+    "slug-tests": (
+        "slug.py has no tests yet. Write some for its functions using pytest",
+        {"slug.py": SLUG},
+        ["slug.py"],
+        judge_slug_tests,
+    ),
+    "repeat-times": (
+        "Let repeat.py accept a --times N option that prints the message N times, one per line "
+        "(once when the option is absent)",
+        {"repeat.py": REPEAT},
+        [],
+        judge_repeat_times,
+    ),
+    "textkit": (
+        "Set up a package called textkit whose top level offers reverse_words(s) and is_blank(s); "
+        "include pytest tests",
+        {},
+        [],
+        judge_textkit,
+    ),
+    "countdown": (
+        "Write countdown.py: given a number as its argument, it prints the numbers from there down "
+        "to 1, one per line",
+        {},
+        [],
+        judge_countdown,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
 FRESH = ["temp-fix", "add-method", "bank-tests", "echo-reverse", "strtools", "greets", "sum-numbers"]
+# The third batch (session of 2026-11-29 23:54), written before any run of it.
+THIRD = ["wordfreq-fix", "add-factorial", "slug-tests", "repeat-times", "textkit", "countdown"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH]
+               "line-count", *FRESH, *THIRD]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
