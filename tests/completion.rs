@@ -1038,6 +1038,70 @@ fn planned_with_tests_apart(change: &str) {
     assert!(test.read("test_inventory.py").contains("def test_add"));
 }
 
+/// A goal that repairs code its project's failing tests (in `tests/`, with
+/// pytest told in pyproject.toml to look there) test is a fix, though it
+/// speaks of tests: a planned change of the code in words about the tests
+/// stays a change of the code, and no second test file is planned beside
+/// it. t1's wordfreq-fix plan became "Write test_wordfreq.py", and the
+/// model wrote the project's tests again.
+#[test]
+fn a_fix_whose_failing_tests_sit_in_a_folder_changes_the_code() {
+    let buggy = "def double(n):\n    return n + n + 1\n";
+    let fixed = "def double(n):\n    return n + n\n";
+    let tests = "from calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n";
+    let pyproject = "[tool.pytest.ini_options]\npythonpath = [\".\"]\ntestpaths = [\"tests\"]\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "calc.py",
+            "purpose": "Change the `double` tests to pass by replacing the assert statements"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Edited calc.py", true, "fixed"),
+            on_subtask("calc.py", "edit_file", serde_json::json!({"path": "calc.py",
+                "old": "return n + n + 1", "new": "return n + n"})),
+            on_subtask("test_calc.py", "write_file", serde_json::json!({"path": "test_calc.py",
+                "content": tests}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "the project's tests pass", "met": true,
+             "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("calc.py", buggy)
+        .file("tests/test_calc.py", tests)
+        .file("pyproject.toml", pyproject)
+        .args([
+            "Some tests under tests/ are red. Repair calc.py so the test suite is green again",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    let plan = tasks(&test, false);
+    let writes: Vec<&SubtaskKind> = plan
+        .iter()
+        .flat_map(|t| &t.kinds)
+        .filter(|kind| matches!(kind, SubtaskKind::Write { .. }))
+        .collect();
+    assert_eq!(
+        writes,
+        [&SubtaskKind::Write {
+            path: "calc.py".into()
+        }],
+        "{plan:?}"
+    );
+    assert!(
+        !test.workspace.join("test_calc.py").exists(),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("calc.py"), fixed);
+    assert_eq!(test.read("tests/test_calc.py"), tests);
+    run.assert_code(0);
+}
+
 /// Tests asked of a class are met only when they call each of its
 /// methods: y1's add-tests (`--api openai`) ended "Goal achieved" on one
 /// test of `add` and `count`, `remove` never called. Without a cycle it

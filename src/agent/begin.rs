@@ -101,11 +101,17 @@ impl Agent<'_> {
                         },
                     );
                 }
-                let tests = self.speaks_of_tests().then(|| {
+                // Tests that failed before the run make the goal a fix (it
+                // speaks of them), not a goal of new tests: t1's
+                // wordfreq-fix planned "Change wordfreq.py: Change the
+                // tests to pass", and its change of the code was made the
+                // write of a new test_wordfreq.py beside the project's own
+                // tests/test_wordfreq.py.
+                let tests = (self.speaks_of_tests() && !failed_before).then(|| {
                     decompose::tests_of_their_own(
                         tasks,
                         |path| self.languages.iter().any(|l| l.is_test(path)),
-                        |path| self.languages.iter().find_map(|l| l.test_path(path)),
+                        |path| self.test_file_of(path),
                         |path| baseline.contains_key(path),
                         |path| self.asked_of(goal, path),
                         |path, subtask| {
@@ -307,6 +313,24 @@ impl Agent<'_> {
             .map(|check| said_check(&check))
             .collect();
         said.join(" and ")
+    }
+
+    /// Where the tests of `path`, a source file, are: the project's test
+    /// file of it when it has one (`tests/test_wordfreq.py`, whose
+    /// language names `wordfreq.py` its subject), else where its language
+    /// puts them (`test_wordfreq.py`). A project that keeps its tests in a
+    /// folder (and may tell pytest to look only there) gets no second
+    /// test file beside the code.
+    fn test_file_of(&self, path: &str) -> Option<String> {
+        let baseline = &self.state().baseline.files;
+        let existing = baseline.keys().find(|test| {
+            self.languages
+                .iter()
+                .any(|l| l.is_test(test) && l.subjects(test).iter().any(|code| code == path))
+        });
+        existing
+            .cloned()
+            .or_else(|| self.languages.iter().find_map(|l| l.test_path(path)))
     }
 
     /// Whether the goal asks a change of `path`, a file of the project,
