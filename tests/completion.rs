@@ -177,6 +177,17 @@ fn count_vowels_script(
 }
 
 /// The tasks the run planned (`cycles` false) or its cycles took on.
+/// The paths the subtasks of `plan` write, in order.
+fn planned_writes(plan: &[runner::state::TaskPlan]) -> Vec<&str> {
+    plan.iter()
+        .flat_map(|t| &t.kinds)
+        .filter_map(|kind| match kind {
+            SubtaskKind::Write { path } => Some(path.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn tasks(test: &Test, cycles: bool) -> Vec<runner::state::TaskPlan> {
     test.records()
         .into_iter()
@@ -593,6 +604,63 @@ fn reverses_a_b() -> serde_json::Value {
     serde_json::json!({"requirement": "--reverse prints the words in reverse order", "met": true,
         "evidence": "words.reverse()", "about_tests": false, "about_output": true,
         "command": "python3 echo.py --reverse a b", "expects": "b a"})
+}
+
+/// A goal whose option takes a value (`--times N`) holds the program to
+/// what the goal's words say a run with a value prints (`--times 2`), as
+/// a flag's: t1's repeat-times was run with a bare `--times` after each
+/// write, which fails any program that reads the value, and held to
+/// nothing but the assessment. A program that takes the option and still
+/// prints once is not achieved, whatever the assessment says.
+#[test]
+fn an_option_that_takes_a_value_is_held_to_a_run_with_one() {
+    let repeat = "import sys\n\n\ndef main(argv):\n    message = \" \".join(argv[1:]) or \"hi\"\n    print(message)\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let right = "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--times\", type=int, default=1)\n    parser.add_argument(\"rest\", nargs=\"*\")\n    args = parser.parse_args()\n    for _ in range(args.times):\n        print(\" \".join(args.rest) or \"hi\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let once = right.replace(
+        "for _ in range(args.times):\n        print",
+        "if args.times:\n        print",
+    );
+    let run = |written: &str| {
+        let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"description": "Add the option", "subtasks": [
+                "Change repeat.py: add a --times N option that prints the message N times",
+                "Run `python3 repeat.py`"]}]},
+            "prints": {"prints": ["hi\nhi"]},
+            "assessments": [{"answer": {"requirements": [
+                {"requirement": "--times N prints the message N times", "met": true,
+                 "evidence": "range(args.times)", "about_tests": false, "about_output": true,
+                 "command": "python3 repeat.py --times 3 hey", "expects": "hey"}]}}],
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                {"name": "option", "subtask": "--times N option", "reply": write_reply("repeat.py", written)}
+            ],
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 repeat.py"}}]}
+        }))
+        .expect("script");
+        let test = Test::new().serving(script).file("repeat.py", repeat).args([
+            "Let repeat.py accept a --times N option that prints the message N times, one per line",
+            "--max-cycles",
+            "0",
+        ]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, done) = run(right);
+    let state = test.assert_replay_matches();
+    let stated = state.outputs.clone().expect("asked");
+    assert_eq!(stated[0].command, "python3 repeat.py --times 2");
+    done.assert_code(0);
+    let (test, wrong) = run(&once);
+    wrong.assert_code(1);
+    assert!(!wrong.stderr.contains("Goal achieved"), "{}", wrong.stderr);
+    let state = test.assert_replay_matches();
+    let unmet: Vec<_> = state.requirements.iter().filter(|r| !r.met).collect();
+    assert!(
+        unmet.iter().any(|r| r.requirement.contains("--times 2")),
+        "{:?}",
+        state.requirements
+    );
 }
 
 /// A program that prints nothing without arguments (t1's echo.py) shows
@@ -1018,16 +1086,9 @@ fn planned_with_tests_apart(change: &str) {
     let run = test.run();
     run.assert_code(0);
     let plan = tasks(&test, false);
-    let writes: Vec<&SubtaskKind> = plan
-        .iter()
-        .flat_map(|t| &t.kinds)
-        .filter(|kind| matches!(kind, SubtaskKind::Write { .. }))
-        .collect();
     assert_eq!(
-        writes,
-        [&SubtaskKind::Write {
-            path: "test_inventory.py".into()
-        }],
+        planned_writes(&plan),
+        ["test_inventory.py"],
         "{change}: {plan:?}"
     );
     assert_eq!(
@@ -1080,18 +1141,7 @@ fn a_fix_whose_failing_tests_sit_in_a_folder_changes_the_code() {
         ]);
     let run = test.run();
     let plan = tasks(&test, false);
-    let writes: Vec<&SubtaskKind> = plan
-        .iter()
-        .flat_map(|t| &t.kinds)
-        .filter(|kind| matches!(kind, SubtaskKind::Write { .. }))
-        .collect();
-    assert_eq!(
-        writes,
-        [&SubtaskKind::Write {
-            path: "calc.py".into()
-        }],
-        "{plan:?}"
-    );
+    assert_eq!(planned_writes(&plan), ["calc.py"], "{plan:?}");
     assert!(
         !test.workspace.join("test_calc.py").exists(),
         "{}",
@@ -1645,12 +1695,18 @@ fn an_init_that_does_not_give_the_packages_functions_is_not_done_at_the_first_cl
 /// edited `tests/test_inventory.py` before `tests/` was there.
 #[test]
 fn an_edit_of_the_file_a_subtask_writes_before_it_exists_writes_it() {
+    let tests = "from add import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
     for path in ["test_add.py", "tests/test_add.py"] {
-        edit_before_it_exists(path);
+        edit_before_it_exists(path, tests);
     }
+    // Such a write is reviewed as any other: t1's slug-tests made its test
+    // file one assert so, which pytest ran at import and found no test in.
+    edit_before_it_exists("tests/test_add.py", "assert add(2, 3) == 5");
 }
 
-fn edit_before_it_exists(path: &str) {
+/// The run of an edit of `path`, while it is not there, whose new text is
+/// `new`: written as the tests of `add`.
+fn edit_before_it_exists(path: &str, new: &str) {
     let tests = "from add import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [
@@ -1662,7 +1718,7 @@ fn edit_before_it_exists(path: &str) {
             ends_when("Wrote ", true, "written"),
             on_subtask(&format!("Write {path}"), "edit_file", serde_json::json!({"path": path,
                 "old": "from add import add\n\n\ndef test_add():\n    assert add(ARGUMENTS) == EXPECTED",
-                "new": tests})),
+                "new": new})),
             on_subtask("Write add.py", "write_file", serde_json::json!({"path": "add.py",
                 "content": "def add(a, b):\n    return a + b\n"}))
         ],

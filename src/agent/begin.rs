@@ -136,7 +136,8 @@ impl Agent<'_> {
                     |path, option| {
                         baseline.contains_key(path).then_some(())?;
                         let text = self.tools.text(path)?;
-                        super::focus::where_option_is_read(path, option, &text)
+                        let valued = crate::state::verdict::takes_value(goal, option);
+                        super::focus::where_option_is_read(path, option, valued, &text)
                     },
                 );
                 decompose::to_stated(tasks, &self.stated(baseline));

@@ -12,6 +12,45 @@ use crate::tools::{Action, Call, Refusal};
 pub(super) type Parsed = Result<Call, Refusal>;
 
 impl Agent<'_> {
+    /// The reply's calls with an edit of the file the active subtask
+    /// writes, while it is not there, made its write: it can only mean the
+    /// file holding `new`, and nothing is there to lose. n1's fizzbuzz was
+    /// told to begin its test file "so", edited that start into the whole
+    /// right file, was told "no such file" and never wrote it. Done before
+    /// the writes are reviewed, so that such a write is mended as any
+    /// other: t1's slug-tests made `tests/test_slug.py` one top-level
+    /// assert this way, which the review would have put in a test
+    /// function, and pytest found no test.
+    pub(super) fn edits_of_absent_files_written(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        let writes = match self.state().tree.active().map(|(_, subtask)| &subtask.kind) {
+            Some(SubtaskKind::Write { path }) => self.tools.shown_path(path),
+            _ => None,
+        };
+        if writes.is_none() {
+            return calls;
+        }
+        calls
+            .into_iter()
+            .map(|call| match self.tools.parse(&call) {
+                Ok(Call::Action(Action::EditFile { path, new, .. }))
+                    if self.tools.shown_path(&path) == writes
+                        && !new.trim().is_empty()
+                        && !self.tools.exists(&path) =>
+                {
+                    tracing::warn!(
+                        path,
+                        "an edit of the file the subtask writes, which is not there: writing it"
+                    );
+                    ToolCall {
+                        name: "write_file".into(),
+                        arguments: serde_json::json!({ "path": path, "content": new }),
+                    }
+                }
+                _ => call,
+            })
+            .collect()
+    }
+
     /// The calls of a reply with each claim that a check subtask is done,
     /// made while the check's result for the files as they are is not known
     /// (it has not run since the last write), turned into the run of the
@@ -27,37 +66,9 @@ impl Agent<'_> {
     /// with.
     pub(super) fn checked_claims(&self, calls: Vec<ToolCall>) -> Vec<(ToolCall, Parsed)> {
         let state = self.state();
-        let writes = match state.tree.active().map(|(_, subtask)| &subtask.kind) {
-            Some(SubtaskKind::Write { path }) => self.tools.shown_path(path),
-            _ => None,
-        };
-        // An edit of the file the active subtask writes, while it is not
-        // there, can only mean the file holding `new`: nothing is there to
-        // lose, and the write is reviewed as any other. n1's fizzbuzz was
-        // told to begin its test file "so", edited that start into the
-        // whole right file, was told "no such file" and never wrote it.
         let parse = |call: ToolCall| {
             let parsed = self.tools.parse(&call);
-            match &parsed {
-                Ok(Call::Action(Action::EditFile { path, new, .. }))
-                    if writes.is_some()
-                        && self.tools.shown_path(path) == writes
-                        && !new.trim().is_empty()
-                        && !self.tools.exists(path) =>
-                {
-                    tracing::warn!(
-                        path,
-                        "an edit of the file the subtask writes, which is not there: writing it"
-                    );
-                    let call = ToolCall {
-                        name: "write_file".into(),
-                        arguments: serde_json::json!({ "path": path, "content": new }),
-                    };
-                    let parsed = self.tools.parse(&call);
-                    (call, parsed)
-                }
-                _ => (call, parsed),
-            }
+            (call, parsed)
         };
         let Some(check) = focus::check_command(state) else {
             return calls.into_iter().map(parse).collect();

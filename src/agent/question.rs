@@ -23,20 +23,21 @@ const RUN_TIMEOUT: u64 = 10;
 
 /// How `language` reads the options `goal` names, in a program written
 /// anew, as a paragraph of the question (empty when it names none): its
-/// own parser of the command line when every option is a flag (see
-/// `Language::reading_options_anew`), else how it reads each one. w2's
+/// own parser of the command line, flags and options with a value alike
+/// (see `Language::reading_options_anew`), else how it reads each flag. w2's
 /// echo-reverse answered `if "--reverse" in argv: words.reverse()`, the
 /// option reversed with the words and printed back.
 fn options_read(language: &dyn crate::lang::Language, goal: &str) -> String {
     let named = crate::state::verdict::named_options(goal);
     let flags = crate::state::verdict::named_flags(goal);
-    let anew = match flags.len() == named.len() {
-        true => language.reading_options_anew(&flags),
-        false => None,
-    };
-    let options: Vec<String> = anew.map_or_else(
+    let valued: Vec<String> = named
+        .iter()
+        .filter(|option| !flags.contains(option))
+        .cloned()
+        .collect();
+    let options: Vec<String> = language.reading_options_anew(&flags, &valued).map_or_else(
         || {
-            named
+            flags
                 .iter()
                 .filter_map(|option| language.reading_option(option))
                 .collect()
@@ -264,15 +265,22 @@ mod tests {
             ) && flags.ends_with(".\n\n"),
             "{flags}"
         );
-        // `store_true` would be wrong for `--times N`: each option is said
-        // as the language reads it by hand.
+        // `store_true` would be wrong for `--times N`: it is read as an
+        // option that takes a value (t1's repeat-times, told to read it as
+        // a flag, never found the number).
         let valued = options_read(
             &Python,
             "Give echo.py a --reverse flag and a --times N option",
         );
-        assert!(!valued.contains("argparse"), "{valued}");
-        assert!(valued.contains("'--reverse' in sys.argv[1:]"), "{valued}");
-        assert!(valued.contains("'--times' in sys.argv[1:]"), "{valued}");
+        assert!(
+            valued.contains("`parser.add_argument('--reverse', action='store_true')`"),
+            "{valued}"
+        );
+        assert!(
+            valued.contains("`parser.add_argument('--times')` makes `args.times` the text given"),
+            "{valued}"
+        );
+        assert!(!valued.contains("'--times' in sys.argv"), "{valued}");
         assert_eq!(options_read(&Python, "Write a hello world script"), "");
     }
 }

@@ -79,8 +79,12 @@ impl Agent<'_> {
             }
         }
         if runs.is_empty() && !options.is_empty() {
+            let given: Vec<String> = options
+                .iter()
+                .map(|option| verdict::with_value(&state.goal, option))
+                .collect();
             for was in &kept {
-                runs.push((format!("{} {}", was.command, options.join(" ")), None));
+                runs.push((format!("{} {}", was.command, given.join(" ")), None));
             }
         }
         // The options that take no value (`--shout`): what a program that

@@ -106,6 +106,7 @@ impl Agent<'_> {
         &mut self,
         calls: Vec<ToolCall>,
     ) -> Vec<(ToolCall, super::claims::Parsed)> {
+        let calls = self.edits_of_absent_files_written(calls);
         let calls = self.review_writes(calls);
         self.checked_claims(calls)
     }

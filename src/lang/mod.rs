@@ -450,16 +450,23 @@ pub trait Language: Send + Sync {
     fn reading_option(&self, _option: &str) -> Option<String> {
         None
     }
-    /// How a program of this language written anew reads `options` (the
-    /// goal's flags: asked only when it names no option with a value)
-    /// apart from its other arguments, with its own
-    /// parser of the command line; `None` when it has none worth saying
-    /// (then [`Language::reading_option`] of each is said). Said when the
-    /// whole program is asked for: asked to write echo.py again told
-    /// `'--reverse' in sys.argv[1:]`, Qwen2.5-Coder 1.5B reversed the
-    /// option with the words in 10 answers of 10; told Python's argparse,
-    /// 11 of 12 were right.
-    fn reading_options_anew(&self, _options: &[String]) -> Option<String> {
+    /// How a program of this language reads `option` when it takes a
+    /// value (`--times N`), apart from its other arguments, as
+    /// [`Language::reading_option`] says it of a flag. Told how to read a
+    /// flag, t1's repeat-times wrote `if '--times' in sys.argv[1:]` and
+    /// never found the number.
+    fn reading_valued_option(&self, option: &str) -> Option<String> {
+        self.reading_options_anew(&[], &[option.to_string()])
+    }
+    /// How a program of this language written anew reads the goal's
+    /// `flags` and its options that take a value (`valued`) apart from its
+    /// other arguments, with its own parser of the command line; `None`
+    /// when it has none worth saying (then [`Language::reading_option`] of
+    /// each is said). Said when the whole program is asked for: asked to
+    /// write echo.py again told `'--reverse' in sys.argv[1:]`,
+    /// Qwen2.5-Coder 1.5B reversed the option with the words in 10 answers
+    /// of 10; told Python's argparse, 11 of 12 were right.
+    fn reading_options_anew(&self, _flags: &[String], _valued: &[String]) -> Option<String> {
         None
     }
     /// The edit of source `text` that makes its program read the

@@ -1769,6 +1769,25 @@ pub fn named_flags(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `option` as a run of the program passes it: with a value when `text`
+/// (a goal) gives it one (see [`takes_value`]): the goal's own when it is a
+/// number (`--times 3`), else `2`, which reads as a number and as a word
+/// alike (`--times N` gives `--times 2`). A bare `--times` fails a program
+/// that reads its value, right or wrong (t1's repeat-times was told so
+/// after every write).
+pub fn with_value(text: &str, option: &str) -> String {
+    if !takes_value(text, option) {
+        return option.to_string();
+    }
+    let mut words = tokens(text).filter(|word| !word.is_empty());
+    let given = words
+        .by_ref()
+        .find(|word| *word == option)
+        .and_then(|_| words.next())
+        .filter(|value| value.parse::<f64>().is_ok());
+    format!("{option} {}", given.unwrap_or("2"))
+}
+
 /// Whether `text` (a goal) gives `option` a value where it names it: the
 /// word after it is a number, a placeholder in capitals (`--times N`) or in
 /// angle brackets (`--times <n>`). A flag (`--shout`) takes none.
@@ -2057,6 +2076,20 @@ pub(crate) mod tests {
         assert!(takes_value("Add --times <n> to repeat.py", "--times"));
         assert!(!takes_value("Add --verbose. It prints more", "--verbose"));
         assert!(!takes_value("Add --verbose", "--verbose"));
+        // A run passes it with a value: the goal's number, else 2.
+        assert_eq!(with_value(flag, "--shout"), "--shout");
+        assert_eq!(
+            with_value("Add a --times N option to repeat.py", "--times"),
+            "--times 2"
+        );
+        assert_eq!(
+            with_value("Add `--times 3` to repeat.py", "--times"),
+            "--times 3"
+        );
+        assert_eq!(
+            with_value("Add --times <n> to repeat.py", "--times"),
+            "--times 2"
+        );
     }
 
     #[test]

@@ -78,14 +78,17 @@ fn texts_prompt(before: &[(String, String)], commands: &[String]) -> String {
 
 impl Agent<'_> {
     /// Each program that ran before the plan and passed, with each option
-    /// the goal names that takes no value (`python3 greet.py --shout`),
+    /// the goal names (`python3 greet.py --shout`; one that takes a value
+    /// with it, `python3 repeat.py --times 2`, see [`verdict::with_value`]),
     /// and those programs with what they printed; each command with what
-    /// its program printed.
+    /// its program printed. Without its value, t1's repeat-times was held
+    /// to nothing but the assessment's reading of the check.
     fn stated_commands(&self) -> (Vec<Printed>, Vec<Printed>) {
         let state = self.state();
-        let flags: Vec<String> = verdict::named_flags(&state.goal)
+        let flags: Vec<String> = verdict::named_options(&state.goal)
             .into_iter()
             .take(MAX_OPTIONS)
+            .map(|option| verdict::with_value(&state.goal, &option))
             .collect();
         let kept: Vec<&CheckRun> = state
             .ran_before

@@ -192,7 +192,10 @@ pub fn fix_failure(
         .unwrap_or_default();
     let option = option_printed_back(state)
         .zip(file)
-        .and_then(|(option, path)| reading_option(path, &option, contents))
+        .and_then(|(option, path)| {
+            let valued = crate::state::verdict::takes_value(&state.goal, &option);
+            reading_option(path, &option, valued, contents)
+        })
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
     let kept = file.and_then(|file| kept_test(state, file)).is_some();
@@ -217,19 +220,28 @@ pub fn kept_test<'a>(state: &State, file: &'a str) -> Option<&'a str> {
 /// from them. Told only that it took the option for an argument, a small
 /// model kept `name = sys.argv[1]` and made `shout` always true, run
 /// after run.
-fn reading_option(path: &str, option: &str, contents: &[(String, String)]) -> Option<String> {
+fn reading_option(
+    path: &str,
+    option: &str,
+    valued: bool,
+    contents: &[(String, String)],
+) -> Option<String> {
     let (_, text) = contents.iter().find(|(p, _)| p == path)?;
     let at = Languages::default().for_path(path)?.arguments_at()?;
     Some(
-        where_option_is_read(path, option, text)
-            .unwrap_or_else(|| format!("{path} never reads {at}.{}", how_to_read(path, option))),
+        where_option_is_read(path, option, valued, text).unwrap_or_else(|| {
+            format!(
+                "{path} never reads {at}.{}",
+                how_to_read(path, option, valued)
+            )
+        }),
     )
 }
 
 /// For `path` holding `text`, which reads its command-line arguments: the
 /// lines where it reads them, and how its language tells `option` from
 /// them; `None` when it reads none.
-pub fn where_option_is_read(path: &str, option: &str, text: &str) -> Option<String> {
+pub fn where_option_is_read(path: &str, option: &str, valued: bool, text: &str) -> Option<String> {
     let at = Languages::default().for_path(path)?.arguments_at()?;
     // `sys.argv`, or its last name alone: greet.py reads `argv[1]` in a
     // `main(argv)` it calls with `sys.argv`.
@@ -245,16 +257,20 @@ pub fn where_option_is_read(path: &str, option: &str, text: &str) -> Option<Stri
         format!(
             "{path} reads its arguments at {}: {option} is one of them there.{}",
             lines.join(", "),
-            how_to_read(path, option)
+            how_to_read(path, option, valued)
         )
     })
 }
 
-/// How the language of `path` reads `option`, as a sentence after another.
-fn how_to_read(path: &str, option: &str) -> String {
+/// How the language of `path` reads `option` (that takes a value when
+/// `valued`), as a sentence after another.
+fn how_to_read(path: &str, option: &str, valued: bool) -> String {
     Languages::default()
         .for_path(path)
-        .and_then(|language| language.reading_option(option))
+        .and_then(|language| match valued {
+            true => language.reading_valued_option(option),
+            false => language.reading_option(option),
+        })
         .map(|how| format!(" {how}: use them there."))
         .unwrap_or_default()
 }

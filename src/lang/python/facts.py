@@ -19,8 +19,9 @@ imports it lacks added (see imports_added), the
 asserts of a call that expect two different results of it dropped,
 and a script (asserts at its top, no test function) with its statements
 moved into one test function (see mend_test); over a test file that has
-tests ("current"), only the contradicting asserts are left out and the imports
-it lacks added. Of a module ("test" false), "wrapped" is the file without its
+tests ("current"), only the contradicting asserts are left out, copies of
+names it imports from their modules left out, asserts outside its test
+functions moved into one, and the imports it lacks added. Of a module ("test" false), "wrapped" is the file without its
 imports from itself (see own_imports_dropped) and with the standard modules
 it uses and never imports imported. With "definitions": true (or "whole") in
 stdin, the answer is
@@ -961,6 +962,15 @@ def is_main(node):
             and test.comparators[0].value == "__main__")
 
 
+def trim_blank(lines):
+    """`lines` without the blank lines at either end, in place; returned."""
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return lines
+
+
 def wrap_script(text, path):
     """A test file written as a script: asserts at its top and no test
     function, which pytest would import and then find nothing to run. Its
@@ -1001,15 +1011,49 @@ def wrap_script(text, path):
             moved += part
     kept += lines[taken:]
     for part in (kept, moved):
-        while part and not part[-1].strip():
-            part.pop()
-        while part and not part[0].strip():
-            part.pop(0)
+        trim_blank(part)
     stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     name = stem if stem.startswith("test") else "test_" + stem
     body = ["    " + line if line.strip() else "" for line in moved]
     wrapped = "\n".join(kept + (["", ""] if kept else []) + [f"def {name}():"] + body) + "\n"
     return wrapped if parse(wrapped)[0] is not None else None
+
+
+def asserts_into_test(text, path):
+    """A test file with test functions and asserts at its top as well:
+    pytest runs those when it imports the file, so one that fails, or
+    that comes before the import of what it calls, fails every test of
+    the file to load (t1's slug-tests: `assert slugify(...)` on line 1,
+    above `from slug import slugify`, written again and again while pytest
+    gave a NameError). The top-level asserts are moved, in order, into one
+    test function of their own at the end of the file (the comments and
+    blank lines just before each go with it); None when there is none or
+    the result does not parse."""
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+    tests = {n.name for n in ast.walk(tree)
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")}
+    asserts = [n for n in tree.body if isinstance(n, ast.Assert)]
+    if not tests or not asserts:
+        return None
+    lines = text.split("\n")
+    moved, drop = [], set()
+    for node in asserts:
+        start = node.lineno - 1
+        # The comments just before it go with it.
+        while start > 0 and lines[start - 1].strip().startswith("#"):
+            start -= 1
+        moved += lines[start:node.end_lineno]
+        drop.update(range(start, node.end_lineno))
+    kept = trim_blank([line for i, line in enumerate(lines) if i not in drop])
+    stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    name = stem if stem.startswith("test") else "test_" + stem
+    while name in tests:
+        name += "_more"
+    body = ["    " + line if line.strip() else "" for line in moved]
+    mended = "\n".join(kept + ["", "", f"def {name}():"] + body) + "\n"
+    return mended if parse(mended)[0] is not None else None
 
 
 SELF_FIRST = re.compile(r"\(\s*self\s*(,\s*)?")
@@ -1108,8 +1152,9 @@ def mend_test(text, path, modules):
     imported as that function, `self` left out of test functions that do
     not use it, a test function defined twice renamed, then a script's
     statements wrapped into a test (see module_called, unselfed,
-    renamed_twins, wrap_script); None when none applies. With it, the
-    import lines imports_added put in."""
+    renamed_twins, wrap_script), asserts at the top of a file of tests
+    moved into one (asserts_into_test); None when none applies. With it,
+    the import lines imports_added put in."""
     mended = module_called(text, modules) or text
     mended = copies_imported(mended, modules) or mended
     mended, added = imports_added(mended, modules) or (mended, [])
@@ -1117,6 +1162,7 @@ def mend_test(text, path, modules):
     mended = renamed_twins(mended) or mended
     mended = uncontradicted(mended) or mended
     mended = wrap_script(mended, path) or mended
+    mended = asserts_into_test(mended, path) or mended
     return (mended if mended != text else None), added
 
 
@@ -1126,19 +1172,31 @@ def copies_imported(text, modules):
     tests would test that copy, never the module's (z3's add-function:
     `test_textutil.py` began with its own `def count_vowels`). Each such
     definition is left out and imported from the one module that defines
-    it, at the top of the file. `modules`: the names the workspace's
-    modules at the top of the folder define, by module name. None when
-    there is none, or the result does not parse."""
+    it, at the top of the file. A definition of a name the file also
+    imports from the module that defines it goes too, and the import stays
+    (t1's wordfreq-fix: the project's tests/test_wordfreq.py imported
+    `top_words` from wordfreq and was given its own `def top_words` after
+    the tests, which the tests would then have called). `modules`: the names
+    the workspace's modules at the top of the folder define, by module
+    name. None when there is none, or the result does not parse."""
     tree = parse(text)[0]
     if tree is None or any(isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in tree.body):
         return None
     imported = {(a.asname or a.name) for n in tree.body
                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    # Names imported as themselves from a module of the workspace that
+    # defines them.
+    from_owner = {a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                  for a in n.names if a.asname is None and a.name in modules.get(n.module, ())}
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     moved = []
     for node in tree.body:
-        if (not isinstance(node, DEFS) or node.name.startswith("test") or node.name in imported
-                or node.name not in called):
+        if not isinstance(node, DEFS) or node.name.startswith("test"):
+            continue
+        if node.name in from_owner:
+            moved.append((node, None))
+            continue
+        if node.name in imported or node.name not in called:
             continue
         owners = [m for m, names in modules.items() if node.name in names]
         if len(owners) == 1:
@@ -1149,8 +1207,11 @@ def copies_imported(text, modules):
     for node, _ in sorted(moved, key=lambda pair: pair[0].lineno, reverse=True):
         start, end = span(node)
         del lines[start - 1:end]
-    imports = [f"from {module} import {node.name}" for node, module in moved]
-    mended = "\n".join(imports) + "\n\n\n" + "\n".join(lines).lstrip("\n")
+    imports = [f"from {module} import {node.name}" for node, module in moved if module]
+    if imports:
+        mended = "\n".join(imports) + "\n\n\n" + "\n".join(lines).lstrip("\n")
+    else:
+        mended = "\n".join(lines).rstrip("\n") + "\n"
     return mended if parse(mended)[0] is not None else None
 
 
@@ -1598,6 +1659,10 @@ def main():
         # imports it lacks are added.
         text = files[0]["text"]
         mended = uncontradicted(text) or text
+        # A copy of a name it imports from its module, and asserts outside
+        # its test functions, are no more right there than in a new file.
+        mended = copies_imported(mended, modules) or mended
+        mended = asserts_into_test(mended, files[0]["path"]) or mended
         mended, added = imports_added(mended, modules) or (mended, [])
         wrapped = mended if mended != text else None
     elif files and not request.get("test") and all_facts[0]["error"] is None:

@@ -318,8 +318,9 @@ impl Language for Python {
                      as that function, a copy of a module's function imported from the module \
                      instead, `self` left out of test functions that do not use it, a test \
                      function defined twice renamed, the asserts of a call that expect two \
-                     results of it dropped, or a script's statements moved into one test \
-                     function{}",
+                     results of it dropped, a script's statements moved into one test \
+                     function, or asserts outside the test functions moved into one of their \
+                     own{}",
                     also_added(&w.added)
                 ),
             ),
@@ -611,22 +612,30 @@ impl Language for Python {
         ))
     }
 
-    fn reading_options_anew(&self, options: &[String]) -> Option<String> {
-        let flags: Vec<String> = options
+    fn reading_options_anew(&self, flags: &[String], valued: &[String]) -> Option<String> {
+        let attribute = |option: &str| option.trim_start_matches('-').replace('-', "_");
+        let read: Vec<String> = flags
             .iter()
             .map(|option| {
-                let name = option.trim_start_matches('-').replace('-', "_");
                 format!(
-                    "`parser.add_argument('{option}', action='store_true')` makes `args.{name}` \
-                     True when {option} is given"
+                    "`parser.add_argument('{option}', action='store_true')` makes `args.{}` \
+                     True when {option} is given",
+                    attribute(option)
                 )
             })
+            .chain(valued.iter().map(|option| {
+                let name = attribute(option);
+                format!(
+                    "`parser.add_argument('{option}')` makes `args.{name}` the text given after \
+                     {option} (None when it is absent; `int(args.{name})` when it is a number)"
+                )
+            }))
             .collect();
-        (!flags.is_empty()).then(|| {
+        (!read.is_empty()).then(|| {
             format!(
                 "With argparse, {}, and `parser.add_argument('rest', nargs='*')` gives the other \
                  arguments as the list `args.rest`",
-                flags.join(", ")
+                read.join(", ")
             )
         })
     }

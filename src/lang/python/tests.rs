@@ -481,6 +481,66 @@ fn a_test_files_own_copy_of_a_modules_function_is_imported_instead() {
     );
 }
 
+/// t1's wordfreq-fix: the project's test file, which imports `top_words`
+/// from wordfreq, was given its own `def top_words` after the tests; they
+/// would have called it, not wordfreq's. A definition of a name the file
+/// imports from the module that defines it is left out, the import kept;
+/// one of a name it does not import, and never calls, stays.
+#[test]
+fn a_test_files_copy_of_a_name_it_imports_from_its_module_is_left_out() {
+    let module = "def words(text):\n    return text.split()\n\n\ndef top_words(text, n):\n    return words(text)[:n]\n";
+    let workspace = files(&[("wordfreq.py", module)]);
+    let tests = "from wordfreq import top_words\n\n\ndef test_top_word():\n    assert top_words('a b', 1) == ['a']\n";
+    let shadowed =
+        format!("{tests}\n\ndef top_words(text, n):\n    return sorted(text.split())[:n]\n");
+    let Review::Repair { content, .. } = review_in(&workspace, "tests/test_wordfreq.py", &shadowed)
+    else {
+        panic!("the copy is left out");
+    };
+    assert_eq!(content, tests);
+    // Over the project's test file, which has tests, as well.
+    let project = files(&[("wordfreq.py", module), ("tests/test_wordfreq.py", tests)]);
+    let Review::Repair { content, .. } = review_in(&project, "tests/test_wordfreq.py", &shadowed)
+    else {
+        panic!("the copy is left out over the project's tests");
+    };
+    assert_eq!(content, tests);
+    let helper = format!("{tests}\n\ndef words(text):\n    return text.split()\n");
+    assert_eq!(
+        review_in(&workspace, "tests/test_wordfreq.py", &helper),
+        Review::Accept,
+        "a name the file does not import stays"
+    );
+}
+
+/// t1's slug-tests: an assert above the import of what it calls, outside
+/// any test function, failed the file at pytest's import (NameError) and
+/// was written again and again. Asserts at the top of a file that has
+/// test functions are moved into a test function of their own at its end,
+/// over a new file and over one with tests alike.
+#[test]
+fn asserts_outside_the_test_functions_go_into_one_of_their_own() {
+    let written = "assert slugify('Hello, World!') == 'hello-world'\nfrom slug import slugify\n\n\ndef test_slugify():\n    assert slugify('A b') == 'a-b'\n";
+    let mended = "from slug import slugify\n\n\ndef test_slugify():\n    assert slugify('A b') == 'a-b'\n\n\ndef test_slug():\n    assert slugify('Hello, World!') == 'hello-world'\n";
+    let slug = "def slugify(text):\n    return '-'.join(text.lower().split())\n";
+    for workspace in [
+        files(&[("slug.py", slug)]),
+        files(&[
+            ("slug.py", slug),
+            (
+                "tests/test_slug.py",
+                "from slug import slugify\n\n\ndef test_slug():\n    assert slugify('a') == 'a'\n",
+            ),
+        ]),
+    ] {
+        let Review::Repair { content, .. } = review_in(&workspace, "tests/test_slug.py", written)
+        else {
+            panic!("the assert is moved");
+        };
+        assert_eq!(content, mended);
+    }
+}
+
 /// z3's rps (Ollama API): a test file's JSON call closed inside its
 /// content, `... == 'It\\'s a tie!'}` as the last line, with the
 /// apostrophes the JSON left bare: blocked six times as unreadable. The
@@ -659,16 +719,24 @@ fn a_test_file_written_as_a_script_becomes_one_test() {
         "from game import Game\n\n\ndef test_game():\n    # play a round\n    g = Game()\n    assert g.play('rock', 'paper') == 'P2'\n    print('All tests passed!')\n"
     );
     assert!(why.contains("script"), "{why}");
-    // Not a test file, or one with a test already: as it was.
+    // Not a test file: as it was.
     assert!(matches!(
         review_in(&files(&[("game.py", GAME)]), "play.py", script),
         Review::Accept
     ));
+    // One with a test already keeps its statements; its asserts at the top
+    // go into a test of their own (see
+    // `asserts_outside_the_test_functions_go_into_one_of_their_own`).
     let with_test = format!("{script}\n\ndef test_more():\n    assert True\n");
-    assert!(matches!(
-        review_in(&files(&[("game.py", GAME)]), "test_game.py", &with_test),
-        Review::Accept
-    ));
+    let Review::Repair { content, .. } =
+        review_in(&files(&[("game.py", GAME)]), "test_game.py", &with_test)
+    else {
+        panic!("the assert at the top is moved");
+    };
+    assert_eq!(
+        content,
+        "from game import Game\n\n# play a round\ng = Game()\nprint('All tests passed!')\n\ndef test_more():\n    assert True\n\n\ndef test_game():\n    assert g.play('rock', 'paper') == 'P2'\n"
+    );
     // Its asserts under `if __name__ == "__main__":` (p2's fizzbuzz): that
     // block's body is the test's.
     let main = "from game import play\n\nif __name__ == '__main__':\n    # each move\n    for move in ['rock', 'paper']:\n        assert play(move, move) == 'tie'\n";
@@ -2195,7 +2263,7 @@ fn a_test_s_name_gives_the_name_of_the_code_it_tests() {
 #[test]
 fn a_program_written_anew_reads_the_goals_flags_with_argparse() {
     let how = Python
-        .reading_options_anew(&["--reverse".into(), "--dry-run".into()])
+        .reading_options_anew(&["--reverse".into(), "--dry-run".into()], &[])
         .unwrap();
     assert_eq!(
         how,
@@ -2205,7 +2273,7 @@ fn a_program_written_anew_reads_the_goals_flags_with_argparse() {
          `parser.add_argument('rest', nargs='*')` gives the other arguments as the list \
          `args.rest`"
     );
-    assert_eq!(Python.reading_options_anew(&[]), None);
+    assert_eq!(Python.reading_options_anew(&[], &[]), None);
 }
 
 #[test]

@@ -130,7 +130,7 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
     // (the cli-flag task's greet.py), and one that reads none.
     let greet = "import sys\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(name)\n\n\nmain(sys.argv)\n";
     assert_eq!(
-        crate::agent::focus::where_option_is_read("greet.py", "--shout", greet).as_deref(),
+        crate::agent::focus::where_option_is_read("greet.py", "--shout", false, greet).as_deref(),
         Some(
             "greet.py reads its arguments at line 4 `def main(argv):`, line 5 `name = argv[1] if \
              len(argv) > 1 else \"world\"`, line 9 `main(sys.argv)`: --shout is one of them \
@@ -140,8 +140,26 @@ fn a_show_subtask_ends_when_its_output_holds_what_it_must() {
         )
     );
     assert_eq!(
-        crate::agent::focus::where_option_is_read("lib.py", "--shout", "def f():\n    return 1\n"),
+        crate::agent::focus::where_option_is_read(
+            "lib.py",
+            "--shout",
+            false,
+            "def f():\n    return 1\n"
+        ),
         None
+    );
+    // An option with a value is read as one: t1's repeat-times, told how to
+    // read a flag, wrote `if '--times' in sys.argv[1:]` and never found N.
+    let valued = crate::agent::focus::where_option_is_read("greet.py", "--times", true, greet)
+        .unwrap_or_default();
+    assert!(
+        valued.ends_with(
+            "--times is one of them there. With argparse, `parser.add_argument('--times')` \
+             makes `args.times` the text given after --times (None when it is absent; \
+             `int(args.times)` when it is a number), and `parser.add_argument('rest', \
+             nargs='*')` gives the other arguments as the list `args.rest`: use them there."
+        ),
+        "{valued}"
     );
     let wired = [(
         "a.py".to_string(),
