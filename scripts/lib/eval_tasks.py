@@ -79,6 +79,16 @@ def probed_and_tested(work, code, failing):
     return ok, line if ok else f"pytest fails: {line}"
 
 
+def fixed(work, module, code):
+    """A fix of `module`: pytest passes, and Python `code` run in the
+    workspace (asserts of the module's functions) passes too."""
+    ok, line = pytest(work)
+    if not ok:
+        return False, f"pytest fails: {line}"
+    ok, out = probe(work, code)
+    return ok, line if ok else f"{module} broken: {out}"
+
+
 CALC = """\
 def add(a, b):
     return a + b
@@ -172,11 +182,7 @@ if __name__ == "__main__":
 
 
 def judge_calc_fix(work):
-    ok, line = pytest(work)
-    if not ok:
-        return False, f"pytest fails: {line}"
-    ok, out = probe(work, "from calc import add, average; assert add(2, 3) == 5; assert average([1, 2, 3]) == 2")
-    return ok, line if ok else f"calc.py broken: {out}"
+    return fixed(work, "calc.py", "from calc import add, average; assert add(2, 3) == 5; assert average([1, 2, 3]) == 2")
 
 
 def judge_add_function(work):
@@ -349,12 +355,8 @@ BROKEN_STACK = STACK.replace("self.items.append(item)", "self.items.insert(0, it
 
 
 def judge_stats_fix(work):
-    ok, line = pytest(work)
-    if not ok:
-        return False, f"pytest fails: {line}"
-    ok, out = probe(work, "from stats import mean, median; assert median([5, 1, 3, 2]) == 2.5; "
+    return fixed(work, "stats.py", "from stats import mean, median; assert median([5, 1, 3, 2]) == 2.5; "
                           "assert median([7]) == 7; assert mean([2, 4]) == 3")
-    return ok, line if ok else f"stats.py broken: {out}"
 
 
 def judge_add_palindrome(work):
@@ -470,12 +472,8 @@ if __name__ == "__main__":
 
 
 def judge_temp_fix(work):
-    ok, line = pytest(work)
-    if not ok:
-        return False, f"pytest fails: {line}"
-    ok, out = probe(work, "from convert import celsius_to_fahrenheit as c, fahrenheit_to_celsius as f; "
+    return fixed(work, "convert.py", "from convert import celsius_to_fahrenheit as c, fahrenheit_to_celsius as f; "
                           "assert c(10) == 50; assert f(50) == 10")
-    return ok, line if ok else f"convert.py broken: {out}"
 
 
 def judge_add_method(work):
@@ -616,13 +614,9 @@ if __name__ == "__main__":
 
 
 def judge_wordfreq_fix(work):
-    ok, line = pytest(work)
-    if not ok:
-        return False, f"pytest fails: {line}"
-    ok, out = probe(work, "from wordfreq import top_words, words; "
+    return fixed(work, "wordfreq.py", "from wordfreq import top_words, words; "
                           "assert top_words('p q q r r r s s s s', 3) == ['s', 'r', 'q']; "
                           "assert words('A b') == ['a', 'b']")
-    return ok, line if ok else f"wordfreq.py broken: {out}"
 
 
 def judge_add_factorial(work):

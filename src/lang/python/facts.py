@@ -21,8 +21,8 @@ and a script (asserts at its top, no test function) with its statements
 moved into one test function (see mend_test); over a test file that has
 tests ("current"), only the contradicting asserts are left out, copies of
 names it imports from their modules left out, asserts outside its test
-functions moved into one, and the imports it lacks added. Of a module ("test" false), "wrapped" is the file without its
-imports from itself (see own_imports_dropped) and with the standard modules
+functions moved into one, and the imports it lacks added. Of a module
+("test" false), "wrapped" is the file without its imports from itself (see own_imports_dropped) and with the standard modules
 it uses and never imports imported. With "definitions": true (or "whole") in
 stdin, the answer is
 {"definitions": "current" with the first file's definitions put in, or null}
@@ -971,6 +971,12 @@ def trim_blank(lines):
     return lines
 
 
+def test_name(path):
+    """The name of a test function named after test file `path`."""
+    stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return stem if stem.startswith("test") else "test_" + stem
+
+
 def wrap_script(text, path):
     """A test file written as a script: asserts at its top and no test
     function, which pytest would import and then find nothing to run. Its
@@ -1012,8 +1018,7 @@ def wrap_script(text, path):
     kept += lines[taken:]
     for part in (kept, moved):
         trim_blank(part)
-    stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-    name = stem if stem.startswith("test") else "test_" + stem
+    name = test_name(path)
     body = ["    " + line if line.strip() else "" for line in moved]
     wrapped = "\n".join(kept + (["", ""] if kept else []) + [f"def {name}():"] + body) + "\n"
     return wrapped if parse(wrapped)[0] is not None else None
@@ -1026,9 +1031,9 @@ def asserts_into_test(text, path):
     the file to load (t1's slug-tests: `assert slugify(...)` on line 1,
     above `from slug import slugify`, written again and again while pytest
     gave a NameError). The top-level asserts are moved, in order, into one
-    test function of their own at the end of the file (the comments and
-    blank lines just before each go with it); None when there is none or
-    the result does not parse."""
+    test function of their own at the end of the file (the comments just
+    before each go with it); None when there is none or the result does
+    not parse."""
     tree = parse(text)[0]
     if tree is None:
         return None
@@ -1047,8 +1052,7 @@ def asserts_into_test(text, path):
         moved += lines[start:node.end_lineno]
         drop.update(range(start, node.end_lineno))
     kept = trim_blank([line for i, line in enumerate(lines) if i not in drop])
-    stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-    name = stem if stem.startswith("test") else "test_" + stem
+    name = test_name(path)
     while name in tests:
         name += "_more"
     body = ["    " + line if line.strip() else "" for line in moved]
