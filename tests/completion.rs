@@ -1342,40 +1342,43 @@ fn a_new_test_after_a_line_the_file_has_twice_is_put_in() {
 /// written, they pass, and bank.py is as it was. A class with a stub
 /// (`raise NotImplementedError`) is there to be filled in, and a goal that
 /// names a command-line option asks a change too: there the change is
-/// planned and written.
+/// planned and written. Tests planned in a folder are its tests too.
 #[test]
 fn code_a_goal_asks_tests_of_stays_as_it_is() {
     let bank = "class Account:\n    def __init__(self, balance=0):\n        self.balance = balance\n\n    def deposit(self, amount):\n        self.balance += amount\n\n    def withdraw(self, amount):\n        self.balance -= amount\n";
     let broken = bank.replace("self.balance -= amount", "pass");
     let tests = "from bank import Account\n\n\ndef test_deposit():\n    account = Account(100)\n    account.deposit(50)\n    assert account.balance == 150\n\n\ndef test_withdraw():\n    account = Account(100)\n    account.withdraw(30)\n    assert account.balance == 70\n";
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [
-            {"path": "bank.py",
-             "purpose": "Define the Account class with methods for deposit, withdraw, and balance"},
-            {"path": "test_bank.py", "purpose": "pytest unit tests for the Account class"}],
-            "check": "python3 -m pytest -q"},
-        "rules": [
-            ends_when("exit code 0", true, "it passes"),
-            {"name": "told", "last_tool": "not written: the goal asks for tests of bank.py",
-             "reply": write_reply("test_bank.py", tests)},
-            ends_when("Wrote ", true, "written"),
-            on_subtask("bank.py", "write_file", serde_json::json!({"path": "bank.py", "content": broken}))
-        ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "pytest unit tests for the Account class", "met": true,
-             "evidence": "2 tests pass", "about_tests": true}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
-    }))
-    .expect("script");
+    let script = |test_file: &str| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [
+                {"path": "bank.py",
+                 "purpose": "Define the Account class with methods for deposit, withdraw, and balance"},
+                {"path": test_file, "purpose": "pytest unit tests for the Account class"}],
+                "check": "python3 -m pytest -q"},
+            "rules": [
+                ends_when("exit code 0", true, "it passes"),
+                {"name": "told", "last_tool": "not written: the goal asks for tests of bank.py",
+                 "reply": write_reply(test_file, tests)},
+                ends_when("Wrote ", true, "written"),
+                on_subtask("bank.py", "write_file", serde_json::json!({"path": "bank.py", "content": broken}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "pytest unit tests for the Account class", "met": true,
+                 "evidence": "2 tests pass", "about_tests": true}]}}],
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+        }))
+        .expect("script")
+    };
     let goal = "Cover the Account class in bank.py with pytest unit tests";
-    let run_on = |code: &str, goal: &str| {
+    let run_in = |test_file: &str, code: &str, goal: &str| {
         let test = Test::new()
-            .serving(script.clone())
+            .serving(script(test_file))
             .file("bank.py", code)
             .args([goal, "--max-cycles", "0"]);
         let run = test.run();
         (test, run)
     };
+    let run_on = |code: &str, goal: &str| run_in("test_bank.py", code, goal);
     let changes_bank = |test: &Test| {
         tasks(test, false)
             .iter()
@@ -1408,6 +1411,13 @@ fn code_a_goal_asks_tests_of_stays_as_it_is() {
     assert_eq!(test.read("bank.py"), bank);
     assert_eq!(test.read("test_bank.py"), tests);
     test.assert_replay_matches();
+    // Tests planned in a folder are the tests of bank.py as well: t3's
+    // slug-tests kept "Change slug.py" beside tests/test_slug.py.
+    let (test, run) = run_in("tests/test_bank.py", bank, goal);
+    run.assert_code(0);
+    assert!(!changes_bank(&test), "{:?}", tasks(&test, false));
+    assert_eq!(test.read("bank.py"), bank);
+    assert_eq!(test.read("tests/test_bank.py"), tests);
 }
 
 /// An assessment answer that cannot be used is asked for again, warmer:

@@ -108,10 +108,11 @@ impl Agent<'_> {
                 // write of a new test_wordfreq.py beside the project's own
                 // tests/test_wordfreq.py.
                 let tests = (self.speaks_of_tests() && !failed_before).then(|| {
+                    let planned = decompose::planned_writes(tasks);
                     decompose::tests_of_their_own(
                         tasks,
                         |path| self.languages.iter().any(|l| l.is_test(path)),
-                        |path| self.test_file_of(path),
+                        |path| self.test_file_of(path, &planned),
                         |path| baseline.contains_key(path),
                         |path| self.asked_of(goal, path),
                         |path, subtask| {
@@ -318,18 +319,23 @@ impl Agent<'_> {
 
     /// Where the tests of `path`, a source file, are: the project's test
     /// file of it when it has one (`tests/test_wordfreq.py`, whose
-    /// language names `wordfreq.py` its subject), else where its language
-    /// puts them (`test_wordfreq.py`). A project that keeps its tests in a
-    /// folder (and may tell pytest to look only there) gets no second
-    /// test file beside the code.
-    fn test_file_of(&self, path: &str) -> Option<String> {
+    /// language names `wordfreq.py` its subject), else the plan's
+    /// (`planned`, the files it writes), else where its language puts them
+    /// (`test_wordfreq.py`). A project that keeps its tests in a folder
+    /// (and may tell pytest to look only there) gets no second test file
+    /// beside the code, and a plan that writes `tests/test_slug.py` is
+    /// known to write the tests of `slug.py` (t3's slug-tests kept "Change
+    /// slug.py" beside them).
+    fn test_file_of(&self, path: &str, planned: &[String]) -> Option<String> {
         let baseline = &self.state().baseline.files;
-        let existing = baseline.keys().find(|test| {
+        let tests_path = |test: &&String| {
             self.languages
                 .iter()
                 .any(|l| l.is_test(test) && l.subjects(test).iter().any(|code| code == path))
-        });
+        };
+        let existing = baseline.keys().find(tests_path);
         existing
+            .or_else(|| planned.iter().find(tests_path))
             .cloned()
             .or_else(|| self.languages.iter().find_map(|l| l.test_path(path)))
     }

@@ -9,7 +9,7 @@ use crate::state::{SubtaskKind, TaskPlan};
 use crate::text::has_word;
 
 /// The files the plan writes, in order.
-fn planned_writes(tasks: &[TaskPlan]) -> Vec<String> {
+pub fn planned_writes(tasks: &[TaskPlan]) -> Vec<String> {
     tasks
         .iter()
         .flat_map(|t| &t.kinds)
