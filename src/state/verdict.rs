@@ -739,15 +739,6 @@ pub fn hold_to_tested_code(
             ),
             false => format!("no test calls {listed} of {}", tested.path),
         };
-        // Unmet already (the tests failed), it says so first.
-        if let Some(requirement) = requirements.iter_mut().find(|r| r.about_tests) {
-            if requirement.met {
-                requirement.met = false;
-                requirement.evidence = evidence;
-            }
-            requirement.file = requirement.file.take().or(tested.test_file.clone());
-            continue;
-        }
         let requirement = match listed.is_empty() {
             true => format!(
                 "each function of {} has a test of its own that passes",
@@ -758,6 +749,19 @@ pub fn hold_to_tested_code(
                 tested.path
             ),
         };
+        // Unmet already (the tests failed), it says so first. Held unmet
+        // here, it says what the tests lack in the runner's words, not the
+        // assessment's: t4's slug-tests cycle was told "Make this true:
+        // slug.py has no tests yet".
+        if let Some(held) = requirements.iter_mut().find(|r| r.about_tests) {
+            if held.met {
+                held.met = false;
+                held.requirement = requirement;
+                held.evidence = evidence;
+            }
+            held.file = held.file.take().or(tested.test_file.clone());
+            continue;
+        }
         requirements.push(Requirement {
             requirement,
             met: false,
@@ -824,16 +828,18 @@ pub fn hold_to_mutants(
             })
             .collect();
         let evidence = told.join("; ");
-        if let Some(requirement) = requirements.iter_mut().find(|r| r.about_tests) {
-            if requirement.met {
-                requirement.met = false;
-                requirement.evidence = evidence;
-                requirement.file = file.test_file.clone().or(requirement.file.take());
+        let requirement = format!("the tests fail when a function of {} is wrong", file.path);
+        if let Some(held) = requirements.iter_mut().find(|r| r.about_tests) {
+            if held.met {
+                held.met = false;
+                held.requirement = requirement;
+                held.evidence = evidence;
+                held.file = file.test_file.clone().or(held.file.take());
             }
             continue;
         }
         requirements.push(Requirement {
-            requirement: format!("the tests fail when a function of {} is wrong", file.path),
+            requirement,
             met: false,
             evidence,
             about_tests: true,
@@ -2516,6 +2522,10 @@ pub(crate) mod tests {
             held[0].evidence,
             "no test calls Inventory.remove of inventory.py"
         );
+        assert_eq!(
+            held[0].requirement,
+            "the tests call each of Inventory.remove of inventory.py and pass"
+        );
         assert_eq!(held[0].file.as_deref(), Some("test_inventory.py"));
         // None listed about tests: one is added, naming at most five.
         let names = ["a", "b", "c", "d", "e", "f", "g"];
@@ -2576,6 +2586,10 @@ pub(crate) mod tests {
             "the tests still pass when Stack.pop returns None: add a new test function that \
              asserts what Stack.pop returns; the tests still pass when Stack.push does nothing: \
              add a new test function that asserts what Stack.push changes"
+        );
+        assert_eq!(
+            held[0].requirement,
+            "the tests fail when a function of stack.py is wrong"
         );
         assert_eq!(held[0].file.as_deref(), Some("test_stack.py"));
         // Unmet already: what it says stands.
