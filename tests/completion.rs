@@ -1321,14 +1321,7 @@ fn a_new_test_after_a_line_the_file_has_twice_is_put_in() {
     let run = test.run();
     let now = test.read("test_stack.py");
     assert_eq!(now, format!("{weak}\n\n{order}"), "{}", run.stderr);
-    let failed: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::ActionFinished { outcome, .. } if !outcome.ok => Some(outcome.result),
-            _ => None,
-        })
-        .collect();
+    let failed = test.results(|outcome| !outcome.ok);
     assert!(failed.is_empty(), "{failed:?}");
     test.assert_replay_matches();
 }
@@ -1418,6 +1411,57 @@ fn code_a_goal_asks_tests_of_stays_as_it_is() {
     assert!(!changes_bank(&test), "{:?}", tasks(&test, false));
     assert_eq!(test.read("bank.py"), bank);
     assert_eq!(test.read("tests/test_bank.py"), tests);
+}
+
+/// Tests of code that stays as it is are told, when they fail, what the
+/// code returns where they expect otherwise: the code is what they are of.
+/// t4's slug-tests asserted `truncate('Hello, World!', 10) == 'hello...'`
+/// and sent the same expectation back twice past pytest's diff. The
+/// model, told, corrects the assert, and the tests pass on slug.py as it
+/// was; a run of tests that fails for another reason says nothing of it.
+#[test]
+fn failing_tests_of_kept_code_are_told_what_it_returns() {
+    let slug = "def truncate(text, width):\n    if len(text) <= width:\n        return text\n    return text[: width - 3] + \"...\"\n";
+    let wrong = "from slug import truncate\n\n\ndef test_truncate():\n    assert truncate('Hello, World!', 10) == 'hello...' and truncate('ab', 5) == 'ab'\n";
+    let right = wrong.replace("'hello...'", "'Hello, ...'");
+    let told =
+        "`truncate('Hello, World!', 10)` returns 'Hello, ...', where a test expects 'hello...'";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_slug.py", "purpose": "pytest tests for slug.py"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            {"name": "told", "last_tool": told, "reply": write_reply("test_slug.py", &right)},
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Write test_slug.py", "write_file", serde_json::json!({"path": "test_slug.py", "content": wrong}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for slug.py", "met": true,
+             "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("slug.py", slug).args([
+        "slug.py has no tests yet; write some with pytest",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let results = test.results(|outcome| outcome.command.is_some());
+    assert!(
+        results
+            .iter()
+            .any(|r| r.contains(told) && r.contains("slug.py stays as it is")),
+        "{results:#?}"
+    );
+    // `truncate('ab', 5)` returns what the test expects: not told.
+    assert!(
+        !results.iter().any(|r| r.contains("`truncate('ab', 5)`")),
+        "{results:#?}"
+    );
+    assert_eq!(test.read("test_slug.py"), right);
+    assert_eq!(test.read("slug.py"), slug);
+    run.assert_code(0);
 }
 
 /// An assessment answer that cannot be used is asked for again, warmer:
@@ -3684,15 +3728,7 @@ fn claimed_again(
 
 /// The results of the run's `write_file` calls that wrote.
 fn write_results(test: &Test) -> Vec<String> {
-    test.records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::ActionFinished { outcome, .. } if outcome.result.starts_with("Wrote ") => {
-                Some(outcome.result)
-            }
-            _ => None,
-        })
-        .collect()
+    test.results(|outcome| outcome.result.starts_with("Wrote "))
 }
 
 /// A change after which the program run with the goal's option prints what

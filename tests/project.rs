@@ -633,16 +633,7 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
     run.assert_code(0);
     // The check's own options (`-m`, `-q`) are not options the goal names:
     // the write's result runs nothing after it.
-    let finished: Vec<String> = test
-        .records()
-        .into_iter()
-        .filter_map(|r| match r.event {
-            Event::ActionFinished { outcome, .. } if outcome.write.is_some() => {
-                Some(outcome.result)
-            }
-            _ => None,
-        })
-        .collect();
+    let finished = test.results(|outcome| outcome.write.is_some());
     assert!(!finished.is_empty());
     assert!(
         finished

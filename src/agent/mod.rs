@@ -23,6 +23,7 @@ mod question;
 mod reconcile;
 mod reflect;
 mod rerun;
+mod returned;
 mod review;
 mod shown;
 mod turn;

@@ -537,6 +537,15 @@ pub trait Language: Send + Sync {
     fn reads_files(&self, _text: &str) -> bool {
         false
     }
+    /// Each assert of test files `tests` (path and text) that a call of a
+    /// plain name with literal arguments equals a literal: the call and the
+    /// literal, as written (`truncate('Hello, World!', 10)` and
+    /// `'hello...'`), each call once; one toolchain run for all of them.
+    /// What [`Language::examples_command`] can call to show what the code
+    /// returns instead.
+    fn asserted_calls(&self, _tests: &[(String, String)]) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The command that calls `name`, defined by source file `module`, on
     /// each of `examples` and prints what [`examples::read`] reads, run
     /// confined as the model's commands are, from the workspace's root.

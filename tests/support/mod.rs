@@ -268,6 +268,20 @@ impl Test {
         records
     }
 
+    /// The result of each action the run finished whose outcome `which`
+    /// holds for, in order.
+    pub fn results(&self, which: impl Fn(&runner::state::ActionOutcome) -> bool) -> Vec<String> {
+        self.records()
+            .into_iter()
+            .filter_map(|r| match r.event {
+                runner::state::Event::ActionFinished { outcome, .. } if which(&outcome) => {
+                    Some(outcome.result)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The error of each call the run refused, in order.
     pub fn refusals(&self) -> Vec<String> {
         self.records()

@@ -182,9 +182,17 @@ def facts(text):
                 and node.func.attr in ("assertEqual", "assertEquals") and len(node.args) >= 2):
             out["equals"].append({"first": segment(text, node.args[0]),
                                   "second": segment(text, node.args[1])})
-        if (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)
-                and len(node.test.ops) == 1 and isinstance(node.test.ops[0], ast.Eq)):
-            left, right = node.test.left, node.test.comparators[0]
+        # `assert f(1) == 2 and g(3) == 4` asserts each of its parts.
+        parts = []
+        if isinstance(node, ast.Assert):
+            parts = [node.test]
+            if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And):
+                parts = node.test.values
+        for part in parts:
+            if not (isinstance(part, ast.Compare) and len(part.ops) == 1
+                    and isinstance(part.ops[0], ast.Eq)):
+                continue
+            left, right = part.left, part.comparators[0]
             # A method's object may have changed between two asserts
             # (`inv.count('apple')` before and after a removal): only a
             # function's call with literal arguments is taken as pure.

@@ -828,6 +828,24 @@ impl Language for Python {
         found
     }
 
+    fn asserted_calls(&self, tests: &[(String, String)]) -> Vec<(String, String)> {
+        let files: Vec<(&str, &str)> = tests
+            .iter()
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let Some(answer) = facts::ask(&files, None, false) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(String, String)> = Vec::new();
+        for assert in answer.files.into_iter().flat_map(|facts| facts.asserts) {
+            if assert.pure && assert.literal && !found.iter().any(|(call, _)| *call == assert.call)
+            {
+                found.push((assert.call, assert.expected));
+            }
+        }
+        found
+    }
+
     fn assert_equal(&self, call: &str, value: &str) -> Option<String> {
         Some(format!("assert {call} == {value}"))
     }

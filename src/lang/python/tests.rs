@@ -2429,3 +2429,26 @@ fn a_shape_changes_with_what_a_definition_does_not_with_its_comments() {
         [None]
     );
 }
+
+#[test]
+fn the_calls_a_test_file_asserts_equal_to_a_literal_are_each_part_of_an_and() {
+    let tests = "from slug import truncate, slugify\n\n\ndef test_truncate():\n    \
+                 assert truncate('Hello, World!', 10) == 'hello...' and slugify('A b') == 'a-b'\n    \
+                 assert truncate('ab', 5) == 'ab'\n    assert truncate('ab', 5) == 'ab'\n    \
+                 assert slugify(name) == 'x'\n    assert len(slugify('a')) == 1\n";
+    let found = Python.asserted_calls(&[("test_slug.py".to_string(), tests.to_string())]);
+    let pair = |call: &str, value: &str| (call.to_string(), value.to_string());
+    assert_eq!(
+        found,
+        [
+            pair("truncate('Hello, World!', 10)", "'hello...'"),
+            pair("slugify('A b')", "'a-b'"),
+            pair("truncate('ab', 5)", "'ab'")
+        ]
+    );
+    assert!(
+        Python
+            .asserted_calls(&[("test_x.py".to_string(), "def f(:\n".to_string())])
+            .is_empty()
+    );
+}
