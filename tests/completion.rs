@@ -1464,6 +1464,60 @@ fn failing_tests_of_kept_code_are_told_what_it_returns() {
     run.assert_code(0);
 }
 
+/// A program the goal gives an argument that never reads its command line
+/// is not done, whatever its run printed: t4's countdown called
+/// `countdown(5)` in its own code, its check ran it bare, the assessment's
+/// `python3 countdown.py 5` printed 5 to 1, and the run said "Goal
+/// achieved". The same program reading `sys.argv[1]` is (with a default,
+/// for the bare check).
+#[test]
+fn a_program_given_an_argument_that_never_reads_it_is_not_done() {
+    let fixed = "def countdown(n):\n    for i in range(n, 0, -1):\n        print(i)\n\n\nif __name__ == '__main__':\n    countdown(5)\n";
+    let reading = fixed
+        .replace(
+            "countdown(5)",
+            "countdown(int(sys.argv[1]) if len(sys.argv) > 1 else 5)",
+        )
+        .replace("def countdown", "import sys\n\n\ndef countdown");
+    let script = |program: &str| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "countdown.py", "purpose": "counts down from a number"}],
+                "check": "python3 countdown.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it passes"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("Write countdown.py", "write_file", serde_json::json!({"path": "countdown.py", "content": program}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "it prints the numbers from the given one down to 1", "met": true,
+                 "evidence": "5 4 3 2 1", "about_tests": false, "about_output": true,
+                 "command": "python3 countdown.py 5", "expects": "5\n4\n3\n2\n1"}]}}],
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 countdown.py"}}]}
+        }))
+        .expect("script")
+    };
+    let goal = "Write countdown.py: given a number as its argument, it prints the numbers from \
+                there down to 1, one per line";
+    let run_with = |program: &str| {
+        let test = Test::new()
+            .serving(script(program))
+            .args([goal, "--max-cycles", "0"]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, run) = run_with(fixed);
+    run.assert_code(1);
+    assert!(
+        run.stderr
+            .contains("countdown.py reads the arguments it is run with"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("countdown.py"), fixed);
+    let (_, run) = run_with(&reading);
+    run.assert_code(0);
+}
+
 /// An assessment answer that cannot be used is asked for again, warmer:
 /// at the same temperature, o3's add-function gave the same answer, cut
 /// off in the same string, both times, and a right run ended "not

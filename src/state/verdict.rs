@@ -1031,6 +1031,23 @@ pub fn speaks_of_arguments(goal: &str) -> bool {
     tokens(&goal).any(|word| ARGUMENT_WORDS.contains(&word)) || goal.contains("command line")
 }
 
+/// Whether the goal's words say its program is given something on its
+/// command line ("given a number as its argument", "the file named on the
+/// command line"), not only that it is a command-line tool or takes none
+/// ("takes no arguments"): what [`hold_to_arguments`] holds a program that
+/// reads none to.
+pub fn given_arguments(goal: &str) -> bool {
+    let goal = goal.to_lowercase();
+    let words: Vec<&str> = tokens(&goal).filter(|word| !word.is_empty()).collect();
+    let named = words.iter().enumerate().any(|(at, word)| {
+        ["argument", "arguments", "argv", "args"].contains(word)
+            && !at
+                .checked_sub(1)
+                .is_some_and(|before| ["no", "without", "any", "zero"].contains(&words[before]))
+    });
+    named || goal.contains("on the command line") || goal.contains("from the command line")
+}
+
 /// Whether the goal gives its program arguments at all: its words (see
 /// [`speaks_of_arguments`]) or a command-line option it names.
 pub fn gives_arguments(goal: &str) -> bool {
@@ -1116,9 +1133,16 @@ pub fn hold_to_output_asked(speaks: bool, mut requirements: Vec<Requirement>) ->
 /// word_count.py example.txt` printed 11, and the run said "Goal achieved".
 /// (A name given to a hello world the assessment ran is no file: the
 /// goal asked for no argument, and the program was right to ignore it.)
+///
+/// A goal that gives its program arguments (`given`, see
+/// [`given_arguments`]) holds every such run, whatever it passes, and
+/// one that passes none: t4's countdown printed 5 to 1 from a `countdown(5)`
+/// in its own code, the assessment's `python3 countdown.py 5` printed just
+/// that, and the run said "Goal achieved".
 pub fn hold_to_arguments(
     mut requirements: Vec<Requirement>,
     checks: &[CheckRun],
+    given: bool,
     ignores_input: impl Fn(&str) -> Option<(&'static str, &'static str)>,
     is_file: impl Fn(&str) -> bool,
 ) -> Vec<Requirement> {
@@ -1133,7 +1157,7 @@ pub fn hold_to_arguments(
             .iter()
             .skip(1)
             .any(|word| is_file(word) && ignores_input(word).is_none());
-        if gives_file && !commands.iter().any(|known| known == command) {
+        if (gives_file || given) && !commands.iter().any(|known| known == command) {
             commands.push(command.to_string());
         }
     }
@@ -1146,7 +1170,8 @@ pub fn hold_to_arguments(
         else {
             continue;
         };
-        if at + 1 >= words.len() {
+        let passes = at + 1 < words.len();
+        if !passes && !given {
             continue;
         }
         let program = &words[at];
@@ -1176,10 +1201,17 @@ pub fn hold_to_arguments(
         requirements.push(Requirement {
             requirement,
             met: false,
-            evidence: format!(
-                "`{command}` passes arguments to {program}, and {program} never reads its \
-                 arguments or its input (nothing in the workspace does){how}"
-            ),
+            evidence: match passes {
+                true => format!(
+                    "`{command}` passes arguments to {program}, and {program} never reads its \
+                     arguments or its input (nothing in the workspace does){how}"
+                ),
+                false => format!(
+                    "the goal gives {program} arguments, and {program} never reads its \
+                     arguments or its input (nothing in the workspace does): `{command}` \
+                     printed what its own code chose{how}"
+                ),
+            },
             about_tests: false,
             about_output: false,
             shown_by: None,
@@ -2940,6 +2972,7 @@ pub(crate) mod tests {
         let held = hold_to_arguments(
             claimed.clone(),
             std::slice::from_ref(&check),
+            false,
             ignores,
             |_| true,
         );
@@ -2962,17 +2995,17 @@ pub(crate) mod tests {
         // check that failed (it is unmet already): nothing added.
         let bare = run("python3 word_count.py", Some(0), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[bare], ignores, |_| true),
+            hold_to_arguments(claimed.clone(), &[bare], false, ignores, |_| true),
             claimed
         );
         let reads = run("python3 word_count.py words.txt", Some(0), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[reads], |_| None, |_| true),
+            hold_to_arguments(claimed.clone(), &[reads], false, |_| None, |_| true),
             claimed
         );
         let failed = run("python3 word_count.py words.txt", Some(1), None);
         assert_eq!(
-            hold_to_arguments(claimed.clone(), &[failed], ignores, |_| true),
+            hold_to_arguments(claimed.clone(), &[failed], false, ignores, |_| true),
             claimed
         );
         // A requirement met by a run with arguments, beside a check with
@@ -2988,6 +3021,7 @@ pub(crate) mod tests {
         let held = hold_to_arguments(
             vec![shown.clone()],
             std::slice::from_ref(&bare),
+            false,
             ignores,
             is_file,
         );
@@ -3008,6 +3042,7 @@ pub(crate) mod tests {
             hold_to_arguments(
                 vec![shown.clone()],
                 std::slice::from_ref(&bare),
+                false,
                 |_| None,
                 is_file
             ),
@@ -3023,11 +3058,62 @@ pub(crate) mod tests {
             hold_to_arguments(
                 vec![named.clone()],
                 std::slice::from_ref(&bare),
+                false,
                 ignores,
                 is_file
             ),
-            vec![named]
+            vec![named.clone()]
         );
+        // A goal that gives the program arguments: any run of it is held
+        // (t4's countdown: `python3 countdown.py 5` of `countdown(5)`),
+        // and a bare one too.
+        let held = hold_to_arguments(vec![named.clone()], &[], true, ignores, is_file);
+        assert_eq!(held.len(), 2, "{held:?}");
+        assert!(
+            held[1]
+                .evidence
+                .starts_with("`python3 word_count.py Alice` passes arguments to word_count.py"),
+            "{}",
+            held[1].evidence
+        );
+        let held = hold_to_arguments(
+            claimed.clone(),
+            std::slice::from_ref(&bare),
+            true,
+            ignores,
+            |_| true,
+        );
+        assert_eq!(held.len(), 2, "{held:?}");
+        assert!(
+            held[1].evidence.starts_with(
+                "the goal gives word_count.py arguments, and word_count.py never reads"
+            ),
+            "{}",
+            held[1].evidence
+        );
+        assert_eq!(
+            hold_to_arguments(claimed.clone(), &[bare], true, |_| None, |_| true),
+            claimed
+        );
+    }
+
+    #[test]
+    fn a_goal_gives_arguments_when_its_words_give_the_program_something() {
+        for goal in [
+            "Write countdown.py: given a number as its argument, it prints the numbers",
+            "sum_numbers.py reads the file named on the command line",
+            "print the sum of the args",
+        ] {
+            assert!(given_arguments(goal), "{goal}");
+        }
+        for goal in [
+            "Make a small CLI that greets the world",
+            "a command-line tool that prints the date",
+            "hello.py takes no arguments and prints hello",
+            "Write rock-paper-scissors",
+        ] {
+            assert!(!given_arguments(goal), "{goal}");
+        }
     }
 
     #[test]

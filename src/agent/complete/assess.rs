@@ -578,6 +578,7 @@ impl Agent<'_> {
                     let requirements = verdict::hold_to_arguments(
                         requirements,
                         checks,
+                        verdict::given_arguments(&self.state().goal),
                         |word| match !speaks && self.is_library(word) {
                             true => None,
                             false => self.ignores_input(word),
