@@ -1161,6 +1161,13 @@ pub fn hold_to_arguments(
             commands.push(command.to_string());
         }
     }
+    // A run that passes arguments says more of the program than a bare
+    // one: each program is held by the first.
+    commands.sort_by_key(|command| {
+        let words = shell_words::split(command).unwrap_or_default();
+        let at = words.iter().position(|word| ignores_input(word).is_some());
+        at.is_none_or(|at| at + 1 >= words.len())
+    });
     for command in commands {
         let words = shell_words::split(&command).unwrap_or_default();
         let Some((at, (from, first))) = words
