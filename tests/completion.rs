@@ -1518,6 +1518,57 @@ fn a_program_given_an_argument_that_never_reads_it_is_not_done() {
     run.assert_code(0);
 }
 
+/// A cycle's write that breaks what the last assessment found met is told
+/// so in its result, with the run that showed it: t5's countdown met the
+/// goal, and a cycle for a requirement the goal does not give ("handle a
+/// floating-point argument") made it print each number twice.
+#[test]
+fn a_write_that_breaks_a_requirement_found_met_is_told_so() {
+    let right = "import sys\n\n\ndef countdown(n):\n    for i in range(n, 0, -1):\n        print(i)\n\n\nif __name__ == '__main__':\n    countdown(int(sys.argv[1]))\n";
+    let twice = right.replace("        print(i)\n", "        print(i)\n        print(i)\n");
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "countdown.py", "purpose": "counts down from a number"}],
+            "check": "python3 countdown.py 3"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            ends_when("Edited ", true, "edited"),
+            on_subtask("Make this true", "write_file", serde_json::json!({"path": "countdown.py", "content": twice})),
+            on_subtask("Write countdown.py", "write_file", serde_json::json!({"path": "countdown.py", "content": right}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the numbers from the given one down to 1", "met": true,
+             "evidence": "3 2 1", "about_tests": false, "about_output": true,
+             "command": "python3 countdown.py 3", "expects": "3\n2\n1"},
+            {"requirement": "it handles a floating-point argument", "met": false,
+             "evidence": "not handled", "about_tests": false, "about_output": false,
+             "command": "", "expects": ""}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 countdown.py 3"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write countdown.py: given a number as its argument, it prints the numbers from there \
+         down to 1, one per line",
+        "--max-cycles",
+        "1",
+    ]);
+    let run = test.run();
+    let writes = test.results(|outcome| outcome.write.is_some());
+    assert!(
+        writes.iter().any(|r| r.contains(
+            "the last assessment found \"it prints the numbers from the given one down to 1\" \
+             met by it printing \"3\\n2\\n1\""
+        )),
+        "{writes:#?}"
+    );
+    // The write that made it right was not told so: nothing was met yet.
+    assert!(
+        !writes[0].contains("the last assessment found"),
+        "{writes:#?}"
+    );
+    run.assert_code(1);
+}
+
 /// An assessment answer that cannot be used is asked for again, warmer:
 /// at the same temperature, o3's add-function gave the same answer, cut
 /// off in the same string, both times, and a right run ended "not

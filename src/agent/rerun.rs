@@ -8,7 +8,9 @@
 //!
 //! Which programs: those that ran before the plan (see
 //! [`crate::state::Event::RanBefore`]), told only when they no longer
-//! print what they printed then; the runs the active task must make print
+//! print what they printed then; those whose runs showed a requirement the
+//! last assessment found met, told only when they no longer print what it
+//! found; the runs the active task must make print
 //! something ([`SubtaskKind::Show`]) or pass an option; and, in a task
 //! that has none of those, each program that ran before the plan with the
 //! options the goal names. Each within [`RERUN_TIMEOUT`] seconds, through
@@ -34,6 +36,8 @@ use crate::state::{RefusalKind, SubtaskKind};
 const RERUN_TIMEOUT: u64 = 10;
 /// Runs after one write at most.
 const MAX_RERUNS: usize = 4;
+/// Runs of what the last assessment found met, after one write at most.
+const MAX_MET: usize = 2;
 /// Characters of a line of output quoted.
 const QUOTED: usize = 80;
 
@@ -51,6 +55,27 @@ impl Agent<'_> {
             .iter()
             .filter(|run| run.passed())
             .cloned()
+            .collect();
+        // What the last assessment found met by a run of a program: the
+        // command, the text it printed, and the requirement.
+        let met: Vec<(String, String, String)> = state
+            .requirements
+            .iter()
+            .filter(|r| r.met && r.is_about_output())
+            .filter_map(|r| {
+                let command = r.to_show()?;
+                let expects = r.shown_by.as_ref()?.expects.trim();
+                let text = !expects.is_empty() && !verdict::describes(expects);
+                let known = kept.iter().any(|was| same_command(&was.command, command));
+                (text && !known).then(|| {
+                    (
+                        command.to_string(),
+                        expects.to_string(),
+                        r.requirement.clone(),
+                    )
+                })
+            })
+            .take(MAX_MET)
             .collect();
         // The options the goal names: a check's own (`pytest -q`) are not.
         let options = verdict::named_options(&state.goal);
@@ -112,6 +137,34 @@ impl Agent<'_> {
                 lines.push(line);
             }
             plain.push(now);
+        }
+        // A change that broke what the last assessment found met: t5's
+        // countdown met the goal, and a cycle for a requirement the goal
+        // does not give made it print each number twice.
+        for (command, expects, requirement) in &met {
+            if runs.iter().any(|(known, _)| same_command(known, command)) {
+                continue;
+            }
+            if self.stop.is_requested() {
+                return (String::new(), None);
+            }
+            let now = self.run_check_within(command, Some(RERUN_TIMEOUT)).await;
+            if shows(&now, Some(expects), &options) {
+                continue;
+            }
+            let Some(said) = outcome(&now, &crate::tools::printed(&now.output)) else {
+                continue;
+            };
+            let line = format!(
+                "`{command}` {said}; the last assessment found \"{}\" met by it printing {:?}, \
+                 and the goal does not ask to change that: make it print that again",
+                cut(requirement, QUOTED),
+                cut(expects, QUOTED)
+            );
+            if self.taken.is_none() {
+                self.taken = self.broken(&now, &line);
+            }
+            lines.push(line);
         }
         for (command, expects) in runs.iter().take(MAX_RERUNS.saturating_sub(kept.len())) {
             if self.stop.is_requested() {
