@@ -14,8 +14,10 @@ use crate::lang::examples::{self, Example};
 
 /// How long the calls of one function may take together.
 const CALLS_TIMEOUT: Duration = Duration::from_secs(10);
-/// Calls of one function tried, and calls told, at most.
-const MAX_CALLS: usize = 8;
+/// Calls of one function tried, and calls told, at most: the first calls
+/// of a file are as often right as not (t5's slug-tests: the wrong one was
+/// the twelfth of an `and` of asserts), and one process makes them all.
+const MAX_CALLS: usize = 40;
 const MAX_TOLD: usize = 4;
 
 impl Agent<'_> {
