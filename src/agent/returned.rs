@@ -27,26 +27,28 @@ impl Agent<'_> {
     pub(super) async fn returned_instead(&mut self, command: &str) -> String {
         let state = self.state();
         let paths = super::focus::known_paths(state);
-        let mut commands: Vec<(String, String, Vec<Example>)> = Vec::new();
+        let mut commands: Vec<(String, String)> = Vec::new();
         for language in self.languages.iter().filter(|l| l.runs_tests(command)) {
+            // The code kept first: in any other goal nothing is read.
+            let kept: Vec<(&String, String)> = paths
+                .iter()
+                .filter(|path| language.owns(path) && !language.is_test(path))
+                .filter(|path| self.under_test(path).is_some())
+                .filter_map(|path| Some((path, self.tools.text(path)?)))
+                .collect();
+            if kept.is_empty() {
+                continue;
+            }
             let tests: Vec<(String, String)> = paths
                 .iter()
                 .filter(|path| language.is_test(path))
                 .filter_map(|path| Some((path.clone(), self.tools.text(path)?)))
                 .collect();
-            if tests.is_empty() {
-                continue;
-            }
-            let kept = paths
-                .iter()
-                .filter(|path| language.owns(path) && !language.is_test(path))
-                .filter(|path| self.under_test(path).is_some());
-            let mut asserted: Option<Vec<(String, String)>> = None;
-            for module in kept {
-                let Some(text) = self.tools.text(module) else {
-                    continue;
-                };
-                let asserted = asserted.get_or_insert_with(|| language.asserted_calls(&tests));
+            let asserted = match tests.is_empty() {
+                true => Vec::new(),
+                false => language.asserted_calls(&tests),
+            };
+            for (module, text) in kept {
                 let mut names: Vec<&str> = Vec::new();
                 for (call, _) in asserted.iter() {
                     if let Some(name) = examples::call_name(call)
@@ -67,13 +69,13 @@ impl Agent<'_> {
                         })
                         .collect();
                     if let Some(run) = language.examples_command(module, name, &own) {
-                        commands.push((module.clone(), run, own));
+                        commands.push((module.clone(), run));
                     }
                 }
             }
         }
         let mut told: Vec<(String, String)> = Vec::new();
-        for (module, run, _) in commands {
+        for (module, run) in commands {
             let outcome = self.tools.run_own(&run, CALLS_TIMEOUT, &self.stop).await;
             if self.stop.is_requested() {
                 return String::new();
