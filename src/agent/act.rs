@@ -228,6 +228,22 @@ impl Agent<'_> {
             let returned = self.returned_instead(cmd).await;
             outcome.result.push_str(&returned);
         }
+        // Text quoted from another file of the workspace, said so.
+        if let Action::EditFile { path, old, .. } = &action
+            && outcome.refusal == Some(RefusalKind::EditNoMatch)
+        {
+            let texts: Vec<(String, String)> = super::focus::known_paths(self.state())
+                .into_iter()
+                .filter(|other| other != path)
+                .filter_map(|other| {
+                    let text = self.tools.text(&other)?;
+                    Some((other, text))
+                })
+                .collect();
+            outcome
+                .result
+                .push_str(&quoted_elsewhere(path, old, &texts));
+        }
         // The file as the write left it, after its result: see
         // `prompt::shown_after_write`.
         if let (Some(change), Some(after), Some(announced)) = (&outcome.write, &after, &announced)
@@ -401,8 +417,78 @@ impl Agent<'_> {
     }
 }
 
+/// For an edit of `path` whose `old` is not there: where it is instead,
+/// when it is in one other file of `texts` (path and text) — ` That text
+/// is in tests/test_wordfreq.py (line 9), not in wordfreq.py ...` — else
+/// nothing. t6's wordfreq-fix quoted the assert of a failing test as the
+/// text of the code to change, three times, each told only the nearest
+/// lines of the code.
+fn quoted_elsewhere(path: &str, old: &str, texts: &[(String, String)]) -> String {
+    let quoted: Vec<&str> = old
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    let Some(first) = quoted.first() else {
+        return String::new();
+    };
+    let holds = |text: &str| {
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        lines
+            .windows(quoted.len())
+            .position(|window| window == quoted.as_slice())
+            .map(|at| at + 1)
+    };
+    let found: Vec<(&String, usize)> = texts
+        .iter()
+        .filter_map(|(other, text)| Some((other, holds(text)?)))
+        .collect();
+    match found.as_slice() {
+        [(other, line)] => format!(
+            "\nThat text is in {other} (line {line}: `{first}`), not in {path}: an edit of \
+             {path} quotes lines of {path} as `old`, as they are above."
+        ),
+        _ => String::new(),
+    }
+}
+
 /// The signature of a refusal: the tool and the error, so that the same
 /// refusal is the same whatever free text (a reason) came with the call.
 fn refusal_signature(tool: &str, error: &str) -> String {
     guard::signature(tool, &json!({ "refused": error }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted_elsewhere;
+
+    #[test]
+    fn an_edit_quoting_another_files_lines_is_told_which_file_holds_them() {
+        let texts = [
+            (
+                "tests/test_wordfreq.py".to_string(),
+                "from wordfreq import top_words\n\n\ndef test_top_word():\n    assert \
+                 top_words(\"a b b c c c\", 1) == [\"c\"]\n"
+                    .to_string(),
+            ),
+            ("notes.py".to_string(), "x = 1\n".to_string()),
+        ];
+        let old = "assert top_words(\"a b b c c c\", 1) == [\"c\"]";
+        assert_eq!(
+            quoted_elsewhere("wordfreq.py", old, &texts),
+            "\nThat text is in tests/test_wordfreq.py (line 5: `assert top_words(\"a b b c c \
+             c\", 1) == [\"c\"]`), not in wordfreq.py: an edit of wordfreq.py quotes lines of \
+             wordfreq.py as `old`, as they are above."
+        );
+        assert_eq!(quoted_elsewhere("wordfreq.py", "y = 2", &texts), "");
+        let twice = [
+            texts[0].clone(),
+            ("copy.py".to_string(), texts[0].1.clone()),
+        ];
+        assert_eq!(
+            quoted_elsewhere("wordfreq.py", old, &twice),
+            "",
+            "in two files: not said"
+        );
+    }
 }

@@ -371,6 +371,14 @@ pub trait Language: Send + Sync {
     fn unexported(&self, _files: &[(String, String)]) -> Vec<Unexported> {
         Vec::new()
     }
+    /// Whether `written`, a value as a test's source writes it, is `shown`,
+    /// the value as the test runner prints it. Read as text, t6's
+    /// wordfreq-fix test `== ["c"]` was not pytest's `['c']`, and the
+    /// question that puts a failing test's call to the model was never
+    /// asked.
+    fn same_value(&self, written: &str, shown: &str) -> bool {
+        written.trim() == shown.trim()
+    }
     /// Whether `shown`, a value as the test runner prints it, is the
     /// language's "no value" (Python's `None`): what a function that
     /// returns nothing gave.

@@ -5,6 +5,7 @@
 
 mod apply;
 mod baseline;
+pub mod cases;
 mod changes;
 mod conversation;
 pub mod event;

@@ -502,6 +502,8 @@ impl Agent<'_> {
                 Ok(requirements) => {
                     let speaks = verdict::speaks_of_output(&self.state().goal);
                     let requirements =
+                        crate::state::cases::not_named(&self.state().goal, requirements);
+                    let requirements =
                         verdict::not_about_tests(self.speaks_of_tests(), requirements);
                     let requirements = verdict::shown_by_tests(requirements, |command| {
                         self.languages.iter().any(|l| l.runs_tests(command))

@@ -104,8 +104,16 @@ pub fn after_work(state: &State, did: &str) -> Ending {
 /// call returned and the line that expects it.
 /// With `kept`, the failing test is the project's own, one that failed
 /// before the run: it is right, and the call it makes is shown where its
-/// function is defined, to be fixed there.
-pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)], kept: bool) -> String {
+/// function is defined, to be fixed there. With `staying`, the files the
+/// plan keeps as they are (see [`staying`]): a failing assert of a call of
+/// theirs is given its corrected line as a ready `edit_file` call.
+pub fn fix(
+    file: Option<&str>,
+    what: &str,
+    contents: &[(String, String)],
+    kept: bool,
+    staying: &[String],
+) -> String {
     let Some(file) = file else {
         if let Some(hint) = Languages::default().all().find_map(|l| l.no_tests(what)) {
             return hint;
@@ -130,6 +138,11 @@ pub fn fix(file: Option<&str>, what: &str, contents: &[(String, String)], kept: 
         .and_then(|language| language.failure_hint(what, path))
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
+    if let Some(text) = source
+        && let Some(edit) = test_to_correct(path, text, what, contents, staying)
+    {
+        return format!("The error is at {file}.{quoted}{edit}");
+    }
     let (expected, target) = source
         .and_then(|text| returned_instead(path, text, what, contents, kept))
         .unwrap_or_default();
@@ -199,7 +212,62 @@ pub fn fix_failure(
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
     let kept = file.and_then(|file| kept_test(state, file)).is_some();
-    format!("{}{input}{option}", fix(file, what, contents, kept))
+    let staying = staying(state);
+    format!(
+        "{}{input}{option}",
+        fix(file, what, contents, kept, &staying)
+    )
+}
+
+/// The files that stay as they are while the tests a goal asks for are
+/// written: the active task's plan says so (`slug.py stays as it is`, its
+/// own words for code whose tests a goal asks for, see
+/// `decompose::existing`), or, in a goal that speaks of tests and is no
+/// fix (the project's tests did not fail before the run), a source file
+/// the project had that no task of the plan writes and the run has not
+/// changed. A test of such a file that expects something else than it
+/// returns is what is wrong.
+pub fn staying(state: &State) -> Vec<String> {
+    const STAYS: &str = " stays as it is";
+    let Some((task, _)) = state.tree.active() else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = Vec::new();
+    let languages = Languages::default();
+    let is_test = |path: &str| languages.all().any(|l| l.is_test(path));
+    let speaks = crate::state::verdict::speaks_of_tests(&state.goal, is_test);
+    if speaks && state.tests_before != Some(false) {
+        let planned = |path: &str| {
+            state.tree.tasks.iter().any(|task| {
+                task.subtasks.iter().any(
+                    |subtask| matches!(&subtask.kind, SubtaskKind::Write { path: p } if p == path),
+                )
+            })
+        };
+        for path in state.baseline.files.keys() {
+            if languages.for_path(path).is_some()
+                && !is_test(path)
+                && !planned(path)
+                && !state.files.contains_key(path)
+                && !state.baseline.changed.contains(path)
+            {
+                found.push(path.clone());
+            }
+        }
+    }
+    for subtask in &task.subtasks {
+        let text = subtask.description.as_str();
+        for (at, _) in text.match_indices(STAYS) {
+            let path = text[..at]
+                .rsplit([' ', ';', ':', '('])
+                .next()
+                .unwrap_or_default();
+            if !path.is_empty() && !found.iter().any(|p| p == path) {
+                found.push(path.to_string());
+            }
+        }
+    }
+    found
 }
 
 /// The path of `file` (`path` or `path line N`, as a failure names it)
@@ -319,7 +387,7 @@ fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Optio
                 .map(|s| s.replace("\\'", "'"))
                 .unwrap_or_else(|| s.to_string())
         };
-        unquoted(a) == unquoted(b)
+        unquoted(a) == unquoted(b) || language.same_value(a, b)
     };
     let line = source.trim();
     // The side the failure shows as written is the expected value; the
@@ -342,7 +410,11 @@ fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Optio
         false => line.rfind(written),
     }?;
     let corrected = format!("{}{actual}{}", &line[..at], &line[at + written.len()..]);
-    if same(&actual, &expected) || actual.contains("...") {
+    // A long value with `...` is cut short by the test runner (pytest
+    // shows at most 240 characters of one); a short one is what the code
+    // gave: t6's slug-tests' `truncate` returns 'Hello, ...', and the
+    // model was never told so.
+    if same(&actual, &expected) || (actual.contains("...") && actual.chars().count() > 120) {
         return None;
     }
     Some(Gave {
@@ -356,6 +428,39 @@ fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Optio
 /// The name a call calls: `f` of `f(0)`, `game.play` of `game.play(1)`.
 fn called_name(call: &str) -> &str {
     call.split_once('(').map_or(call, |(name, _)| name.trim())
+}
+
+/// For a test line that asserts a call equals a value whose failure shows
+/// what the call gave (see [`gave`]), where the call's function is defined
+/// by a file of `staying` (code the plan keeps as it is): the test is what
+/// is wrong, and the edit that makes it expect what the call gave, ready
+/// to send. Told "if the code is right, the test is wrong" and to write
+/// the whole test file again, t6's slug-tests wrote the same wrong
+/// expectation back eleven times.
+fn test_to_correct(
+    path: &str,
+    source: &str,
+    what: &str,
+    contents: &[(String, String)],
+    staying: &[String],
+) -> Option<String> {
+    let languages = Languages::default();
+    let language = languages.for_path(path)?;
+    let Gave {
+        call,
+        actual,
+        expected,
+        corrected,
+    } = gave(language, source, what)?;
+    let module = defining_module(path, &call, contents)?;
+    if !staying.iter().any(|kept| kept == module) || language.no_value(&actual) {
+        return None;
+    }
+    let edit = crate::agent::nudge::edit_call(path, source.trim(), &corrected);
+    Some(format!(
+        " `{call}` returned {actual}, not {expected}. {module} stays as it is, so the test is \
+         what is wrong: make it expect what the code returns. Answer with exactly {edit}"
+    ))
 }
 
 /// For a test line that asserts a call equals a value whose failure shows
@@ -580,7 +685,7 @@ mod tests {
         let contents = [("test_g.py".to_string(), test.to_string())];
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Player 2 wins!' == 'Player 1 wins!'";
         assert_eq!(
-            fix(Some("test_g.py line 5"), what, &contents, false),
+            fix(Some("test_g.py line 5"), what, &contents, false, &[]),
             "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
              'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
              'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
@@ -591,7 +696,7 @@ mod tests {
         // Values that differ only in their capitals are said to.
         let capitals = what.replace("'Player 2 wins!'", "'player 1 wins!'");
         assert!(
-            fix(Some("test_g.py line 5"), &capitals, &contents, false).contains(
+            fix(Some("test_g.py line 5"), &capitals, &contents, false, &[]).contains(
                 "returned 'player 1 wins!', not 'Player 1 wins!'. They differ only in capital \
                  letters. If the code is right"
             )
@@ -600,18 +705,20 @@ mod tests {
         let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
         let contents = [("test_g.py".to_string(), double)];
         assert!(
-            fix(Some("test_g.py line 5"), what, &contents, false)
+            fix(Some("test_g.py line 5"), what, &contents, false, &[])
                 .contains("returned 'Player 2 wins!'")
         );
         // A failure that is not that assert's gets no such hint.
         let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
-        assert!(!fix(Some("test_g.py line 5"), other, &contents, false).contains("returned"));
+        assert!(!fix(Some("test_g.py line 5"), other, &contents, false, &[]).contains("returned"));
         // pytest that ran no test is told to write one.
         assert!(
-            fix(None, "`python3 -m pytest -q` exit code 5", &[], false)
+            fix(None, "`python3 -m pytest -q` exit code 5", &[], false, &[])
                 .starts_with("pytest found no test")
         );
-        assert!(fix(None, "`python3 a.py` exit code 5", &[], false).starts_with("Fix the cause"));
+        assert!(
+            fix(None, "`python3 a.py` exit code 5", &[], false, &[]).starts_with("Fix the cause")
+        );
         // A module of the standard library used and never imported: import
         // it. A name that is no module gets no such hint.
         let program = [(
@@ -620,16 +727,102 @@ mod tests {
         )];
         let unimported = "`python3 wc.py s.txt` exit code 1: NameError: name 'sys' is not defined";
         assert_eq!(
-            fix(Some("wc.py line 4"), unimported, &program, false),
+            fix(Some("wc.py line 4"), unimported, &program, false, &[]),
             "The error is at wc.py line 4. Line 4 is: print(wc(sys.argv[1])) `sys` is a module of \
              Python's standard library that wc.py uses without importing it: add `import sys` at \
              the top of wc.py. Fix it: answer with write_file and the whole corrected content of \
              wc.py."
         );
         let undefined = unimported.replace("'sys'", "'args'");
-        assert!(!fix(Some("wc.py line 4"), &undefined, &program, false).contains("import"));
+        assert!(!fix(Some("wc.py line 4"), &undefined, &program, false, &[]).contains("import"));
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
-        assert!(!fix(Some("test_g.py line 5"), elsewhere, &contents, false).contains("returned"));
+        assert!(
+            !fix(Some("test_g.py line 5"), elsewhere, &contents, false, &[]).contains("returned")
+        );
+    }
+
+    #[test]
+    fn what_a_call_gave_is_read_whatever_quotes_the_test_writes_its_value_in() {
+        // t6's wordfreq-fix: the test writes `["c"]`, pytest shows `['c']`.
+        let languages = Languages::default();
+        let python = languages.for_path("tests/test_wordfreq.py").unwrap();
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert ['a'] == ['c']";
+        let gave = gave(
+            python,
+            r#"    assert top_words("a b b c c c", 1) == ["c"]"#,
+            what,
+        )
+        .expect("read");
+        assert_eq!(gave.call, r#"top_words("a b b c c c", 1)"#);
+        assert_eq!(
+            (gave.actual.as_str(), gave.expected.as_str()),
+            ("['a']", "['c']")
+        );
+        assert_eq!(
+            gave.corrected,
+            r#"assert top_words("a b b c c c", 1) == ['a']"#
+        );
+        let other = "`python3 -m pytest -q` exit code 1: AssertionError: assert ['a'] == ['d']";
+        assert!(gave_none(python, other));
+    }
+
+    #[test]
+    fn a_short_value_with_dots_is_what_the_call_gave_a_long_one_is_cut_short() {
+        let languages = Languages::default();
+        let python = languages.for_path("tests/test_slug.py").unwrap();
+        let line = "    assert truncate('Hello, World!', 10) == 'Hello, World!'";
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Hello, ...' == \
+                    'Hello, World!'";
+        let read = gave(python, line, what).expect("read");
+        assert_eq!(
+            read.corrected,
+            "assert truncate('Hello, World!', 10) == 'Hello, ...'"
+        );
+        let long = format!("'{}...{}'", "a".repeat(110), "a".repeat(110));
+        let what = format!("AssertionError: assert {long} == 'Hello, World!'");
+        assert!(gave_none(python, &what) && gave(python, line, &what).is_none());
+    }
+
+    #[test]
+    fn a_failing_test_of_code_that_stays_is_given_the_edit_that_corrects_it() {
+        // t6's slug-tests.
+        let slug = "def truncate(text, length):\n    if len(text) <= length:\n        return \
+                    text\n    return text[: length - 3].rstrip() + '...'\n";
+        let test = "from slug import truncate\n\ndef test_truncate():\n    assert \
+                    truncate('Hello, World!', 10) == 'Hello, World!'\n";
+        let contents = [
+            ("slug.py".to_string(), slug.to_string()),
+            ("tests/test_slug.py".to_string(), test.to_string()),
+        ];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Hello, ...' == \
+                    'Hello, World!'";
+        let file = Some("tests/test_slug.py line 4");
+        let staying = ["slug.py".to_string()];
+        assert_eq!(
+            fix(file, what, &contents, false, &staying),
+            "The error is at tests/test_slug.py line 4. Line 4 is: assert truncate('Hello, \
+             World!', 10) == 'Hello, World!' `truncate('Hello, World!', 10)` returned 'Hello, \
+             ...', not 'Hello, World!'. slug.py stays as it is, so the test is what is wrong: \
+             make it expect what the code returns. Answer with exactly {\"name\": \"edit_file\", \
+             \"arguments\": {\"path\": \"tests/test_slug.py\", \"old\": \"assert \
+             truncate('Hello, World!', 10) == 'Hello, World!'\", \"new\": \"assert \
+             truncate('Hello, World!', 10) == 'Hello, ...'\"}}"
+        );
+        let elsewhere = fix(file, what, &contents, false, &[]);
+        assert!(!elsewhere.contains("Answer with exactly"), "{elsewhere}");
+        assert!(
+            elsewhere.contains("If the code is right, the test is wrong"),
+            "{elsewhere}"
+        );
+    }
+
+    fn gave_none(python: &dyn crate::lang::Language, what: &str) -> bool {
+        gave(
+            python,
+            r#"assert top_words("a b b c c c", 1) == ["c"]"#,
+            what,
+        )
+        .is_none()
     }
 
     #[test]
@@ -648,7 +841,7 @@ mod tests {
         ];
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert None == 'Fizz'";
         assert_eq!(
-            fix(Some("test_fizzbuzz.py line 4"), what, &contents, false),
+            fix(Some("test_fizzbuzz.py line 4"), what, &contents, false, &[]),
             "The error is at test_fizzbuzz.py line 4. Line 4 is: assert fizzbuzz(3) == 'Fizz' \
              `fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py gives no value \
              there. The test is right: make fizzbuzz return the value (not print it). Fix it: \
@@ -679,6 +872,7 @@ mod tests {
             what,
             &contents("self.assertEqual(fizzbuzz(3), 'Fizz')"),
             false,
+            &[],
         );
         assert!(
             hint.contains("`fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py")
@@ -692,6 +886,7 @@ mod tests {
             what,
             &contents("self.assertEqual('Fizz', fizzbuzz(3))"),
             false,
+            &[],
         );
         assert!(
             hint.contains("`fizzbuzz(3)` returned None, not 'Fizz'"),
@@ -701,7 +896,7 @@ mod tests {
         // place found from the right, not in the call's own `3`.
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 3";
         let contents = [("test_m.py".to_string(), test("self.assertEqual(f(3), 3)"))];
-        let hint = fix(Some("test_m.py line 6"), what, &contents, false);
+        let hint = fix(Some("test_m.py line 6"), what, &contents, false, &[]);
         assert!(
             hint.contains(
                 "`f(3)` returned 4, not 3. If the code is right, the test is wrong: write that \
@@ -711,6 +906,6 @@ mod tests {
         );
         // A failure of another assert gives no such hint.
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 5";
-        assert!(!fix(Some("test_m.py line 6"), what, &contents, false).contains("returned"));
+        assert!(!fix(Some("test_m.py line 6"), what, &contents, false, &[]).contains("returned"));
     }
 }

@@ -544,7 +544,22 @@ def undefined(text, tree):
             name = node.value.id
             if name not in found or node.lineno < found[name]:
                 found[name] = node.lineno
-    return [{"name": n, "line": line} for n, line in sorted(found.items(), key=lambda f: f[1])]
+    return [{"name": n, "line": line, "module": is_module(n)}
+            for n, line in sorted(found.items(), key=lambda f: f[1])]
+
+
+def is_module(name):
+    """Whether `import name` can work here: a module of the standard
+    library, or one this python3 finds (installed, or in the folder it runs
+    in). t6's repeat-times read `args.times` with nothing setting `args`,
+    was told to begin with `import args`, and wrote it."""
+    if name in getattr(sys, "stdlib_module_names", ()):
+        return True
+    try:
+        import importlib.util
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def unset(text, tree, undefined_names):

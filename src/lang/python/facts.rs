@@ -164,6 +164,10 @@ pub struct FirstPass {
 pub struct Undefined {
     pub name: String,
     pub line: u32,
+    /// `import NAME` can work: a module of the standard library, or one
+    /// python3 finds.
+    #[serde(default)]
+    pub module: bool,
 }
 
 /// A plain name at a line, in a function (`None`: at the file's top, or

@@ -592,6 +592,10 @@ impl Language for Python {
         facts::put_back(old, new, failed)
     }
 
+    fn same_value(&self, written: &str, shown: &str) -> bool {
+        pytest::as_shown(written) == pytest::as_shown(shown)
+    }
+
     fn no_value(&self, shown: &str) -> bool {
         shown.trim() == "None"
     }

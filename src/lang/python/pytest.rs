@@ -93,6 +93,61 @@ fn header(line: &str) -> Option<&str> {
     (!name.is_empty() && !name.contains(' ')).then_some(name)
 }
 
+/// A literal of Python source as pytest's report shows a value: each
+/// string between single quotes (between double quotes only when it holds
+/// a single one and no double one, as `repr` does), nothing between the
+/// items but their separators. `["z", "y"]` is `['z','y']`, as pytest's
+/// `['z', 'y']` is. Not a parser: a literal it cannot read is kept as it
+/// is, and then only the same text is the same value.
+pub fn as_shown(literal: &str) -> String {
+    let mut shown = String::new();
+    let mut chars = literal.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\'' && c != '"' {
+            if !c.is_whitespace() {
+                shown.push(c);
+            }
+            continue;
+        }
+        // The string's characters as written, escapes kept but that of
+        // its own quote.
+        let mut inner = String::new();
+        let mut closed = false;
+        while let Some(d) = chars.next() {
+            match d {
+                '\\' => match chars.next() {
+                    Some(e) if e == c => inner.push(e),
+                    Some(e) => {
+                        inner.push('\\');
+                        inner.push(e);
+                    }
+                    None => break,
+                },
+                d if d == c => {
+                    closed = true;
+                    break;
+                }
+                d => inner.push(d),
+            }
+        }
+        if !closed {
+            return literal.trim().to_string();
+        }
+        let quote = match inner.contains('\'') && !inner.contains('"') {
+            true => '"',
+            false => '\'',
+        };
+        let inner = match quote {
+            '\'' => inner.replace('\'', "\\'"),
+            _ => inner,
+        };
+        shown.push(quote);
+        shown.push_str(&inner);
+        shown.push(quote);
+    }
+    shown
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +273,17 @@ test_stack.py:9: AssertionError
             "f(0) returned 2"
         );
         assert!(failed_checks("FAILED t.py::test_a - assert 1 == 2\n").is_empty());
+    }
+
+    #[test]
+    fn a_literal_as_written_is_the_value_as_pytest_shows_it() {
+        let same = |written: &str, shown: &str| as_shown(written) == as_shown(shown);
+        assert!(same(r#"["z", "y"]"#, "['z', 'y']"));
+        assert!(same(r#""it's""#, r#""it's""#));
+        assert!(same(r"'it\'s'", r#""it's""#));
+        assert!(same(r#"{"a": 1}"#, "{'a': 1}"));
+        assert!(!same(r#"["z", "y"]"#, "['y', 'z']"));
+        assert!(!same(r#""a b""#, "'ab'"));
+        assert!(!same("'open", "'open'"));
     }
 }

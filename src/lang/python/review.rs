@@ -163,14 +163,25 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                     .find(|l| l.starts_with(&assigned))
             })
             .flatten();
+        // A module of the workspace, or one python3 can import.
+        let module = missing.module
+            || write
+                .modules
+                .iter()
+                .any(|m| m.name.split('.').next() == Some(missing.name.as_str()));
         let fix = match set {
             Some(set) => format!(
                 "The file as it is sets it (`{set}`): keep the line that sets it before the \
                  lines that read it; to change one assert, give the whole test function it is in"
             ),
-            None => format!(
+            None if module || dropped => format!(
                 "Begin the file with {}",
                 begin_with(write.content, &format!("import {}", missing.name))
+            ),
+            None => format!(
+                "No module is named `{name}`, so importing it would fail too: set `{name}` \
+                 before that line (`{name} = ...`), or read what the file already has",
+                name = missing.name
             ),
         };
         return Some((

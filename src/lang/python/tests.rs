@@ -2100,17 +2100,32 @@ fn a_missing_import_that_is_certain_is_added_and_another_told_with_the_imports_k
         "{unsure}"
     );
     let foreign = reason(
-        &workspace,
+        &two,
         "from __future__ import annotations\nfrom fizzbuzz import fizzbuzz\n\ndef test_one():\n    \
-         assert requests.get(fizzbuzz(1))\n",
+         assert other.fizzbuzz(fizzbuzz(1))\n",
     );
     assert!(
         foreign.contains(
-            "Begin the file with `import requests` and keep the imports it has, so that its \
-             first lines are `from __future__ import annotations` then `import requests` then \
+            "Begin the file with `import other` and keep the imports it has, so that its \
+             first lines are `from __future__ import annotations` then `import other` then \
              `from fizzbuzz import fizzbuzz`."
         ),
         "{foreign}"
+    );
+    // No module has the name: set it, not import it (t6's repeat-times,
+    // told to begin with `import args`, wrote it).
+    let unset = reason(
+        &two,
+        "import sys\n\ndef main(argv):\n    if args.times:\n        print(argv)\n",
+    );
+    assert!(
+        unset.contains(
+            "`args` is not defined in test_fizzbuzz.py: line 4 (`if args.times:`) reads from it, and \
+             nothing in the file imports or sets `args`, so that line raises NameError. No \
+             module is named `args`, so importing it would fail too: set `args` before that \
+             line (`args = ...`), or read what the file already has."
+        ),
+        "{unset}"
     );
 }
 

@@ -408,3 +408,45 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
     // Not when the module is not among the files shown.
     assert_eq!(repair(&s, &contents[1..], |_| None), None);
 }
+
+#[test]
+fn the_files_the_plan_keeps_as_they_are_are_read_from_its_subtasks() {
+    let mut s = State::default();
+    apply(
+        &mut s,
+        Event::Planned {
+            tasks: vec![TaskPlan {
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "tests/test_slug.py".into(),
+                    },
+                    SubtaskKind::Check {
+                        cmd: "python3 -m pytest -q".into(),
+                    },
+                ],
+                description: "t".into(),
+                subtasks: vec![
+                    "Write tests/test_slug.py: tests of slug.py. slug.py stays as it is".into(),
+                    "Run `python3 -m pytest -q`".into(),
+                ],
+            }],
+            fallback: None,
+            model_calls: 0,
+            usage: Default::default(),
+            retries: 0,
+        },
+    );
+    assert_eq!(next_step::staying(&s), vec!["slug.py".to_string()]);
+    assert!(next_step::staying(&state()).is_empty());
+    // Without those words: a goal that speaks of tests keeps each source
+    // file the project had that the plan does not write, unless it is a fix.
+    let mut s = state();
+    s.goal = "Write pytest tests for stack.py".into();
+    for path in ["stack.py", "a.py", "notes.txt"] {
+        in_baseline(&mut s, path);
+    }
+    s.files.remove("a.py");
+    assert_eq!(next_step::staying(&s), vec!["stack.py".to_string()]);
+    s.tests_before = Some(false);
+    assert!(next_step::staying(&s).is_empty(), "a fix");
+}
