@@ -299,6 +299,12 @@ pub trait Language: Send + Sync {
     fn assertion(&self, _line: &str) -> Option<(String, String)> {
         None
     }
+    /// Each assert of `line` that compares two things, as
+    /// [`Language::assertion`] reads one, in the order of the line (a line
+    /// may hold more than one: `assert a == 1; assert b == 2`).
+    fn assertions_on(&self, line: &str) -> Vec<(String, String)> {
+        self.assertion(line).into_iter().collect()
+    }
     /// [`Language::assertion`] of each of `lines`, in the same order; one
     /// toolchain run for all of them where the language can.
     fn assertions(&self, lines: &[String]) -> Vec<Option<(String, String)>> {

@@ -378,7 +378,22 @@ struct Gave {
 /// whose failure (in `what`: pytest's `assert ACTUAL == EXPECTED`,
 /// unittest's `ACTUAL != EXPECTED`) shows what CALL gave, by `language`.
 fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Option<Gave> {
-    let (left, right) = language.assertion(source)?;
+    // A line may hold more than one (`assert a == 1; assert b == 2`: t7's
+    // slug-tests): the one whose values the failure shows.
+    language
+        .assertions_on(source)
+        .into_iter()
+        .find_map(|(left, right)| gave_by(language, source, what, left, right))
+}
+
+/// [`gave`] of the assert of `source` that compares `left` with `right`.
+fn gave_by(
+    language: &dyn crate::lang::Language,
+    source: &str,
+    what: &str,
+    left: String,
+    right: String,
+) -> Option<Gave> {
     let (shown_left, shown_right) = language.compared(what)?;
     let same = |a: &str, b: &str| {
         let unquoted = |s: &str| {
@@ -405,9 +420,13 @@ fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Optio
         false => (left, right, shown_left, shown_right),
     };
     let written = written.trim();
+    // The value's place beside its own call: before it, or after it.
+    let call_at = line.find(call.trim())?;
     let at = match expected_first {
-        true => line.find(written),
-        false => line.rfind(written),
+        true => line[..call_at].rfind(written),
+        false => line[call_at + call.trim().len()..]
+            .find(written)
+            .map(|at| at + call_at + call.trim().len()),
     }?;
     let corrected = format!("{}{actual}{}", &line[..at], &line[at + written.len()..]);
     // A long value with `...` is cut short by the test runner (pytest
@@ -814,6 +833,31 @@ mod tests {
             elsewhere.contains("If the code is right, the test is wrong"),
             "{elsewhere}"
         );
+    }
+
+    #[test]
+    fn of_two_asserts_on_a_line_the_one_whose_values_failed_is_read() {
+        // t7's slug-tests.
+        let languages = Languages::default();
+        let python = languages.for_path("tests/test_slug.py").unwrap();
+        let line = "    assert slugify('Hello, World!') == 'hello-world'; assert \
+                    truncate('Hello, World!', 10) == 'Hello, World!'";
+        let what = "AssertionError: assert 'Hello, ...' == 'Hello, World!'";
+        let read = gave(python, line, what).expect("read");
+        assert_eq!(read.call, "truncate('Hello, World!', 10)");
+        assert_eq!(
+            read.corrected,
+            "assert slugify('Hello, World!') == 'hello-world'; assert truncate('Hello, World!', \
+             10) == 'Hello, ...'"
+        );
+        // Expected first, as unittest writes it.
+        let read = gave(
+            python,
+            "self.assertEqual(3, f(3))",
+            "AssertionError: 3 != 4",
+        )
+        .expect("read");
+        assert_eq!(read.corrected, "self.assertEqual(4, f(3))");
     }
 
     fn gave_none(python: &dyn crate::lang::Language, what: &str) -> bool {

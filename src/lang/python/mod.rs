@@ -812,6 +812,27 @@ impl Language for Python {
         self.assertions(&[line.to_string()]).pop().flatten()
     }
 
+    fn assertions_on(&self, line: &str) -> Vec<(String, String)> {
+        let Some(answer) = facts::ask(&[("line.py", line.trim())], None, false) else {
+            return Vec::new();
+        };
+        let Some(facts) = answer.files.into_iter().next() else {
+            return Vec::new();
+        };
+        match facts.asserts.is_empty() {
+            false => facts
+                .asserts
+                .into_iter()
+                .map(|assert| (assert.call, assert.expected))
+                .collect(),
+            true => facts
+                .equals
+                .into_iter()
+                .map(|equal| (equal.first, equal.second))
+                .collect(),
+        }
+    }
+
     fn assertions(&self, lines: &[String]) -> Vec<Option<(String, String)>> {
         let files: Vec<(&str, &str)> = lines.iter().map(|l| ("line.py", l.trim())).collect();
         let Some(answer) = facts::ask(&files, None, false) else {
