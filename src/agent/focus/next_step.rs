@@ -138,13 +138,19 @@ pub fn fix(
         .and_then(|language| language.failure_hint(what, path))
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
-    if let Some(text) = source
-        && let Some(edit) = test_to_correct(path, text, what, contents, staying)
+    // What the failing assert's call gave, read once (one python3 start)
+    // for both ways of telling it.
+    let languages = Languages::default();
+    let read = source
+        .zip(languages.for_path(path))
+        .and_then(|(text, language)| Some((language, text, gave(language, text, what)?)));
+    if let Some((language, text, gave)) = &read
+        && let Some(edit) = test_to_correct(*language, path, text, gave, contents, staying)
     {
         return format!("The error is at {file}.{quoted}{edit}");
     }
-    let (expected, target) = source
-        .and_then(|text| returned_instead(path, text, what, contents, kept))
+    let (expected, target) = read
+        .and_then(|(language, _, gave)| returned_instead(language, path, gave, contents, kept))
         .unwrap_or_default();
     let target = target.as_deref().unwrap_or(path);
     let unwired = match line {
@@ -457,25 +463,24 @@ fn called_name(call: &str) -> &str {
 /// the whole test file again, t6's slug-tests wrote the same wrong
 /// expectation back eleven times.
 fn test_to_correct(
+    language: &dyn crate::lang::Language,
     path: &str,
     source: &str,
-    what: &str,
+    gave: &Gave,
     contents: &[(String, String)],
     staying: &[String],
 ) -> Option<String> {
-    let languages = Languages::default();
-    let language = languages.for_path(path)?;
     let Gave {
         call,
         actual,
         expected,
         corrected,
-    } = gave(language, source, what)?;
-    let module = defining_module(path, &call, contents)?;
-    if !staying.iter().any(|kept| kept == module) || language.no_value(&actual) {
+    } = gave;
+    let module = defining_module(path, call, contents)?;
+    if !staying.iter().any(|kept| kept == module) || language.no_value(actual) {
         return None;
     }
-    let edit = crate::agent::nudge::edit_call(path, source.trim(), &corrected);
+    let edit = crate::agent::nudge::edit_call(path, source.trim(), corrected);
     Some(format!(
         " `{call}` returned {actual}, not {expected}. {module} stays as it is, so the test is \
          what is wrong: make it expect what the code returns. Answer with exactly {edit}"
@@ -491,20 +496,18 @@ fn test_to_correct(
 /// answer): a fizzbuzz that printed its answers was told to fix the test
 /// file, and the model wrote `== None` into it.
 fn returned_instead(
+    language: &dyn crate::lang::Language,
     path: &str,
-    source: &str,
-    what: &str,
+    gave: Gave,
     contents: &[(String, String)],
     kept: bool,
 ) -> Option<(String, Option<String>)> {
-    let languages = Languages::default();
-    let language = languages.for_path(path)?;
     let Gave {
         call,
         actual,
         expected,
         corrected,
-    } = gave(language, source, what)?;
+    } = gave;
     let call = call.as_str();
     if language.no_value(&actual)
         && let Some(module) = defining_module(path, call, contents)
