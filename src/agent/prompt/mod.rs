@@ -216,11 +216,12 @@ pub fn request_with_files(
     let skip = shown.saturating_sub(listed) as usize;
     let result_max = RESULT_MAX >> state.pressure;
     let conversation = messages.len();
-    for exchange in current.iter().skip(skip) {
+    for (n, exchange) in current.iter().enumerate().skip(skip) {
+        let answer = state.answer_exchange == Some(listed + n as u64);
         messages.extend(
             exchange
                 .iter()
-                .filter(|m| !empty_reply(m))
+                .filter(|m| !empty_reply(m) && (answer || !prose_reply(m)))
                 .map(|m| shorten(m, result_max)),
         );
     }
@@ -324,7 +325,9 @@ pub fn asked_again(last: &ChatRequest, state: &State, settings: &Settings) -> Op
         })
         .collect();
     let mut messages = last.messages.clone();
-    messages.push(Message::assistant(reply.content.clone(), Vec::new()));
+    if !prose_reply(reply) || state.answer_exchange == Some(this) {
+        messages.push(Message::assistant(reply.content.clone(), Vec::new()));
+    }
     messages.push(Message::user(said.join("\n\n")));
     let request = ChatRequest {
         messages,
@@ -386,6 +389,20 @@ fn empty_reply(message: &Message) -> bool {
     message.role == Role::Assistant
         && message.tool_calls.is_empty()
         && message.content.trim().is_empty()
+}
+
+/// A reply in prose that called no tool and tried none (a call that did
+/// not parse is kept, for its correction to point at; so is an answer to a
+/// question of the runner's own: see `State::answer_exchange`). It is not
+/// sent again: the nudge after it says what was wanted, and a small model
+/// shown its own prose writes it again. t8's slug-tests: told the exact
+/// edit that would correct its test, Qwen2.5-Coder 1.5B answered with the
+/// same 186 tokens of advice three rounds in a row, each shown the ones
+/// before, the temperature raised each time.
+fn prose_reply(message: &Message) -> bool {
+    message.role == Role::Assistant
+        && message.tool_calls.is_empty()
+        && text_calls::diagnose(&message.content, &tools::names()).is_none()
 }
 
 /// A message as it is sent again: long tool results cut (long arguments
@@ -461,9 +478,10 @@ mod tests {
         for n in 0..12 {
             // What begin_exchange does: count, keep at most eight.
             state.exchanges += 1;
-            state
-                .conversation
-                .push_back(vec![Message::assistant(format!("reply {n}"), vec![])]);
+            state.conversation.push_back(vec![Message::assistant(
+                format!("reply {n}"),
+                vec![listing()],
+            )]);
             while state.conversation.len() > crate::state::KEPT_EXCHANGES {
                 state.conversation.pop_front();
             }
@@ -475,12 +493,20 @@ mod tests {
         assert!(changes <= 3, "{prefixes:?}");
     }
 
+    /// A call, so that a reply is sent again (one that calls no tool is not).
+    fn listing() -> crate::chat::ToolCall {
+        crate::chat::ToolCall {
+            name: "run_cmd".into(),
+            arguments: serde_json::json!({"cmd": "ls"}),
+        }
+    }
+
     /// The next round's request: one more exchange, and what changes every
     /// round (a command, an error, a round spent).
     fn next_round(state: &mut State, n: u64) {
         state.exchanges += 1;
         state.conversation.push_back(vec![
-            Message::assistant(format!("reply {n}"), vec![]),
+            Message::assistant(format!("reply {n}"), vec![listing()]),
             Message::user(format!("result {n}")),
         ]);
         state.errors.push_back(format!("error {n}"));
@@ -681,9 +707,9 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_reply_is_not_sent_again_but_the_nudge_after_it_is() {
+    fn a_reply_that_called_no_tool_is_not_sent_again_but_the_nudge_after_it_is() {
         let mut state = State {
-            exchanges: 2,
+            exchanges: 3,
             ..State::default()
         };
         state.conversation.push_back(vec![
@@ -694,18 +720,53 @@ mod tests {
             Message::assistant("I will write it.", vec![]),
             Message::user("Call a tool now"),
         ]);
+        state.conversation.push_back(vec![
+            Message::assistant("", vec![listing()]),
+            Message::tool("run_cmd", "a.py"),
+        ]);
         let settings = Settings::new("/nowhere".into());
-        let sent = request(&state, &settings, 8192, "GOAL: g").messages;
-        let roles: Vec<(Role, &str)> = sent[2..sent.len() - 1]
-            .iter()
-            .map(|m| (m.role, m.content.as_str()))
-            .collect();
+        let sent = |state: &State| -> Vec<(Role, String)> {
+            let sent = request(state, &settings, 8192, "GOAL: g").messages;
+            sent[2..sent.len() - 1]
+                .iter()
+                .map(|m| (m.role, m.content.clone()))
+                .collect()
+        };
+        let said = |role, text: &str| (role, text.to_string());
         assert_eq!(
-            roles,
+            sent(&state),
             [
-                (Role::User, "You answered without calling a tool"),
-                (Role::Assistant, "I will write it."),
-                (Role::User, "Call a tool now"),
+                said(Role::User, "You answered without calling a tool"),
+                said(Role::User, "Call a tool now"),
+                said(Role::Assistant, ""),
+                said(Role::Tool, "a.py"),
+            ]
+        );
+        // A call that did not parse is kept, for its correction.
+        let broken = r#"{"name": "write_file", "arguments": {"path": "a.py", "content": x}}"#;
+        let mut tried = state.clone();
+        tried.exchanges += 1;
+        tried.conversation.push_back(vec![
+            Message::assistant(broken, vec![]),
+            Message::user("Your last reply had no tool call that could run"),
+        ]);
+        assert_eq!(
+            sent(&tried)[4..],
+            [
+                said(Role::Assistant, broken),
+                said(
+                    Role::User,
+                    "Your last reply had no tool call that could run"
+                )
+            ]
+        );
+        // The answer to a question of the runner's own keeps its words.
+        state.answer_exchange = Some(1);
+        assert_eq!(
+            sent(&state)[1..3],
+            [
+                said(Role::Assistant, "I will write it."),
+                said(Role::User, "Call a tool now"),
             ]
         );
     }
