@@ -126,11 +126,15 @@ impl Agent<'_> {
                     |path| baseline.contains_key(path) || self.tools.contents(path).is_some(),
                     |path| self.languages.iter().any(|l| l.owns(path)),
                 );
-                decompose::arguments_of_checks(tasks, |path| {
+                let first_argument = |path: &str| {
                     let language = self.languages.iter().find(|l| l.owns(path))?;
                     (!language.is_test(path)).then_some(())?;
                     language.first_argument()
-                });
+                };
+                decompose::arguments_of_checks(tasks, first_argument);
+                if crate::state::verdict::given_arguments(goal) {
+                    decompose::arguments_of_given(tasks, first_argument);
+                }
                 decompose::to_options(
                     tasks,
                     &crate::state::verdict::named_options(goal),

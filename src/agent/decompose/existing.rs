@@ -426,14 +426,60 @@ pub fn arguments_of_checks(
                     && !subtask.contains(&said)
                 {
                     subtask.push_str(&format!(
-                        "{said}: it reads that path from its command line ({first} is the \
-                         first argument) and never names {input} in its code"
+                        "{said}: it reads that path {COMMAND_LINE} ({first} is the first \
+                         argument) and never names {input} in its code"
                     ));
                 }
             }
         }
     }
 }
+
+/// `tasks` whose planned write of a program a check runs says where the
+/// program reads the arguments the goal gives it (`first_argument` of its
+/// path, by its language), and that it puts no value of its own in their
+/// place. For a goal whose words give the program arguments (see
+/// [`crate::state::verdict::given_arguments`]); a write told already how
+/// it gets its input file (see [`arguments_of_checks`]) is left as it is.
+/// t8's countdown ("given a number as its argument") was planned "Write a
+/// Python program that prints numbers from a given number down to 1"; the
+/// model wrote `countdown(5)`, its cycle was told to read `sys.argv`, and
+/// it added the loop again instead.
+pub fn arguments_of_given(
+    tasks: &mut [TaskPlan],
+    first_argument: impl Fn(&str) -> Option<&'static str>,
+) {
+    let checks: Vec<Vec<String>> = tasks
+        .iter()
+        .flat_map(|task| &task.kinds)
+        .filter_map(|kind| match kind {
+            SubtaskKind::Check { cmd } => shell_words::split(cmd).ok(),
+            _ => None,
+        })
+        .collect();
+    for task in tasks.iter_mut() {
+        for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
+            let SubtaskKind::Write { path } = kind else {
+                continue;
+            };
+            let Some(first) = first_argument(path) else {
+                continue;
+            };
+            let run = checks
+                .iter()
+                .any(|words| words.iter().skip(1).any(|word| word == path));
+            if run && !subtask.contains(COMMAND_LINE) {
+                subtask.push_str(&format!(
+                    ". It reads the arguments the goal gives it {COMMAND_LINE} ({first} is the \
+                     first), never a value of its own in their place"
+                ));
+            }
+        }
+    }
+}
+
+/// How a planned write is told where its program's arguments are.
+const COMMAND_LINE: &str = "from its command line";
 
 /// A relative path of a file with an extension, inside the workspace: not
 /// an option, not absolute, no `..`.
@@ -1067,6 +1113,52 @@ mod tests {
             arguments_of_checks(&mut tasks, first);
             assert_eq!(tasks, before, "{check}");
         }
+    }
+
+    #[test]
+    fn a_program_a_check_runs_in_a_goal_that_gives_it_arguments_is_told_where_they_are() {
+        let plan = |check: &str| {
+            vec![TaskPlan {
+                description: "Write countdown.py".into(),
+                subtasks: vec![
+                    "Write countdown.py: count down".into(),
+                    "Write notes.txt: notes".into(),
+                    format!("Run `{check}`"),
+                ],
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "countdown.py".into(),
+                    },
+                    SubtaskKind::Write {
+                        path: "notes.txt".into(),
+                    },
+                    SubtaskKind::Check { cmd: check.into() },
+                ],
+            }]
+        };
+        let first = |path: &str| path.ends_with(".py").then_some("`sys.argv[1]`");
+        let mut tasks = plan("python3 countdown.py");
+        arguments_of_given(&mut tasks, first);
+        assert_eq!(
+            tasks[0].subtasks[0],
+            "Write countdown.py: count down. It reads the arguments the goal gives it from its \
+             command line (`sys.argv[1]` is the first), never a value of its own in their place"
+        );
+        // Said once; nothing said of a file of no language.
+        let once = tasks.clone();
+        arguments_of_given(&mut tasks, first);
+        assert_eq!(tasks, once);
+        assert_eq!(tasks[0].subtasks[1], "Write notes.txt: notes");
+        // A write told already how it gets its input file keeps that.
+        let mut tasks = plan("python3 countdown.py sample.txt");
+        arguments_of_checks(&mut tasks, first);
+        let told = tasks.clone();
+        arguments_of_given(&mut tasks, first);
+        assert_eq!(tasks, told);
+        // A program no check runs (its tests run it) is not told.
+        let mut tasks = plan("python3 -m pytest -q");
+        arguments_of_given(&mut tasks, first);
+        assert_eq!(tasks, plan("python3 -m pytest -q"));
     }
 
     #[test]
