@@ -445,10 +445,18 @@ fn printed(now: &CheckRun, expects: Option<&str>, options: &[String]) -> Option<
         }
         _ => None,
     };
+    // Held to several lines, a run is quoted whole: t8's repeat-times was
+    // told `printed "hi", which holds "hi\nhi"`, the first of its two
+    // lines, which is all a run that printed one would have shown.
+    let said = match expects {
+        Some(expects) if now.exit_code == Some(0) && expects.trim().contains('\n') => {
+            format!("printed {:?}", cut(printed.trim(), QUOTED))
+        }
+        _ => outcome(now, &printed)?,
+    };
     Some(format!(
-        "`{}` {}{}",
+        "`{}` {said}{}",
         now.command,
-        outcome(now, &printed)?,
         back.or(held).unwrap_or_default()
     ))
 }
@@ -579,6 +587,19 @@ mod tests {
         let described = "the greeting in capital letters for the name it is given";
         let told = printed(&now, Some(described), &[]).unwrap();
         assert_eq!(told, "`python3 greet.py --shout` printed \"HELLO, WORLD!\"");
+        // Held to several lines, the run is quoted whole.
+        let twice = run("python3 repeat.py --times 2", Some(0), "hi\nhi\n");
+        let held = printed(&twice, Some("hi\nhi"), &[]).unwrap();
+        assert_eq!(
+            held,
+            "`python3 repeat.py --times 2` printed \"hi\\nhi\", which holds \"hi\\nhi\" as it must"
+        );
+        let once = run("python3 repeat.py --times 2", Some(0), "hi\n");
+        let told = printed(&once, Some("hi\nhi"), &[]).unwrap();
+        assert!(
+            told.starts_with("`python3 repeat.py --times 2` printed \"hi\", which does not hold"),
+            "{told}"
+        );
         let short = printed(&now, Some("HELLO, ANN!"), &[]).unwrap();
         assert!(
             short.ends_with(
