@@ -293,6 +293,13 @@ pub trait Language: Send + Sync {
     fn failure_hint(&self, _what: &str, _path: &str) -> Option<String> {
         None
     }
+    /// The name a failure (`what`) says a module does not give to the
+    /// file that imports it, and the paths that module's file may have
+    /// (Python's "cannot import name 'add' from 'mathx.add'":
+    /// `mathx/add.py` or `mathx/add/__init__.py`); `None` for any other.
+    fn import_failed(&self, _what: &str) -> Option<(String, Vec<String>)> {
+        None
+    }
     /// A line that asserts two things are equal (`assert LEFT == RIGHT`,
     /// `assertEqual(LEFT, RIGHT)`) as the source of both sides, read by the
     /// language's parser; `None` for any other line.

@@ -152,6 +152,25 @@ pub fn fix(
     let (expected, target) = read
         .and_then(|(language, _, gave)| returned_instead(language, path, gave, contents, kept))
         .unwrap_or_default();
+    // A name the imported module does not define is that module's to
+    // give: t8's textkit was told to write its test file again after
+    // "cannot import name 'reverse_words' from 'textkit.reverse_words'",
+    // and wrote the same test three times; the module held two imports.
+    let missing = languages.for_path(path).and_then(|language| {
+        let (name, files) = language.import_failed(what)?;
+        let (module, text) = contents.iter().find(|(p, _)| files.contains(p))?;
+        (!language.defines(text, &name)).then_some((name, module.as_str()))
+    });
+    let (hint, target) = match missing {
+        Some((name, module)) => (
+            format!(
+                "{hint} {module} defines no `{name}`, so the import of it fails: the fix is in \
+                 {module}, which is to define `{name}`."
+            ),
+            Some(module.to_string()),
+        ),
+        None => (hint, target),
+    };
     let target = target.as_deref().unwrap_or(path);
     let unwired = match line {
         None => unwired_in(path, contents),
@@ -757,6 +776,35 @@ mod tests {
         );
         let undefined = unimported.replace("'sys'", "'args'");
         assert!(!fix(Some("wc.py line 4"), &undefined, &program, false, &[]).contains("import"));
+        // A name the imported module does not define: the fix is there.
+        let package = [
+            (
+                "textkit/reverse_words.py".to_string(),
+                "from .reverse_words import *\nfrom .is_blank import *\n".to_string(),
+            ),
+            (
+                "textkit/test_reverse_words.py".to_string(),
+                "from textkit.reverse_words import reverse_words\n".to_string(),
+            ),
+        ];
+        let unbound = "`python3 -m pytest -q` exit code 2: ImportError: cannot import name \
+                       'reverse_words' from 'textkit.reverse_words' (/w/textkit/reverse_words.py)";
+        let at = Some("textkit/test_reverse_words.py line 1");
+        assert_eq!(
+            fix(at, unbound, &package, false, &[]),
+            "The error is at textkit/test_reverse_words.py line 1. Line 1 is: from \
+             textkit.reverse_words import reverse_words textkit/reverse_words.py defines no \
+             `reverse_words`, so the import of it fails: the fix is in textkit/reverse_words.py, \
+             which is to define `reverse_words`. Fix it: answer with write_file and the whole \
+             corrected content of textkit/reverse_words.py."
+        );
+        // Defined there (the import fails for another cause): told as before.
+        let mut defined = package.clone();
+        defined[0].1 = "def reverse_words(s):\n    return s\n".to_string();
+        assert!(
+            fix(at, unbound, &defined, false, &[])
+                .ends_with("corrected content of textkit/test_reverse_words.py.")
+        );
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
         assert!(
             !fix(Some("test_g.py line 5"), elsewhere, &contents, false, &[]).contains("returned")

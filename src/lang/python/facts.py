@@ -173,6 +173,10 @@ def facts(text):
                              | {n.module for n in ast.walk(tree)
                                 if isinstance(n, ast.ImportFrom) and n.module and n.level == 0})
     out["relative"] = any(isinstance(n, ast.ImportFrom) and n.level > 0 for n in ast.walk(tree))
+    # The top-level imports from a sibling module (`from .add import add`):
+    # a module that names itself there imports nothing of its own.
+    out["siblings"] = [{"module": n.module, "line": n.lineno} for n in tree.body
+                       if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
     out["equals"] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

@@ -21,6 +21,10 @@ pub struct Facts {
     pub imported: Vec<String>,
     #[serde(default)]
     pub relative: bool,
+    /// The top-level imports from a module beside it in its package
+    /// (`from .add import add`): the module's name and the line.
+    #[serde(default)]
+    pub siblings: Vec<Sibling>,
     /// Test functions pytest collects: top-level `test*` and methods
     /// `test*` of classes.
     pub tests: Vec<Test>,
@@ -200,6 +204,13 @@ pub struct Import {
     pub module: String,
     /// The names of `from module import a, b`; `None` for `import module`.
     pub names: Option<Vec<String>>,
+}
+
+/// `from .module import ...` at the top of a file.
+#[derive(Debug, Deserialize)]
+pub struct Sibling {
+    pub module: String,
+    pub line: u32,
 }
 
 #[derive(Debug, Deserialize)]

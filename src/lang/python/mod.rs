@@ -540,6 +540,17 @@ impl Language for Python {
         })
     }
 
+    fn import_failed(&self, what: &str) -> Option<(String, Vec<String>)> {
+        let rest = what.split("cannot import name '").nth(1)?;
+        let (name, rest) = rest.split_once('\'')?;
+        let module = rest.strip_prefix(" from '")?.split('\'').next()?;
+        let file = module.replace('.', "/");
+        Some((
+            name.to_string(),
+            vec![format!("{file}.py"), format!("{file}/__init__.py")],
+        ))
+    }
+
     fn unexported(&self, files: &[(String, String)]) -> Vec<Unexported> {
         let text_of = |path: &str| files.iter().find(|(p, _)| p == path).map(|(_, t)| t);
         let mut found = Vec::new();

@@ -82,6 +82,30 @@ fn opened_block(content: &str, message: &str) -> Option<String> {
     ))
 }
 
+/// A module of a package that imports from itself (`from .words import *`
+/// at the top of `words.py`), which the file as it is does not: it is to
+/// define what it holds, and that import gives it nothing. t8's textkit
+/// wrote its `__init__.py`'s two imports as the whole of
+/// `textkit/reverse_words.py`, and no file defined `reverse_words`.
+fn from_itself(write: &Write) -> Option<String> {
+    let path = write.path;
+    let file = path.rsplit('/').next()?;
+    let stem = file.strip_suffix(".py")?;
+    let own = write.facts.siblings.iter().find(|s| s.module == stem)?;
+    let had = write
+        .was
+        .is_some_and(|was| was.siblings.iter().any(|s| s.module == stem));
+    (!had).then(|| {
+        format!(
+            "{path} imports from itself: line {} (`{}`) reads {file}'s own names, which gives it \
+             nothing. The imports of the package's modules go in its __init__.py; give the whole \
+             of {file} with the code it is to hold (its functions, each with `def`).",
+            own.line,
+            line(write.content, own.line).trim(),
+        )
+    })
+}
+
 /// Why the write should not happen, with what to write instead when known.
 pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
     let path = write.path;
@@ -102,6 +126,9 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             ),
             None,
         ));
+    }
+    if let Some(own) = from_itself(write) {
+        return Some((own, None));
     }
     let had = write.was.map_or(0, |was| was.unreachable.len());
     if write.facts.unreachable.len() > had

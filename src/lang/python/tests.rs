@@ -1415,6 +1415,45 @@ fn an_import_from_a_module_of_a_package_that_lacks_the_name_is_refused() {
 }
 
 #[test]
+fn a_module_that_imports_from_itself_is_refused() {
+    let workspace = files(&[
+        (
+            "textkit/__init__.py",
+            "from .words import *\nfrom .blank import *\n",
+        ),
+        (
+            "textkit/blank.py",
+            "def is_blank(s):\n    return not s.strip()\n",
+        ),
+    ]);
+    let copied = "from .words import *\nfrom .blank import *\n";
+    let Review::Refuse(refusal) = review_in(&workspace, "textkit/words.py", copied) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        refusal.reason,
+        "textkit/words.py imports from itself: line 1 (`from .words import *`) reads words.py's \
+         own names, which gives it nothing. The imports of the package's modules go in its \
+         __init__.py; give the whole of words.py with the code it is to hold (its functions, \
+         each with `def`)."
+    );
+    // Its siblings it may import; the package's own file imports them all.
+    let defines = "from .blank import is_blank\n\n\ndef reverse_words(s):\n    return s\n";
+    assert_eq!(
+        review_in(&workspace, "textkit/words.py", defines),
+        Review::Accept
+    );
+    assert_eq!(
+        review_in(&workspace, "textkit/__init__.py", copied),
+        Review::Accept
+    );
+    // A file that had it already is the project's.
+    let had = files(&[("textkit/words.py", copied)]);
+    let kept = review_in(&had, "textkit/words.py", &format!("{copied}X = 1\n"));
+    assert!(!matches!(kept, Review::Refuse(_)), "{kept:?}");
+}
+
+#[test]
 fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_it() {
     let file = |p: &str, t: &str| (p.to_string(), t.to_string());
     let add = file("mathx/add.py", "def add(a, b):\n    return a + b\n");
