@@ -178,14 +178,32 @@ def facts(text):
     out["siblings"] = [{"module": n.module, "line": n.lineno} for n in tree.body
                        if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
     out["equals"] = []
+    out["equal_calls"] = []
+
+    def asserted(node, left, right):
+        # A method's object may have changed between two asserts
+        # (`inv.count('apple')` before and after a removal): only a
+        # function's call with literal arguments is taken as pure.
+        pure = (isinstance(left, ast.Call) and isinstance(left.func, ast.Name)
+                and all(literal(a) for a in left.args)
+                and not left.keywords and "random" not in segment(text, left))
+        return {"line": node.lineno, "end": node.end_lineno,
+                "call": segment(text, left), "expected": segment(text, right),
+                "pure": pure, "literal": literal(right),
+                "value": repr(ast.literal_eval(right)) if literal(right) else None}
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             out["calls"].append(node.func.id)
-        # unittest's `self.assertEqual(FIRST, SECOND)`, anywhere.
+        # unittest's `self.assertEqual(FIRST, SECOND)`, anywhere; the call
+        # it makes, on either side, with the value it expects.
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in ("assertEqual", "assertEquals") and len(node.args) >= 2):
-            out["equals"].append({"first": segment(text, node.args[0]),
-                                  "second": segment(text, node.args[1])})
+            first, second = node.args[0], node.args[1]
+            out["equals"].append({"first": segment(text, first),
+                                  "second": segment(text, second)})
+            call, value = (second, first) if isinstance(second, ast.Call) else (first, second)
+            out["equal_calls"].append(asserted(node, call, value))
         # `assert f(1) == 2 and g(3) == 4` asserts each of its parts.
         parts = []
         if isinstance(node, ast.Assert):
@@ -196,18 +214,7 @@ def facts(text):
             if not (isinstance(part, ast.Compare) and len(part.ops) == 1
                     and isinstance(part.ops[0], ast.Eq)):
                 continue
-            left, right = part.left, part.comparators[0]
-            # A method's object may have changed between two asserts
-            # (`inv.count('apple')` before and after a removal): only a
-            # function's call with literal arguments is taken as pure.
-            pure = (isinstance(left, ast.Call) and isinstance(left.func, ast.Name)
-                    and all(literal(a) for a in left.args)
-                    and not left.keywords and "random" not in segment(text, left))
-            out["asserts"].append({
-                "line": node.lineno, "end": node.end_lineno,
-                "call": segment(text, left), "expected": segment(text, right),
-                "pure": pure, "literal": literal(right),
-                "value": repr(ast.literal_eval(right)) if literal(right) else None})
+            out["asserts"].append(asserted(node, part.left, part.comparators[0]))
     for node in tree.body:
         targets = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -35,6 +35,10 @@ pub struct Facts {
     /// unittest's `self.assertEqual(FIRST, SECOND)`, anywhere.
     #[serde(default)]
     pub equals: Vec<Equal>,
+    /// Each `assertEqual` as an assert of its call (on either side) and the
+    /// value it expects.
+    #[serde(default)]
+    pub equal_calls: Vec<Assert>,
     /// Names called as plain names (`f(...)`, not `m.f(...)`).
     pub calls: Vec<String>,
     /// Names called, plain or as an attribute (`f(...)`, `m.f(...)`).

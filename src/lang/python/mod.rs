@@ -873,7 +873,11 @@ impl Language for Python {
             return Vec::new();
         };
         let mut found: Vec<(String, String)> = Vec::new();
-        for assert in answer.files.into_iter().flat_map(|facts| facts.asserts) {
+        let asserts = answer
+            .files
+            .into_iter()
+            .flat_map(|facts| facts.asserts.into_iter().chain(facts.equal_calls));
+        for assert in asserts {
             if assert.pure && assert.literal && !found.iter().any(|(call, _)| *call == assert.call)
             {
                 found.push((assert.call, assert.expected));

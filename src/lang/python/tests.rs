@@ -2505,4 +2505,19 @@ fn the_calls_a_test_file_asserts_equal_to_a_literal_are_each_part_of_an_and() {
             .asserted_calls(&[("test_x.py".to_string(), "def f(:\n".to_string())])
             .is_empty()
     );
+    // unittest's assertEqual, the call on either side (t9's slug-tests
+    // was told one wrong expectation a run: unittest stops a test at its
+    // first failing assert).
+    let unit = "import unittest\nfrom slug import truncate\n\n\nclass TestTruncate(unittest.TestCase):\n    \
+                def test_truncate(self):\n        \
+                self.assertEqual(truncate('with spaces', 10), 'with spaces')\n        \
+                self.assertEqual('ab', truncate('ab', 5))\n        \
+                self.assertEqual(self.value, 'x')\n";
+    assert_eq!(
+        Python.asserted_calls(&[("test_slug.py".to_string(), unit.to_string())]),
+        [
+            pair("truncate('with spaces', 10)", "'with spaces'"),
+            pair("truncate('ab', 5)", "'ab'")
+        ]
+    );
 }
