@@ -324,8 +324,20 @@ pub fn asked_again(last: &ChatRequest, state: &State, settings: &Settings) -> Op
             _ => message.content.clone(),
         })
         .collect();
+    // A reply whose calls were all blocked as repeats is one the request
+    // holds already: shown it a second time, a small model wrote it a
+    // third (t9's textkit: the same refused write of `__init__.py` six
+    // times, at temperatures raised to 1.0, until the subtask failed).
+    let facts: Vec<&Came> = state
+        .calls
+        .iter()
+        .filter(|fact| fact.exchange == this)
+        .map(|fact| &fact.came)
+        .collect();
+    let repeated = !facts.is_empty() && facts.iter().all(|came| matches!(came, Came::Blocked));
+    let prose = prose_reply(reply) && state.answer_exchange != Some(this);
     let mut messages = last.messages.clone();
-    if !prose_reply(reply) || state.answer_exchange == Some(this) {
+    if !prose && !repeated {
         messages.push(Message::assistant(reply.content.clone(), Vec::new()));
     }
     messages.push(Message::user(said.join("\n\n")));
@@ -703,6 +715,54 @@ mod tests {
         assert!(
             after.ends_with("\nPLAN PROGRESS: [x] 1.1 [>] 1.2"),
             "{after}"
+        );
+    }
+
+    #[test]
+    fn asked_again_after_prose_or_a_blocked_repeat_the_reply_is_left_out() {
+        let settings = Settings::new("/nowhere".into());
+        let call = r#"{"name": "write_file", "arguments": {"path": "a.py", "content": "x"}}"#;
+        // The last exchange: `reply`, then what the runner said, its call
+        // (when it has one) having come to `came`.
+        let asked = |reply: &str, came: Option<crate::state::Came>| {
+            let mut state = State {
+                exchanges: 1,
+                ..State::default()
+            };
+            // As the state keeps a reply: with the calls found in it.
+            let calls = match came {
+                Some(_) => vec![listing()],
+                None => vec![],
+            };
+            let mut exchange = vec![Message::assistant(reply, calls)];
+            if let Some(came) = came {
+                exchange.push(Message::tool("write_file", "Blocked: a repeat"));
+                state.calls.push_back(crate::state::CallFact {
+                    exchange: 0,
+                    message: 1,
+                    tool: "write_file".into(),
+                    came,
+                });
+            }
+            exchange.push(Message::user("Call a tool now"));
+            state.conversation.push_back(exchange);
+            let last = request(&State::default(), &settings, 8192, "GOAL: g");
+            let again = asked_again(&last, &state, &settings).expect("asked again");
+            assert_eq!(again.messages[..last.messages.len()], last.messages[..]);
+            again.messages[last.messages.len()..]
+                .iter()
+                .map(|m| m.role)
+                .collect::<Vec<Role>>()
+        };
+        assert_eq!(asked("I will write it.", None), [Role::User]);
+        assert_eq!(asked(call, Some(crate::state::Came::Blocked)), [Role::User]);
+        let refused = crate::state::Came::Refused {
+            kind: crate::state::RefusalKind::LanguageRefused,
+        };
+        assert_eq!(
+            asked(call, Some(refused)),
+            [Role::Assistant, Role::User],
+            "a refused call is shown with its refusal"
         );
     }
 
