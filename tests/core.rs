@@ -213,7 +213,7 @@ fn a_looping_model_is_stopped_by_the_guard() {
         .unwrap()
         .to_string();
     assert!(
-        context.contains("BLOCKED ACTIONS: run_cmd {\"cmd\":\"python3 --version\"}"),
+        context.contains("BLOCKED ACTIONS: run_cmd python3 --version\n"),
         "{context}"
     );
     assert!(state.tree.is_achieved());

@@ -390,7 +390,8 @@ impl Agent<'_> {
             self.end_active(
                 false,
                 format!(
-                    "stuck in a loop: {STUCK_AFTER} actions in a row were blocked (last: {signature})"
+                    "stuck in a loop: {STUCK_AFTER} actions in a row were blocked (last: {})",
+                    crate::state::guard::shown(signature)
                 ),
             )?;
         }

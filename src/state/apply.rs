@@ -171,7 +171,10 @@ impl State {
                 if !self.blocked.contains(signature) {
                     self.blocked.push(signature.clone());
                 }
-                self.push_error(format!("blocked a loop: {signature}"));
+                self.push_error(format!(
+                    "blocked a loop: {}",
+                    super::guard::shown(signature)
+                ));
                 self.tell(tool, message, Came::Blocked);
             }
             Event::CallRejected {

@@ -31,6 +31,47 @@ pub fn signature(tool: &str, arguments: &Value) -> String {
     )
 }
 
+/// A signature as the model is shown it: the tool and what it was
+/// pointed at (a path, a command, a pattern, or why it was refused), never
+/// the arguments' text or the hash of a long one. t10's textkit was shown
+/// `blocked a loop: write_file {"refused":"… print('Testing…\"hello… #5d8c9ea6a559`
+/// three times in a row, and wrote that line, hash and count, into its
+/// `__main__.py`.
+pub fn shown(signature: &str) -> String {
+    let (tool, arguments) = signature.split_once(' ').unwrap_or((signature, ""));
+    if !arguments.starts_with('{') {
+        return signature.to_string();
+    }
+    let field = |key: &str| -> Option<String> {
+        match serde_json::from_str::<Value>(arguments) {
+            Ok(value) => match &value[key] {
+                Value::String(text) => Some(text.clone()),
+                Value::Null => None,
+                other => Some(other.to_string()),
+            },
+            // Cut short: the field's text up to its closing quote, when
+            // it is there whole.
+            Err(_) => {
+                let start = arguments.find(&format!("\"{key}\":\""))? + key.len() + 4;
+                let rest = &arguments[start..];
+                let end = rest.find(['"', '\\', '…'])?;
+                (rest[end..].starts_with('"') || key == "refused").then(|| rest[..end].to_string())
+            }
+        }
+    };
+    let of = if let Some(reason) = field("refused") {
+        // Up to the code it quotes, which the model would copy.
+        let reason = reason.split(['`', '…']).next().unwrap_or_default();
+        let reason = crate::text::shorten(reason.trim_end_matches([' ', '(']), 100);
+        format!("(refused: {reason})")
+    } else if let Some(target) = ["cmd", "pattern", "path"].iter().find_map(|key| field(key)) {
+        crate::text::shorten(&target, 100)
+    } else {
+        "(the same arguments)".to_string()
+    };
+    format!("{tool} {of}")
+}
+
 /// JSON with object keys sorted at every level and no insignificant spaces.
 pub fn canonical_json(value: &Value) -> String {
     match value {
@@ -124,6 +165,35 @@ mod tests {
         );
         assert!(a.len() < 200, "{a}");
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn a_signature_is_shown_by_what_it_points_at_never_its_text_or_hash() {
+        let short = signature("run_cmd", &json!({"cmd": "python3 -m pytest -q"}));
+        assert_eq!(shown(&short), "run_cmd python3 -m pytest -q");
+        let write = signature(
+            "write_file",
+            &json!({"path": "a.py", "content": "print('x')\n".repeat(500)}),
+        );
+        assert!(write.contains('#'), "{write}");
+        assert_eq!(shown(&write), "write_file (the same arguments)");
+        let small = signature("write_file", &json!({"path": "a.py", "content": "x = 1"}));
+        assert_eq!(shown(&small), "write_file a.py");
+        let refused = signature(
+            "write_file",
+            &json!({"refused": format!(
+                "not written: Python cannot read t.py: line 11 (`    print('Testing: \"hello\" -> {}`)",
+                "x".repeat(300)
+            )}),
+        );
+        assert!(refused.contains("hello"), "{refused}");
+        let seen = shown(&refused);
+        assert_eq!(
+            seen,
+            "write_file (refused: not written: Python cannot read t.py: line 11)"
+        );
+        let search = signature("search", &json!({"pattern": "def \\w+", "path": null}));
+        assert_eq!(shown(&search), "search def \\w+");
     }
 
     #[test]

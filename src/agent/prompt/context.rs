@@ -188,6 +188,10 @@ pub fn round_block(
         or_none(in_a_row(&errors).join(" | "))
     ));
     let blocked = &state.blocked[state.blocked.len().saturating_sub(SHOWN_BLOCKED)..];
+    let blocked: Vec<String> = blocked
+        .iter()
+        .map(|s| crate::state::guard::shown(s))
+        .collect();
     lines.push(format!("BLOCKED ACTIONS: {}", or_none(blocked.join(" | "))));
     if let Some(flight) = &state.in_flight {
         lines.push(format!(
