@@ -1299,6 +1299,79 @@ fn a_fix_given_in_prose_is_put_in_beside_the_other_definitions() {
     run.assert_code(0);
 }
 
+/// A write its language refuses, sent again as it was and blocked as a
+/// repeat, is asked of in a question of its own: the content and why it
+/// was not written, no tools; the answer's code is written (t10's textkit
+/// sent the same unreadable test file six rounds in a row, told the line
+/// each time, and the subtask ended stuck). A refusal alone is corrected
+/// in rounds, as before.
+#[test]
+fn an_unreadable_write_sent_again_is_asked_of_on_its_own() {
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "Print hello"}],
+            "check": "python3 greet.py"},
+        "rules": [
+            {"name": "the question of its own", "has": ["What in it keeps it from being \
+                written?"],
+             "reply": {"content": "The string is not closed.\n```python\nprint('hello')\n```\n"}},
+            {"name": "the program's run", "subtask": "`python3 greet.py`",
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 greet.py"}}]}},
+            {"name": "done", "last_tool": "bytes to greet.py", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "wrote it"}}]}},
+            {"name": "the unreadable write, every time", "subtask": "greet.py",
+             "reply": {"tool_calls": [{"name": "write_file",
+                "arguments": {"path": "greet.py", "content": "print('hello)\n"}}]}}
+        ]
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .args(["Write greet.py, a script that prints hello"]);
+    let run = test.run();
+    let records = test.records();
+    let refused = records
+        .iter()
+        .filter(|r| {
+            matches!(
+                &r.event,
+                Event::CallRejected {
+                    kind: RefusalKind::LanguageRefused,
+                    ..
+                }
+            )
+        })
+        .count();
+    let blocked = records
+        .iter()
+        .filter(|r| matches!(&r.event, Event::ActionBlocked { .. }))
+        .count();
+    assert_eq!((refused, blocked), (1, 1), "{}", run.stderr);
+    let asked: Vec<Value> = test
+        .server()
+        .requests()
+        .into_iter()
+        .filter(|request| crate::support::context(request).contains("What in it keeps it"))
+        .collect();
+    assert_eq!(asked.len(), 1, "asked once, after the repeat");
+    let question = crate::support::context(&asked[0]);
+    assert!(
+        question.starts_with(
+            "This is greet.py as it was to be written:\n```python\nprint('hello)\n```\n\nIt \
+             was not written: Python cannot read greet.py"
+        ),
+        "{question}"
+    );
+    assert!(
+        asked[0]["tools"].as_array().is_none_or(Vec::is_empty),
+        "no tools: {}",
+        asked[0]["tools"]
+    );
+    assert_eq!(test.read("greet.py"), "print('hello')\n", "{}", run.stderr);
+    run.assert_code(0);
+}
+
 /// A goal about the project's tests names no text its program prints:
 /// asked what the program prints every time, w1's calc-fix model answered
 /// with the goal's own sentence twice, and held to it, a cycle put a print

@@ -52,7 +52,8 @@ fn options_read(language: &dyn crate::lang::Language, goal: &str) -> String {
 
 impl Agent<'_> {
     /// The question of its own this round asks instead of a round, at most
-    /// [`MAX_QUESTIONS`] times a subtask: the fix of the function a failing
+    /// [`MAX_QUESTIONS`] times a subtask: the fix of a refused write sent
+    /// again (see [`Agent::unreadable_question`]), else of the function a failing
     /// test of the project's own calls (see [`focus::repair`]), else the
     /// fix of a small program of the project whose runs print otherwise
     /// than they must (see [`Agent::program_question`]). `files` are those
@@ -63,10 +64,12 @@ impl Agent<'_> {
         if asked >= MAX_QUESTIONS {
             return None;
         }
-        let repair = focus::repair(self.state(), files, |path| self.tools.text(path));
-        let mut question = match repair {
-            Some(repair) => prompt::repair_question(&repair),
-            None => self.program_question().await?,
+        let mut question = match self.unreadable_question() {
+            Some(question) => question,
+            None => match focus::repair(self.state(), files, |path| self.tools.text(path)) {
+                Some(repair) => prompt::repair_question(&repair),
+                None => self.program_question().await?,
+            },
         };
         // Its last answer said something and gave no code: asked for the
         // code alone, after it.
@@ -76,6 +79,27 @@ impl Agent<'_> {
             .filter(|(ask, _)| *ask == question.ask)
             .map(|(_, said)| said);
         Some((question, asked))
+    }
+
+    /// The fix of a write the file's language refused, which the model
+    /// then sent again as it was (see [`focus::unreadable_write`]): the
+    /// content and why it was not written, to be given whole, fixed. Told
+    /// the line in rounds, t10's textkit wrote the same file back five
+    /// times; asked so, a small model reads the code before it writes.
+    fn unreadable_question(&self) -> Option<Question> {
+        let (path, content, why) = focus::unreadable_write(self.state())?;
+        if content.len() > MAX_PROGRAM_BYTES {
+            return None;
+        }
+        let tag = self.languages.iter().find(|l| l.owns(&path))?.name();
+        let why = why.strip_prefix("not written: ").unwrap_or(&why);
+        let ask = format!(
+            "This is {path} as it was to be written:\n```{tag}\n{}\n```\n\nIt was not written: \
+             {why}\n\nWhat in it keeps it from being written? {}",
+            content.trim_end(),
+            prompt::answer_form(tag, &path)
+        );
+        Some(Question::of_file(path, tag, ask))
     }
 
     /// The fix of a small program the project had, when the last call of
@@ -196,13 +220,7 @@ impl Agent<'_> {
                 text.trim_end(),
                 prompt::answer_form(tag, &path)
             );
-            return Some(Question {
-                path,
-                function: None,
-                language: tag.to_string(),
-                ask,
-                said: None,
-            });
+            return Some(Question::of_file(path, tag, ask));
         }
         let ask = format!(
             "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow it \
@@ -213,13 +231,7 @@ impl Agent<'_> {
             text.trim_end(),
             prompt::answer_form(tag, &path)
         );
-        Some(Question {
-            path,
-            function: None,
-            language: tag.to_string(),
-            ask,
-            said: None,
-        })
+        Some(Question::of_file(path, tag, ask))
     }
 
     /// The write an answer to a [`Question`] gives: its last code block

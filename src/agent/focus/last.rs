@@ -3,7 +3,7 @@
 //! the error and the file it points at.
 
 use super::check::{passed, short_of, wrote};
-use super::{COMPLETE, calls, result_of, tool_calls};
+use super::{COMPLETE, call_of, calls, result_of, tool_calls};
 use crate::lang::Languages;
 use crate::model::text_calls;
 use crate::state::{ActionOutcome, CallFact, Came, RefusalKind, State, SubtaskKind, verdict};
@@ -162,6 +162,32 @@ pub fn answer_written(state: &State) -> bool {
 }
 
 /// Whether a call of the active subtask was refused as `kind`.
+/// The write the model sent again, and had blocked as a repeat, after the
+/// file's language refused it: its path and content, as the refused call
+/// is kept, and the first line of the refusal. t9's and t10's textkit sent
+/// the same unreadable `write_file` six rounds in a row, told each time
+/// which line Python could not read, and the subtask ended stuck.
+pub fn unreadable_write(state: &State) -> Option<(String, String, String)> {
+    let facts: Vec<&CallFact> = tool_calls(state).collect();
+    let repeats = facts
+        .iter()
+        .rev()
+        .take_while(|fact| fact.came == Came::Blocked && fact.tool == "write_file")
+        .count();
+    let refused = facts.len().checked_sub(repeats + 1).map(|at| facts[at])?;
+    let unreadable = Came::Refused {
+        kind: RefusalKind::LanguageRefused,
+    };
+    if repeats == 0 || refused.tool != "write_file" || refused.came != unreadable {
+        return None;
+    }
+    let call = call_of(state, refused)?;
+    let path = call.arguments["path"].as_str()?.to_string();
+    let content = call.arguments["content"].as_str()?.to_string();
+    let why = result_of(state, refused).lines().next()?.to_string();
+    Some((path, content, why))
+}
+
 pub fn refused_in_subtask(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.came == Came::Refused { kind })
 }

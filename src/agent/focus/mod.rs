@@ -25,7 +25,7 @@ pub use check::{
 pub use last::{
     Last, acted, answer_written, changed_files, checked_failure, claim_refused, completion_refused,
     failed_output, gave_up_before, last, refused_in_subtask, tests_failed_since, unchanged,
-    unwired, unwired_still,
+    unreadable_write, unwired, unwired_still,
 };
 pub use next_step::{
     Ending, Repair, after_work, fix_failure, kept_test, next_step, repair, where_option_is_read,
@@ -82,6 +82,20 @@ fn result_of<'a>(state: &'a State, fact: &CallFact) -> &'a str {
         .and_then(|at| state.conversation.get(at))
         .and_then(|exchange| exchange.get(fact.message))
         .map_or("", |message| message.content.as_str())
+}
+
+/// The call a fact is of, as the conversation keeps it: the reply that
+/// opens its exchange, at the place of its result among the results.
+fn call_of<'a>(state: &'a State, fact: &CallFact) -> Option<&'a crate::chat::ToolCall> {
+    let at = usize::try_from(fact.exchange.checked_sub(state.first_exchange())?).ok()?;
+    let exchange = state.conversation.get(at)?;
+    let reply = exchange.first()?;
+    let results_before = exchange
+        .get(1..fact.message)?
+        .iter()
+        .filter(|message| message.role == crate::chat::Role::Tool)
+        .count();
+    reply.tool_calls.get(results_before)
 }
 
 /// The files a reply may give as code blocks: those the run wrote, those

@@ -91,6 +91,19 @@ pub struct Question {
     pub said: Option<String>,
 }
 
+impl Question {
+    /// The question of a whole file, `path`, in `language`.
+    pub fn of_file(path: String, language: &str, ask: String) -> Question {
+        Question {
+            path,
+            function: None,
+            language: language.to_string(),
+            ask,
+            said: None,
+        }
+    }
+}
+
 /// The question that asks for the fix of one function a failing test of
 /// the project's own shows wrong (see [`focus::Repair`]): the test's line,
 /// what the call gave and what the test expects, and the function as it
