@@ -2136,6 +2136,57 @@ fn a_requirement_shown_by_an_inline_program_is_run_to_see_the_work() {
     );
 }
 
+/// A requirement the assessment shows by running a test file by its path
+/// is held to the tests, like one shown by the test runner: t11's textkit
+/// assessment expected pytest's "2 passed in 0.03s" from `python3
+/// textkit/test_textkit.py`, which prints nothing, and a cycle was to make
+/// the test file print it.
+#[test]
+fn a_requirement_shown_by_running_a_test_file_is_held_to_the_tests() {
+    let on_subtask = |subtask: &str, tool: &str, arguments: serde_json::Value| {
+        serde_json::json!({"subtask": subtask, "reply": {"tool_calls": [{"name": tool,
+            "arguments": arguments}]}})
+    };
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "mathx.py", "purpose": "add"},
+            {"path": "test_mathx.py", "purpose": "tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            on_subtask("Run `python3 -m pytest -q`", "run_cmd",
+                serde_json::json!({"cmd": "python3 -m pytest -q"})),
+            {"last_tool": "Wrote ", "reply": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "written"}}]}},
+            on_subtask("Write mathx.py", "write_file", serde_json::json!({"path": "mathx.py",
+                "content": "def add(a, b):\n    return a + b\n"})),
+            on_subtask("Write test_mathx.py", "write_file", serde_json::json!({"path":
+                "test_mathx.py", "content":
+                "from mathx import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "The test file runs the add function", "met": true,
+             "evidence": "it ran", "about_tests": false, "about_output": true,
+             "command": "python3 test_mathx.py", "expects": "1 passed in 0.01s"}]}}],
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": true, "reason": "done"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write mathx.py with add(a, b) and pytest tests for it",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let state = test.assert_replay_matches();
+    let requirement = &state.requirements[0];
+    assert!(
+        requirement.about_tests && requirement.shown_by.is_none() && requirement.met,
+        "{requirement:?}\n{}",
+        run.stderr
+    );
+    run.assert_code(0);
+}
+
 /// A cycle's change of a file, marked done with nothing changed, is
 /// refused once: what it asks for was found missing in the files as they
 /// are (a cli-flag run's cycle, "Make this true: ... an optional --shout

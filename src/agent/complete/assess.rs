@@ -505,8 +505,18 @@ impl Agent<'_> {
                         crate::state::cases::not_named(&self.state().goal, requirements);
                     let requirements =
                         verdict::not_about_tests(self.speaks_of_tests(), requirements);
+                    // A test file run by its path is a run of tests too: t11's
+                    // textkit assessment showed "the test file runs both
+                    // functions" by `python3 textkit/test_textkit.py`,
+                    // expecting pytest's "2 passed in 0.03s", and a cycle
+                    // was to make the file print it.
                     let requirements = verdict::shown_by_tests(requirements, |command| {
-                        self.languages.iter().any(|l| l.runs_tests(command))
+                        self.languages.iter().any(|l| {
+                            l.runs_tests(command)
+                                || command
+                                    .split_whitespace()
+                                    .any(|word| l.owns(word) && l.is_test(word))
+                        })
                     });
                     let requirements = verdict::shown_by_library(requirements, speaks, |word| {
                         self.is_library(word)
