@@ -216,6 +216,7 @@ impl Agent<'_> {
         };
         usage += reply.usage;
         retries += reply.retries;
+        tracing::info!(answer = %reply.content, "the goal's examples, as first stated");
         let mut lines = lines_of(&reply.content, "examples");
         lines.truncate(MAX_EXAMPLES);
         let stated = calls_of(language.assertions(&lines), &names);
@@ -232,6 +233,7 @@ impl Agent<'_> {
             };
             usage += reply.usage;
             retries += reply.retries;
+            tracing::info!(answer = %reply.content, "the goal's examples, their values again");
             let calls: Vec<&str> = stated.iter().map(|(call, _)| call.as_str()).collect();
             let again = completed(&calls, lines_of(&reply.content, "returns"), |lines| {
                 language.assertions(lines)
