@@ -181,7 +181,7 @@ pub fn round_block(
         .rev()
         .take(SHOWN_ERRORS)
         .rev()
-        .map(|error| crate::text::shorten(error, SHOWN_ERROR_MAX))
+        .map(|error| shown_error(error))
         .collect();
     lines.push(format!(
         "RECENT ERRORS: {}",
@@ -261,6 +261,20 @@ fn in_a_row(items: &[String]) -> Vec<String> {
             _ => format!("{item} ({count} times in a row)"),
         })
         .collect()
+}
+
+/// An error's first line, cut to [`SHOWN_ERROR_MAX`] characters; when the
+/// cut falls inside code it quotes in backticks, before that code. t12's
+/// slug-tests was shown a refusal cut in the middle of the line it quoted,
+/// `assert slugify(...) == ('hello-world' and truncate("Hello, World!", 10) …`,
+/// and gave that as the `old` of its edits three times; no file holds it.
+fn shown_error(error: &str) -> String {
+    let shown = crate::text::shorten(error, SHOWN_ERROR_MAX);
+    if !shown.ends_with('…') || shown.matches('`').count().is_multiple_of(2) {
+        return shown;
+    }
+    let open = shown.rfind('`').unwrap_or(shown.len());
+    format!("{}…", shown[..open].trim_end_matches([' ', '(', ':']))
 }
 
 fn or_none(text: String) -> String {
@@ -369,5 +383,22 @@ mod tests {
         assert!(!block.contains("1: x = 1"), "{block}");
         assert_eq!(second.chars().count(), SHOWN_ERROR_MAX + 1, "{second}");
         assert!(second.ends_with('…'));
+    }
+
+    #[test]
+    fn an_error_cut_inside_the_code_it_quotes_is_cut_before_it() {
+        let long = format!("`    assert f({}) == 1`", "x, ".repeat(80));
+        let error = format!("not edited: Python cannot read t.py: line 6 ({long}): bad");
+        assert_eq!(
+            shown_error(&error),
+            "not edited: Python cannot read t.py: line 6…"
+        );
+        // Code quoted whole stays.
+        let whole = format!(
+            "not edited: line 6 (`x = (`): '(' was never closed {}",
+            "y".repeat(300)
+        );
+        assert!(shown_error(&whole).starts_with("not edited: line 6 (`x = (`)"));
+        assert_eq!(shown_error("short `code`"), "short `code`");
     }
 }
