@@ -85,7 +85,8 @@ impl Agent<'_> {
     /// then sent again as it was (see [`focus::unreadable_write`]): the
     /// content and why it was not written, to be given whole, fixed. Told
     /// the line in rounds, t10's textkit wrote the same file back five
-    /// times; asked so, a small model reads the code before it writes.
+    /// times (the other questions of its own were asked for the same
+    /// reason; this one is not measured on the model yet).
     fn unreadable_question(&self) -> Option<Question> {
         let (path, content, why) = focus::unreadable_write(self.state())?;
         if content.len() > MAX_PROGRAM_BYTES {

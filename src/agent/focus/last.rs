@@ -161,7 +161,6 @@ pub fn answer_written(state: &State) -> bool {
     state.answer_exchange == Some(fact.exchange) && super::check::wrote(fact)
 }
 
-/// Whether a call of the active subtask was refused as `kind`.
 /// The write the model sent again, and had blocked as a repeat, after the
 /// file's language refused it: its path and content, as the refused call
 /// is kept, and the first line of the refusal. t9's and t10's textkit sent
@@ -188,6 +187,7 @@ pub fn unreadable_write(state: &State) -> Option<(String, String, String)> {
     Some((path, content, why))
 }
 
+/// Whether a call of the active subtask was refused as `kind`.
 pub fn refused_in_subtask(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.came == Came::Refused { kind })
 }
