@@ -1,7 +1,7 @@
 # The runner's two examples questions, each asked after a sentence of what
 # the functions do, for goals that name functions and say nothing of what
 # they return: each agreed value checked against a right function.
-import sys, json, re, ast; sys.path.insert(0, __import__('os').path.dirname(__file__)); from ask import ask
+import sys, json, re, ast; sys.path.insert(0, __import__('os').path.dirname(__file__)); from ask import ask, names as named, sides
 REF = {
  "reverse_words": lambda s: ' '.join(reversed(s.split())),
  "is_blank": lambda s: not s.strip(),
@@ -23,23 +23,13 @@ GOALS = [
  "Create a mathx package with add(a, b) and mul(a, b) and pytest tests",
  "Write numbers.py with is_even(n) and word_lengths(text)",
 ]
-def names(g):
-    out = []
-    for m in re.finditer(r'([A-Za-z_]\w*)\(', g):
-        if m.group(1) in REF and m.group(1) not in out: out.append(m.group(1))
-    return out
-def sides(line):
-    try:
-        t = ast.parse(line.strip()).body[0]; c = t.test
-        return ast.unparse(c.left), ast.unparse(c.comparators[0])
-    except Exception: return None
 def sch(k, a, b):
     return {"type": "object", "properties": {"does": {"type": "string", "maxLength": 300},
             k: {"type": "array", "minItems": a, "maxItems": b, "items": {"type": "string", "maxLength": 100}}},
             "required": ["does", k]}
 tot = dict(agreed=0, wrong=0)
 for g in GOALS:
-    ns = names(g); nl = ", ".join(f"`{n}`" for n in ns)
+    ns = named(g, REF); nl = ", ".join(f"`{n}`" for n in ns)
     p1 = (f"No tool call now. From the GOAL's words alone (not from any code): first say in one sentence what {nl} do, "
           f"as their names and the GOAL say; then write Python asserts of what they must return, each one line "
           f"`assert CALL == VALUE`: a call with literal arguments, and the value it returns, as a literal, with "

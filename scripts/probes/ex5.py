@@ -1,7 +1,4 @@
-import sys, json; sys.path.insert(0, __import__('os').path.dirname(__file__)); from ask import ask
-TK="Set up a package called textkit whose top level offers reverse_words(s) and is_blank(s); include pytest tests"
-CV="Add a function count_vowels(text) to textutil.py that returns how many vowels the text has"
-SL="Write slug.py with a function slugify(title) that turns a title into a URL slug"
+import sys, json; sys.path.insert(0, __import__('os').path.dirname(__file__)); from ask import ask, TK, CV, SL, PL
 cases = [
  (TK, "reverse_words('hello world')", "'dlrow olleh'", False),
  (TK, "reverse_words('hello world')", "'world hello'", True),

@@ -1,4 +1,4 @@
-import sys, json, re, ast; sys.path.insert(0, __import__('os').path.dirname(__file__)); from ask import ask
+import sys, json, re, ast; sys.path.insert(0, __import__('os').path.dirname(__file__)); from ask import ask, names as named, sides
 REF = {
  "count_vowels": lambda t: sum(c in 'aeiouAEIOU' for c in t),
  "fizzbuzz": lambda n: 'FizzBuzz' if n%15==0 else 'Fizz' if n%3==0 else 'Buzz' if n%5==0 else str(n),
@@ -20,21 +20,11 @@ GOALS = [
  "Set up a package called textkit whose top level offers reverse_words(s) and is_blank(s); include pytest tests",
  "Write a module wordtools.py with reverse_words(text) and count_words(text), plus pytest tests",
 ]
-def names(g):
-    out=[]
-    for m in re.finditer(r'([A-Za-z_]\w*)\(', g):
-        if m.group(1) in REF and m.group(1) not in out: out.append(m.group(1))
-    return out
-def sides(line):
-    try:
-        t=ast.parse(line.strip()).body[0]
-        c=t.test; return ast.unparse(c.left), ast.unparse(c.comparators[0])
-    except Exception: return None
 V=sys.argv[1]; T=float(sys.argv[2]) if len(sys.argv)>2 else 0.2
 sch=lambda k,a,b:{"type":"object","properties":{**({"does":{"type":"string","maxLength":200}} if V=="new" else {}),k:{"type":"array","minItems":a,"maxItems":b,"items":{"type":"string","maxLength":100}}},"required":(["does"] if V=="new" else [])+[k]}
 tot=dict(agreed=0, wrong=0, tells=0)
 for g in GOALS:
-    ns=names(g); nl=", ".join(f"`{n}`" for n in ns)
+    ns=named(g, REF); nl=", ".join(f"`{n}`" for n in ns)
     if V=="old":
         p1=f"No tool call now. From the GOAL's words alone (not from any code), write Python asserts of what {nl} must return, each one line `assert CALL == VALUE`: a call with literal arguments, and the value the GOAL's words say it returns, as a literal. Only calls whose result the GOAL decides; none when the GOAL does not say what they return. At most 6. Answer with JSON: {{\"examples\": [\"...\"]}}"
     else:
