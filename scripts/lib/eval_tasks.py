@@ -663,6 +663,138 @@ def judge_countdown(work):
     return False, "no script prints 3, 2, 1 when given 3"
 
 
+# A fourth batch of the suite's kinds in other words (session of 2026-11-30
+# 14:58), written before any run of them: `--goals fourth`. Shapes the
+# earlier batches lack: unittest-style tests run by pytest, a fix whose bug
+# is a unit (a percent taken as a fraction), a function that keeps an
+# order, tests of a function that maps numbers to text, a switch that
+# changes what a script computes, a package of conversions.
+CART = """\
+def line_total(price, quantity):
+    return price * quantity
+
+
+def cart_total(lines, discount=0):
+    \"\"\"The sum of the lines (price, quantity), less `discount` percent.\"\"\"
+    total = sum(line_total(price, quantity) for price, quantity in lines)
+    return total - total * discount
+"""
+
+TEST_CART = """\
+import unittest
+
+from cart import cart_total, line_total
+
+
+class CartTest(unittest.TestCase):
+    def test_line(self):
+        self.assertEqual(line_total(2, 3), 6)
+
+    def test_no_discount(self):
+        self.assertEqual(cart_total([(2, 3), (1, 4)]), 10)
+
+    def test_half_off(self):
+        self.assertEqual(cart_total([(10, 1), (5, 2)], 50), 10)
+
+
+if __name__ == "__main__":
+    unittest.main()
+"""
+
+LISTUTIL = """\
+def chunks(items, size):
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def flatten(lists):
+    return [item for inner in lists for item in inner]
+"""
+
+ROMAN = """\
+NUMERALS = [
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+    (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+]
+
+
+def to_roman(number):
+    \"\"\"The Roman numeral of a whole number from 1 to 3999.\"\"\"
+    if not 1 <= number <= 3999:
+        raise ValueError(f"{number} has no Roman numeral here")
+    out = []
+    for value, letters in NUMERALS:
+        while number >= value:
+            out.append(letters)
+            number -= value
+    return "".join(out)
+"""
+
+BROKEN_ROMAN = ROMAN.replace('return "".join(out)', 'return "".join(out).lower()')
+
+SUMARGS = """\
+import sys
+
+
+def main(argv):
+    numbers = [float(arg) for arg in argv[1:]]
+    total = sum(numbers)
+    print(int(total) if total == int(total) else total)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_cart_fix(work):
+    return fixed(work, "cart.py", "from cart import cart_total, line_total; "
+                          "assert cart_total([(4, 5)], 25) == 15; assert cart_total([(3, 3)]) == 9; "
+                          "assert line_total(7, 2) == 14")
+
+
+def judge_add_dedupe(work):
+    ok, out = probe(work, """
+        from listutil import dedupe, chunks, flatten
+        assert dedupe([3, 1, 3, 2, 1]) == [3, 1, 2], dedupe([3, 1, 3, 2, 1])
+        assert dedupe([]) == [] and dedupe(["a", "a"]) == ["a"]
+        assert chunks([1, 2, 3], 2) == [[1, 2], [3]] and flatten([[1], [2, 3]]) == [1, 2, 3]
+    """)
+    return ok, "dedupe works and the others still do" if ok else out
+
+
+def judge_roman_tests(work):
+    return tests_that_test(work, "roman.py", BROKEN_ROMAN, "to_roman()")
+
+
+def judge_sumargs_avg(work):
+    code, out = py(["sumargs.py", "1", "2", "6"], work)
+    if code != 0 or out.strip() != "9":
+        return False, f"`sumargs.py 1 2 6` printed {out.strip()[:60]!r}"
+    for args in (["--avg", "1", "2", "6"], ["1", "2", "6", "--avg"]):
+        code, out = py(["sumargs.py", *args], work)
+        if code == 0 and out.strip() in ("3", "3.0"):
+            return True, "both forms print what they should"
+    return False, f"`sumargs.py --avg 1 2 6` printed {out.strip()[:60]!r}"
+
+
+def judge_units(work):
+    return probed_and_tested(
+        work, "from units import km_to_miles, miles_to_km; "
+              "assert abs(km_to_miles(1.609344) - 1) < 0.01, km_to_miles(1.609344); "
+              "assert abs(miles_to_km(10) - 16.09) < 0.05, miles_to_km(10)",
+        "`from units import km_to_miles, miles_to_km` fails")
+
+
+def judge_primes(work):
+    for path in [p for p in sources(work) if not is_test(p)]:
+        # 23 itself is prime: "up to" includes it.
+        code, out = py([str(path.relative_to(work)), "23"], work)
+        if code == 0 and re.findall(r"\d+", out) == ["2", "3", "5", "7", "11", "13", "17", "19", "23"]:
+            return True, f"{path.relative_to(work)} prints the primes up to 23"
+    return False, "no script prints 2, 3, 5, 7, 11, 13, 17, 19, 23 when given 23"
+
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -850,14 +982,56 @@ TASKS = {
         [],
         judge_countdown,
     ),
+    "cart-fix": (
+        "test_cart.py has a failing case. Track down the mistake in cart.py and correct it; the tests "
+        "are right",
+        {"cart.py": CART, "test_cart.py": TEST_CART},
+        ["test_cart.py"],
+        judge_cart_fix,
+    ),
+    "add-dedupe": (
+        "listutil.py needs a dedupe(items) that drops repeated items but keeps the order in which "
+        "they first appear",
+        {"listutil.py": LISTUTIL},
+        [],
+        judge_add_dedupe,
+    ),
+    "roman-tests": (
+        "Nothing tests roman.py. Add a pytest test module that checks to_roman",
+        {"roman.py": ROMAN},
+        ["roman.py"],
+        judge_roman_tests,
+    ),
+    "sumargs-avg": (
+        "Teach sumargs.py an --avg switch: with it, the script prints the average of the numbers "
+        "instead of their sum",
+        {"sumargs.py": SUMARGS},
+        [],
+        judge_sumargs_avg,
+    ),
+    "units": (
+        "Make a Python package named units offering km_to_miles(km) and miles_to_km(miles), both "
+        "importable straight from units, with pytest tests",
+        {},
+        [],
+        judge_units,
+    ),
+    "primes": (
+        "Write primes.py that prints every prime number up to the number given on the command line",
+        {},
+        [],
+        judge_primes,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
 FRESH = ["temp-fix", "add-method", "bank-tests", "echo-reverse", "strtools", "greets", "sum-numbers"]
 # The third batch (session of 2026-11-29 23:54), written before any run of it.
 THIRD = ["wordfreq-fix", "add-factorial", "slug-tests", "repeat-times", "textkit", "countdown"]
+# The fourth batch (session of 2026-11-30 14:58), written before any run of it.
+FOURTH = ["cart-fix", "add-dedupe", "roman-tests", "sumargs-avg", "units", "primes"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD]
+               "line-count", *FRESH, *THIRD, *FOURTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
