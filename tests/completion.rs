@@ -1442,6 +1442,95 @@ fn slug_tests(told: serde_json::Value, wrong: &str) -> Test {
     ])
 }
 
+/// slug.py with two functions, for [`tests_of_a_subtask`].
+const SLUG_TWO: &str = "import re\n\n\ndef slugify(text):\n    return \"-\".join(re.findall(r\"[a-z0-9]+\", text.lower()))\n\n\ndef truncate(text, width):\n    if len(text) <= width:\n        return text\n    return text[: width - 3] + \"...\"\n";
+
+/// A goal of tests of [`SLUG_TWO`] with `--max-cycles 0`, planned as
+/// `plan`; each test file is written as `written` gives it, and a refusal
+/// that says "no test in" gets `told` written to test_slug.py.
+fn tests_of_a_subtask(plan: serde_json::Value, written: &[(&str, &str)], told: &str) -> Test {
+    let mut rules = vec![
+        ends_when("exit code 0", true, "it passes"),
+        serde_json::json!({"name": "told", "last_tool": "not accepted yet: no test in",
+            "reply": write_reply("test_slug.py", told)}),
+        ends_when("Wrote ", true, "written"),
+    ];
+    for (path, content) in written {
+        rules.push(on_subtask(
+            &format!("Write {path}"),
+            "write_file",
+            serde_json::json!({"path": path, "content": content}),
+        ));
+    }
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": plan, "check": "python3 -m pytest -q"},
+        "rules": rules,
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for slug.py", "met": true,
+             "evidence": "they pass", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    Test::new().serving(script).file("slug.py", SLUG_TWO).args([
+        "slug.py has no tests yet. Write some for its functions using pytest",
+        "--max-cycles",
+        "0",
+    ])
+}
+
+/// A test file's subtask marked done while a function its words name is
+/// called by no test is refused once, with the first line of a test of
+/// its own for it: t7's, t10's and t12's slug-tests plans asked for tests
+/// of slugify and truncate, the model wrote tests of slugify alone, and
+/// the cycle after it merged truncate into slugify's assert. Told, the
+/// model adds the test, and the run is achieved with no cycle. A plan that
+/// gives truncate a test file of its own later is not refused at the
+/// first.
+#[test]
+fn a_test_file_that_leaves_a_function_it_was_for_untested_is_not_done_at_the_first_claim() {
+    let slugify = "from slug import slugify\n\n\ndef test_slugify():\n    assert slugify('Hello, World!') == 'hello-world'\n";
+    let both = "from slug import slugify, truncate\n\n\ndef test_slugify():\n    assert slugify('Hello, World!') == 'hello-world'\n\n\ndef test_truncate():\n    assert truncate('abcdef', 5) == 'ab...'\n";
+    let test = tests_of_a_subtask(
+        serde_json::json!([{"path": "test_slug.py", "purpose": "tests for slugify and truncate"}]),
+        &[("test_slug.py", slugify)],
+        both,
+    );
+    let run = test.run();
+    assert_eq!(
+        refusals(&test, runner::state::RefusalKind::Untested),
+        [
+            "not accepted yet: no test in test_slug.py calls truncate of slug.py. Add to \
+             test_slug.py a test of its own for each, below the tests there, calling it and \
+             asserting what it returns: `def test_truncate():`. Then mark the subtask \
+             complete; if they must not be tested here, mark it complete again."
+        ],
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("test_slug.py"), both);
+    assert_eq!(test.read("slug.py"), SLUG_TWO);
+    run.assert_code(0);
+    test.assert_replay_matches();
+    // truncate's tests planned in a file of their own after it: the first
+    // claim stands, and so does the second.
+    let alone = "from slug import truncate\n\n\ndef test_truncate():\n    assert truncate('abcdef', 5) == 'ab...'\n";
+    let test = tests_of_a_subtask(
+        serde_json::json!([
+            {"path": "test_slug.py", "purpose": "tests for slugify"},
+            {"path": "test_truncate.py", "purpose": "tests for truncate"}]),
+        &[("test_slug.py", slugify), ("test_truncate.py", alone)],
+        both,
+    );
+    let run = test.run();
+    assert!(
+        refusals(&test, runner::state::RefusalKind::Untested).is_empty(),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("test_slug.py"), slugify);
+    run.assert_code(0);
+}
+
 /// Tests of code that stays as it is are told, when they fail, what the
 /// code returns where they expect otherwise: the code is what they are of.
 /// t4's slug-tests asserted `truncate('Hello, World!', 10) == 'hello...'`

@@ -231,6 +231,33 @@ impl Agent<'_> {
                     ),
                 ))
             }
+            // A test file's subtask marked done while a function of the
+            // code the goal asks tests of, which its words name, is called
+            // by no test: t7's, t10's and t12's slug-tests plans asked for
+            // "tests for slugify and truncate", the model wrote tests of
+            // slugify alone and marked the subtask done, and a whole cycle
+            // went to truncate, which none of them got to pass. Refused
+            // once a subtask, with the first line of each test to add.
+            Call::Complete { success: true, .. }
+                if !focus::completion_refused(state, RefusalKind::Untested)
+                    && let Some((code, untested)) = self.untested_here()
+                    && let Some((_, subtask)) = state.tree.active()
+                    && let SubtaskKind::Write { path } = &subtask.kind =>
+            {
+                let names: Vec<&str> = untested.iter().map(|(name, _)| name.as_str()).collect();
+                let heads: Vec<&str> = untested.iter().map(|(_, head)| head.as_str()).collect();
+                Err(Refusal::new(
+                    RefusalKind::Untested,
+                    format!(
+                        "not accepted yet: no test in {path} calls {} of {code}. Add to {path} \
+                         a test of its own for each, below the tests there, calling it and \
+                         asserting what it returns: `{}`. Then mark the subtask complete; if \
+                         they must not be tested here, mark it complete again.",
+                        names.join(", "),
+                        heads.join("`, `"),
+                    ),
+                ))
+            }
             Call::Complete { success: true, .. }
                 if let Some(path) = focus::unchanged(state)
                     && !focus::completion_refused(state, RefusalKind::NothingChanged) =>

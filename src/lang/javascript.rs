@@ -119,6 +119,11 @@ impl Language for JavaScript {
         line.starts_with("assert") || line.contains("expect(")
     }
 
+    /// node:test's `test(name, fn)`, named by what it tests.
+    fn test_head(&self, name: &str) -> Option<String> {
+        (!name.is_empty()).then(|| format!("test('{name}', () => {{"))
+    }
+
     fn test_path(&self, module: &str) -> Option<String> {
         if !self.owns(module) || self.is_test(module) {
             return None;

@@ -239,6 +239,14 @@ pub trait Language: Send + Sync {
     fn test_path(&self, _module: &str) -> Option<String> {
         None
     }
+    /// The first line of a test of its own for `name` (a function or
+    /// method as [`Self::public`] shows it: `Inventory.remove`), in the
+    /// form this language's tests take (`def test_remove():`): what is
+    /// asked for when no test calls it. `None` when the language has no
+    /// such form.
+    fn test_head(&self, _name: &str) -> Option<String> {
+        None
+    }
     /// The command that checks a workspace holding `files` (relative paths)
     /// in this language: its tests when it has any, `None` when there is
     /// nothing of this language to check.
@@ -845,6 +853,19 @@ mod tests {
             Some("game.test.js")
         );
         assert_eq!(Python.test_path("game.js"), None);
+        // And a test of its own for a function or a method.
+        assert_eq!(
+            Python.test_head("truncate").as_deref(),
+            Some("def test_truncate():")
+        );
+        assert_eq!(
+            Python.test_head("Inventory.remove").as_deref(),
+            Some("def test_remove():")
+        );
+        assert_eq!(
+            JavaScript.test_head("play").as_deref(),
+            Some("test('play', () => {")
+        );
     }
 
     #[test]

@@ -76,6 +76,10 @@ pub enum RefusalKind {
     /// not give a name of a module of the package the goal names;
     /// refused once.
     Unexported,
+    /// A test file's subtask marked done while a function of the code the
+    /// goal asks tests of, which the subtask names, is called by no test;
+    /// refused once a subtask.
+    Untested,
     /// A path outside the workspace, or inside a folder that is off limits.
     PathRefused,
     /// The file or folder does not exist.
@@ -118,6 +122,7 @@ impl RefusalKind {
                     | RefusalKind::OptionIgnored
                     | RefusalKind::KeptBroken
                     | RefusalKind::Unexported
+                    | RefusalKind::Untested
                     | RefusalKind::EditMadeBefore
             )
     }

@@ -695,6 +695,10 @@ pub struct TestedCode {
     pub public: usize,
     /// Those no test calls, as shown (`Inventory.remove`).
     pub untested: Vec<String>,
+    /// The first line of a test of its own for each of `untested`, in its
+    /// language's form (`def test_remove():`; see
+    /// [`crate::lang::Language::test_head`]): what is asked for.
+    pub heads: Vec<String>,
     /// How many test functions call them.
     pub tests: usize,
     /// Its test file, when there is one now (a cycle adds the tests there).
@@ -739,13 +743,35 @@ pub fn hold_to_tested_code(
             ),
             false => format!("no test calls {listed} of {}", tested.path),
         };
-        let requirement = match listed.is_empty() {
-            true => format!(
+        // Each untested name a test of its own, in the form its tests
+        // take: told "the tests call each of truncate of slug.py", t7's,
+        // t10's and t12's slug-tests cycles put the call in the assert of
+        // the test there (`assert slugify(...) == ... and truncate(...) ==
+        // ...`), and none ended with a test of truncate that passed.
+        let heads = match tested.heads.is_empty() {
+            true => String::new(),
+            false => format!(
+                " (`{}`)",
+                tested
+                    .heads
+                    .iter()
+                    .take(3)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("`, `")
+            ),
+        };
+        let requirement = match (listed.is_empty(), tested.untested.len()) {
+            (true, _) => format!(
                 "each function of {} has a test of its own that passes",
                 tested.path
             ),
-            false => format!(
-                "the tests call each of {listed} of {} and pass",
+            (false, 1) => format!(
+                "{listed} of {} has a test of its own that calls it and passes{heads}",
+                tested.path
+            ),
+            (false, _) => format!(
+                "each of {listed} of {} has a test of its own that calls it and passes{heads}",
                 tested.path
             ),
         };
@@ -2544,6 +2570,10 @@ pub(crate) mod tests {
             path: "inventory.py".into(),
             public: 3,
             untested: untested.iter().map(|n| n.to_string()).collect(),
+            heads: untested
+                .iter()
+                .map(|n| format!("def test_{}():", n.rsplit('.').next().unwrap_or(n)))
+                .collect(),
             tests: 2,
             test_file: Some("test_inventory.py".into()),
             names: Vec::new(),
@@ -2563,7 +2593,8 @@ pub(crate) mod tests {
         );
         assert_eq!(
             held[0].requirement,
-            "the tests call each of Inventory.remove of inventory.py and pass"
+            "Inventory.remove of inventory.py has a test of its own that calls it and passes \
+             (`def test_remove():`)"
         );
         assert_eq!(held[0].file.as_deref(), Some("test_inventory.py"));
         // None listed about tests: one is added, naming at most five.
@@ -2571,7 +2602,8 @@ pub(crate) mod tests {
         let held = hold_to_tested_code(vec![], &[code(&names)]);
         assert_eq!(
             held[0].requirement,
-            "the tests call each of a, b, c, d, e and 2 more of inventory.py and pass"
+            "each of a, b, c, d, e and 2 more of inventory.py has a test of its own that calls \
+             it and passes (`def test_a():`, `def test_b():`, `def test_c():`)"
         );
         assert!(!held[0].met && held[0].about_tests);
         let two = hold_to_tested_code(vec![], &[code(&["a", "b"])]);

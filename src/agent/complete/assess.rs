@@ -272,6 +272,10 @@ impl Agent<'_> {
                 found.push(verdict::TestedCode {
                     path: path.clone(),
                     public: scope.len(),
+                    heads: untested
+                        .iter()
+                        .filter_map(|name| language.test_head(name))
+                        .collect(),
                     untested,
                     tests: functions.len(),
                     test_file,
@@ -281,6 +285,49 @@ impl Agent<'_> {
             }
         }
         found
+    }
+
+    /// What the test file the active subtask writes leaves untested of the
+    /// code a goal of tests asks them of (see [`Agent::tested_code`]): the
+    /// file that code is in and, for each function or method no test
+    /// calls, its name as shown and the first line of a test of its own
+    /// ([`crate::lang::Language::test_head`]). Only the names the
+    /// subtask's words give, or all of them when its words give none and
+    /// no later subtask of its task writes tests (a plan of a test file a
+    /// function asks each of its own); `None` when nothing is untested, the
+    /// subtask writes no test file, or the file is not there yet.
+    pub(in crate::agent) fn untested_here(&self) -> Option<(String, Vec<(String, String)>)> {
+        let state = self.state();
+        let (task, subtask) = state.tree.active()?;
+        let crate::state::SubtaskKind::Write { path } = &subtask.kind else {
+            return None;
+        };
+        let language = self.languages.iter().find(|l| l.owns(path))?;
+        if !language.is_test(path) || self.tools.text(path).is_none() {
+            return None;
+        }
+        let words = &subtask.description;
+        let leaf = |name: &str| name.rsplit('.').next().unwrap_or(name).to_string();
+        let later_tests = task
+            .subtasks
+            .iter()
+            .skip_while(|other| !std::ptr::eq(*other, subtask))
+            .skip(1)
+            .any(|other| {
+                matches!(&other.kind, crate::state::SubtaskKind::Write { path }
+                    if language.is_test(path))
+            });
+        self.tested_code().into_iter().find_map(|tested| {
+            let named = |name: &String| crate::text::has_word(words, &leaf(name));
+            let any_named = tested.names.iter().any(named);
+            let untested: Vec<(String, String)> = tested
+                .untested
+                .iter()
+                .filter(|name| named(name) || (!any_named && !later_tests))
+                .filter_map(|name| Some((name.clone(), language.test_head(name)?)))
+                .collect();
+            (!untested.is_empty()).then(|| (tested.path.clone(), untested))
+        })
     }
 
     /// What calls each of `names` that a source file (not a test) of the

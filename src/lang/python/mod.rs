@@ -128,6 +128,13 @@ impl Language for Python {
         name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
     }
 
+    /// pytest collects `test_` functions: a method's test is named by
+    /// the method (`Inventory.remove` -> `def test_remove():`).
+    fn test_head(&self, name: &str) -> Option<String> {
+        let leaf = name.rsplit('.').next().filter(|leaf| !leaf.is_empty())?;
+        Some(format!("def test_{}():", leaf.trim_start_matches('_')))
+    }
+
     fn test_path(&self, module: &str) -> Option<String> {
         if !self.owns(module) || self.is_test(module) {
             return None;
