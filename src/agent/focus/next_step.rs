@@ -145,7 +145,7 @@ pub fn fix(
         .zip(languages.for_path(path))
         .and_then(|(text, language)| Some((language, text, gave(language, text, what)?)));
     if let Some((language, text, gave)) = &read
-        && let Some(edit) = test_to_correct(*language, path, text, gave, contents, staying)
+        && let Some(edit) = test_to_correct(*language, (path, line), text, gave, contents, staying)
     {
         return format!("The error is at {file}.{quoted}{edit}");
     }
@@ -480,10 +480,13 @@ fn called_name(call: &str) -> &str {
 /// is wrong, and the edit that makes it expect what the call gave, ready
 /// to send. Told "if the code is right, the test is wrong" and to write
 /// the whole test file again, t6's slug-tests wrote the same wrong
-/// expectation back eleven times.
+/// expectation back eleven times. The edit's `old` occurs once in the
+/// file (lines around the line added until it does): t17's slug-tests had
+/// the failing line twice, was given it alone as `old`, sent it, was told
+/// it occurs twice, and the same edit again was blocked.
 fn test_to_correct(
     language: &dyn crate::lang::Language,
-    path: &str,
+    (path, line): (&str, Option<usize>),
     source: &str,
     gave: &Gave,
     contents: &[(String, String)],
@@ -499,11 +502,36 @@ fn test_to_correct(
     if !staying.iter().any(|kept| kept == module) || language.no_value(actual) {
         return None;
     }
-    let edit = crate::agent::nudge::edit_call(path, source.trim(), corrected);
+    let (old, new) = line
+        .zip(contents.iter().find(|(p, _)| p == path))
+        .and_then(|(n, (_, content))| once_corrected(content, n, corrected))
+        .unwrap_or_else(|| (source.trim().to_string(), corrected.clone()));
+    let edit = crate::agent::nudge::edit_call(path, &old, &new);
     Some(format!(
         " `{call}` returned {actual}, not {expected}. {module} stays as it is, so the test is \
          what is wrong: make it expect what the code returns. Answer with exactly {edit}"
     ))
+}
+
+/// The edit that puts `corrected` in place of line `n` (1-based) of
+/// `content`, at its indentation: the line alone when it occurs once in
+/// `content`, with the lines around it that make it occur once otherwise
+/// (see [`crate::tools::smallest_edit`]). `None` when neither is found.
+fn once_corrected(content: &str, n: usize, corrected: &str) -> Option<(String, String)> {
+    let line = content.lines().nth(n.checked_sub(1)?)?;
+    if content.matches(line.trim()).count() == 1 {
+        return Some((line.trim().to_string(), corrected.to_string()));
+    }
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let after: Vec<String> = content
+        .split('\n')
+        .enumerate()
+        .map(|(at, text)| match at + 1 == n {
+            true => format!("{indent}{corrected}"),
+            false => text.to_string(),
+        })
+        .collect();
+    crate::tools::smallest_edit(content, &after.join("\n"))
 }
 
 /// For a test line that asserts a call equals a value whose failure shows
@@ -883,6 +911,46 @@ mod tests {
         assert!(
             elsewhere.contains("If the code is right, the test is wrong"),
             "{elsewhere}"
+        );
+    }
+
+    #[test]
+    fn a_failing_line_the_test_file_has_twice_is_given_with_a_line_that_makes_it_once() {
+        // t17's slug-tests: the same assert in two tests.
+        let slug = "def truncate(text, width):\n    if len(text) <= width:\n        return \
+                    text\n    return text[: width - 3] + '...'\n";
+        let test = "from slug import truncate\n\ndef test_truncate():\n    assert \
+                    truncate('Hello, World!', 20) == 'hello-world'\n\ndef test_again():\n    \
+                    assert truncate('Hello, World!', 20) == 'hello-world'\n";
+        let contents = [
+            ("slug.py".to_string(), slug.to_string()),
+            ("test_slug.py".to_string(), test.to_string()),
+        ];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Hello, World!' \
+                    == 'hello-world'";
+        let staying = ["slug.py".to_string()];
+        let told = fix(
+            Some("test_slug.py line 7"),
+            what,
+            &contents,
+            false,
+            &staying,
+        );
+        let edit = told.split("Answer with exactly ").nth(1).expect(&told);
+        let edit: serde_json::Value = serde_json::from_str(edit).expect(edit);
+        let (old, new) = (
+            edit["arguments"]["old"].as_str().unwrap(),
+            edit["arguments"]["new"].as_str().unwrap(),
+        );
+        assert_eq!(test.matches(old).count(), 1, "{old}");
+        let applied = crate::tools::apply_edit(test, old, new, "test_slug.py").expect("applies");
+        assert_eq!(
+            applied,
+            test.replacen(
+                "def test_again():\n    assert truncate('Hello, World!', 20) == 'hello-world'",
+                "def test_again():\n    assert truncate('Hello, World!', 20) == 'Hello, World!'",
+                1
+            )
         );
     }
 
