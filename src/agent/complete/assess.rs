@@ -293,12 +293,14 @@ impl Agent<'_> {
     /// calls, its name as shown and the first line of a test of its own
     /// ([`crate::lang::Language::test_head`]). Only the names the
     /// subtask's words give, or all of them when its words give none and
-    /// no later subtask of its task writes tests (a plan of a test file a
-    /// function asks each of its own); `None` when nothing is untested, the
-    /// subtask writes no test file, or the file is not there yet.
+    /// no later subtask of its task writes tests (a plan that gives each
+    /// function a test file of its own is not held to all of them in the
+    /// first); `None` when nothing is untested, the subtask writes no test
+    /// file, or the file is not there yet.
     pub(in crate::agent) fn untested_here(&self) -> Option<(String, Vec<(String, String)>)> {
         let state = self.state();
         let (task, subtask) = state.tree.active()?;
+        let at = state.tree.cursor?.subtask;
         let crate::state::SubtaskKind::Write { path } = &subtask.kind else {
             return None;
         };
@@ -308,15 +310,10 @@ impl Agent<'_> {
         }
         let words = &subtask.description;
         let leaf = |name: &str| name.rsplit('.').next().unwrap_or(name).to_string();
-        let later_tests = task
-            .subtasks
-            .iter()
-            .skip_while(|other| !std::ptr::eq(*other, subtask))
-            .skip(1)
-            .any(|other| {
-                matches!(&other.kind, crate::state::SubtaskKind::Write { path }
+        let later_tests = task.subtasks.iter().skip(at + 1).any(|other| {
+            matches!(&other.kind, crate::state::SubtaskKind::Write { path }
                     if language.is_test(path))
-            });
+        });
         self.tested_code().into_iter().find_map(|tested| {
             let named = |name: &String| crate::text::has_word(words, &leaf(name));
             let any_named = tested.names.iter().any(named);
