@@ -2956,14 +2956,30 @@ fn a_change_whose_new_parameter_no_call_gives_is_not_done_at_the_first_claim() {
         ),
         "{refused:?}"
     );
-    assert_eq!(test.read("greet.py"), wired);
+    // Wired, the program took --shout for the name, and the model claimed
+    // again without the edit that leaves the options out: the runner made
+    // it (see `a_change_whose_program_takes_the_option_for_an_argument_...`).
+    let left_out = wired.replace(
+        "    name = argv[1] if len(argv) > 1 else \"world\"",
+        "    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"",
+    );
+    assert_ne!(left_out, wired);
+    assert_eq!(test.read("greet.py"), left_out);
     test.assert_replay_matches();
     // Claimed again as it is: accepted, and the run goes on to its check.
     let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
         "arguments": {"success": true, "reason": "callers elsewhere pass it"}}]});
     let (test, run, refused) = run_with(again.clone(), true);
     assert_eq!(refused.len(), 1, "{}", run.stderr);
-    assert_eq!(test.read("greet.py"), unwired);
+    // Its run still printed --shout back: the edit that leaves the options
+    // out was made at the claim after that refusal.
+    assert_eq!(
+        test.read("greet.py"),
+        unwired.replace(
+            "    name = argv[1] if len(argv) > 1 else \"world\"",
+            "    positional = [arg for arg in argv if not arg.startswith('-')]\n    name = positional[1] if len(positional) > 1 else \"world\"",
+        )
+    );
     let ended: Vec<bool> = test
         .records()
         .into_iter()
@@ -4000,12 +4016,38 @@ fn a_change_whose_program_takes_the_option_for_an_argument_is_not_done_at_the_fi
         "HELLO, ANN!"
     );
     test.assert_replay_matches();
-    // Claimed again as it is: accepted, once in each subtask.
+    // Claimed again as it is: the runner makes the edit it gave in place
+    // of the claim (t18's sumargs-avg claimed again at once and never made
+    // it), says so, and the next claim stands.
     let again = serde_json::json!({"tool_calls": [{"name": "mark_subtask_complete",
         "arguments": {"success": true, "reason": "it must print it"}}]});
     let (test, run, refused) = run_with(again);
-    assert_eq!(refused.len(), 2, "{}", run.stderr);
-    assert_eq!(test.read("greet.py"), taking);
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].ends_with("Marked complete again without it, the edit is made for you."),
+        "{refused:?}"
+    );
+    assert_eq!(test.read("greet.py"), taking.replace(old, new));
+    let made = test
+        .records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::ActionFinished { outcome, .. }
+                if outcome
+                    .result
+                    .starts_with("Not accepted yet: the edit you were given") =>
+            {
+                Some(outcome.result)
+            }
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(made.len(), 1, "{}", run.stderr);
+    assert!(
+        made[0].contains("made it for you. Edited greet.py: replaced 1 line(s) with 2 line(s)"),
+        "{made:?}"
+    );
+    test.assert_replay_matches();
     let ended = test
         .records()
         .into_iter()

@@ -201,16 +201,16 @@ BROKEN_INVENTORY = INVENTORY.replace(
 )
 
 
-def tests_that_test(work, module, broken, what):
-    """Tests of `module` (a test file that names its stem): at least 2 test
-    functions, passing, and failing when `module` holds `broken` (`what` is
-    broken there)."""
+def tests_that_test(work, module, broken, what, least=2):
+    """Tests of `module` (a test file that names its stem): at least `least`
+    test functions, passing, and failing when `module` holds `broken` (`what`
+    is broken there)."""
     stem = module[:-3]
     tests = [t for t in test_files(work) if stem in t.read_text(errors="replace").lower()]
     if not tests:
         return False, f"no test file of {module}"
-    if sum(test_functions(t) for t in tests) < 2:
-        return False, "fewer than 2 test functions"
+    if sum(test_functions(t) for t in tests) < least:
+        return False, f"fewer than {least} test functions"
     ok, line = pytest(work)
     if not ok:
         return False, f"pytest fails: {line}"
@@ -763,7 +763,10 @@ def judge_add_dedupe(work):
 
 
 def judge_roman_tests(work):
-    return tests_that_test(work, "roman.py", BROKEN_ROMAN, "to_roman()")
+    # roman.py has one function and the goal asks for a module that checks it:
+    # one test function that fails on the broken one meets it (t18's run 1
+    # was judged by 2 at first, corrected after it).
+    return tests_that_test(work, "roman.py", BROKEN_ROMAN, "to_roman()", least=1)
 
 
 def judge_sumargs_avg(work):

@@ -90,6 +90,22 @@ impl Agent<'_> {
                 return self.block(index, &call.name, signature, message);
             }
             Ok(Call::Note { text }) => Event::Noted { call: index, text },
+            // Claimed again without the edit its refusal gave: the runner
+            // makes it (see `Agent::edit_ignored`), and the subtask goes on.
+            Ok(Call::Complete { success: true, .. })
+                if let Some((path, edit)) = self.edit_ignored() =>
+            {
+                let prior = Some(self.tools.contents(&path));
+                let said = "Not accepted yet: the edit you were given was not made, so the \
+                            runner made it for you. "
+                    .to_string();
+                let action = Action::EditFile {
+                    path,
+                    old: edit.old,
+                    new: edit.new,
+                };
+                return self.act(index, action, prior, Some(said)).await;
+            }
             Ok(Call::Complete { success, reason }) => match self.state().tree.cursor {
                 Some(cursor) => Event::SubtaskEnded {
                     call: Some(index),
@@ -128,7 +144,7 @@ impl Agent<'_> {
                         signature: None,
                         seen: Some(Box::new(seen)),
                     },
-                    None => return self.act(index, action, prior).await,
+                    None => return self.act(index, action, prior, None).await,
                 }
             }
         };
@@ -148,12 +164,15 @@ impl Agent<'_> {
 
     /// Loop check, `action_started` (synced before a side effect), execute,
     /// `action_finished`. `prior`: the bytes of the file a write or an edit
-    /// replaces, as read once for it (`Some(None)`: no file).
+    /// replaces, as read once for it (`Some(None)`: no file). `given`: what
+    /// the result says first of an action the runner made in place of the
+    /// call.
     async fn act(
         &mut self,
         index: usize,
         action: Action,
         prior: Option<Option<Vec<u8>>>,
+        given: Option<String>,
     ) -> Result<(), StoreError> {
         let signature = action.signature();
         let recent: Vec<_> = self.state().recent.iter().collect();
@@ -206,6 +225,10 @@ impl Agent<'_> {
             durability,
         )?;
         let mut outcome = self.tools.execute_over(&action, prior, &self.stop).await;
+        // An action the runner made in place of the call: said first.
+        if let Some(given) = given {
+            outcome.result.insert_str(0, &given);
+        }
         // Why the active subtask is done, when the runs after the write
         // show it (see `rerun::shows`).
         let mut done = None;

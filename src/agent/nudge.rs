@@ -338,12 +338,20 @@ impl Agent<'_> {
                 if let Some(taken) = self.last_runs_found()
                     && !focus::completion_refused(state, taken.kind) =>
             {
+                // An edit given to copy is made by the runner at the next
+                // claim without it (see `Agent::edit_ignored`).
+                let again = match taken.edit {
+                    Some(_) => {
+                        "Marked complete again without it, the edit is made for you".to_string()
+                    }
+                    None => format!("{}, mark the subtask complete again", taken.again),
+                };
                 Err(Refusal::new(
                     taken.kind,
                     format!(
                         "not accepted yet: after your last change, {}. {}, then mark the \
-                         subtask complete. {}, mark the subtask complete again.",
-                        taken.told, taken.advice, taken.again
+                         subtask complete. {again}.",
+                        taken.told, taken.advice
                     ),
                 ))
             }

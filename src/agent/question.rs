@@ -174,7 +174,7 @@ impl Agent<'_> {
             .last_runs_found()
             .filter(|taken| {
                 refused
-                    && !taken.edit_given
+                    && taken.edit.is_none()
                     && taken.path == path
                     && matches!(
                         taken.kind,

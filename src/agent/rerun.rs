@@ -236,7 +236,7 @@ impl Agent<'_> {
             kind: RefusalKind::OptionTaken,
             advice: left_out_advice(&path, option, &edit),
             again: "If the program must print it",
-            edit_given: true,
+            edit: Some(edit),
             told: told.to_string(),
             path,
             text,
@@ -278,7 +278,7 @@ impl Agent<'_> {
                 plain.command
             ),
             advice: format!("Make {path} do what the goal asks when it is run with {given}"),
-            edit_given: false,
+            edit: None,
             again: "If it must print the same",
             path,
             text,
@@ -310,9 +310,8 @@ impl Agent<'_> {
             .languages
             .for_path(&path)
             .and_then(|language| language.options_left_out(&text));
-        let edit_given = edit.is_some();
-        let advice = match edit {
-            Some(edit) => left_out_advice(&path, &given, &edit),
+        let advice = match &edit {
+            Some(edit) => left_out_advice(&path, &given, edit),
             None => {
                 format!("Make {path} read {given} as an option, apart from its other arguments")
             }
@@ -324,7 +323,7 @@ impl Agent<'_> {
                  not as an option"
             ),
             advice,
-            edit_given,
+            edit,
             again: "If it must print the same",
             path,
             text,
@@ -339,7 +338,7 @@ impl Agent<'_> {
         Some(Unread {
             kind: RefusalKind::KeptBroken,
             advice: format!("Fix {path}"),
-            edit_given: false,
+            edit: None,
             again: "If the goal asks that it no longer print that",
             told: told.to_string(),
             path,
@@ -364,6 +363,22 @@ impl Agent<'_> {
             .as_ref()
             .filter(|taken| self.tools.text(&taken.path).as_deref() == Some(taken.text.as_str()))
     }
+
+    /// The edit a refused claim wrote out to copy (the one that leaves the
+    /// options out of a program's arguments), when the model claims the
+    /// subtask again with the program as it was: the runner makes it in
+    /// place of the claim, once a subtask. t18's sumargs-avg was refused
+    /// with the edit, marked the subtask complete again at once, and spent
+    /// its rounds rewriting `float(arg) for arg in argv[1:]`, which
+    /// `--avg` crashed, while the edit was never made.
+    pub(super) fn edit_ignored(&self) -> Option<(String, crate::lang::Edit)> {
+        let taken = self.last_runs_found()?;
+        let edit = taken.edit.clone()?;
+        let state = self.state();
+        (super::focus::completion_refused(state, taken.kind)
+            && !super::focus::edit_made_for_claim(state))
+        .then(|| (taken.path.clone(), edit))
+    }
 }
 
 /// A run after a write that shows the program does not read an option of
@@ -381,9 +396,9 @@ pub(super) struct Unread {
     pub told: String,
     /// What to do, and the start of when a second claim is right.
     pub advice: String,
-    /// Whether `advice` writes out an edit to copy (see
+    /// The edit `advice` writes out to copy, when it gives one (see
     /// [`crate::lang::Language::options_left_out`]).
-    pub edit_given: bool,
+    pub edit: Option<crate::lang::Edit>,
     pub again: &'static str,
 }
 

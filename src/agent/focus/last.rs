@@ -141,6 +141,12 @@ pub fn completion_refused(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.tool == COMPLETE && fact.came == Came::Refused { kind })
 }
 
+/// Whether the runner made an edit in place of a claim of the active
+/// subtask (see `Agent::edit_ignored`): the claim's call ran an action.
+pub fn edit_made_for_claim(state: &State) -> bool {
+    calls(state).any(|fact| fact.tool == COMPLETE && matches!(fact.came, Came::Ran { .. }))
+}
+
 /// How the last call of the active subtask was refused, when it was a
 /// claim that the subtask is done that the runner refused.
 pub fn claim_refused(state: &State) -> Option<RefusalKind> {

@@ -24,8 +24,8 @@ pub use check::{
 };
 pub use last::{
     Last, acted, answer_written, changed_files, checked_failure, claim_refused, completion_refused,
-    failed_output, gave_up_before, last, refused_in_subtask, tests_failed_since, unchanged,
-    unreadable_write, unwired, unwired_still,
+    edit_made_for_claim, failed_output, gave_up_before, last, refused_in_subtask,
+    tests_failed_since, unchanged, unreadable_write, unwired, unwired_still,
 };
 pub use next_step::{
     Ending, Repair, after_work, fix_failure, kept_test, next_step, repair, where_option_is_read,
