@@ -252,6 +252,7 @@ def facts(text):
             else:
                 first[node.name] = node.lineno
     out["copies"] = copies(tree)
+    out["nested"] = nested(tree)
     return out
 
 
@@ -308,6 +309,23 @@ def shapes(tree):
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             found += [[t.id, shape(node)] for t in targets if isinstance(t, ast.Name)]
+    return found
+
+
+def nested(tree):
+    """Definitions inside a top-level function that give again the name of
+    a top-level definition of the file (the function itself or another):
+    t19's cli-chars edit put a copy of `words` and `main` inside `main`,
+    never called, and every later edit's `old` then occurred twice."""
+    top = {node.name: node.lineno for node in tree.body if isinstance(node, DEFS)}
+    found = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in ast.walk(node):
+            if inner is not node and isinstance(inner, DEFS) and inner.name in top:
+                found.append({"name": inner.name, "line": inner.lineno,
+                              "within": node.name, "first": top[inner.name]})
     return found
 
 

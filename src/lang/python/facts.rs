@@ -112,6 +112,22 @@ pub struct Facts {
     /// Functions whose body is another's (see [`Copy`]).
     #[serde(default)]
     pub copies: Vec<Copy>,
+    /// Definitions inside a top-level function under the name of a
+    /// top-level definition (see [`Nested`]).
+    #[serde(default)]
+    pub nested: Vec<Nested>,
+}
+
+/// A function or class defined inside a top-level function under the name
+/// of one the file defines at its top: a copy pasted into the function.
+#[derive(Debug, Deserialize)]
+pub struct Nested {
+    pub name: String,
+    pub line: u32,
+    /// The top-level function it sits in.
+    pub within: String,
+    /// The line of the top-level definition of that name.
+    pub first: u32,
 }
 
 /// A function whose body, docstring aside, is that of one defined before

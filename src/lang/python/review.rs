@@ -373,6 +373,27 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A nesting the file had is the project's; only a new one is refused.
+    if let Some(inner) = write.facts.nested.iter().find(|inner| {
+        write.was.is_none_or(|was| {
+            !was.nested
+                .iter()
+                .any(|w| w.name == inner.name && w.within == inner.within)
+        })
+    }) {
+        let (name, within) = (&inner.name, &inner.within);
+        return Some((
+            format!(
+                "{path} would define `{name}` again inside `{within}` (line {}), where the file \
+                 defines `{name}` at its top (line {}): the copy inside `{within}` is not the one \
+                 the file uses, and its lines would be in the file twice. Keep the one `{name}` \
+                 at the top and change it there; an edit's `new` holds only the lines that take \
+                 the place of its `old`, and goes in at their indentation.",
+                inner.line, inner.first,
+            ),
+            None,
+        ));
+    }
     // A copy the file had is the project's; only a new one is refused.
     if !write.is_test
         && let Some(copy) = write.facts.copies.iter().find(|copy| {

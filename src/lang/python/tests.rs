@@ -1357,6 +1357,45 @@ fn a_function_added_as_a_copy_of_another_is_refused() {
     assert_eq!(review_in(&files(&[]), "s.py", stubs), Review::Accept);
 }
 
+/// An edit that puts a copy of the file's functions inside one of them
+/// (t19's cli-chars: `def words` and `def main` inside `main`, never
+/// called) is refused naming the copy and where the file defines it; a
+/// nested helper of its own name is not, nor a nesting the file had.
+#[test]
+fn a_copy_of_a_top_level_function_put_inside_another_is_refused() {
+    let text = "import sys\n\ndef words(text):\n    return len(text.split())\n\ndef main(argv):\n    \
+                print(sum(words(t) for t in argv[1:]))\n\nif __name__ == '__main__':\n    \
+                main(sys.argv)\n";
+    let workspace = files(&[("count.py", text)]);
+    let nested = text.replace(
+        "    print(sum(",
+        "    def words(text):\n        return len(text)\n\n    def main(argv):\n        \
+         print(len(argv))\n    print(sum(",
+    );
+    match review_in(&workspace, "count.py", &nested) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "count.py would define `words` again inside `main` (line 7), where the file defines \
+             `words` at its top (line 3): the copy inside `main` is not the one the file uses, \
+             and its lines would be in the file twice. Keep the one `words` at the top and \
+             change it there; an edit's `new` holds only the lines that take the place of its \
+             `old`, and goes in at their indentation."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let helper = text.replace(
+        "    print(sum(",
+        "    def count(t):\n        return words(t)\n\n    print(sum(",
+    );
+    assert_eq!(review_in(&workspace, "count.py", &helper), Review::Accept);
+    let workspace = files(&[("count.py", &nested)]);
+    assert_eq!(
+        review_in(&workspace, "count.py", &format!("{nested}\nX = 1\n")),
+        Review::Accept,
+        "it had the nesting already"
+    );
+}
+
 /// A test function defined twice in a test file is renamed, not refused:
 /// both run. A small model refused for it sent the same file six times.
 #[test]
