@@ -797,6 +797,141 @@ def judge_primes(work):
     return False, "no script prints 2, 3, 5, 7, 11, 13, 17, 19, 23 when given 23"
 
 
+# The fifth batch (session of 2026-11-30 20:54), written before any run of it.
+GRADES = """\
+def letter(score):
+    \"\"\"A for 90 and over, B for 80 and over, C for 70 and over, F below.\"\"\"
+    if score > 90:
+        return "A"
+    if score > 80:
+        return "B"
+    if score > 70:
+        return "C"
+    return "F"
+
+
+def average_letter(scores):
+    return letter(sum(scores) / len(scores))
+"""
+
+TEST_GRADES = """\
+from grades import average_letter, letter
+
+
+def test_high():
+    assert letter(95) == "A"
+
+
+def test_boundaries():
+    assert letter(90) == "A"
+    assert letter(80) == "B"
+    assert letter(70) == "C"
+
+
+def test_low():
+    assert letter(12) == "F"
+
+
+def test_average():
+    assert average_letter([80, 100]) == "A"
+"""
+
+TIMEUTIL = """\
+def to_seconds(hours, minutes, seconds):
+    return hours * 3600 + minutes * 60 + seconds
+
+
+def pad(number):
+    \"\"\"Two digits: 5 -> '05'.\"\"\"
+    return f"{number:02d}"
+"""
+
+TEXTSTATS = """\
+def count_lines(text):
+    \"\"\"How many lines the text has (a last line without a newline counts).\"\"\"
+    return len(text.splitlines())
+
+
+def longest_word(text):
+    \"\"\"The longest word of the text, the first of them on a tie; '' when it has none.\"\"\"
+    longest = ""
+    for word in text.split():
+        if len(word) > len(longest):
+            longest = word
+    return longest
+"""
+
+BROKEN_TEXTSTATS = TEXTSTATS.replace("if len(word) > len(longest):", "if len(word) < len(longest) or not longest:")
+
+HEAD = """\
+import sys
+
+
+def main(argv):
+    path = argv[1]
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if lines:
+        print(lines[0])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_grades_fix(work):
+    return fixed(work, "grades.py", "from grades import letter, average_letter; "
+                           "assert letter(85) == 'B'; assert letter(90) == 'A'; "
+                           "assert letter(69.5) == 'F'; assert average_letter([70, 70]) == 'C'")
+
+
+def judge_add_duration(work):
+    ok, out = probe(work, """
+        from timeutil import format_duration, to_seconds, pad
+        assert format_duration(3725) == "1:02:05", format_duration(3725)
+        assert format_duration(59) == "0:00:59", format_duration(59)
+        assert to_seconds(1, 2, 5) == 3725 and pad(7) == "07"
+    """)
+    return ok, "format_duration works and the others still do" if ok else out
+
+
+def judge_textstats_tests(work):
+    return tests_that_test(work, "textstats.py", BROKEN_TEXTSTATS, "longest_word()")
+
+
+def judge_head_lines(work):
+    text = "one\ntwo\nthree\nfour\nfive\n"
+    (work.parent / "five.txt").write_text(text)
+    path = str(work.parent / "five.txt")
+    code, out = py(["head.py", path], work)
+    if code != 0 or out.split() != ["one"]:
+        return False, f"`head.py five.txt` printed {out.strip()[:60]!r}"
+    for args in (["-n", "3", path], [path, "-n", "3"], ["-n3", path]):
+        code, out = py(["head.py", *args], work)
+        if code == 0 and out.split() == ["one", "two", "three"]:
+            return True, "both forms print what they should"
+    return False, f"`head.py -n 3 five.txt` printed {out.strip()[:60]!r}"
+
+
+def judge_textcase(work):
+    return probed_and_tested(
+        work, "from textcase import snake, kebab; "
+              "assert snake('Hello World') == 'hello_world', snake('Hello World'); "
+              "assert kebab('Big Red Dog') == 'big-red-dog', kebab('Big Red Dog')",
+        "`from textcase import snake, kebab` fails")
+
+
+def judge_times_table(work):
+    for path in [p for p in sources(work) if not is_test(p)]:
+        code, out = py([str(path.relative_to(work)), "7"], work)
+        lines = [line for line in out.splitlines() if line.strip()]
+        last = [re.findall(r"\d+", line)[-1:] for line in lines]
+        if code == 0 and last == [[str(7 * n)] for n in range(1, 11)]:
+            return True, f"{path.relative_to(work)} prints 7 to 70, a line each"
+    return False, "no script prints the lines of 7's table, 7 to 70, when given 7"
+
+
 
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
@@ -1025,6 +1160,48 @@ TASKS = {
         [],
         judge_primes,
     ),
+    "grades-fix": (
+        "pytest reports a failure in test_grades.py. Find what is wrong in grades.py and repair it "
+        "without changing the tests",
+        {"grades.py": GRADES, "test_grades.py": TEST_GRADES},
+        ["test_grades.py"],
+        judge_grades_fix,
+    ),
+    "add-duration": (
+        "Give timeutil.py a format_duration(seconds) that returns the time as H:MM:SS, for example "
+        "3725 gives 1:02:05",
+        {"timeutil.py": TIMEUTIL},
+        [],
+        judge_add_duration,
+    ),
+    "textstats-tests": (
+        "Write pytest tests covering the functions in textstats.py",
+        {"textstats.py": TEXTSTATS},
+        ["textstats.py"],
+        judge_textstats_tests,
+    ),
+    "head-lines": (
+        "Add a -n option to head.py so that it prints the first N lines of the file instead of only "
+        "the first one",
+        {"head.py": HEAD},
+        [],
+        judge_head_lines,
+    ),
+    "textcase": (
+        "Build a Python package textcase that exposes snake(s) and kebab(s) at its top level "
+        "(snake('Hello World') gives 'hello_world', kebab gives 'hello-world'), and test it with "
+        "pytest",
+        {},
+        [],
+        judge_textcase,
+    ),
+    "times-table": (
+        "Write table.py, which prints the multiplication table of the number it is given: from 1 "
+        "times it up to 10 times it, one line each",
+        {},
+        [],
+        judge_times_table,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -1033,8 +1210,10 @@ FRESH = ["temp-fix", "add-method", "bank-tests", "echo-reverse", "strtools", "gr
 THIRD = ["wordfreq-fix", "add-factorial", "slug-tests", "repeat-times", "textkit", "countdown"]
 # The fourth batch (session of 2026-11-30 14:58), written before any run of it.
 FOURTH = ["cart-fix", "add-dedupe", "roman-tests", "sumargs-avg", "units", "primes"]
+# The fifth batch (session of 2026-11-30 20:54), written before any run of it.
+FIFTH = ["grades-fix", "add-duration", "textstats-tests", "head-lines", "textcase", "times-table"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD, *FOURTH]
+               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
