@@ -272,6 +272,7 @@ impl Language for JavaScript {
                 path,
                 line,
                 message,
+                caller: None,
             });
         }
         problems

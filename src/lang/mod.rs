@@ -46,6 +46,10 @@ pub struct Problem {
     pub path: String,
     pub line: Option<u32>,
     pub message: String,
+    /// The place in another file whose call led to it, when the test
+    /// runner shows one: the test's line when the error was raised inside
+    /// the code it calls.
+    pub caller: Option<(String, u32)>,
 }
 
 /// What a failed test checked, as its test runner reports it: the test's
@@ -299,6 +303,12 @@ pub trait Language: Send + Sync {
     /// one the language can tell the fix of (a standard module used and
     /// never imported); `None` otherwise.
     fn failure_hint(&self, _what: &str, _path: &str) -> Option<String> {
+        None
+    }
+    /// How a test of this language expects the error a failure's
+    /// `message` names (`ValueError: not enough apple`), in its own words;
+    /// `None` when the message names none.
+    fn expecting_error(&self, _message: &str) -> Option<String> {
         None
     }
     /// The name a failure (`what`) says a module does not give to the

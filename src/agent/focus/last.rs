@@ -393,10 +393,54 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
             },
         ));
     }
+    what.push_str(&raised_note(state, output));
     Last::Failed {
         what,
         file: failed_at(state, output),
     }
+}
+
+/// The first failure `output` shows when it was raised inside a file that
+/// stays as it is (see [`super::next_step::staying`]: the code whose tests
+/// the goal asks for) from a call at a place of the workspace in another
+/// file: that place (the test's line) is what is wrong. t22's add-tests
+/// model, told "The error is at inventory.py line 12 ... Fix it: answer
+/// with write_file and the whole corrected content of inventory.py" after
+/// its test removed what it never added, tried to write inventory.py and
+/// was refused, until the rounds ran out.
+fn raised_inside(state: &State, output: &str) -> Option<crate::lang::Problem> {
+    let problem = Languages::default()
+        .all()
+        .find_map(|language| language.failures(output).into_iter().next())?;
+    let (caller, _) = problem.caller.as_ref()?;
+    (in_workspace(state, caller) && super::next_step::staying(state).contains(&problem.path))
+        .then_some(problem)
+}
+
+/// What [`raised_inside`] found, said after the error: where it was raised,
+/// and that the calling line is what to change.
+fn raised_note(state: &State, output: &str) -> String {
+    let Some(problem) = raised_inside(state, output) else {
+        return String::new();
+    };
+    let Some((caller, line)) = &problem.caller else {
+        return String::new();
+    };
+    let at = problem
+        .line
+        .map(|n| format!(" line {n}"))
+        .unwrap_or_default();
+    let expect = Languages::default()
+        .for_path(caller)
+        .and_then(|language| language.expecting_error(&problem.message))
+        .map(|how| format!(" ({how})"))
+        .unwrap_or_default();
+    format!(
+        " (raised inside {}{at}, which stays as it is: that is what it does for the call at \
+         {caller} line {line}, so that line of the test is what is wrong: expect the error \
+         there{expect}, or call it as it works)",
+        problem.path
+    )
 }
 
 /// The file of the workspace and the line where the language's reading of
@@ -405,6 +449,9 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
 /// named was the second one's, and t3's temp-fix was shown the first
 /// one's message against the second one's line.
 fn failed_at(state: &State, output: &str) -> Option<String> {
+    if let Some((caller, line)) = raised_inside(state, output).and_then(|p| p.caller) {
+        return Some(format!("{caller} line {line}"));
+    }
     Languages::default()
         .all()
         .find_map(|language| language.failures(output).into_iter().next())

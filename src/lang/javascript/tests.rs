@@ -92,7 +92,8 @@ fn a_failed_node_test_points_at_its_file_and_line() {
         [Problem {
             path: "add.test.js".into(),
             line: Some(2),
-            message: "Expected values to be strictly equal:".into()
+            message: "Expected values to be strictly equal:".into(),
+            caller: None,
         }]
     );
     assert!(JavaScript.failures("ok 1 - adds\n").is_empty());

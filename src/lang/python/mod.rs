@@ -401,11 +401,39 @@ impl Language for Python {
         let place = at
             .and_then(|at| lines[at..].iter().find_map(|l| located(l)))
             .or_else(|| lines.iter().rev().find_map(|l| located(l)));
+        // The frame before it in the same failure, in another file: pytest
+        // ends each frame's lines with its place (`tests/test_inv.py:11: `),
+        // and a test whose call raised inside the code it tests shows its
+        // own line first. A failure's section starts at its `____ name
+        // ____` line.
+        let caller = at.zip(place.as_ref()).and_then(|(at, (path, _))| {
+            lines[..at]
+                .iter()
+                .rev()
+                .take_while(|l| !(l.starts_with("____") && l.ends_with("____")))
+                .filter_map(|l| located(l))
+                .find(|(other, _)| other != path)
+        });
         vec![Problem {
             path: place.as_ref().map(|(p, _)| p.clone()).unwrap_or_default(),
             line: place.map(|(_, l)| l),
             message: message.to_string(),
+            caller,
         }]
+    }
+
+    /// pytest's `raises` for an exception's name (`ValueError: ...`).
+    fn expecting_error(&self, message: &str) -> Option<String> {
+        let name = message.split(':').next()?.trim();
+        let named = (name.ends_with("Error") || name.ends_with("Exception"))
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        (named && name != "AssertionError").then(|| {
+            format!(
+                "`with pytest.raises({name}):` with the call in its block, after `import pytest`"
+            )
+        })
     }
 
     fn failed_checks(&self, output: &str) -> Vec<super::FailedCheck> {

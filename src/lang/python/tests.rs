@@ -1013,7 +1013,8 @@ fn definitions_and_failures_come_from_the_parser_and_pytest() {
         [Problem {
             path: "test_a.py".into(),
             line: Some(2),
-            message: "NameError: name 'f' is not defined".into()
+            message: "NameError: name 'f' is not defined".into(),
+            caller: None,
         }]
     );
     // Two failures: the first one's message, at the first one's place.
@@ -1023,7 +1024,8 @@ fn definitions_and_failures_come_from_the_parser_and_pytest() {
         [Problem {
             path: "test_a.py".into(),
             line: Some(5),
-            message: "assert -32.0 == 32".into()
+            message: "assert -32.0 == 32".into(),
+            caller: None,
         }]
     );
     assert_eq!(

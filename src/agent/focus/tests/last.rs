@@ -450,3 +450,42 @@ fn the_files_the_plan_keeps_as_they_are_are_read_from_its_subtasks() {
     s.tests_before = Some(false);
     assert!(next_step::staying(&s).is_empty(), "a fix");
 }
+
+#[test]
+fn an_error_raised_inside_code_that_stays_points_at_the_test_line_that_called_it() {
+    // t22's add-tests: told to fix inventory.py, which the goal keeps, the
+    // model tried to write it and was refused until the rounds ran out.
+    let out = "\n--- stdout ---\nF                                                                        [100%]\n=================================== FAILURES ===================================\n________________________________ test_inventory ________________________________\n\n    def test_inventory():\n        inventory = Inventory()\n        assert inventory.count('apple') == 0\n>       assert inventory.remove('apple') == None\n               ^^^^^^^^^^^^^^^^^^^^^^^^^\n\ntests/test_inventory.py:6: \n_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\nself = <inventory.Inventory object at 0x7f5836f2d050>, name = 'apple', count = 1\n\n    def remove(self, name, count=1):\n        if self.items.get(name, 0) < count:\n>           raise ValueError(f\"not enough {name}\")\nE           ValueError: not enough apple\n\ninventory.py:12: ValueError\n=========================== short test summary info ============================\nFAILED tests/test_inventory.py::test_inventory - ValueError: not enough apple\n1 failed in 0.04s";
+    let mut s = state();
+    s.goal = "Add pytest tests for the Inventory class in inventory.py".into();
+    in_baseline(&mut s, "inventory.py");
+    let written = FileRecord {
+        sha256: String::new(),
+        created: true,
+        ..FileRecord::default()
+    };
+    s.files.insert("tests/test_inventory.py".into(), written);
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, out))]);
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 -m pytest -q` exit code 1: ValueError: not enough apple (raised \
+                   inside inventory.py line 12, which stays as it is: that is what it does for \
+                   the call at tests/test_inventory.py line 6, so that line of the test is what \
+                   is wrong: expect the error there (`with pytest.raises(ValueError):` with the \
+                   call in its block, after `import pytest`), or call it as it works)"
+                .into(),
+            file: Some("tests/test_inventory.py line 6".into()),
+        }
+    );
+    // A fix (the project's tests failed before the run): the code is what
+    // is wrong, and the place is where it raised.
+    s.tests_before = Some(false);
+    assert_eq!(
+        last(&s),
+        Last::Failed {
+            what: "`python3 -m pytest -q` exit code 1: ValueError: not enough apple".into(),
+            file: Some("inventory.py line 12".into()),
+        }
+    );
+}
