@@ -1218,6 +1218,12 @@ fn tests_asked_of_a_class_call_each_of_its_methods() {
         "{}",
         run.stderr
     );
+    // With the first line of a test of each, for the cycle to split it by.
+    assert_eq!(
+        state.requirements[0].requirement,
+        "each function of inventory.py has a test of its own that passes (`def test_add():`, \
+         `def test_remove():`, `def test_count():`)"
+    );
 }
 
 /// Tests asked of a class are met only when they would fail on it broken:

@@ -697,7 +697,9 @@ pub struct TestedCode {
     pub untested: Vec<String>,
     /// The first line of a test of its own for each of `untested`, in its
     /// language's form (`def test_remove():`; see
-    /// [`crate::lang::Language::test_head`]): what is asked for.
+    /// [`crate::lang::Language::test_head`]): what is asked for. With none
+    /// untested, for each of its functions: what one test of everything is
+    /// split into.
     pub heads: Vec<String>,
     /// How many test functions call them.
     pub tests: usize,
@@ -763,7 +765,7 @@ pub fn hold_to_tested_code(
         };
         let requirement = match (listed.is_empty(), tested.untested.len()) {
             (true, _) => format!(
-                "each function of {} has a test of its own that passes",
+                "each function of {} has a test of its own that passes{heads}",
                 tested.path
             ),
             (false, 1) => format!(
@@ -2618,6 +2620,21 @@ pub(crate) mod tests {
             held[0].evidence,
             "one test function tests all of inventory.py: give each of its 3 functions a test \
              of its own"
+        );
+        assert_eq!(
+            held[0].requirement,
+            "each function of inventory.py has a test of its own that passes"
+        );
+        // With the first line of each test, when they are known.
+        let headed = TestedCode {
+            heads: vec!["def test_add():".into(), "def test_remove():".into()],
+            ..one.clone()
+        };
+        let held = hold_to_tested_code(vec![claimed.clone()], &[headed]);
+        assert_eq!(
+            held[0].requirement,
+            "each function of inventory.py has a test of its own that passes (`def \
+             test_add():`, `def test_remove():`)"
         );
         // A file of one function needs one.
         let single = TestedCode { public: 1, ..one };
