@@ -1239,8 +1239,10 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
              celsius_to_fahrenheit(0) == 32\n```\n`celsius_to_fahrenheit(0)` returned \
              -17.77777777777778; the test expects 32.\n\nThe function celsius_to_fahrenheit, in \
              convert.py:\n```python\ndef celsius_to_fahrenheit(celsius):\n    return (celsius - \
-             32) * 5 / 9\n```\n\nWhat in celsius_to_fahrenheit gives -17.77777777777778 instead \
-             of 32?"
+             32) * 5 / 9\n```\n\nRun as the test runs it, `celsius_to_fahrenheit(0)` went \
+             through these lines of convert.py, in order: line 2 `return (celsius - 32) * 5 / \
+             9`, and returned -17.77777777777778.\n\nWhat in celsius_to_fahrenheit gives \
+             -17.77777777777778 instead of 32?"
         ),
         "{question}"
     );

@@ -20,6 +20,8 @@ const MAX_QUESTIONS: u32 = 3;
 const MAX_PROGRAM_BYTES: usize = 3 * 1024;
 /// Seconds each run of a program asked of may take.
 const RUN_TIMEOUT: u64 = 10;
+/// How long the trace of a failing test's call may take.
+const TRACE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// How `language` reads the options `goal` names, in a program written
 /// anew, as a paragraph of the question (empty when it names none): its
@@ -67,7 +69,12 @@ impl Agent<'_> {
         let mut question = match self.unreadable_question() {
             Some(question) => question,
             None => match focus::repair(self.state(), files, |path| self.tools.text(path)) {
-                Some(repair) => prompt::repair_question(&repair),
+                Some(mut repair) => {
+                    repair.trace = self
+                        .traced(&repair.module, &repair.name, &repair.call)
+                        .await;
+                    prompt::repair_question(&repair)
+                }
                 None => self.program_question().await?,
             },
         };
@@ -79,6 +86,21 @@ impl Agent<'_> {
             .filter(|(ask, _)| *ask == question.ask)
             .map(|(_, said)| said);
         Some((question, asked))
+    }
+
+    /// The lines `call` of `name` (defined in `module`) runs, told (see
+    /// [`crate::lang::trace`]); `None` when its language cannot trace it
+    /// or the call could not be made.
+    async fn traced(&self, module: &str, name: &str, call: &str) -> Option<String> {
+        let language = self.languages.iter().find(|l| l.owns(module))?;
+        let command = language.trace_command(module, name, call)?;
+        let outcome = self
+            .tools
+            .run_own(&command, TRACE_TIMEOUT, &self.stop)
+            .await;
+        let printed = crate::tools::printed(&outcome.result);
+        let trace = crate::lang::trace::read(&printed)?;
+        Some(crate::lang::trace::told(&trace, call, module))
     }
 
     /// The fix of a write the file's language refused, which the model

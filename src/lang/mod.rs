@@ -18,6 +18,7 @@ mod python;
 mod registry;
 pub mod tally;
 mod toolchain;
+pub mod trace;
 
 use std::path::Path;
 
@@ -596,6 +597,13 @@ pub trait Language: Send + Sync {
         _name: &str,
         _examples: &[examples::Example],
     ) -> Option<String> {
+        None
+    }
+    /// The command that makes `call` (of literals) of `name`, defined by
+    /// source file `module`, and prints the lines of `name` it ran, as
+    /// [`trace::read`] reads them; run as [`Language::examples_command`]
+    /// is. `None` when the language cannot.
+    fn trace_command(&self, _module: &str, _name: &str, _call: &str) -> Option<String> {
         None
     }
 

@@ -626,6 +626,9 @@ pub struct Repair {
     pub expected: String,
     /// The function's definition as the module holds it now.
     pub definition: String,
+    /// The lines the call ran, told (see [`crate::lang::trace`]), when the
+    /// runner has run it; [`repair`] leaves it out.
+    pub trace: Option<String>,
 }
 
 /// The [`Repair`] the last failure of the active subtask asks for, when it
@@ -700,6 +703,7 @@ pub fn repair(
         actual: gave.actual,
         expected: gave.expected,
         definition,
+        trace: None,
     })
 }
 

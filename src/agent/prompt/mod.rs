@@ -121,11 +121,16 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
         actual,
         expected,
         definition,
+        trace,
     } = repair;
+    let trace = trace
+        .as_deref()
+        .map(|trace| format!("{trace}\n\n"))
+        .unwrap_or_default();
     let ask = format!(
         "The test in {test} is right, and it fails:\n```{language}\n{line}\n```\n`{call}` \
          returned {actual}; the test expects {expected}.\n\nThe function {name}, in {module}:\n\
-         ```{language}\n{definition}\n```\n\nWhat in {name} gives {actual} instead of \
+         ```{language}\n{definition}\n```\n\n{trace}What in {name} gives {actual} instead of \
          {expected}? {}",
         answer_form(language, name)
     );

@@ -1,6 +1,7 @@
 """Calls a function of the workspace on the goal's examples.
 
-Run by the runner as `python3 -c SCRIPT MODULE NAME EXAMPLES`, confined as
+Run by the runner as `python3 -c SCRIPT MODULE NAME EXAMPLES` (SCRIPT is
+calls.py, then this), confined as
 the model's commands are, from the workspace's root: EXAMPLES is a JSON
 list of [CALL, [RETURNS, ...]], each CALL the source of a call of NAME with
 literal arguments and each RETURNS what an answer of the model gave for it:
@@ -46,21 +47,6 @@ def again(answer):
         return ast.literal_eval(answer.strip())
     except (ValueError, SyntaxError):
         return answer.strip()
-
-
-def say(**fields):
-    print(json.dumps(fields), flush=True)
-
-
-def arguments(call, name):
-    node = ast.parse(call.strip(), mode="eval").body
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name):
-        raise ValueError(f"not a call of {name}")
-    if any(keyword.arg is None for keyword in node.keywords):
-        raise ValueError("** arguments")
-    args = [ast.literal_eval(arg) for arg in node.args]
-    kwargs = {keyword.arg: ast.literal_eval(keyword.value) for keyword in node.keywords}
-    return args, kwargs
 
 
 def main():

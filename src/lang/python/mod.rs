@@ -107,7 +107,11 @@ fn also_added(added: &[String]) -> String {
 
 /// The script that calls a function on the goal's examples (see
 /// [`Language::examples_command`]).
-const EXAMPLES_SCRIPT: &str = include_str!("examples.py");
+const EXAMPLES_SCRIPT: &str = concat!(include_str!("calls.py"), include_str!("examples.py"));
+
+/// The script that prints the lines one call of a function runs (see
+/// [`Language::trace_command`]).
+const TRACE_SCRIPT: &str = concat!(include_str!("calls.py"), include_str!("trace.py"));
 
 /// The script that runs the tests against changed copies of the functions
 /// they test (see [`Language::mutants_command`]).
@@ -787,17 +791,7 @@ impl Language for Python {
         name: &str,
         examples: &[crate::lang::examples::Example],
     ) -> Option<String> {
-        let dotted = module
-            .strip_suffix(".py")
-            .filter(|_| !self.is_test(module))?
-            .replace('/', ".");
-        let importable = dotted.split('.').all(|part| {
-            part.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
-        });
-        if !importable || dotted.ends_with("__init__") || dotted.ends_with("__main__") {
-            return None;
-        }
+        let dotted = self.dotted(module)?;
         let examples: Vec<(&str, &[String])> = examples
             .iter()
             .map(|example| (example.call.as_str(), example.returns.as_slice()))
@@ -810,6 +804,20 @@ impl Language for Python {
             &dotted,
             name,
             &examples,
+        ]))
+    }
+
+    /// `python3 -c SCRIPT MODULE NAME CALL` (`trace.py`), the module
+    /// imported as [`Language::examples_command`] imports it.
+    fn trace_command(&self, module: &str, name: &str, call: &str) -> Option<String> {
+        let dotted = self.dotted(module)?;
+        Some(shell_words::join([
+            "python3",
+            "-c",
+            TRACE_SCRIPT,
+            &dotted,
+            name,
+            call,
         ]))
     }
 
@@ -951,6 +959,23 @@ impl Language for Python {
             None => what.rsplit_once("AssertionError: ")?.1.split_once(" != ")?,
         };
         Some((left.trim().to_string(), right.trim().to_string()))
+    }
+}
+
+impl Python {
+    /// `module` (a source file, not a test) as Python imports it from the
+    /// root, by its dotted path; `None` when it cannot be imported so.
+    fn dotted(&self, module: &str) -> Option<String> {
+        let dotted = module
+            .strip_suffix(".py")
+            .filter(|_| !self.is_test(module))?
+            .replace('/', ".");
+        let importable = dotted.split('.').all(|part| {
+            part.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+        (importable && !dotted.ends_with("__init__") && !dotted.ends_with("__main__"))
+            .then_some(dotted)
     }
 }
 

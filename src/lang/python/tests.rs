@@ -1699,14 +1699,19 @@ fn tried_in(
     let command = Python
         .examples_command(module, name, &examples)
         .expect("a module it can import");
-    let words = shell_words::split(&command).unwrap();
+    crate::lang::examples::read(&printed_by(dir.path(), &command))
+}
+
+/// What `command` printed, run in `dir`.
+fn printed_by(dir: &std::path::Path, command: &str) -> String {
+    let words = shell_words::split(command).unwrap();
     let out = std::process::Command::new(&words[0])
         .args(&words[1..])
-        .current_dir(dir.path())
+        .current_dir(dir)
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    crate::lang::examples::read(&String::from_utf8_lossy(&out.stdout))
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
@@ -2560,5 +2565,30 @@ fn the_calls_a_test_file_asserts_equal_to_a_literal_are_each_part_of_an_and() {
             pair("truncate('with spaces', 10)", "'with spaces'"),
             pair("truncate('ab', 5)", "'ab'")
         ]
+    );
+}
+
+/// A failing call's way through its function: each `if` with the way it
+/// went, the line that returned, and what it returned (t23's grades-fix,
+/// whose model never saw that `score > 90` is false for 90).
+#[test]
+fn a_call_is_traced_line_by_line_with_the_way_each_if_went() {
+    let grades = "def letter(score):\n    \"\"\"A for 90 and over.\"\"\"\n    if score > 90:\n        \
+                  return 'A'\n    if score > 80:\n        return 'B'\n    return 'F'\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("grades.py"), grades).unwrap();
+    let command = Python
+        .trace_command("grades.py", "letter", "letter(90)")
+        .expect("a module it can import");
+    let trace = crate::lang::trace::read(&printed_by(dir.path(), &command)).expect("a trace");
+    assert_eq!(
+        crate::lang::trace::told(&trace, "letter(90)", "grades.py"),
+        "Run as the test runs it, `letter(90)` went through these lines of grades.py, in order: \
+         line 3 `if score > 90:` (false: its block was skipped); line 5 `if score > 80:` (true: \
+         its block ran); line 6 `return 'B'`, and returned 'B'."
+    );
+    assert_eq!(
+        Python.trace_command("test_grades.py", "letter", "letter(1)"),
+        None
     );
 }

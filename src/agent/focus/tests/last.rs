@@ -403,6 +403,7 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
             expected: "4".into(),
             definition: "def average(numbers):\n    return sum(numbers) / (len(numbers) + 1)"
                 .into(),
+            trace: None,
         })
     );
     // Not when the module is not among the files shown.
