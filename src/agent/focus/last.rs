@@ -408,22 +408,19 @@ fn failure(state: &State, command: &str, outcome: &ActionOutcome, output: &str) 
 /// with write_file and the whole corrected content of inventory.py" after
 /// its test removed what it never added, tried to write inventory.py and
 /// was refused, until the rounds ran out.
-fn raised_inside(state: &State, output: &str) -> Option<crate::lang::Problem> {
+fn raised_inside(state: &State, output: &str) -> Option<(crate::lang::Problem, String, u32)> {
     let problem = Languages::default()
         .all()
         .find_map(|language| language.failures(output).into_iter().next())?;
-    let (caller, _) = problem.caller.as_ref()?;
-    (in_workspace(state, caller) && super::next_step::staying(state).contains(&problem.path))
-        .then_some(problem)
+    let (caller, line) = problem.caller.clone()?;
+    (in_workspace(state, &caller) && super::next_step::staying(state).contains(&problem.path))
+        .then_some((problem, caller, line))
 }
 
 /// What [`raised_inside`] found, said after the error: where it was raised,
 /// and that the calling line is what to change.
 fn raised_note(state: &State, output: &str) -> String {
-    let Some(problem) = raised_inside(state, output) else {
-        return String::new();
-    };
-    let Some((caller, line)) = &problem.caller else {
+    let Some((problem, caller, line)) = raised_inside(state, output) else {
         return String::new();
     };
     let at = problem
@@ -431,7 +428,7 @@ fn raised_note(state: &State, output: &str) -> String {
         .map(|n| format!(" line {n}"))
         .unwrap_or_default();
     let expect = Languages::default()
-        .for_path(caller)
+        .for_path(&caller)
         .and_then(|language| language.expecting_error(&problem.message))
         .map(|how| format!(" ({how})"))
         .unwrap_or_default();
@@ -449,7 +446,7 @@ fn raised_note(state: &State, output: &str) -> String {
 /// named was the second one's, and t3's temp-fix was shown the first
 /// one's message against the second one's line.
 fn failed_at(state: &State, output: &str) -> Option<String> {
-    if let Some((caller, line)) = raised_inside(state, output).and_then(|p| p.caller) {
+    if let Some((_, caller, line)) = raised_inside(state, output) {
         return Some(format!("{caller} line {line}"));
     }
     Languages::default()
