@@ -222,6 +222,22 @@ fn a_model_that_claims_done_while_the_tests_fail_gets_a_new_cycle_not_goal_achie
     });
     assert_eq!(before.expect("run before the plan")[0].exit_code, Some(1));
     assert_eq!(state.tests_before, Some(false));
+    // The assessment is told how those tests went before the run, so it
+    // does not take what the goal says was wrong then for a requirement.
+    let assessments: Vec<String> = test
+        .server()
+        .requests()
+        .iter()
+        .map(|r| r["messages"].to_string())
+        .filter(|m| m.contains("List every requirement of the GOAL"))
+        .collect();
+    assert!(!assessments.is_empty());
+    assert!(
+        assessments
+            .iter()
+            .all(|m| m.contains("(Before the run the same command failed (exit code 1;")),
+        "{assessments:?}"
+    );
     let first_check = records[planned..]
         .iter()
         .find_map(|r| match &r.event {

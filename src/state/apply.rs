@@ -270,6 +270,10 @@ impl State {
                         .iter()
                         .flat_map(|check| crate::lang::failed_tests(&check.output))
                         .collect();
+                    self.checks_before = match self.tests_before {
+                        Some(false) => checks.clone(),
+                        _ => Vec::new(),
+                    };
                 }
                 self.checks.clone_from(checks);
                 for check in checks {

@@ -198,6 +198,11 @@ pub struct State {
     /// a test of the project that fails now and is not here, the run broke.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failing_before: Vec<String>,
+    /// The checks that ran before the plan (the project's own tests as
+    /// they were), kept when they failed: the assessment of a goal to fix
+    /// them is told how they went then and how now.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks_before: Vec<CheckRun>,
     /// The programs the goal names as they ran before the plan (see
     /// [`Event::RanBefore`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -509,7 +509,13 @@ impl Agent<'_> {
         // it from the last round.
         let ask = format!(
             "{head}\n\n{ASSESSOR}\n\n{}",
-            assessment_prompt(&files, checks, &state.requirements, earlier)
+            assessment_prompt(
+                &files,
+                checks,
+                &state.requirements,
+                earlier,
+                &state.checks_before
+            )
         );
         let first = prompt::answer_request(self.settings, ask, schema(), self.options());
         let mut messages = first.messages.clone();
@@ -750,6 +756,7 @@ fn assessment_prompt(
     checks: &[CheckRun],
     before: &[Requirement],
     earlier: &[CheckRun],
+    failed_before: &[CheckRun],
 ) -> String {
     let mut text = "FILES:\n".to_string();
     if files.is_empty() {
@@ -768,6 +775,32 @@ fn assessment_prompt(
         // the output it expected into the silence.
         if check.output.trim_end().lines().count() <= 2 {
             text.push_str("(it printed nothing)\n");
+        }
+        // t24's grades-fix assessor listed the goal's "pytest reports a
+        // failure in test_grades.py" as a requirement, unmet, beside the
+        // four tests passing: it was never shown that they had failed.
+        if let Some(then) = failed_before
+            .iter()
+            .find(|then| same_command(&then.command, &check.command))
+        {
+            let failing = crate::lang::failed_tests(&then.output);
+            let named = match failing.is_empty() {
+                true => String::new(),
+                false => format!(
+                    ": {}",
+                    failing
+                        .iter()
+                        .take(5)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            text.push_str(&format!(
+                "(Before the run the same command {}{named}; now it {}.)\n",
+                result(then),
+                result(check)
+            ));
         }
     }
     let unmet: Vec<&Requirement> = before.iter().filter(|r| !r.met).collect();
@@ -793,6 +826,14 @@ fn assessment_prompt(
                 result(now)
             ));
         }
+    }
+    if !failed_before.is_empty() {
+        text.push_str(
+            "\nBefore the run the project's tests failed: what the GOAL says was wrong then (a \
+             test that failed, an error it reported) describes the project as it was and is no \
+             requirement itself; what it asks is that this be right now, shown by the CHECKS as \
+             they are now.\n",
+        );
     }
     text.push_str(&format!(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
@@ -1083,7 +1124,7 @@ mod tests {
             tests: None,
             wants_arguments: false,
         };
-        let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[], &[]);
+        let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[], &[], &[]);
         assert!(
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
@@ -1094,7 +1135,7 @@ mod tests {
             output: format!("{}\nHello, World!", silent.output),
             ..silent
         };
-        let prompt = assessment_prompt(&[], &[spoke], &[], &[]);
+        let prompt = assessment_prompt(&[], &[spoke], &[], &[], &[]);
         assert!(!prompt.contains("printed nothing"), "{prompt}");
     }
 
@@ -1102,7 +1143,7 @@ mod tests {
     fn the_answer_format_gives_nothing_a_model_could_copy_as_a_requirement() {
         // Qwen2.5-Coder 1.5B listed the example requirements of an earlier
         // prompt as the goal's, and a cycle went to make them true.
-        let prompt = assessment_prompt(&[], &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[], &[], &[]);
         let example = &prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..];
         let example: Value = serde_json::from_str(example).unwrap();
         let items = example["requirements"].as_array().unwrap();
@@ -1141,7 +1182,7 @@ mod tests {
             );
         }
         assert_eq!(item["properties"]["evidence"]["minLength"], 1);
-        let prompt = assessment_prompt(&[], &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[], &[], &[]);
         let example: Value =
             serde_json::from_str(&prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..])
                 .unwrap();
@@ -1172,7 +1213,7 @@ mod tests {
             wants_arguments: false,
         };
         let (then, now) = (check(1, 1, 2), check(0, 3, 0));
-        let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &before, &[then]);
+        let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &before, &[then], &[]);
         assert!(
             prompt.contains(
                 "NOT MET AT THE LAST ASSESSMENT (list each again, judged on the FILES and CHECKS \
@@ -1185,7 +1226,46 @@ mod tests {
         assert!(!prompt.contains("- add"), "{prompt}");
         // A check that ended as before is not said again.
         let same = std::slice::from_ref(&now);
-        let prompt = assessment_prompt(&[], same, &before, same);
+        let prompt = assessment_prompt(&[], same, &before, same, &[]);
         assert!(!prompt.contains("Since then"), "{prompt}");
+    }
+    #[test]
+    fn a_fix_goal_is_told_how_the_projects_tests_went_before_the_run() {
+        let check = |exit_code, passed, failed, output: &str| CheckRun {
+            command: "python3 -m pytest -q".into(),
+            exit_code: Some(exit_code),
+            output: output.into(),
+            tests: Some(crate::state::Tally { passed, failed }),
+            wants_arguments: false,
+        };
+        let then = check(
+            1,
+            3,
+            1,
+            "FAILED test_grades.py::test_boundaries - AssertionError\n1 failed, 3 passed",
+        );
+        let now = check(0, 4, 0, "4 passed in 0.01s");
+        let prompt = assessment_prompt(
+            &[],
+            std::slice::from_ref(&now),
+            &[],
+            &[],
+            std::slice::from_ref(&then),
+        );
+        assert!(
+            prompt.contains(
+                "(Before the run the same command failed (exit code 1; 3 tests passed, 1 \
+                 failed): test_grades.py::test_boundaries; now it passed (4 tests passed, 0 \
+                 failed).)"
+            ),
+            "{prompt}"
+        );
+        assert!(
+            prompt.contains("describes the project as it was and is no requirement itself"),
+            "{prompt}"
+        );
+        // A goal whose project's tests passed before is told nothing of it.
+        let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &[], &[], &[]);
+        assert!(!prompt.contains("Before the run"), "{prompt}");
     }
 }
