@@ -1241,7 +1241,9 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
              convert.py:\n```python\ndef celsius_to_fahrenheit(celsius):\n    return (celsius - \
              32) * 5 / 9\n```\n\nRun as the test runs it, `celsius_to_fahrenheit(0)` went \
              through these lines of convert.py, in order: line 2 `return (celsius - 32) * 5 / \
-             9`, and returned -17.77777777777778.\n\nWhat in celsius_to_fahrenheit gives \
+             9`, and returned -17.77777777777778. It returned at line 2: code put after that \
+             line is not reached by `celsius_to_fahrenheit(0)`, so it cannot change what it \
+             returns.\n\nWhat in celsius_to_fahrenheit gives \
              -17.77777777777778 instead of 32?"
         ),
         "{question}"

@@ -73,6 +73,7 @@ impl Agent<'_> {
                     repair.trace = self
                         .traced(&repair.module, &repair.name, &repair.call)
                         .await;
+                    repair.unchanged = focus::wrote_back(self.state(), &repair.module);
                     prompt::repair_question(&repair)
                 }
                 None => self.program_question().await?,

@@ -50,9 +50,22 @@ pub fn told(trace: &Trace, call: &str, module: &str) -> String {
         (None, Some(error)) => format!(", and raised {error}"),
         (None, None) => String::new(),
     };
+    // t25's grades-fix answered with `if score == 90: return "A"` put
+    // after the `return "B"` the call reached, three times.
+    let last = trace.steps.last().map(|Step(line, ..)| line);
+    let after = match (last, &trace.returned, &trace.raised) {
+        (Some(line), Some(_), _) => format!(
+            " It returned at line {line}: code put after that line is not reached by `{call}`, \
+             so it cannot change what it returns."
+        ),
+        (Some(line), None, Some(_)) => format!(
+            " It raised at line {line}: code put after that line is not reached by `{call}`."
+        ),
+        _ => String::new(),
+    };
     format!(
         "Run as the test runs it, `{call}` went through these lines of {module}, in order: \
-         {}{end}.",
+         {}{end}.{after}",
         steps.join("; ")
     )
 }
@@ -70,7 +83,9 @@ mod tests {
             told(&trace, "letter(90)", "grades.py"),
             "Run as the test runs it, `letter(90)` went through these lines of grades.py, in \
              order: line 3 `if score > 90:` (false: its block was skipped); line 5 `if score > \
-             80:` (true: its block ran); line 6 `return \"B\"`, and returned 'B'."
+             80:` (true: its block ran); line 6 `return \"B\"`, and returned 'B'. It returned \
+             at line 6: code put after that line is not reached by `letter(90)`, so it cannot \
+             change what it returns."
         );
         assert_eq!(read("{\"unusable\": \"ImportError: x\"}\n"), None);
         assert_eq!(read("{\"steps\": [], \"returned\": \"1\"}\n"), None);

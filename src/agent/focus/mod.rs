@@ -29,6 +29,7 @@ pub use last::{
 };
 pub use next_step::{
     Ending, Repair, after_work, fix_failure, kept_test, next_step, repair, where_option_is_read,
+    wrote_back,
 };
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";

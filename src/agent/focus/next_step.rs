@@ -7,7 +7,7 @@ use super::{
     unwired_still,
 };
 use crate::lang::Languages;
-use crate::state::{State, SubtaskKind};
+use crate::state::{Came, State, SubtaskKind};
 
 /// The call that marks the subtask done, ready to copy, its reason filled
 /// in from what the last call did.
@@ -629,6 +629,10 @@ pub struct Repair {
     /// The lines the call ran, told (see [`crate::lang::trace`]), when the
     /// runner has run it; [`repair`] leaves it out.
     pub trace: Option<String>,
+    /// The last write of the module changed nothing: the model wrote the
+    /// function back as it was (set by the asker; [`repair`] leaves it
+    /// false).
+    pub unchanged: bool,
 }
 
 /// The [`Repair`] the last failure of the active subtask asks for, when it
@@ -704,7 +708,30 @@ pub fn repair(
         expected: gave.expected,
         definition,
         trace: None,
+        unchanged: false,
     })
+}
+
+/// Whether the last write of the active subtask to `module` changed
+/// nothing: it wrote the content the file had, or it was blocked as a
+/// repeat of such a write.
+pub fn wrote_back(state: &State, module: &str) -> bool {
+    let Some(fact) = state
+        .calls
+        .iter()
+        .rev()
+        .find(|fact| ["write_file", "edit_file"].contains(&fact.tool.as_str()))
+    else {
+        return false;
+    };
+    match &fact.came {
+        Came::Ran { outcome } => outcome
+            .write
+            .as_ref()
+            .is_some_and(|w| w.path == module && w.before.as_deref() == Some(w.after.as_str())),
+        Came::Blocked => true,
+        _ => false,
+    }
 }
 
 /// Lines a definition is shown in, at most.

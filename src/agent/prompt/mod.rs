@@ -122,16 +122,26 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
         expected,
         definition,
         trace,
+        unchanged,
     } = repair;
     let trace = trace
         .as_deref()
         .map(|trace| format!("{trace}\n\n"))
         .unwrap_or_default();
+    // t25's grades-fix model gave the same `letter` back to the same
+    // question, three times.
+    let unchanged = match unchanged {
+        true => format!(
+            "Your last answer gave {name} back as it already was, so `{call}` still returns \
+             {actual}: the change must be to a line the call runs.\n\n"
+        ),
+        false => String::new(),
+    };
     let ask = format!(
         "The test in {test} is right, and it fails:\n```{language}\n{line}\n```\n`{call}` \
          returned {actual}; the test expects {expected}.\n\nThe function {name}, in {module}:\n\
-         ```{language}\n{definition}\n```\n\n{trace}What in {name} gives {actual} instead of \
-         {expected}? {}",
+         ```{language}\n{definition}\n```\n\n{trace}{unchanged}What in {name} gives {actual} \
+         instead of {expected}? {}",
         answer_form(language, name)
     );
     Question {
@@ -459,6 +469,29 @@ fn shorten(message: &Message, result_max: usize) -> Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fix_question_after_the_function_came_back_unchanged_says_so() {
+        let mut repair = focus::Repair {
+            module: "grades.py".into(),
+            name: "letter".into(),
+            language: "python",
+            test: "test_grades.py".into(),
+            line: "assert letter(90) == 'A'".into(),
+            call: "letter(90)".into(),
+            actual: "'B'".into(),
+            expected: "'A'".into(),
+            definition: "def letter(score):\n    if score > 80:\n        return 'B'".into(),
+            trace: None,
+            unchanged: false,
+        };
+        let said = "Your last answer gave letter back as it already was, so `letter(90)` still \
+                    returns 'B': the change must be to a line the call runs.\n\nWhat in letter";
+        assert!(!repair_question(&repair).ask.contains("Your last answer"));
+        repair.unchanged = true;
+        let ask = repair_question(&repair).ask;
+        assert!(ask.contains(said), "{ask}");
+    }
 
     #[test]
     fn a_model_asked_again_is_asked_warmer() {

@@ -2585,7 +2585,8 @@ fn a_call_is_traced_line_by_line_with_the_way_each_if_went() {
         crate::lang::trace::told(&trace, "letter(90)", "grades.py"),
         "Run as the test runs it, `letter(90)` went through these lines of grades.py, in order: \
          line 3 `if score > 90:` (false: its block was skipped); line 5 `if score > 80:` (true: \
-         its block ran); line 6 `return 'B'`, and returned 'B'."
+         its block ran); line 6 `return 'B'`, and returned 'B'. It returned at line 6: code put \
+         after that line is not reached by `letter(90)`, so it cannot change what it returns."
     );
     assert_eq!(
         Python.trace_command("test_grades.py", "letter", "letter(1)"),

@@ -163,6 +163,25 @@ fn an_unchanged_write_after_a_failure_is_still_the_failure() {
     );
 }
 
+/// A fix question asked again after its answer wrote the function back as
+/// it was says so (t25's grades-fix gave the same `letter` three times).
+#[test]
+fn a_write_that_changed_nothing_is_a_function_written_back() {
+    let mut s = state();
+    assert!(!wrote_back(&s, "a.py"), "no write yet");
+    exchange(&mut s, vec![("write_file", wrote("a.py", true))]);
+    assert!(!wrote_back(&s, "a.py"), "a write that changed it");
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, PYTEST_OUT))]);
+    exchange(&mut s, vec![("write_file", wrote("a.py", false))]);
+    assert!(wrote_back(&s, "a.py"));
+    assert!(!wrote_back(&s, "b.py"), "another module");
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, PYTEST_OUT))]);
+    assert!(
+        wrote_back(&s, "a.py"),
+        "the last write counts, whatever ran since"
+    );
+}
+
 #[test]
 fn refused_calls_are_not_work_done_and_keep_their_kind() {
     let refused = || {
@@ -404,6 +423,7 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
             definition: "def average(numbers):\n    return sum(numbers) / (len(numbers) + 1)"
                 .into(),
             trace: None,
+            unchanged: false,
         })
     );
     // Not when the module is not among the files shown.
