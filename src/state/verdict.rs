@@ -1861,27 +1861,47 @@ pub fn with_value(text: &str, option: &str) -> String {
     format!("{option} {}", given.unwrap_or("2"))
 }
 
-/// Whether `text` (a goal) gives `option` a value where it names it: the
+/// Whether `text` (a goal) gives `option` a value: where it names it, the
 /// word after it is a number, a placeholder in capitals (`--times N`) or in
-/// angle brackets (`--times <n>`). A flag (`--shout`) takes none.
+/// angle brackets (`--times <n>`); or, unless the goal calls it a flag
+/// there, the goal speaks of a value by a one-letter placeholder elsewhere
+/// ("Add a -n option to head.py so that it prints the first N lines": t25's
+/// plan called -n a flag, `'-n' in sys.argv[1:]`, and the model read
+/// `int(sys.argv[2])`). A flag (`--shout`) takes none.
 pub fn takes_value(text: &str, option: &str) -> bool {
-    let mut words = tokens(text).filter(|word| !word.is_empty());
-    while let Some(word) = words.by_ref().next() {
-        if word != option {
-            continue;
-        }
-        let Some(next) = words.next() else {
-            return false;
-        };
-        let placeholder = next.chars().any(|c| c.is_ascii_uppercase())
-            && next
+    let words: Vec<&str> = tokens(text).filter(|word| !word.is_empty()).collect();
+    // In capitals, but for the words "A" and "I".
+    let placeholder = |word: &str| {
+        word.chars().any(|c| c.is_ascii_uppercase())
+            && word
                 .chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-        return placeholder
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            && !["A", "I"].contains(&word)
+    };
+    let mut named = false;
+    for (at, _) in words
+        .iter()
+        .enumerate()
+        .filter(|(_, word)| **word == option)
+    {
+        named = true;
+        let Some(next) = words.get(at + 1) else {
+            continue;
+        };
+        if ["flag", "switch"].contains(&next.to_lowercase().as_str()) {
+            return false;
+        }
+        if placeholder(next)
             || next.parse::<f64>().is_ok()
-            || (next.starts_with('<') && next.ends_with('>'));
+            || (next.starts_with('<') && next.ends_with('>'))
+        {
+            return true;
+        }
     }
-    false
+    named
+        && words
+            .iter()
+            .any(|word| word.len() == 1 && placeholder(word))
 }
 
 /// The command-line options a requirement names (`--shout`, `-n`).
@@ -2149,6 +2169,21 @@ pub(crate) mod tests {
         assert!(takes_value("Add --times <n> to repeat.py", "--times"));
         assert!(!takes_value("Add --verbose. It prints more", "--verbose"));
         assert!(!takes_value("Add --verbose", "--verbose"));
+        // A value the goal speaks of by a placeholder elsewhere, or gives
+        // the option in an example; never one it calls a flag.
+        let head = "Add a -n option to head.py so that it prints the first N lines of the file";
+        assert!(takes_value(head, "-n"));
+        assert_eq!(with_value(head, "-n"), "-n 2");
+        assert!(takes_value(
+            "Add -n to head.py: `head.py -n 3 a.txt` prints 3 lines",
+            "-n"
+        ));
+        assert!(!takes_value("Add a -v flag that prints N", "-v"));
+        assert!(!takes_value("Add --shout. I want A to be loud", "--shout"));
+        assert!(
+            !takes_value("Print the first N lines", "-n"),
+            "the option is not named"
+        );
         // A run passes it with a value: the goal's number, else 2.
         assert_eq!(with_value(flag, "--shout"), "--shout");
         assert_eq!(
