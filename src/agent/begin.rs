@@ -145,6 +145,7 @@ impl Agent<'_> {
                         super::focus::where_option_is_read(path, option, valued, &text)
                     },
                 );
+                decompose::to_called(tasks, goal);
                 decompose::to_stated(tasks, &self.stated(baseline));
                 decompose::on_workspace(
                     tasks,

@@ -331,6 +331,47 @@ pub fn to_options(
     }
 }
 
+/// `tasks` whose writes that speak of a function the goal gives in call
+/// form (`snake(s)`) by its name alone are told that call: the name is
+/// the goal's, and a test calls it by that name. t26's textcase plan said
+/// "Define the snake function", and the model wrote `snake_case`, and its
+/// tests called `snake_case`.
+pub fn to_called(tasks: &mut [TaskPlan], goal: &str) {
+    let calls: Vec<(String, String)> = crate::lang::called_names(goal)
+        .into_iter()
+        .filter_map(|name| {
+            let at = goal.find(&format!("{name}("))?;
+            let close = goal[at..].find(')')?;
+            Some((name, goal[at..=at + close].to_string()))
+        })
+        .collect();
+    for task in tasks {
+        for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
+            if !matches!(kind, SubtaskKind::Write { .. }) {
+                continue;
+            }
+            let told: Vec<String> = calls
+                .iter()
+                .filter(|(name, _)| {
+                    crate::text::has_word(subtask, name) && !subtask.contains(&format!("{name}("))
+                })
+                .map(|(_, call)| format!("`{call}`"))
+                .collect();
+            match told.len() {
+                0 => {}
+                1 => subtask.push_str(&format!(
+                    ". The goal calls it {}: that is its name",
+                    told[0]
+                )),
+                _ => subtask.push_str(&format!(
+                    ". The goal calls them {}: those are their names",
+                    told.join(" and ")
+                )),
+            }
+        }
+    }
+}
+
 /// `tasks` with a write of each input file a check names that neither the
 /// workspace (`exists`) nor the plan holds, before the check: a data file
 /// (`code` is false for it: no language owns it) given as an argument. A
@@ -1200,6 +1241,50 @@ mod tests {
         // No option named: nothing said.
         let before = tasks.clone();
         to_options(&mut tasks, &[], reading);
+        assert_eq!(tasks, before);
+    }
+
+    #[test]
+    fn a_write_that_names_a_function_the_goal_calls_is_told_the_call() {
+        let write =
+            |path: &str, text: &str| (text.to_string(), SubtaskKind::Write { path: path.into() });
+        let items = [
+            write(
+                "textcase/__init__.py",
+                "Write textcase/__init__.py: expose snake and kebab",
+            ),
+            write(
+                "textcase/snake.py",
+                "Write textcase/snake.py: Define the snake function",
+            ),
+            write(
+                "test_snake.py",
+                "Write test_snake.py: test snake(s) with two cases",
+            ),
+            write("notes.md", "Write notes.md: say so"),
+        ];
+        let mut tasks = vec![TaskPlan {
+            description: "t".into(),
+            subtasks: items.iter().map(|(text, _)| text.clone()).collect(),
+            kinds: items.iter().map(|(_, kind)| kind.clone()).collect(),
+        }];
+        let goal = "Build a package textcase that exposes snake(s) and kebab(s) at its top level \
+                    (snake('Hello World') gives 'hello_world')";
+        to_called(&mut tasks, goal);
+        assert_eq!(
+            tasks[0].subtasks,
+            [
+                "Write textcase/__init__.py: expose snake and kebab. The goal calls them \
+                 `snake(s)` and `kebab(s)`: those are their names",
+                "Write textcase/snake.py: Define the snake function. The goal calls it \
+                 `snake(s)`: that is its name",
+                "Write test_snake.py: test snake(s) with two cases",
+                "Write notes.md: say so",
+            ]
+        );
+        // A goal that calls nothing: nothing said.
+        let before = tasks.clone();
+        to_called(&mut tasks, "Build a package textcase with snake and kebab");
         assert_eq!(tasks, before);
     }
 
