@@ -156,17 +156,38 @@ fn count_vowels_script(
     test_file: &str,
     evidence: &str,
 ) -> crate::support::fake_ollama::Script {
+    add_count_vowels(
+        check,
+        serde_json::json!([
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask(
+                "test_textutil.py",
+                "write_file",
+                serde_json::json!({"path": "test_textutil.py", "content": test_file})
+            ),
+            on_subtask(
+                "textutil.py",
+                "write_file",
+                serde_json::json!({"path": "textutil.py", "content": with_count_vowels()})
+            )
+        ]),
+        evidence,
+    )
+}
+
+/// An add-function script: the plan changes textutil.py and is checked
+/// by `check`, the model acts by `rules` (else runs the check), and the
+/// assessment finds the function met with `evidence`.
+fn add_count_vowels(
+    check: &str,
+    rules: serde_json::Value,
+    evidence: &str,
+) -> crate::support::fake_ollama::Script {
     serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
             "check": check},
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            on_subtask("test_textutil.py", "write_file",
-                serde_json::json!({"path": "test_textutil.py", "content": test_file})),
-            on_subtask("textutil.py", "write_file",
-                serde_json::json!({"path": "textutil.py", "content": with_count_vowels()}))
-        ],
+        "rules": rules,
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": "count_vowels(text) returns how many vowels the text has",
              "met": true, "evidence": evidence,
@@ -4979,4 +5000,64 @@ fn an_assessment_that_copies_stale_evidence_is_asked_again() {
     );
     assert!(cycles(&test).is_empty(), "{:?}", cycles(&test));
     run.assert_code(0);
+}
+
+/// A function the goal calls, written under a longer name, is unmet with
+/// the file that defines it and that name said, and its cycle changes that
+/// file (t26's textcase wrote `snake_case` for `snake(s)`, and its cycles
+/// were sent to the package's `__init__.py`).
+#[test]
+fn a_function_written_under_a_longer_name_is_renamed_in_its_own_file() {
+    let longer = format!(
+        "{TEXTUTIL}\n\ndef count_vowels_in(text):\n    return sum(c in 'aeiou' for c in text.lower())\n"
+    );
+    let script = add_count_vowels(
+        "python3 textutil.py",
+        serde_json::json!([
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask(
+                "so that must be its name",
+                "write_file",
+                serde_json::json!({"path": "textutil.py", "content": with_count_vowels()})
+            ),
+            on_subtask(
+                "Change textutil.py",
+                "write_file",
+                serde_json::json!({"path": "textutil.py", "content": longer})
+            )
+        ]),
+        "def count_vowels_in(text) counts them",
+    );
+    let test = add_function_cycles(script, TEXTUTIL, "1");
+    let run = test.run();
+    let cycle = tasks(&test, true);
+    assert_eq!(cycle.len(), 1, "{:?}", cycles(&test));
+    assert!(
+        cycle[0].subtasks[0].starts_with("Change textutil.py: Make this true:")
+            && cycle[0].subtasks[0].contains(
+                "no source file of the workspace defines count_vowels; textutil.py defines \
+                 count_vowels_in: the goal calls it count_vowels, so that must be its name"
+            ),
+        "{:?}",
+        cycle[0].subtasks
+    );
+    // The rename went through (the longer name was not put back, nor the
+    // write refused as a copy of it), and the name is met since.
+    let textutil = test.read("textutil.py");
+    assert!(
+        textutil.contains("def count_vowels(text)") && !textutil.contains("count_vowels_in"),
+        "{textutil}"
+    );
+    let state = test.assert_replay_matches();
+    assert!(
+        !state
+            .requirements
+            .iter()
+            .any(|r| r.requirement == "count_vowels is defined as the goal says"),
+        "{:?}",
+        state.requirements
+    );
+    // What is left is a run of the function, which this model never makes.
+    run.assert_code(1);
 }

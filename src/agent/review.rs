@@ -603,9 +603,21 @@ impl Agent<'_> {
     /// goal does not name (a goal that names one may remove it).
     pub(super) fn lost_unasked(&self, path: &str, old: &str, new: &str) -> Vec<String> {
         let goal = &self.state().goal;
+        // A longer name of a function the goal calls, given up for the
+        // goal's name, is a rename the goal asks for: put back, the
+        // function the assessment said must be named `count_vowels` was a
+        // copy of `count_vowels_in`, refused as one.
+        let called = crate::lang::called_names(goal);
+        let language = self.reviews.languages.for_path(path);
+        let renamed = |name: &str| {
+            called.iter().any(|goals| {
+                crate::state::verdict::longer_name(name, goals)
+                    && language.is_some_and(|l| l.defines(new, goals))
+            })
+        };
         tools::lost_definitions(&self.reviews.languages, path, old, new)
             .into_iter()
-            .filter(|name| !crate::text::has_word(goal, name))
+            .filter(|name| !crate::text::has_word(goal, name) && !renamed(name))
             .collect()
     }
 

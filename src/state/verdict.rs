@@ -601,6 +601,47 @@ pub fn hold_to_named(
     requirements
 }
 
+/// A name the goal calls that no file defines (see [`hold_to_named`]), when
+/// a source file defines it under a longer name (`near`: the path and the
+/// name, `snake_case` for `snake`): the evidence says so, and the
+/// requirement is about that file. t26's textcase wrote `snake_case` for a
+/// goal that calls `snake(s)`; its cycles were to "change
+/// textcase/__init__.py: make this true: snake is defined as the goal
+/// says", and the model imported names that did not exist.
+pub fn named_apart(
+    goal: &str,
+    mut requirements: Vec<Requirement>,
+    near: impl Fn(&str) -> Option<(String, String)>,
+) -> Vec<Requirement> {
+    for name in crate::lang::called_names(goal) {
+        let undefined = format!("no source file of the workspace defines {name}");
+        let Some(requirement) = requirements
+            .iter_mut()
+            .find(|r| !r.met && r.evidence == undefined)
+        else {
+            continue;
+        };
+        let Some((path, other)) = near(&name) else {
+            continue;
+        };
+        requirement.evidence = format!(
+            "{undefined}; {path} defines {other}: the goal calls it {name}, so that must be its \
+             name"
+        );
+        requirement.file = Some(path);
+    }
+    requirements
+}
+
+/// Whether `other`, a name a file defines, is `name` with more words to it
+/// (`snake_case`, `to_snake` for `snake`).
+pub fn longer_name(other: &str, name: &str) -> bool {
+    other != name
+        && (other.starts_with(&format!("{name}_"))
+            || other.ends_with(&format!("_{name}"))
+            || other.contains(&format!("_{name}_")))
+}
+
 /// The files of the workspace that call a name the goal gives (see
 /// [`hold_to_exercised`]), by their language.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -2758,6 +2799,32 @@ pub(crate) mod tests {
         assert_eq!(held.len(), 2);
         assert_eq!(held[0], tests);
         assert!(!held[1].about_tests && held[1].requirement.starts_with("count_vowels"));
+    }
+
+    #[test]
+    fn a_name_the_goal_calls_that_a_file_defines_longer_is_said_with_that_file() {
+        let goal = "Build a package textcase that exposes snake(s) and kebab(s)";
+        let held = hold_to_named(goal, vec![], |_| false);
+        let near = |name: &str| {
+            (name == "snake").then(|| ("textcase/snake.py".to_string(), "snake_case".to_string()))
+        };
+        let held = named_apart(goal, held, near);
+        assert_eq!(
+            held[0].evidence,
+            "no source file of the workspace defines snake; textcase/snake.py defines \
+             snake_case: the goal calls it snake, so that must be its name"
+        );
+        assert_eq!(held[0].file.as_deref(), Some("textcase/snake.py"));
+        assert!(!held[0].met);
+        assert_eq!(
+            held[1].evidence,
+            "no source file of the workspace defines kebab"
+        );
+        assert_eq!(held[1].file, None);
+        assert!(longer_name("snake_case", "snake"));
+        assert!(longer_name("to_snake", "snake"));
+        assert!(!longer_name("snake", "snake"));
+        assert!(!longer_name("snakes", "snake"));
     }
 
     #[test]

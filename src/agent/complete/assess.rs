@@ -95,6 +95,26 @@ impl Agent<'_> {
         found || !known
     }
 
+    /// The first source file (one the run wrote, or one there before it)
+    /// that defines `name` under a longer name (see
+    /// [`verdict::longer_name`]), and that name.
+    fn defines_longer(&self, name: &str) -> Option<(String, String)> {
+        known_paths(self.state()).into_iter().find_map(|path| {
+            let language = self.languages.iter().find(|l| l.owns(path))?;
+            if language.is_test(path) {
+                return None;
+            }
+            let text = self.tools.text(path)?;
+            language
+                .definitions(&[(path.clone(), text)])
+                .into_iter()
+                .next()?
+                .into_iter()
+                .find(|d| verdict::longer_name(&d.name, name))
+                .map(|d| (path.clone(), d.name))
+        })
+    }
+
     /// The path and text of each of `paths` that is a source file of
     /// `language` and there now.
     fn texts_of(
@@ -632,6 +652,10 @@ impl Agent<'_> {
                     let requirements =
                         verdict::hold_to_named(&self.state().goal, requirements, |name| {
                             self.defines(name)
+                        });
+                    let requirements =
+                        verdict::named_apart(&self.state().goal, requirements, |name| {
+                            self.defines_longer(name)
                         });
                     let requirements = verdict::hold_to_exports(
                         &self.state().goal,
