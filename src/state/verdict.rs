@@ -1103,7 +1103,8 @@ pub fn speaks_of_arguments(goal: &str) -> bool {
 /// Whether the goal's words say its program is given something on its
 /// command line ("given a number as its argument", "the file named on the
 /// command line"), not only that it is a command-line tool or takes none
-/// ("takes no arguments"): what [`hold_to_arguments`] holds a program that
+/// ("takes no arguments"), or that it is given what it works on ("the
+/// number it is given"): what [`hold_to_arguments`] holds a program that
 /// reads none to.
 pub fn given_arguments(goal: &str) -> bool {
     let goal = goal.to_lowercase();
@@ -1114,7 +1115,29 @@ pub fn given_arguments(goal: &str) -> bool {
                 .checked_sub(1)
                 .is_some_and(|before| ["no", "without", "any", "zero"].contains(&words[before]))
     });
-    named || goal.contains("on the command line") || goal.contains("from the command line")
+    // A program the goal says is given what it works on, in words that
+    // name no function: t26's times-table, "Write table.py, which prints
+    // the multiplication table of the number it is given", printed the
+    // squares of 1 to 10 from a loop of its own, read no number, and the
+    // run ended "Goal achieved". A goal that calls a function (`double(n)`
+    // "returns the number it is given, doubled") speaks of the function's.
+    let handed = [
+        "it is given",
+        "it's given",
+        "they are given",
+        "given to it",
+        "it is passed",
+        "passed to it",
+        "it receives",
+        "it is run with",
+    ]
+    .iter()
+    .any(|words| goal.contains(words))
+        && crate::lang::called_names(&goal).is_empty();
+    named
+        || handed
+        || goal.contains("on the command line")
+        || goal.contains("from the command line")
 }
 
 /// Whether the goal gives its program arguments at all: its words (see
@@ -3261,6 +3284,8 @@ pub(crate) mod tests {
             "Write countdown.py: given a number as its argument, it prints the numbers",
             "sum_numbers.py reads the file named on the command line",
             "print the sum of the args",
+            "Write table.py, which prints the multiplication table of the number it is given",
+            "a script that prints the file passed to it",
         ] {
             assert!(given_arguments(goal), "{goal}");
         }
@@ -3269,6 +3294,7 @@ pub(crate) mod tests {
             "a command-line tool that prints the date",
             "hello.py takes no arguments and prints hello",
             "Write rock-paper-scissors",
+            "Add double(n) to calc.py: it returns the number it is given, doubled",
         ] {
             assert!(!given_arguments(goal), "{goal}");
         }
