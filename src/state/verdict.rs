@@ -1141,9 +1141,12 @@ pub fn given_arguments(goal: &str) -> bool {
 }
 
 /// Whether the goal gives its program arguments at all: its words (see
-/// [`speaks_of_arguments`]) or a command-line option it names.
+/// [`speaks_of_arguments`], [`given_arguments`]) or a command-line option
+/// it names. t27's times-table read `sys.argv[1]` for "the number it is
+/// given", passed run with 5, and was told to run its bare check again
+/// until the round cap: these words gave it no arguments here.
 pub fn gives_arguments(goal: &str) -> bool {
-    speaks_of_arguments(goal) || !named_options(goal).is_empty()
+    speaks_of_arguments(goal) || given_arguments(goal) || !named_options(goal).is_empty()
 }
 
 /// Words by which a goal gives its program arguments.

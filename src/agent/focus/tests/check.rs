@@ -361,6 +361,10 @@ fn a_bare_check_that_failed_becomes_the_run_with_arguments_that_passed() {
         vec![("run_cmd", ran(GIVEN, 0, "\n--- stdout ---\n5"))],
     );
     assert_eq!(given_check(&s).as_deref(), Some(GIVEN));
+    // So for a goal whose words hand the program what it works on.
+    let mut handed = s.clone();
+    handed.goal = "Write a.py, which prints the file it is given".into();
+    assert_eq!(given_check(&handed).as_deref(), Some(GIVEN));
     // Not for a goal that gives its program no arguments (r4's hello).
     let mut plain = s.clone();
     plain.goal = "Write a hello world script".into();
