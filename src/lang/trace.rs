@@ -19,6 +19,10 @@ pub struct Trace {
     pub steps: Vec<Step>,
     pub returned: Option<String>,
     pub raised: Option<String>,
+    /// The call ran more lines than `steps` holds: the last step is not
+    /// where it returned.
+    #[serde(default)]
+    pub cut: bool,
 }
 
 /// The trace in `printed` (its first line that reads as one); `None` when
@@ -53,6 +57,11 @@ pub fn told(trace: &Trace, call: &str, module: &str) -> String {
     // t25's grades-fix answered with `if score == 90: return "A"` put
     // after the `return "B"` the call reached, three times.
     let last = trace.steps.last().map(|Step(line, ..)| line);
+    let last = last.filter(|_| !trace.cut);
+    let more = match trace.cut {
+        true => "; and more lines after these",
+        false => "",
+    };
     let after = match (last, &trace.returned, &trace.raised) {
         (Some(line), Some(_), _) => format!(
             " It returned at line {line}: code put after that line is not reached by `{call}`, \
@@ -65,7 +74,7 @@ pub fn told(trace: &Trace, call: &str, module: &str) -> String {
     };
     format!(
         "Run as the test runs it, `{call}` went through these lines of {module}, in order: \
-         {}{end}.{after}",
+         {}{more}{end}.{after}",
         steps.join("; ")
     )
 }
@@ -86,6 +95,15 @@ mod tests {
              80:` (true: its block ran); line 6 `return \"B\"`, and returned 'B'. It returned \
              at line 6: code put after that line is not reached by `letter(90)`, so it cannot \
              change what it returns."
+        );
+        // Cut short, the last line shown is not where it returned.
+        let cut = read(&printed.replace("\"returned\"", "\"cut\": true, \"returned\"")).unwrap();
+        assert_eq!(
+            told(&cut, "letter(90)", "grades.py"),
+            "Run as the test runs it, `letter(90)` went through these lines of grades.py, in \
+             order: line 3 `if score > 90:` (false: its block was skipped); line 5 `if score > \
+             80:` (true: its block ran); line 6 `return \"B\"`; and more lines after these, and \
+             returned 'B'."
         );
         assert_eq!(read("{\"unusable\": \"ImportError: x\"}\n"), None);
         assert_eq!(read("{\"steps\": [], \"returned\": \"1\"}\n"), None);

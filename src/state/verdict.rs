@@ -584,14 +584,14 @@ pub fn hold_to_named(
                 && !speaks_of_tests(&r.requirement, |_| false)
         };
         if let Some(requirement) = requirements.iter_mut().find(|r| unmet(r)) {
-            requirement.evidence = format!("no source file of the workspace defines {name}");
+            requirement.evidence = undefined(&name);
             requirement.about_tests = false;
             continue;
         }
         requirements.push(Requirement {
             requirement: format!("{name} is defined as the goal says"),
             met: false,
-            evidence: format!("no source file of the workspace defines {name}"),
+            evidence: undefined(&name),
             about_tests: false,
             about_output: false,
             shown_by: None,
@@ -599,6 +599,12 @@ pub fn hold_to_named(
         });
     }
     requirements
+}
+
+/// The evidence of a name the goal calls that no source file defines (see
+/// [`hold_to_named`]); [`named_apart`] finds its requirements by it.
+fn undefined(name: &str) -> String {
+    format!("no source file of the workspace defines {name}")
 }
 
 /// A name the goal calls that no file defines (see [`hold_to_named`]), when
@@ -614,7 +620,7 @@ pub fn named_apart(
     near: impl Fn(&str) -> Option<(String, String)>,
 ) -> Vec<Requirement> {
     for name in crate::lang::called_names(goal) {
-        let undefined = format!("no source file of the workspace defines {name}");
+        let undefined = undefined(&name);
         let Some(requirement) = requirements
             .iter_mut()
             .find(|r| !r.met && r.evidence == undefined)
@@ -1965,10 +1971,21 @@ pub fn takes_value(text: &str, option: &str) -> bool {
             return true;
         }
     }
+    // In a sentence that names the option: "A" or "X" elsewhere in the
+    // goal may be anything.
     named
-        && words
-            .iter()
-            .any(|word| word.len() == 1 && placeholder(word))
+        && sentences(text).any(|sentence| {
+            let words: Vec<&str> = tokens(sentence).collect();
+            words.contains(&option)
+                && words
+                    .iter()
+                    .any(|word| word.len() == 1 && placeholder(word))
+        })
+}
+
+/// The sentences of `text`: parts ended by `. `, `;` or a line's end.
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    text.split(['\n', ';']).flat_map(|part| part.split(". "))
 }
 
 /// The command-line options a requirement names (`--shout`, `-n`).
@@ -2246,6 +2263,10 @@ pub(crate) mod tests {
             "-n"
         ));
         assert!(!takes_value("Add a -v flag that prints N", "-v"));
+        assert!(
+            !takes_value("Add a -q option to tool.py. Section B says why", "-q"),
+            "a capital letter in another sentence"
+        );
         assert!(!takes_value("Add --shout. I want A to be loud", "--shout"));
         assert!(
             !takes_value("Print the first N lines", "-n"),

@@ -340,7 +340,13 @@ pub fn to_called(tasks: &mut [TaskPlan], goal: &str) {
     let calls: Vec<(String, String)> = crate::lang::called_names(goal)
         .into_iter()
         .filter_map(|name| {
-            let at = goal.find(&format!("{name}("))?;
+            // The call of this name, not of a longer one it ends (`to_snake(`).
+            let (at, _) = goal.match_indices(&format!("{name}(")).find(|(at, _)| {
+                !goal[..*at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })?;
             let close = goal[at..].find(')')?;
             Some((name, goal[at..=at + close].to_string()))
         })
@@ -1268,8 +1274,8 @@ mod tests {
             subtasks: items.iter().map(|(text, _)| text.clone()).collect(),
             kinds: items.iter().map(|(_, kind)| kind.clone()).collect(),
         }];
-        let goal = "Build a package textcase that exposes snake(s) and kebab(s) at its top level \
-                    (snake('Hello World') gives 'hello_world')";
+        let goal = "Build a package textcase that exposes to_snake(text), snake(s) and kebab(s) \
+                    at its top level (snake('Hello World') gives 'hello_world')";
         to_called(&mut tasks, goal);
         assert_eq!(
             tasks[0].subtasks,

@@ -2588,6 +2588,15 @@ fn a_call_is_traced_line_by_line_with_the_way_each_if_went() {
          its block ran); line 6 `return 'B'`, and returned 'B'. It returned at line 6: code put \
          after that line is not reached by `letter(90)`, so it cannot change what it returns."
     );
+    assert!(!trace.cut);
+    // A call that runs more lines than a trace holds says so.
+    let loops = "def total(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n";
+    std::fs::write(dir.path().join("loops.py"), loops).unwrap();
+    let command = Python
+        .trace_command("loops.py", "total", "total(100)")
+        .expect("a module it can import");
+    let trace = crate::lang::trace::read(&printed_by(dir.path(), &command)).expect("a trace");
+    assert!(trace.cut, "{trace:?}");
     assert_eq!(
         Python.trace_command("test_grades.py", "letter", "letter(1)"),
         None

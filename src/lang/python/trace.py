@@ -9,7 +9,8 @@ line: {"steps": [[LINE, TEXT, TOOK], ...], "returned": REPR} or
 of the function's own body as it ran (not of what it calls), in order, a
 line run again at once counted once; TOOK is true or false for an `if`,
 `elif` or `while` (whether its block ran next), null for any other line.
-At most MAX_STEPS steps. Nothing is evaluated but literals.
+At most MAX_STEPS steps; "cut" is true when it ran more. Nothing is
+evaluated but literals.
 """
 
 import ast
@@ -80,7 +81,8 @@ def main():
             took = at + 1 < len(ran) and ran[at + 1] == blocks[line]
         text_of = text[line - 1].strip() if 0 < line <= len(text) else ""
         steps.append([line, text_of, took])
-    say(steps=steps[:MAX_STEPS], **outcome)
+    cut = len(steps) > MAX_STEPS or len(ran) > MAX_STEPS * 4
+    say(steps=steps[:MAX_STEPS], cut=cut, **outcome)
 
 
 main()
