@@ -3558,21 +3558,34 @@ fn a_library_checked_with_arguments_is_not_made_to_read_them() {
     assert_eq!(test.read("textutil.py"), with_count_vowels());
 }
 
+/// The fizzbuzz goal, a right fizzbuzz.py and a test file of one call.
+const FIZZBUZZ: &str = "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for multiples \
+                        of 3, 'Buzz' for multiples of 5, 'FizzBuzz' for multiples of both and the number \
+                        as a string otherwise; add pytest tests for it";
+const FIZZBUZZ_RIGHT: &str = "def fizzbuzz(n):\n    if n % 15 == 0:\n        return 'FizzBuzz'\n    if n % 3 \
+                              == 0:\n        return 'Fizz'\n    if n % 5 == 0:\n        return 'Buzz'\n    \
+                              return str(n)\n";
+const FIZZBUZZ_TEST: &str =
+    "from fizzbuzz import fizzbuzz\n\n\ndef test_one():\n    assert fizzbuzz(1) == '1'\n";
+
+/// An assessor of [`FIZZBUZZ`] that reads the code as right.
+fn reads_fizzbuzz_right() -> serde_json::Value {
+    serde_json::json!([{"has": [], "answer": {"requirements": [
+        {"requirement": "fizzbuzz(n) returns Fizz, Buzz, FizzBuzz or the number",
+         "met": true, "evidence": "def fizzbuzz(n)", "about_tests": false,
+         "about_output": false, "command": "", "expects": ""},
+        {"requirement": "pytest tests for fizzbuzz pass", "met": true,
+         "evidence": "1 passed", "about_tests": true, "about_output": false,
+         "command": "", "expects": ""}]}}])
+}
+
 #[test]
 fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieved() {
     // A fizzbuzz run ended "Goal achieved": `fizzbuzz(n)` returned its
     // first number, and the model's one test asserted a value it gives.
-    let goal = "Write fizzbuzz.py with a function fizzbuzz(n) that returns 'Fizz' for multiples \
-                of 3, 'Buzz' for multiples of 5, 'FizzBuzz' for multiples of both and the number \
-                as a string otherwise; add pytest tests for it";
     // (Its loop that returned on the first pass is refused now: see
     // `lang::python::tests`; this one gives the first number all the same.)
     let wrong = "def fizzbuzz(n):\n    numbers = [str(i) for i in range(1, n + 1)]\n    return numbers[0]\n";
-    let right = "def fizzbuzz(n):\n    if n % 15 == 0:\n        return 'FizzBuzz'\n    if n % 3 \
-                 == 0:\n        return 'Fizz'\n    if n % 5 == 0:\n        return 'Buzz'\n    \
-                 return str(n)\n";
-    let test_file =
-        "from fizzbuzz import fizzbuzz\n\n\ndef test_one():\n    assert fizzbuzz(1) == '1'\n";
     let script = |returns: Option<serde_json::Value>| -> crate::support::fake_ollama::Script {
         let mut script = serde_json::json!({
             "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
@@ -3582,20 +3595,14 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
                 ends_when("exit code 0", true, "it runs"),
                 ends_when("Wrote ", true, "written"),
                 on_subtask("Change fizzbuzz.py", "write_file",
-                    serde_json::json!({"path": "fizzbuzz.py", "content": right})),
+                    serde_json::json!({"path": "fizzbuzz.py", "content": FIZZBUZZ_RIGHT})),
                 on_subtask("test_fizzbuzz.py", "write_file",
-                    serde_json::json!({"path": "test_fizzbuzz.py", "content": test_file})),
+                    serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
                 on_subtask("fizzbuzz.py", "write_file",
                     serde_json::json!({"path": "fizzbuzz.py", "content": wrong}))
             ],
             // An assessor that reads the code as right.
-            "assessments": [{"has": [], "answer": {"requirements": [
-                {"requirement": "fizzbuzz(n) returns Fizz, Buzz, FizzBuzz or the number",
-                 "met": true, "evidence": "def fizzbuzz(n)", "about_tests": false,
-                 "about_output": false, "command": "", "expects": ""},
-                {"requirement": "pytest tests for fizzbuzz pass", "met": true,
-                 "evidence": "1 passed", "about_tests": true, "about_output": false,
-                 "command": "", "expects": ""}]}}],
+            "assessments": reads_fizzbuzz_right(),
             "examples": {"examples": [
                 "assert fizzbuzz(3) == 'Fizz'",
                 "assert fizzbuzz(15) == 'FizzBuzz'",
@@ -3610,7 +3617,7 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
     let test = |returns, cycles: &str| {
         Test::new()
             .serving(script(returns))
-            .args([goal, "--max-cycles", cycles])
+            .args([FIZZBUZZ, "--max-cycles", cycles])
     };
     let held = |state: &runner::state::State| {
         state
@@ -3666,8 +3673,59 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
         "{:?}",
         cycle.subtasks
     );
-    assert_eq!(fixed.read("fizzbuzz.py"), right);
+    assert_eq!(fixed.read("fizzbuzz.py"), FIZZBUZZ_RIGHT);
     assert!(held(&state).is_none(), "{:?}", state.requirements);
+}
+
+/// A test of a call the goal's words give the value of, that expects
+/// another value, is refused, and says what the goal says: t26's
+/// add-duration, in the cycle that was to make `format_duration(3725)`
+/// give '1:02:05' as the goal says, wrote a test that it gives '01:02:05',
+/// then fixed its tests to the code round after round.
+#[test]
+fn a_test_that_expects_otherwise_than_the_goals_words_is_refused() {
+    let wrong = "def fizzbuzz(n):\n    return str(n)\n";
+    // The cycle's first answer: a test of what the wrong code gives.
+    let believed = format!("{FIZZBUZZ_TEST}\n\ndef test_three():\n    assert fizzbuzz(3) == '3'\n");
+    let refused = "asserts that `fizzbuzz(3)` returns '3', and the goal says it returns 'Fizz'";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
+                           {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "told", "subtask": "Change fizzbuzz.py", "has": [refused],
+             "reply": write_reply("fizzbuzz.py", FIZZBUZZ_RIGHT)},
+            {"name": "believed", "subtask": "Change fizzbuzz.py",
+             "reply": write_reply("test_fizzbuzz.py", &believed)},
+            on_subtask("test_fizzbuzz.py", "write_file",
+                serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
+            on_subtask("fizzbuzz.py", "write_file",
+                serde_json::json!({"path": "fizzbuzz.py", "content": wrong}))
+        ],
+        "assessments": reads_fizzbuzz_right(),
+        "examples": {"examples": [
+            "assert fizzbuzz(3) == 'Fizz'",
+            "assert fizzbuzz(15) == 'FizzBuzz'"]},
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .args([FIZZBUZZ, "--max-cycles", "1"]);
+    let run = test.run();
+    test.assert_replay_matches();
+    let said = refusals(&test, runner::state::RefusalKind::AgainstGoal);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains(refused)
+            && said[0].contains("write that assert as `assert fizzbuzz(3) == 'Fizz'`"),
+        "{said:?}"
+    );
+    run.assert_code(0);
+    assert_eq!(test.read("test_fizzbuzz.py"), FIZZBUZZ_TEST);
+    assert_eq!(test.read("fizzbuzz.py"), FIZZBUZZ_RIGHT);
 }
 
 /// The rules of a model that writes textutil.py as `added` and ends each

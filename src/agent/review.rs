@@ -268,6 +268,9 @@ impl Agent<'_> {
         if let Some(why) = self.kept_tests(path, content) {
             return Some(tools::Refusal::new(RefusalKind::TestsKept, why));
         }
+        if let Some(why) = self.against_goal(path, content) {
+            return Some(tools::Refusal::new(RefusalKind::AgainstGoal, why));
+        }
         if let Some(why) = self.code_under_test_kept(path, content) {
             return Some(tools::Refusal::new(RefusalKind::CodeUnderTestKept, why));
         }
@@ -279,6 +282,49 @@ impl Agent<'_> {
         }
         let why = self.runs_nothing(path, content)?;
         Some(tools::Refusal::new(RefusalKind::RunsNothing, why))
+    }
+
+    /// Why writing `content` to `path`, a test file, is refused: it
+    /// asserts that a call returns another value than the goal's own words
+    /// say (see [`lang::examples::goal_given`]), where the file did not
+    /// already. Such a test can only fail on code that does what the goal
+    /// says, or pass on code that does not: t26's add-duration, in the
+    /// cycle that was to make `format_duration(3725)` give '1:02:05' as the
+    /// goal says, wrote a test that it gives '01:02:05'.
+    fn against_goal(&self, path: &str, content: &str) -> Option<String> {
+        let state = self.state();
+        let given = lang::examples::goal_given(&state.goal, state.examples.as_deref()?);
+        if given.is_empty() {
+            return None;
+        }
+        let path = path.trim_start_matches("./");
+        let language = self.reviews.languages.for_path(path)?;
+        if !language.is_test(path) {
+            return None;
+        }
+        let asserted =
+            |text: &str| language.asserted_calls(&[(path.to_string(), text.to_string())]);
+        let before = self
+            .tools
+            .text(path)
+            .map(|old| asserted(&old))
+            .unwrap_or_default();
+        let (call, expected, value) =
+            asserted(content).into_iter().find_map(|(call, expected)| {
+                let value = lang::examples::goal_says(&given, &call)?;
+                let against = !lang::examples::same_value(language, &expected, value)
+                    && !before.contains(&(call.clone(), expected.clone()));
+                against.then(|| (call, expected, value.to_string()))
+            })?;
+        let line = language
+            .assert_equal(&call, &value)
+            .map(|line| format!(": write that assert as `{line}`"))
+            .unwrap_or_default();
+        Some(format!(
+            "not written: {path} asserts that `{call}` returns {expected}, and the goal says it \
+             returns {value}. A test expects what the goal says{line}. If the code returns \
+             something else, the code is what to change."
+        ))
     }
 
     /// Why writing `content` to `path` is refused, once a subtask, because

@@ -107,6 +107,58 @@ pub fn given_by(goal: &str, value: &str) -> bool {
     }
 }
 
+/// Whether two calls are the same but for white space: `f(1, 2)` and
+/// `f(1,2)`.
+pub fn same_call(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+        || a.chars()
+            .filter(|c| !c.is_whitespace())
+            .eq(b.chars().filter(|c| !c.is_whitespace()))
+}
+
+/// `value` without one pair of quotes around it: `1:02:05` of `'1:02:05'`.
+fn unquoted(value: &str) -> &str {
+    let value = value.trim();
+    ['\'', '"']
+        .into_iter()
+        .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote))
+        .unwrap_or(value)
+}
+
+/// The goal's word on what calls return: each example both answers gave
+/// the same value for (quotes aside: the second answer may give the value
+/// bare) whose value the goal's words give (see [`given_by`]), as the call
+/// and the value as the first answer wrote it. What a test of such a call
+/// must expect, and what the code must return, whatever the model
+/// believes: t26's add-duration wrote a test of `format_duration(3725) ==
+/// '01:02:05'` in the cycle that was to make it '1:02:05', as the goal says.
+pub fn goal_given(goal: &str, examples: &[Example]) -> Vec<(String, String)> {
+    examples
+        .iter()
+        .filter_map(|example| {
+            let (first, rest) = example.returns.split_first()?;
+            let agreed = rest.iter().all(|other| unquoted(other) == unquoted(first));
+            (agreed && example.name().is_some() && given_by(goal, first))
+                .then(|| (example.call.trim().to_string(), first.trim().to_string()))
+        })
+        .collect()
+}
+
+/// What the goal says `call` returns, of `given` (see [`goal_given`]).
+pub fn goal_says<'a>(given: &'a [(String, String)], call: &str) -> Option<&'a str> {
+    given
+        .iter()
+        .find(|(known, _)| same_call(known, call))
+        .map(|(_, value)| value.as_str())
+}
+
+/// Whether `written`, a value as a test writes it, is `value`: the same
+/// text quotes aside, or the same to `language` (see
+/// [`super::Language::same_value`]).
+pub fn same_value(language: &dyn super::Language, written: &str, value: &str) -> bool {
+    unquoted(written) == unquoted(value) || language.same_value(written, value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +180,38 @@ mod tests {
         let counted = "Add count_vowels(text) that returns how many vowels the text has";
         assert!(!given_by(counted, "2"));
         assert!(given_by("returns [1, 2] for 2", "[1, 2]"));
+    }
+
+    #[test]
+    fn the_goals_word_is_an_example_both_answers_agree_on_whose_value_it_gives() {
+        let goal = "Give timeutil.py a format_duration(seconds) that returns the time as \
+                    H:MM:SS, for example 3725 gives 1:02:05";
+        let example = |call: &str, returns: &[&str]| Example {
+            call: call.into(),
+            returns: returns.iter().map(|r| r.to_string()).collect(),
+        };
+        let examples = [
+            // The second answer gave the value bare: it agrees.
+            example("format_duration(3725)", &["'1:02:05'", "1:02:05"]),
+            // Worked out by the model: not the goal's word.
+            example("format_duration(60)", &["'0:01:00'", "'0:01:00'"]),
+            // The answers disagree.
+            example("format_duration(7)", &["'1:02:05'", "'0:00:07'"]),
+            // No plain call.
+            example("t.format_duration(3725)", &["'1:02:05'", "'1:02:05'"]),
+        ];
+        let given = goal_given(goal, &examples);
+        assert_eq!(
+            given,
+            [("format_duration(3725)".to_string(), "'1:02:05'".to_string())]
+        );
+        assert_eq!(
+            goal_says(&given, "format_duration( 3725 )"),
+            Some("'1:02:05'")
+        );
+        assert_eq!(goal_says(&given, "format_duration(60)"), None);
+        assert!(same_call("f(1, 2)", "f(1,2)"));
+        assert!(!same_call("f(1, 2)", "f(12)"));
     }
 
     #[test]

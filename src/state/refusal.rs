@@ -33,6 +33,9 @@ pub enum RefusalKind {
     /// A write or an edit that drops or alters an assert of a test file
     /// that was there before the run.
     TestsKept,
+    /// A write or an edit of a test file that asserts a call the goal's
+    /// own words give the value of equal to another value.
+    AgainstGoal,
     /// A write or an edit that removes a top-level definition of a file
     /// that was there before the run, which the goal does not name.
     DefinitionsKept,
@@ -136,6 +139,7 @@ impl RefusalKind {
                 | RefusalKind::ShortenedContent
                 | RefusalKind::LanguageRefused
                 | RefusalKind::TestsKept
+                | RefusalKind::AgainstGoal
                 | RefusalKind::DefinitionsKept
                 | RefusalKind::CodeUnderTestKept
                 | RefusalKind::RunsNothing

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::assess::json_of;
 use crate::agent::{Agent, prompt};
-use crate::lang::examples::{self, Example, Tried};
+use crate::lang::examples::{self, Example, Tried, same_call};
 use crate::model::ChatRequest;
 use crate::state::verdict::Examined;
 use crate::state::{Event, Outcome};
@@ -154,14 +154,6 @@ fn completed(
 /// fewer than half agreed.
 fn unsure(agreed: usize, asked: usize) -> bool {
     agreed * 2 < asked
-}
-
-/// The same call, however spaced.
-fn same_call(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
-        || a.chars()
-            .filter(|c| !c.is_whitespace())
-            .eq(b.chars().filter(|c| !c.is_whitespace()))
 }
 
 impl Agent<'_> {

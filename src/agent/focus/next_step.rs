@@ -106,13 +106,17 @@ pub fn after_work(state: &State, did: &str) -> Ending {
 /// before the run: it is right, and the call it makes is shown where its
 /// function is defined, to be fixed there. With `staying`, the files the
 /// plan keeps as they are (see [`staying`]): a failing assert of a call of
-/// theirs is given its corrected line as a ready `edit_file` call.
+/// theirs is given its corrected line as a ready `edit_file` call. `said`
+/// holds what the goal's words say calls return (see
+/// [`crate::lang::examples::goal_given`]): a failing assert of such a call
+/// is told which side is wrong.
 pub fn fix(
     file: Option<&str>,
     what: &str,
     contents: &[(String, String)],
     kept: bool,
     staying: &[String],
+    said: &[(String, String)],
 ) -> String {
     let Some(file) = file else {
         if let Some(hint) = Languages::default().all().find_map(|l| l.no_tests(what)) {
@@ -150,7 +154,9 @@ pub fn fix(
         return format!("The error is at {file}.{quoted}{edit}");
     }
     let (expected, target) = read
-        .and_then(|(language, _, gave)| returned_instead(language, path, gave, contents, kept))
+        .and_then(|(language, _, gave)| {
+            returned_instead(language, path, gave, contents, kept, said)
+        })
         .unwrap_or_default();
     // A name the imported module does not define is that module's to
     // give: t8's textkit was told to write its test file again after
@@ -238,9 +244,14 @@ pub fn fix_failure(
         .unwrap_or_default();
     let kept = file.and_then(|file| kept_test(state, file)).is_some();
     let staying = staying(state);
+    let said = state
+        .examples
+        .as_deref()
+        .map(|examples| crate::lang::examples::goal_given(&state.goal, examples))
+        .unwrap_or_default();
     format!(
         "{}{input}{option}",
-        fix(file, what, contents, kept, &staying)
+        fix(file, what, contents, kept, &staying, &said)
     )
 }
 
@@ -396,6 +407,8 @@ struct Gave {
     actual: String,
     expected: String,
     corrected: String,
+    /// The line before and after the expected value as written.
+    around: (String, String),
 }
 
 /// For a test line (`source`) that asserts a call equals a value (`assert
@@ -466,6 +479,10 @@ fn gave_by(
         actual,
         expected,
         corrected,
+        around: (
+            line[..at].to_string(),
+            line[at + written.len()..].to_string(),
+        ),
     })
 }
 
@@ -497,6 +514,7 @@ fn test_to_correct(
         actual,
         expected,
         corrected,
+        ..
     } = gave;
     let module = defining_module(path, call, contents)?;
     if !staying.iter().any(|kept| kept == module) || language.no_value(actual) {
@@ -548,12 +566,14 @@ fn returned_instead(
     gave: Gave,
     contents: &[(String, String)],
     kept: bool,
+    said: &[(String, String)],
 ) -> Option<(String, Option<String>)> {
     let Gave {
         call,
         actual,
         expected,
         corrected,
+        around,
     } = gave;
     let call = call.as_str();
     if language.no_value(&actual)
@@ -583,6 +603,38 @@ fn returned_instead(
                  {actual} instead of {expected}, and change that."
             ),
             Some(module.to_string()),
+        ));
+    }
+    // The goal's own words decide between the test and the code: told
+    // "if the code is right, the test is wrong", t26's add-duration wrote
+    // the tests to expect what its `format_duration` gave, '01:02:05'
+    // where the goal says 3725 gives 1:02:05.
+    if let Some(value) = crate::lang::examples::goal_says(said, call) {
+        use crate::lang::examples::same_value;
+        let name = called_name(call);
+        let module = defining_module(path, call, contents);
+        if same_value(language, &expected, value) {
+            let within = module.map(|m| format!(" in {m}")).unwrap_or_default();
+            return Some((
+                format!(
+                    " `{call}` returned {actual}, not {expected}, and the goal says `{call}` \
+                     returns {expected}: the test is right and the code is wrong. Change \
+                     {name}{within} so that it returns {expected}."
+                ),
+                module.map(str::to_string),
+            ));
+        }
+        let (before, after) = around;
+        let then = match same_value(language, &actual, value) {
+            true => String::new(),
+            false => format!(" Then make {name} return {value}."),
+        };
+        return Some((
+            format!(
+                " `{call}` returned {actual}, not {expected}, and the goal says `{call}` returns \
+                 {value}: the test is wrong. Write that line as `{before}{value}{after}`.{then}"
+            ),
+            None,
         ));
     }
     // A model that wrote 'Rock wins!' where the code gave 'rock wins!'
@@ -785,7 +837,7 @@ mod tests {
         let contents = [("test_g.py".to_string(), test.to_string())];
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert 'Player 2 wins!' == 'Player 1 wins!'";
         assert_eq!(
-            fix(Some("test_g.py line 5"), what, &contents, false, &[]),
+            fix(Some("test_g.py line 5"), what, &contents, false, &[], &[]),
             "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
              'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
              'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
@@ -796,7 +848,15 @@ mod tests {
         // Values that differ only in their capitals are said to.
         let capitals = what.replace("'Player 2 wins!'", "'player 1 wins!'");
         assert!(
-            fix(Some("test_g.py line 5"), &capitals, &contents, false, &[]).contains(
+            fix(
+                Some("test_g.py line 5"),
+                &capitals,
+                &contents,
+                false,
+                &[],
+                &[]
+            )
+            .contains(
                 "returned 'player 1 wins!', not 'Player 1 wins!'. They differ only in capital \
                  letters. If the code is right"
             )
@@ -805,19 +865,29 @@ mod tests {
         let double = test.replace("'Player 1 wins!'", "\"Player 1 wins!\"");
         let contents = [("test_g.py".to_string(), double)];
         assert!(
-            fix(Some("test_g.py line 5"), what, &contents, false, &[])
+            fix(Some("test_g.py line 5"), what, &contents, false, &[], &[])
                 .contains("returned 'Player 2 wins!'")
         );
         // A failure that is not that assert's gets no such hint.
         let other = "`python3 -m pytest -q` exit code 1: NameError: name 'g' is not defined";
-        assert!(!fix(Some("test_g.py line 5"), other, &contents, false, &[]).contains("returned"));
+        assert!(
+            !fix(Some("test_g.py line 5"), other, &contents, false, &[], &[]).contains("returned")
+        );
         // pytest that ran no test is told to write one.
         assert!(
-            fix(None, "`python3 -m pytest -q` exit code 5", &[], false, &[])
-                .starts_with("pytest found no test")
+            fix(
+                None,
+                "`python3 -m pytest -q` exit code 5",
+                &[],
+                false,
+                &[],
+                &[]
+            )
+            .starts_with("pytest found no test")
         );
         assert!(
-            fix(None, "`python3 a.py` exit code 5", &[], false, &[]).starts_with("Fix the cause")
+            fix(None, "`python3 a.py` exit code 5", &[], false, &[], &[])
+                .starts_with("Fix the cause")
         );
         // A module of the standard library used and never imported: import
         // it. A name that is no module gets no such hint.
@@ -827,14 +897,16 @@ mod tests {
         )];
         let unimported = "`python3 wc.py s.txt` exit code 1: NameError: name 'sys' is not defined";
         assert_eq!(
-            fix(Some("wc.py line 4"), unimported, &program, false, &[]),
+            fix(Some("wc.py line 4"), unimported, &program, false, &[], &[]),
             "The error is at wc.py line 4. Line 4 is: print(wc(sys.argv[1])) `sys` is a module of \
              Python's standard library that wc.py uses without importing it: add `import sys` at \
              the top of wc.py. Fix it: answer with write_file and the whole corrected content of \
              wc.py."
         );
         let undefined = unimported.replace("'sys'", "'args'");
-        assert!(!fix(Some("wc.py line 4"), &undefined, &program, false, &[]).contains("import"));
+        assert!(
+            !fix(Some("wc.py line 4"), &undefined, &program, false, &[], &[]).contains("import")
+        );
         // A name the imported module does not define: the fix is there.
         let package = [
             (
@@ -850,7 +922,7 @@ mod tests {
                        'reverse_words' from 'textkit.reverse_words' (/w/textkit/reverse_words.py)";
         let at = Some("textkit/test_reverse_words.py line 1");
         assert_eq!(
-            fix(at, unbound, &package, false, &[]),
+            fix(at, unbound, &package, false, &[], &[]),
             "The error is at textkit/test_reverse_words.py line 1. Line 1 is: from \
              textkit.reverse_words import reverse_words textkit/reverse_words.py defines no \
              `reverse_words`, so the import of it fails: the fix is in textkit/reverse_words.py, \
@@ -861,12 +933,20 @@ mod tests {
         let mut defined = package.clone();
         defined[0].1 = "def reverse_words(s):\n    return s\n".to_string();
         assert!(
-            fix(at, unbound, &defined, false, &[])
+            fix(at, unbound, &defined, false, &[], &[])
                 .ends_with("corrected content of textkit/test_reverse_words.py.")
         );
         let elsewhere = "`python3 -m pytest -q` exit code 1: AssertionError: assert 3 == 4";
         assert!(
-            !fix(Some("test_g.py line 5"), elsewhere, &contents, false, &[]).contains("returned")
+            !fix(
+                Some("test_g.py line 5"),
+                elsewhere,
+                &contents,
+                false,
+                &[],
+                &[]
+            )
+            .contains("returned")
         );
     }
 
@@ -928,7 +1008,7 @@ mod tests {
         let file = Some("tests/test_slug.py line 4");
         let staying = ["slug.py".to_string()];
         assert_eq!(
-            fix(file, what, &contents, false, &staying),
+            fix(file, what, &contents, false, &staying, &[]),
             "The error is at tests/test_slug.py line 4. Line 4 is: assert truncate('Hello, \
              World!', 10) == 'Hello, World!' `truncate('Hello, World!', 10)` returned 'Hello, \
              ...', not 'Hello, World!'. slug.py stays as it is, so the test is what is wrong: \
@@ -937,7 +1017,7 @@ mod tests {
              truncate('Hello, World!', 10) == 'Hello, World!'\", \"new\": \"assert \
              truncate('Hello, World!', 10) == 'Hello, ...'\"}}"
         );
-        let elsewhere = fix(file, what, &contents, false, &[]);
+        let elsewhere = fix(file, what, &contents, false, &[], &[]);
         assert!(!elsewhere.contains("Answer with exactly"), "{elsewhere}");
         assert!(
             elsewhere.contains("If the code is right, the test is wrong"),
@@ -966,6 +1046,7 @@ mod tests {
             &contents,
             false,
             &staying,
+            &[],
         );
         let edit = told.split("Answer with exactly ").nth(1).expect(&told);
         let edit: serde_json::Value = serde_json::from_str(edit).expect(edit);
@@ -1035,11 +1116,71 @@ mod tests {
         ];
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert None == 'Fizz'";
         assert_eq!(
-            fix(Some("test_fizzbuzz.py line 4"), what, &contents, false, &[]),
+            fix(
+                Some("test_fizzbuzz.py line 4"),
+                what,
+                &contents,
+                false,
+                &[],
+                &[]
+            ),
             "The error is at test_fizzbuzz.py line 4. Line 4 is: assert fizzbuzz(3) == 'Fizz' \
              `fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py gives no value \
              there. The test is right: make fizzbuzz return the value (not print it). Fix it: \
              answer with write_file and the whole corrected content of fizzbuzz.py."
+        );
+    }
+
+    #[test]
+    fn the_goals_example_of_a_call_says_whether_the_test_or_the_code_is_wrong() {
+        // t26's add-duration: the goal says 3725 gives 1:02:05.
+        let module = "def format_duration(seconds):\n    return '01:02:05'\n";
+        let contents = |assert: &str| {
+            [
+                ("timeutil.py".to_string(), module.to_string()),
+                (
+                    "test_timeutil.py".to_string(),
+                    format!(
+                        "from timeutil import format_duration\n\ndef test_it():\n    {assert}\n"
+                    ),
+                ),
+            ]
+        };
+        let said = [("format_duration(3725)".to_string(), "'1:02:05'".to_string())];
+        let at = Some("test_timeutil.py line 4");
+        // The test expects what the goal says: the code is to change.
+        let right = contents("assert format_duration(3725) == '1:02:05'");
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert '01:02:05' == \
+                    '1:02:05'";
+        let told = fix(at, what, &right, false, &[], &said);
+        assert!(
+            told.contains(
+                "`format_duration(3725)` returned '01:02:05', not '1:02:05', and the goal says \
+                 `format_duration(3725)` returns '1:02:05': the test is right and the code is \
+                 wrong. Change format_duration in timeutil.py so that it returns '1:02:05'."
+            ) && told.ends_with("corrected content of timeutil.py."),
+            "{told}"
+        );
+        assert!(!told.contains("If the code is right"), "{told}");
+        // Without the goal's word, both ways are offered, as before.
+        let unsaid = fix(at, what, &right, false, &[], &[]);
+        assert!(
+            unsaid.contains("If the code is right, the test is wrong"),
+            "{unsaid}"
+        );
+        // The test expects another value: it is the test that is wrong,
+        // and the code too when it does not give the goal's value.
+        let wrong = contents("assert format_duration(3725) == '1:2:5'");
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: assert '01:02:05' == \
+                    '1:2:5'";
+        let told = fix(at, what, &wrong, false, &[], &said);
+        assert!(
+            told.contains(
+                "the goal says `format_duration(3725)` returns '1:02:05': the test is wrong. \
+                 Write that line as `assert format_duration(3725) == '1:02:05'`. Then make \
+                 format_duration return '1:02:05'."
+            ) && told.ends_with("corrected content of test_timeutil.py."),
+            "{told}"
         );
     }
 
@@ -1067,6 +1208,7 @@ mod tests {
             &contents("self.assertEqual(fizzbuzz(3), 'Fizz')"),
             false,
             &[],
+            &[],
         );
         assert!(
             hint.contains("`fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py")
@@ -1081,6 +1223,7 @@ mod tests {
             &contents("self.assertEqual('Fizz', fizzbuzz(3))"),
             false,
             &[],
+            &[],
         );
         assert!(
             hint.contains("`fizzbuzz(3)` returned None, not 'Fizz'"),
@@ -1090,7 +1233,7 @@ mod tests {
         // place found from the right, not in the call's own `3`.
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 3";
         let contents = [("test_m.py".to_string(), test("self.assertEqual(f(3), 3)"))];
-        let hint = fix(Some("test_m.py line 6"), what, &contents, false, &[]);
+        let hint = fix(Some("test_m.py line 6"), what, &contents, false, &[], &[]);
         assert!(
             hint.contains(
                 "`f(3)` returned 4, not 3. If the code is right, the test is wrong: write that \
@@ -1100,6 +1243,8 @@ mod tests {
         );
         // A failure of another assert gives no such hint.
         let what = "`python3 -m pytest -q` exit code 1: AssertionError: 4 != 5";
-        assert!(!fix(Some("test_m.py line 6"), what, &contents, false, &[]).contains("returned"));
+        assert!(
+            !fix(Some("test_m.py line 6"), what, &contents, false, &[], &[]).contains("returned")
+        );
     }
 }
