@@ -3728,6 +3728,62 @@ fn a_test_that_expects_otherwise_than_the_goals_words_is_refused() {
     assert_eq!(test.read("fizzbuzz.py"), FIZZBUZZ_RIGHT);
 }
 
+/// The goal's examples are asked before the plan is recorded: its writes
+/// are told them, and a first test that expects otherwise is refused
+/// before any assessment.
+#[test]
+fn the_goals_examples_are_told_to_the_plan_and_hold_the_first_tests() {
+    let believed = format!("{FIZZBUZZ_TEST}\n\ndef test_three():\n    assert fizzbuzz(3) == '3'\n");
+    let refused = "asserts that `fizzbuzz(3)` returns '3', and the goal says it returns 'Fizz'";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
+                           {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "believed", "subtask": "test_fizzbuzz.py", "lacks": [refused],
+             "reply": write_reply("test_fizzbuzz.py", &believed)},
+            on_subtask("test_fizzbuzz.py", "write_file",
+                serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
+            on_subtask("fizzbuzz.py", "write_file",
+                serde_json::json!({"path": "fizzbuzz.py", "content": FIZZBUZZ_RIGHT}))
+        ],
+        "assessments": reads_fizzbuzz_right(),
+        "examples": {"examples": [
+            "assert fizzbuzz(3) == 'Fizz'",
+            "assert fizzbuzz(15) == 'FizzBuzz'"]},
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .args([FIZZBUZZ, "--max-cycles", "0"]);
+    let run = test.run();
+    test.assert_replay_matches();
+    let plan = &tasks(&test, false)[0];
+    assert!(
+        plan.subtasks[0].starts_with("Write fizzbuzz.py")
+            && plan.subtasks[0].ends_with(
+                ". The goal says `fizzbuzz(3)` returns 'Fizz'; `fizzbuzz(15)` returns 'FizzBuzz'"
+            ),
+        "{:?}",
+        plan.subtasks
+    );
+    let events: Vec<Event> = test.records().into_iter().map(|r| r.event).collect();
+    let at = |found: fn(&Event) -> bool| events.iter().position(found);
+    let refusal = at(
+        |e| matches!(e, Event::CallRejected { error, .. } if error.contains("the goal says it returns")),
+    );
+    let assessed = at(|e| matches!(e, Event::Assessed { .. }));
+    assert!(
+        refusal.is_some() && assessed.is_some() && refusal < assessed,
+        "{refusal:?} {assessed:?}"
+    );
+    run.assert_code(0);
+    assert_eq!(test.read("test_fizzbuzz.py"), FIZZBUZZ_TEST);
+}
+
 /// The rules of a model that writes textutil.py as `added` and ends each
 /// subtask once its call worked.
 fn writes_textutil(added: &str) -> serde_json::Value {

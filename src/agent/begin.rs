@@ -157,6 +157,16 @@ impl Agent<'_> {
                     decompose::project_check(tasks, &check);
                 }
             }
+            if let Event::Planned { tasks, .. } = &mut planned {
+                if !self.ask_examples_planned(tasks).await?
+                    && let Some(ending) = self.state().ended.clone()
+                {
+                    return Ok(Step::End(ending));
+                }
+                let examples = self.state().examples.as_deref().unwrap_or_default();
+                let given = crate::lang::examples::goal_given(goal, examples);
+                decompose::to_examples(tasks, &given);
+            }
             self.record(planned, Durability::Lazy)?;
         }
         if let Some(flight) = self.state().in_flight.clone() {

@@ -192,12 +192,53 @@ impl Agent<'_> {
         let Some((_, _, at)) = examinable.first() else {
             return Ok(true);
         };
+        let names: Vec<String> = examinable.iter().map(|(name, ..)| name.clone()).collect();
+        self.ask_examples_of(names, *at).await
+    }
+
+    /// Asks for the goal's examples before the plan is recorded, when the
+    /// goal gives functions in call form and the plan (`tasks`) writes a
+    /// source file in a language that can call them: its writes are then
+    /// told what the goal says the calls return (`decompose::to_examples`),
+    /// and a test that expects otherwise is refused from the first write
+    /// on (`review::against_goal`). Asked at the first assessment, t26's
+    /// add-duration had written `format_duration` to give '01:02:05' and
+    /// no test of it when it learned the goal's 1:02:05. `Ok(false)`: the
+    /// run ended meanwhile.
+    pub(in crate::agent) async fn ask_examples_planned(
+        &mut self,
+        tasks: &[crate::state::TaskPlan],
+    ) -> Result<bool, StoreError> {
+        if self.state().examples.is_some() {
+            return Ok(true);
+        }
+        let names = crate::lang::called_names(&self.state().goal);
+        let Some(first) = names.first() else {
+            return Ok(true);
+        };
+        let at = tasks.iter().flat_map(|task| &task.kinds).find_map(|kind| {
+            let crate::state::SubtaskKind::Write { path } = kind else {
+                return None;
+            };
+            let at = self.languages.iter().position(|l| l.owns(path))?;
+            let language = &self.languages[at];
+            let can =
+                !language.is_test(path) && language.examples_command(path, first, &[]).is_some();
+            can.then_some(at)
+        });
+        match at {
+            Some(at) => self.ask_examples_of(names, at).await,
+            None => Ok(true),
+        }
+    }
+
+    /// Asks for the goal's examples of `names` in the language at `at`.
+    async fn ask_examples_of(&mut self, names: Vec<String>, at: usize) -> Result<bool, StoreError> {
         let languages = self.languages;
-        let language = languages[*at].as_ref();
+        let language = languages[at].as_ref();
         let Some(shape) = language.assert_equal("CALL", "VALUE") else {
             return Ok(true);
         };
-        let names: Vec<String> = examinable.iter().map(|(name, ..)| name.clone()).collect();
         let spelled = spelled(language.name());
         let head = self.head();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);

@@ -378,6 +378,35 @@ pub fn to_called(tasks: &mut [TaskPlan], goal: &str) {
     }
 }
 
+/// The goal's own examples told to the writes that speak of them: each
+/// write whose subtask names a function of `given` (see
+/// [`crate::lang::examples::goal_given`]) is told what the goal says its
+/// calls return, at most three: the code is written to it, and a test of
+/// it expects it. t26's add-duration wrote `format_duration` to give
+/// '01:02:05' where the goal says 3725 gives 1:02:05.
+pub fn to_examples(tasks: &mut [TaskPlan], given: &[(String, String)]) {
+    const MAX_TOLD: usize = 3;
+    for task in tasks {
+        for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
+            if !matches!(kind, SubtaskKind::Write { .. }) {
+                continue;
+            }
+            let told: Vec<String> = given
+                .iter()
+                .filter(|(call, _)| {
+                    crate::lang::examples::call_name(call)
+                        .is_some_and(|name| crate::text::has_word(subtask, name))
+                })
+                .take(MAX_TOLD)
+                .map(|(call, value)| format!("`{call}` returns {value}"))
+                .collect();
+            if !told.is_empty() {
+                subtask.push_str(&format!(". The goal says {}", told.join("; ")));
+            }
+        }
+    }
+}
+
 /// `tasks` with a write of each input file a check names that neither the
 /// workspace (`exists`) nor the plan holds, before the check: a data file
 /// (`code` is false for it: no language owns it) given as an argument. A
@@ -1292,6 +1321,57 @@ mod tests {
         let before = tasks.clone();
         to_called(&mut tasks, "Build a package textcase with snake and kebab");
         assert_eq!(tasks, before);
+    }
+
+    #[test]
+    fn a_write_that_names_a_function_of_the_goals_examples_is_told_them() {
+        let task = |items: &[(&str, SubtaskKind)]| TaskPlan {
+            description: "t".into(),
+            subtasks: items.iter().map(|(text, _)| text.to_string()).collect(),
+            kinds: items.iter().map(|(_, kind)| kind.clone()).collect(),
+        };
+        let write = |path: &str| SubtaskKind::Write { path: path.into() };
+        let mut tasks = vec![task(&[
+            (
+                "Change timeutil.py: add format_duration(seconds)",
+                write("timeutil.py"),
+            ),
+            (
+                "Write test_timeutil.py: test format_duration",
+                write("test_timeutil.py"),
+            ),
+            (
+                "Write notes.md: say what format_durations does",
+                write("notes.md"),
+            ),
+            (
+                "Run `python3 -c 'import timeutil; timeutil.format_duration(1)'`",
+                SubtaskKind::Check {
+                    cmd: "python3 -c 'import timeutil'".into(),
+                },
+            ),
+        ])];
+        let given = [
+            ("format_duration(3725)".to_string(), "'1:02:05'".to_string()),
+            ("to_seconds(1, 0, 0)".to_string(), "3600".to_string()),
+        ];
+        let before = tasks.clone();
+        to_examples(&mut tasks, &given);
+        assert_eq!(
+            tasks[0].subtasks[..2],
+            [
+                "Change timeutil.py: add format_duration(seconds). The goal says \
+                 `format_duration(3725)` returns '1:02:05'",
+                "Write test_timeutil.py: test format_duration. The goal says \
+                 `format_duration(3725)` returns '1:02:05'",
+            ]
+        );
+        // Another name alone (format_durations), and no write: as they were.
+        assert_eq!(tasks[0].subtasks[2..], before[0].subtasks[2..]);
+        // No examples the goal gives: nothing said.
+        let mut again = before.clone();
+        to_examples(&mut again, &[]);
+        assert_eq!(again, before);
     }
 
     #[test]
