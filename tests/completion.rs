@@ -3677,6 +3677,29 @@ fn a_function_that_returns_otherwise_than_the_goals_examples_is_not_goal_achieve
     assert!(held(&state).is_none(), "{:?}", state.requirements);
 }
 
+/// A script of [`FIZZBUZZ`] whose model follows `rules` (after ending
+/// each subtask once its write or run went through), with an assessor that
+/// reads the code as right and two examples of the goal's.
+fn fizzbuzz_script(rules: serde_json::Value) -> crate::support::fake_ollama::Script {
+    let mut all = vec![
+        ends_when("exit code 0", true, "it runs"),
+        ends_when("Wrote ", true, "written"),
+    ];
+    all.extend(rules.as_array().cloned().unwrap_or_default());
+    serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
+                           {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": all,
+        "assessments": reads_fizzbuzz_right(),
+        "examples": {"examples": [
+            "assert fizzbuzz(3) == 'Fizz'",
+            "assert fizzbuzz(15) == 'FizzBuzz'"]},
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script")
+}
+
 /// A test of a call the goal's words give the value of, that expects
 /// another value, is refused, and says what the goal says: t26's
 /// add-duration, in the cycle that was to make `format_duration(3725)`
@@ -3688,29 +3711,16 @@ fn a_test_that_expects_otherwise_than_the_goals_words_is_refused() {
     // The cycle's first answer: a test of what the wrong code gives.
     let believed = format!("{FIZZBUZZ_TEST}\n\ndef test_three():\n    assert fizzbuzz(3) == '3'\n");
     let refused = "asserts that `fizzbuzz(3)` returns '3', and the goal says it returns 'Fizz'";
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
-                           {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
-            "check": "python3 -m pytest -q"},
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "told", "subtask": "Change fizzbuzz.py", "has": [refused],
-             "reply": write_reply("fizzbuzz.py", FIZZBUZZ_RIGHT)},
-            {"name": "believed", "subtask": "Change fizzbuzz.py",
-             "reply": write_reply("test_fizzbuzz.py", &believed)},
-            on_subtask("test_fizzbuzz.py", "write_file",
-                serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
-            on_subtask("fizzbuzz.py", "write_file",
-                serde_json::json!({"path": "fizzbuzz.py", "content": wrong}))
-        ],
-        "assessments": reads_fizzbuzz_right(),
-        "examples": {"examples": [
-            "assert fizzbuzz(3) == 'Fizz'",
-            "assert fizzbuzz(15) == 'FizzBuzz'"]},
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
-    }))
-    .expect("script");
+    let script = fizzbuzz_script(serde_json::json!([
+        {"name": "told", "subtask": "Change fizzbuzz.py", "has": [refused],
+         "reply": write_reply("fizzbuzz.py", FIZZBUZZ_RIGHT)},
+        {"name": "believed", "subtask": "Change fizzbuzz.py",
+         "reply": write_reply("test_fizzbuzz.py", &believed)},
+        on_subtask("test_fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
+        on_subtask("fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "fizzbuzz.py", "content": wrong}))
+    ]));
     let test = Test::new()
         .serving(script)
         .args([FIZZBUZZ, "--max-cycles", "1"]);
@@ -3735,27 +3745,14 @@ fn a_test_that_expects_otherwise_than_the_goals_words_is_refused() {
 fn the_goals_examples_are_told_to_the_plan_and_hold_the_first_tests() {
     let believed = format!("{FIZZBUZZ_TEST}\n\ndef test_three():\n    assert fizzbuzz(3) == '3'\n");
     let refused = "asserts that `fizzbuzz(3)` returns '3', and the goal says it returns 'Fizz'";
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [{"path": "fizzbuzz.py", "purpose": "fizzbuzz(n)"},
-                           {"path": "test_fizzbuzz.py", "purpose": "its tests"}],
-            "check": "python3 -m pytest -q"},
-        "rules": [
-            ends_when("exit code 0", true, "it runs"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "believed", "subtask": "test_fizzbuzz.py", "lacks": [refused],
-             "reply": write_reply("test_fizzbuzz.py", &believed)},
-            on_subtask("test_fizzbuzz.py", "write_file",
-                serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
-            on_subtask("fizzbuzz.py", "write_file",
-                serde_json::json!({"path": "fizzbuzz.py", "content": FIZZBUZZ_RIGHT}))
-        ],
-        "assessments": reads_fizzbuzz_right(),
-        "examples": {"examples": [
-            "assert fizzbuzz(3) == 'Fizz'",
-            "assert fizzbuzz(15) == 'FizzBuzz'"]},
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
-    }))
-    .expect("script");
+    let script = fizzbuzz_script(serde_json::json!([
+        {"name": "believed", "subtask": "test_fizzbuzz.py", "lacks": [refused],
+         "reply": write_reply("test_fizzbuzz.py", &believed)},
+        on_subtask("test_fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
+        on_subtask("fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "fizzbuzz.py", "content": FIZZBUZZ_RIGHT}))
+    ]));
     let test = Test::new()
         .serving(script)
         .args([FIZZBUZZ, "--max-cycles", "0"]);
