@@ -29,6 +29,8 @@ struct Seen<'a> {
     existed: &'a std::collections::BTreeMap<String, crate::state::BaselineFile>,
     /// The output of the active subtask's last failed command.
     failed: Option<String>,
+    /// The calls the goal's words give the value of.
+    given: Vec<(String, String)>,
 }
 
 impl Workspace for Seen<'_> {
@@ -61,6 +63,10 @@ impl Workspace for Seen<'_> {
 
     fn failed_output(&self) -> Option<String> {
         self.failed.clone()
+    }
+
+    fn goal_examples(&self) -> Vec<(String, String)> {
+        self.given.clone()
     }
 }
 
@@ -800,6 +806,12 @@ impl Agent<'_> {
             written: self.state().files.keys().cloned().collect(),
             existed: &self.state().baseline.files,
             failed: focus::failed_output(self.state()),
+            given: self
+                .state()
+                .examples
+                .as_deref()
+                .map(|examples| lang::examples::goal_given(&self.state().goal, examples))
+                .unwrap_or_default(),
         };
         language.review(path, content, &workspace)
     }

@@ -104,6 +104,11 @@ pub trait Workspace {
     fn failed_output(&self) -> Option<String> {
         None
     }
+    /// The calls the goal's own words give the value of, and that value
+    /// (see [`examples::goal_given`]): what a test of them asserts.
+    fn goal_examples(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// A test as its test runner names it inside its file (`test_average`,

@@ -350,6 +350,7 @@ impl Language for Python {
             ),
             (None, None, None) => (content, &original, String::new()),
         };
+        let examples = workspace.goal_examples();
         let write = Write {
             path,
             content: text,
@@ -362,6 +363,7 @@ impl Language for Python {
             was: was.as_ref(),
             was_text: now.as_deref(),
             existed: workspace.existed(path),
+            examples: &examples,
         };
         match review::problem(&write) {
             Some((reason, instead)) => Review::Refuse(Refusal { reason, instead }),

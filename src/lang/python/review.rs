@@ -58,6 +58,9 @@ pub struct Write<'a> {
     /// The file was there before the run (the user's, not a draft of the
     /// run's own).
     pub existed: bool,
+    /// The calls the goal's words give the value of (see
+    /// [`crate::lang::Workspace::goal_examples`]).
+    pub examples: &'a [(String, String)],
 }
 
 /// For CPython's "expected an indented block after ... on line N": that
@@ -441,14 +444,32 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
                 .filter(|m| write.written.contains(&m.name) && !is_subject(m)),
         );
         let copied = modules.iter().find_map(|m| copied_from(write, m));
+        // A function of its own that is no test by its name: t27's
+        // textcase wrote `def snake_test_suite():` over a list of cases,
+        // four times, told only that the file defines no test.
+        let unnamed = write
+            .facts
+            .defs
+            .iter()
+            .find(|d| d.kind == "def" && !modules.iter().any(|m| m.facts.defines(&d.name)))
+            .map(|d| {
+                format!(
+                    " `{}` is no test to pytest: only functions whose names begin with test_ \
+                     are.",
+                    d.name
+                )
+            });
         return Some((
             format!(
-                "{path} is a test file but defines no test, so pytest would find nothing in it. \
+                "{path} is a test file but defines no test, so pytest would find nothing in it.{} \
                  Write functions named test_... that import what they test and assert what it \
                  returns.{}",
+                unnamed.unwrap_or_default(),
                 copied.unwrap_or_default()
             ),
-            modules.iter().find_map(|m| test_start(&m.name, m.facts)),
+            modules
+                .iter()
+                .find_map(|m| test_start(&m.name, m.facts, write.examples)),
         ));
     }
     if write.is_test
@@ -477,18 +498,37 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
 }
 
 /// The first lines of a test file for module `name`: the import of what it
-/// defines and one test to fill in. `None` when it defines nothing.
-pub fn test_start(name: &str, module: &Facts) -> Option<String> {
-    let first = module.defs.first()?;
-    let test = match first.kind.as_str() {
-        "class" => {
+/// defines and one test to fill in, or, for a function the goal's words
+/// give calls of (`examples`, see [`crate::lang::Workspace::goal_examples`]),
+/// one that asserts them. `None` when it defines nothing.
+pub fn test_start(name: &str, module: &Facts, examples: &[(String, String)]) -> Option<String> {
+    let of = |def: &str| -> Vec<String> {
+        examples
+            .iter()
+            .filter(|(call, _)| crate::lang::examples::call_name(call) == Some(def))
+            .take(2)
+            .map(|(call, value)| format!("    assert {call} == {value}"))
+            .collect()
+    };
+    let given = module
+        .defs
+        .iter()
+        .filter(|d| d.kind == "def")
+        .find_map(|d| Some((d, Some(of(&d.name)).filter(|a| !a.is_empty())?)));
+    let (first, asserts) = match given {
+        Some((def, asserts)) => (def, Some(asserts.join("\n"))),
+        None => (module.defs.first()?, None),
+    };
+    let test = match (first.kind.as_str(), asserts) {
+        (_, Some(asserts)) => asserts,
+        ("class", None) => {
             let object = first.name.to_lowercase();
             format!(
                 "    {object} = {}()\n    assert {object}.METHOD(ARGUMENTS) == EXPECTED",
                 first.name
             )
         }
-        _ => format!("    assert {}(ARGUMENTS) == EXPECTED", first.name),
+        (_, None) => format!("    assert {}(ARGUMENTS) == EXPECTED", first.name),
     };
     Some(format!(
         "from {name} import {}\n\n\ndef test_{}():\n{test}",

@@ -585,6 +585,71 @@ fn a_test_file_without_a_test_gets_the_start_of_one() {
     );
 }
 
+/// A test file of cases in a function whose name pytest does not collect
+/// (t27's textcase: `def snake_test_suite():` over a list of dicts, four
+/// times) is told so, and, where the goal's words give calls of the
+/// module's function, its start asserts them.
+#[test]
+fn a_test_file_of_cases_is_told_its_function_is_no_test_and_given_the_goals_calls() {
+    struct Said(Files);
+    impl Workspace for Said {
+        fn text(&self, path: &str) -> Option<String> {
+            self.0.text(path)
+        }
+        fn files(&self) -> Vec<String> {
+            self.0.files()
+        }
+        fn written(&self) -> Vec<String> {
+            self.0.written()
+        }
+        fn existed(&self, path: &str) -> bool {
+            self.0.existed(path)
+        }
+        fn goal_examples(&self) -> Vec<(String, String)> {
+            vec![
+                ("other('a')".into(), "'A'".into()),
+                ("snake('Hello World')".into(), "'hello_world'".into()),
+            ]
+        }
+    }
+    let module =
+        "def helper(s):\n    return s\n\n\ndef snake(s):\n    return s.lower().replace(' ', '_')\n";
+    let cases = "from snake import snake\n\n\ndef snake_test_suite():\n    tests = [{'input': 'Hello World', \
+                 'expected_output': 'hello_world'}]\n    for test in tests:\n        assert snake(test['input']) \
+                 == test['expected_output']\n";
+    let workspace = Said(files(&[("snake.py", module)]));
+    let Review::Refuse(refusal) = Python.review("test_snake.py", cases, &workspace) else {
+        panic!("a test file with no test is refused");
+    };
+    assert!(
+        refusal.reason.contains(
+            "defines no test, so pytest would find nothing in it. `snake_test_suite` is no \
+             test to pytest: only functions whose names begin with test_ are."
+        ),
+        "{}",
+        refusal.reason
+    );
+    assert_eq!(
+        refusal.instead.as_deref(),
+        Some(
+            "from snake import helper, snake\n\n\ndef test_snake():\n    assert snake('Hello World') == \
+             'hello_world'"
+        )
+    );
+    // Without the goal's calls: the start to fill in, of the first function.
+    let plain = files(&[("snake.py", module)]);
+    let Review::Refuse(refusal) = review_in(&plain, "test_snake.py", cases) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        refusal.instead.as_deref(),
+        Some(
+            "from snake import helper, snake\n\n\ndef test_helper():\n    assert helper(ARGUMENTS) == \
+             EXPECTED"
+        )
+    );
+}
+
 /// A test file that copies the class it is to test, of a file the run
 /// did not write (p1's add-tests model wrote inventory.py's `Inventory`
 /// into test_inventory.py five times): told it copies it, and given the
