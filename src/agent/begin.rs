@@ -163,9 +163,7 @@ impl Agent<'_> {
                 {
                     return Ok(Step::End(ending));
                 }
-                let examples = self.state().examples.as_deref().unwrap_or_default();
-                let given = crate::lang::examples::goal_given(goal, examples);
-                decompose::to_examples(tasks, &given);
+                decompose::to_examples(tasks, &self.state().goal_given());
             }
             self.record(planned, Durability::Lazy)?;
         }

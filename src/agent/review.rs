@@ -298,8 +298,7 @@ impl Agent<'_> {
     /// cycle that was to make `format_duration(3725)` give '1:02:05' as the
     /// goal says, wrote a test that it gives '01:02:05'.
     fn against_goal(&self, path: &str, content: &str) -> Option<String> {
-        let state = self.state();
-        let given = lang::examples::goal_given(&state.goal, state.examples.as_deref()?);
+        let given = self.state().goal_given();
         if given.is_empty() {
             return None;
         }
@@ -806,12 +805,7 @@ impl Agent<'_> {
             written: self.state().files.keys().cloned().collect(),
             existed: &self.state().baseline.files,
             failed: focus::failed_output(self.state()),
-            given: self
-                .state()
-                .examples
-                .as_deref()
-                .map(|examples| lang::examples::goal_given(&self.state().goal, examples))
-                .unwrap_or_default(),
+            given: self.state().goal_given(),
         };
         language.review(path, content, &workspace)
     }

@@ -245,6 +245,14 @@ pub struct State {
 }
 
 impl State {
+    /// The calls the goal's own words give the value of, and that value
+    /// (see [`crate::lang::examples::goal_given`]); none before the
+    /// examples are asked.
+    pub fn goal_given(&self) -> Vec<(String, String)> {
+        let examples = self.examples.as_deref().unwrap_or_default();
+        crate::lang::examples::goal_given(&self.goal, examples)
+    }
+
     /// Replays records from nothing.
     pub fn replay<'a>(records: impl IntoIterator<Item = &'a Record>) -> State {
         let mut state = State::default();

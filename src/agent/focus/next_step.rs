@@ -244,11 +244,7 @@ pub fn fix_failure(
         .unwrap_or_default();
     let kept = file.and_then(|file| kept_test(state, file)).is_some();
     let staying = staying(state);
-    let said = state
-        .examples
-        .as_deref()
-        .map(|examples| crate::lang::examples::goal_given(&state.goal, examples))
-        .unwrap_or_default();
+    let said = state.goal_given();
     format!(
         "{}{input}{option}",
         fix(file, what, contents, kept, &staying, &said)
