@@ -3781,6 +3781,57 @@ fn the_goals_examples_are_told_to_the_plan_and_hold_the_first_tests() {
     assert_eq!(test.read("test_fizzbuzz.py"), FIZZBUZZ_TEST);
 }
 
+/// A function that returns otherwise than the goal's words say, while
+/// the subtask writes its module, is asked of in a question of its own:
+/// the goal's call, what it returned, the function and the lines the call
+/// ran, no tools. t30's add-duration model, in the cycle that was to make
+/// `format_duration(3725)` return '1:02:05', sent its function back
+/// unchanged round after round. Fixed by the answer, the run needs no
+/// cycle.
+#[test]
+fn a_function_the_goals_words_show_wrong_is_asked_of_on_its_own() {
+    let wrong = "def fizzbuzz(n):\n    return str(n)\n";
+    let asked = "What in fizzbuzz gives '3' instead of 'Fizz'?";
+    let script = fizzbuzz_script(serde_json::json!([
+        {"name": "the question of its own", "has": [asked],
+         "reply": {"content": format!(
+             "It never checks the multiples.\n```python\n{FIZZBUZZ_RIGHT}```\n")}},
+        on_subtask("test_fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
+        on_subtask("fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "fizzbuzz.py", "content": wrong}))
+    ]));
+    let test = Test::new()
+        .serving(script)
+        .args([FIZZBUZZ, "--max-cycles", "0"]);
+    let run = test.run();
+    test.assert_replay_matches();
+    let questions: Vec<serde_json::Value> = test
+        .server()
+        .requests()
+        .into_iter()
+        .filter(|request| crate::support::context(request).contains(asked))
+        .collect();
+    assert_eq!(questions.len(), 1, "asked once: its answer fixed it");
+    let question = crate::support::context(&questions[0]);
+    assert!(
+        question.contains(
+            "The goal says `fizzbuzz(3)` returns 'Fizz', and it returned '3': the function is \
+             wrong.\n\nThe function fizzbuzz, in fizzbuzz.py:\n```python\ndef fizzbuzz(n):\n    \
+             return str(n)\n```"
+        ) && question.contains("went through these lines of fizzbuzz.py"),
+        "{question}"
+    );
+    assert!(
+        questions[0]["tools"].as_array().is_none_or(Vec::is_empty),
+        "no tools: {}",
+        questions[0]["tools"]
+    );
+    run.assert_code(0);
+    assert_eq!(test.read("fizzbuzz.py"), FIZZBUZZ_RIGHT);
+    assert_eq!(test.read("test_fizzbuzz.py"), FIZZBUZZ_TEST);
+}
+
 /// The rules of a model that writes textutil.py as `added` and ends each
 /// subtask once its call worked.
 fn writes_textutil(added: &str) -> serde_json::Value {

@@ -8,8 +8,9 @@
 
 use super::{Agent, focus, prompt};
 use crate::chat::ToolCall;
+use crate::lang::examples::{self, Example, Tried};
 use crate::model::text_calls;
-use crate::state::RefusalKind;
+use crate::state::{RefusalKind, SubtaskKind};
 use prompt::Question;
 
 /// Questions of their own asked in a subtask, at most: past them, the
@@ -56,7 +57,9 @@ impl Agent<'_> {
     /// The question of its own this round asks instead of a round, at most
     /// [`MAX_QUESTIONS`] times a subtask: the fix of a refused write sent
     /// again (see [`Agent::unreadable_question`]), else of the function a failing
-    /// test of the project's own calls (see [`focus::repair`]), else the
+    /// test of the project's own, or of what the goal says, calls (see
+    /// [`focus::repair`]), else of a function the goal's examples show
+    /// wrong while its module is written (see [`Agent::goal_repair`]), else the
     /// fix of a small program of the project whose runs print otherwise
     /// than they must (see [`Agent::program_question`]). `files` are those
     /// the round's context shows. The second element is how many were asked
@@ -68,16 +71,23 @@ impl Agent<'_> {
         }
         let mut question = match self.unreadable_question() {
             Some(question) => question,
-            None => match focus::repair(self.state(), files, |path| self.tools.text(path)) {
-                Some(mut repair) => {
-                    repair.trace = self
-                        .traced(&repair.module, &repair.name, &repair.call)
-                        .await;
-                    repair.unchanged = focus::wrote_back(self.state(), &repair.module);
-                    prompt::repair_question(&repair)
+            None => {
+                let repair = match focus::repair(self.state(), files, |path| self.tools.text(path))
+                {
+                    Some(repair) => Some(repair),
+                    None => self.goal_repair(files).await,
+                };
+                match repair {
+                    Some(mut repair) => {
+                        repair.trace = self
+                            .traced(&repair.module, &repair.name, &repair.call)
+                            .await;
+                        repair.unchanged = focus::wrote_back(self.state(), &repair.module);
+                        prompt::repair_question(&repair)
+                    }
+                    None => self.program_question().await?,
                 }
-                None => self.program_question().await?,
-            },
+            }
         };
         // Its last answer said something and gave no code: asked for the
         // code alone, after it.
@@ -87,6 +97,73 @@ impl Agent<'_> {
             .filter(|(ask, _)| *ask == question.ask)
             .map(|(_, said)| said);
         Some((question, asked))
+    }
+
+    /// The [`focus::Repair`] of a function the goal's own words show
+    /// wrong, while the active subtask writes the module that defines it:
+    /// each call whose value the goal's words give (see
+    /// [`crate::state::State::goal_given`]) is made now, and the first that
+    /// returns another value is the one asked of. In the cycle that was to
+    /// make `format_duration(3725)` return '1:02:05', t30's add-duration
+    /// model sent its function back unchanged round after round.
+    async fn goal_repair(&self, files: &[(String, String)]) -> Option<focus::Repair> {
+        let state = self.state();
+        let SubtaskKind::Write { path } = &state.tree.active()?.1.kind else {
+            return None;
+        };
+        let language = self.languages.iter().find(|l| l.owns(path))?;
+        if language.is_test(path) {
+            return None;
+        }
+        let code = files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, text)| text.clone())
+            .or_else(|| self.tools.text(path))?;
+        let given = state.goal_given();
+        let mut names: Vec<&str> = given
+            .iter()
+            .filter_map(|(call, _)| examples::call_name(call))
+            .filter(|name| language.defines(&code, name))
+            .collect();
+        names.dedup();
+        for name in names {
+            let own: Vec<Example> = given
+                .iter()
+                .filter(|(call, _)| examples::call_name(call) == Some(name))
+                .map(|(call, value)| Example {
+                    call: call.clone(),
+                    returns: vec![value.clone()],
+                })
+                .collect();
+            let Some(command) = language.examples_command(path, name, &own) else {
+                continue;
+            };
+            let outcome = self
+                .tools
+                .run_own(&command, TRACE_TIMEOUT, &self.stop)
+                .await;
+            if self.stop.is_requested() {
+                return None;
+            }
+            let printed = crate::tools::printed(&outcome.result);
+            let Some((tried, _)) = examples::read(&printed) else {
+                continue;
+            };
+            let wrong = tried.into_iter().find_map(|t| match t {
+                Tried {
+                    call,
+                    got: Ok(got),
+                    same: false,
+                    wanted,
+                } if !language.no_value(&got) => Some((call, got, wanted)),
+                _ => None,
+            });
+            if let Some((call, got, wanted)) = wrong {
+                return focus::goal_repair(path, &code, &call, &got, &wanted);
+            }
+        }
+        None
     }
 
     /// The lines `call` of `name` (defined in `module`) runs, told (see

@@ -149,6 +149,13 @@ pub fn goal_given(goal: &str, examples: &[Example]) -> Vec<(String, String)> {
 /// format_duration(3725)`: t30's add-duration test, fitted to the code
 /// unrefused until the call was read so).
 pub fn goal_says<'a>(given: &'a [(String, String)], call: &str) -> Option<&'a str> {
+    goal_example(given, call).map(|(_, value)| value)
+}
+
+/// The example of `given` (see [`goal_given`]) that `call` makes, by its
+/// name alone or through its module: the call as the goal's example gives
+/// it (its name alone) and the value.
+pub fn goal_example<'a>(given: &'a [(String, String)], call: &str) -> Option<(&'a str, &'a str)> {
     let call = call.trim();
     let plain = match call.find('(').and_then(|open| call[..open].rfind('.')) {
         Some(dot) => &call[dot + 1..],
@@ -157,7 +164,7 @@ pub fn goal_says<'a>(given: &'a [(String, String)], call: &str) -> Option<&'a st
     given
         .iter()
         .find(|(known, _)| same_call(known, call) || same_call(known, plain))
-        .map(|(_, value)| value.as_str())
+        .map(|(known, value)| (known.as_str(), value.as_str()))
 }
 
 /// Whether `written`, a value as a test writes it, is `value`: the same

@@ -649,12 +649,14 @@ fn returned_instead(
     ))
 }
 
-/// A failing test of the project's own (one that failed before the run,
-/// whose asserts the plan keeps) that compares a call with a value the
-/// call did not give, and the function it calls, as a module of the files
-/// shown defines it: what a question of its own asks the model to fix
-/// (see [`crate::agent::prompt::repair_question`]). Asked in a round, with
-/// the tools, the plan and the run around it, Qwen2.5-Coder 1.5B wrote
+/// A call that returned otherwise than it must (a failing test of the
+/// project's own, one that failed before the run and whose asserts the
+/// plan keeps; a failing test of what the goal's words say a call
+/// returns; or such a call made by the runner), and the function it
+/// calls, as a module of the files shown defines it: what a question of
+/// its own asks the model to fix (see
+/// [`crate::agent::prompt::repair_question`]). Asked in a round, with the
+/// tools, the plan and the run around it, Qwen2.5-Coder 1.5B wrote
 /// `celsius * 9 / 5 - 32` back unchanged round after round (u3's
 /// temp-fix); asked in prose, it said the right formula (u2's).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -665,9 +667,8 @@ pub struct Repair {
     pub name: String,
     /// The name of the module's language, the tag of its code blocks.
     pub language: &'static str,
-    /// The test file and the failing line of it, as written.
-    pub test: String,
-    pub line: String,
+    /// What shows the call wrong.
+    pub shown: Shown,
     /// The call the line makes, what it gave, and what the test expects.
     pub call: String,
     pub actual: String,
@@ -681,6 +682,22 @@ pub struct Repair {
     /// function back as it was (set by the asker; [`repair`] leaves it
     /// false).
     pub unchanged: bool,
+}
+
+/// What shows a [`Repair`]'s call wrong, and so why its expected value is
+/// the right one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    /// A test (its file and its failing line, as written): the project's
+    /// own, failing before the run, or one asserting what the goal says
+    /// (`goal`).
+    Test {
+        test: String,
+        line: String,
+        goal: bool,
+    },
+    /// The call, made by the runner on an example the goal's words give.
+    Goal,
 }
 
 /// The [`Repair`] the last failure of the active subtask asks for, when it
@@ -717,7 +734,8 @@ pub fn repair(
         },
         _ => return None,
     };
-    let test = kept_test(state, &file)?;
+    let kept = kept_test(state, &file);
+    let test = kept.unwrap_or_else(|| file.split_once(" line ").map_or(&file, |(path, _)| path));
     let line: usize = file.split_once(" line ")?.1.parse().ok()?;
     let mut files = contents.to_vec();
     for path in [Some(test), changes.map(String::as_str)]
@@ -738,22 +756,69 @@ pub fn repair(
     if language.no_value(&gave.actual) {
         return None;
     }
-    let module = defining_module(test, &gave.call, &files)?;
+    // A test the run wrote may be the wrong one, unless it expects what
+    // the goal's own words say the call returns: t30's add-duration test
+    // of `format_duration(3725) == '1:02:05'` failed, and the model
+    // rewrote the test to the code's '01:02:05'.
+    let call = match kept {
+        Some(_) => gave.call.clone(),
+        None => {
+            let said = state.goal_given();
+            let (call, value) = crate::lang::examples::goal_example(&said, &gave.call)?;
+            if !crate::lang::examples::same_value(language, &gave.expected, value) {
+                return None;
+            }
+            call.to_string()
+        }
+    };
+    let module = defining_module(test, &call, &files)?;
     if only.is_some_and(|path| path != module) {
         return None;
     }
-    let name = called_name(&gave.call).to_string();
+    let name = called_name(&call).to_string();
     let (_, code) = files.iter().find(|(p, _)| p == module)?;
     let definition = definition_lines(language, module, code, &name, false)?;
     Some(Repair {
         module: module.to_string(),
         name,
         language: language.name(),
-        test: test.to_string(),
-        line: source.trim().to_string(),
-        call: gave.call,
+        shown: Shown::Test {
+            test: test.to_string(),
+            line: source.trim().to_string(),
+            goal: kept.is_none(),
+        },
+        call,
         actual: gave.actual,
         expected: gave.expected,
+        definition,
+        trace: None,
+        unchanged: false,
+    })
+}
+
+/// The [`Repair`] of the function `call` calls, defined in `module`
+/// (`code`), which returned `actual` where the goal's words say it
+/// returns `expected`; `None` when the module's language does not show
+/// the definition.
+pub fn goal_repair(
+    module: &str,
+    code: &str,
+    call: &str,
+    actual: &str,
+    expected: &str,
+) -> Option<Repair> {
+    let languages = Languages::default();
+    let language = languages.for_path(module)?;
+    let name = called_name(call).to_string();
+    let definition = definition_lines(language, module, code, &name, false)?;
+    Some(Repair {
+        module: module.to_string(),
+        name,
+        language: language.name(),
+        shown: Shown::Goal,
+        call: call.to_string(),
+        actual: actual.to_string(),
+        expected: expected.to_string(),
         definition,
         trace: None,
         unchanged: false,

@@ -104,19 +104,18 @@ impl Question {
     }
 }
 
-/// The question that asks for the fix of one function a failing test of
-/// the project's own shows wrong (see [`focus::Repair`]): the test's line,
-/// what the call gave and what the test expects, and the function as it
-/// is; the answer is a sentence on what is wrong and the corrected
-/// function in a code block. Asked so, a small model reasons before it
-/// writes: in a round it wrote the function back unchanged.
+/// The question that asks for the fix of one function a call shows wrong
+/// (see [`focus::Repair`]): the failing test's line, or the goal's words,
+/// what the call gave and what it must give, and the function as it is;
+/// the answer is a sentence on what is wrong and the corrected function
+/// in a code block. Asked so, a small model reasons before it writes: in
+/// a round it wrote the function back unchanged.
 pub fn repair_question(repair: &focus::Repair) -> Question {
     let focus::Repair {
         module,
         name,
         language,
-        test,
-        line,
+        shown,
         call,
         actual,
         expected,
@@ -137,11 +136,25 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
         ),
         false => String::new(),
     };
+    let shown = match shown {
+        focus::Shown::Test { test, line, goal } => {
+            let why = match goal {
+                true => format!(" (the goal says `{call}` returns {expected})"),
+                false => String::new(),
+            };
+            format!(
+                "The test in {test} is right{why}, and it fails:\n```{language}\n{line}\n```\n\
+                 `{call}` returned {actual}; the test expects {expected}."
+            )
+        }
+        focus::Shown::Goal => format!(
+            "The goal says `{call}` returns {expected}, and it returned {actual}: the function \
+             is wrong."
+        ),
+    };
     let ask = format!(
-        "The test in {test} is right, and it fails:\n```{language}\n{line}\n```\n`{call}` \
-         returned {actual}; the test expects {expected}.\n\nThe function {name}, in {module}:\n\
-         ```{language}\n{definition}\n```\n\n{trace}{unchanged}What in {name} gives {actual} \
-         instead of {expected}? {}",
+        "{shown}\n\nThe function {name}, in {module}:\n```{language}\n{definition}\n```\n\n\
+         {trace}{unchanged}What in {name} gives {actual} instead of {expected}? {}",
         answer_form(language, name)
     );
     Question {
@@ -476,8 +489,11 @@ mod tests {
             module: "grades.py".into(),
             name: "letter".into(),
             language: "python",
-            test: "test_grades.py".into(),
-            line: "assert letter(90) == 'A'".into(),
+            shown: focus::Shown::Test {
+                test: "test_grades.py".into(),
+                line: "assert letter(90) == 'A'".into(),
+                goal: false,
+            },
             call: "letter(90)".into(),
             actual: "'B'".into(),
             expected: "'A'".into(),
@@ -491,6 +507,47 @@ mod tests {
         repair.unchanged = true;
         let ask = repair_question(&repair).ask;
         assert!(ask.contains(said), "{ask}");
+    }
+
+    #[test]
+    fn a_fix_question_of_the_goals_example_says_what_the_goal_says() {
+        let repair = focus::Repair {
+            module: "timeutil.py".into(),
+            name: "format_duration".into(),
+            language: "python",
+            shown: focus::Shown::Goal,
+            call: "format_duration(3725)".into(),
+            actual: "'01:02:05'".into(),
+            expected: "'1:02:05'".into(),
+            definition: "def format_duration(seconds):\n    return f'{seconds // 3600:02d}'".into(),
+            trace: None,
+            unchanged: false,
+        };
+        let ask = repair_question(&repair).ask;
+        assert!(
+            ask.starts_with(
+                "The goal says `format_duration(3725)` returns '1:02:05', and it returned \
+                 '01:02:05': the function is wrong.\n\nThe function format_duration, in \
+                 timeutil.py:"
+            ) && ask.contains("What in format_duration gives '01:02:05' instead of '1:02:05'?"),
+            "{ask}"
+        );
+        let test = focus::Repair {
+            shown: focus::Shown::Test {
+                test: "test_timeutil.py".into(),
+                line: "assert format_duration(3725) == '1:02:05'".into(),
+                goal: true,
+            },
+            ..repair
+        };
+        let ask = repair_question(&test).ask;
+        assert!(
+            ask.starts_with(
+                "The test in test_timeutil.py is right (the goal says `format_duration(3725)` \
+                 returns '1:02:05'), and it fails:"
+            ),
+            "{ask}"
+        );
     }
 
     #[test]

@@ -415,8 +415,11 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
             module: "calc.py".into(),
             name: "average".into(),
             language: "python",
-            test: "test_calc.py".into(),
-            line: "assert average([2, 4, 6]) == 4".into(),
+            shown: Shown::Test {
+                test: "test_calc.py".into(),
+                line: "assert average([2, 4, 6]) == 4".into(),
+                goal: false,
+            },
             call: "average([2, 4, 6])".into(),
             actual: "3.0".into(),
             expected: "4".into(),
@@ -428,6 +431,81 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
     );
     // Not when the module is not among the files shown.
     assert_eq!(repair(&s, &contents[1..], |_| None), None);
+}
+
+#[test]
+fn a_failing_test_of_what_the_goal_says_points_at_the_code_it_calls() {
+    // t30's add-duration: its test of what the goal says failed, and the
+    // model wrote the test to what the code gave.
+    let out = |expected: &str, line: &str| {
+        format!(
+            "\n--- stdout ---\nF                   [100%]\n=== FAILURES ===\n___ test_average ___\n\n    def test_average():\n>       {line}\nE       assert 3.0 == {expected}\nE        +  where 3.0 = average([2, 4, 6])\n\ntest_calc.py:4: AssertionError\n=== short test summary info ===\nFAILED test_calc.py::test_average - assert 3.0 == {expected}\n1 failed in 0.05s"
+        )
+    };
+    let contents = |line: &str| {
+        [
+            (
+                "calc.py".to_string(),
+                "def average(numbers):\n    return sum(numbers) / (len(numbers) + 1)\n".to_string(),
+            ),
+            (
+                "test_calc.py".to_string(),
+                format!("import calc\n\ndef test_average():\n    {line}\n"),
+            ),
+        ]
+    };
+    let mut s = state();
+    s.goal = "Give calc.py average(numbers), for example average([2, 4, 6]) gives 4".into();
+    let written = FileRecord {
+        sha256: String::new(),
+        created: true,
+        ..FileRecord::default()
+    };
+    s.files.insert("test_calc.py".into(), written.clone());
+    s.files.insert("calc.py".into(), written);
+    let line = "assert calc.average([2, 4, 6]) == 4";
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, &out("4", line)))]);
+    assert_eq!(
+        repair(&s, &contents(line), |_| None),
+        None,
+        "no examples yet"
+    );
+    s.examples = Some(vec![crate::lang::examples::Example {
+        call: "average([2, 4, 6])".into(),
+        returns: vec!["4".into(), "4".into()],
+    }]);
+    assert_eq!(
+        repair(&s, &contents(line), |_| None),
+        Some(Repair {
+            module: "calc.py".into(),
+            name: "average".into(),
+            language: "python",
+            shown: Shown::Test {
+                test: "test_calc.py".into(),
+                line: line.into(),
+                goal: true,
+            },
+            call: "average([2, 4, 6])".into(),
+            actual: "3.0".into(),
+            expected: "4".into(),
+            definition: "def average(numbers):\n    return sum(numbers) / (len(numbers) + 1)"
+                .into(),
+            trace: None,
+            unchanged: false,
+        })
+    );
+    // A test of the run's own that expects another value may be the wrong
+    // one.
+    let line = "assert calc.average([2, 4, 6]) == 5";
+    let mut other = state();
+    other.goal = s.goal.clone();
+    other.examples = s.examples.clone();
+    other.files = s.files.clone();
+    exchange(
+        &mut other,
+        vec![("run_cmd", ran(PYTEST, 1, &out("5", line)))],
+    );
+    assert_eq!(repair(&other, &contents(line), |_| None), None);
 }
 
 #[test]
