@@ -126,6 +126,7 @@ impl Agent<'_> {
             .filter_map(|(call, _)| examples::call_name(call))
             .filter(|name| language.defines(&code, name))
             .collect();
+        names.sort_unstable();
         names.dedup();
         for name in names {
             let own: Vec<Example> = given
