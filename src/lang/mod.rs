@@ -154,6 +154,18 @@ pub struct Unpassed {
     pub calls: Vec<Call>,
 }
 
+/// A function that never reads parameters of its own (other than the
+/// language's receiver and names marked unused): what it returns does not
+/// depend on them. t31's rps `rock_paper_scissors(player1, player2)` drew
+/// both choices at random, and its model fitted its tests to each run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Ignored {
+    pub function: String,
+    #[serde(rename = "params")]
+    pub parameters: Vec<String>,
+    pub line: u32,
+}
+
 /// A call as the source gives it, and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 pub struct Call {
@@ -432,6 +444,13 @@ pub trait Language: Send + Sync {
     /// `None` for a file that does not parse or when the language cannot
     /// tell.
     fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
+        vec![None; files.len()]
+    }
+    /// The functions each of `files` (path and text) defines at its top
+    /// that never read a parameter of theirs (see [`Ignored`]), in the same
+    /// order; one toolchain run for all of them; `None` for a file that
+    /// does not parse or when the language cannot tell.
+    fn ignored(&self, files: &[(String, String)]) -> Vec<Option<Vec<Ignored>>> {
         vec![None; files.len()]
     }
     /// The top-level functions each of `files` (path and text) defines

@@ -633,6 +633,37 @@ fn returned_instead(
             None,
         ));
     }
+    // A function that never reads a parameter cannot be made right by a
+    // test: t31's rps `rock_paper_scissors(player1, player2)` drew both
+    // choices at random, and its model, told "if the code is right, the
+    // test is wrong", wrote each failing line to what the last run drew.
+    if let Some(module) = defining_module(path, call, contents)
+        && let Some(unread) = ignored_by(language, module, called_name(call), contents)
+    {
+        let name = called_name(call);
+        let (its, them) = match unread.as_slice() {
+            [one] => (format!("its parameter `{one}`"), "it"),
+            _ => (
+                format!(
+                    "its parameters {}",
+                    unread
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "them",
+            ),
+        };
+        return Some((
+            format!(
+                " `{call}` returned {actual}, not {expected}. {name} in {module} never reads \
+                 {its}: what it returns does not depend on the arguments a call gives, so no \
+                 test can hold it. The code is wrong: make {name} use {them}."
+            ),
+            Some(module.to_string()),
+        ));
+    }
     // A model that wrote 'Rock wins!' where the code gave 'rock wins!'
     // wrote the test again as it was, four times (a1's rps): it did not see
     // the difference.
@@ -647,6 +678,26 @@ fn returned_instead(
         ),
         None,
     ))
+}
+
+/// The parameters function `name` of `module` (as `contents` holds it)
+/// never reads (see [`crate::lang::Ignored`]), when there are any.
+fn ignored_by(
+    language: &dyn crate::lang::Language,
+    module: &str,
+    name: &str,
+    contents: &[(String, String)],
+) -> Option<Vec<String>> {
+    let (_, text) = contents.iter().find(|(p, _)| p == module)?;
+    let found = language
+        .ignored(&[(module.to_string(), text.clone())])
+        .into_iter()
+        .next()
+        .flatten()?;
+    found
+        .into_iter()
+        .find(|ignored| ignored.function == name)
+        .map(|ignored| ignored.parameters)
 }
 
 /// A call that returned otherwise than it must (a failing test of the
@@ -1195,7 +1246,7 @@ mod tests {
     #[test]
     fn the_goals_example_of_a_call_says_whether_the_test_or_the_code_is_wrong() {
         // t26's add-duration: the goal says 3725 gives 1:02:05.
-        let module = "def format_duration(seconds):\n    return '01:02:05'\n";
+        let module = "def format_duration(seconds):\n    return f'{seconds // 3600:02d}:02:05'\n";
         let contents = |assert: &str| {
             [
                 ("timeutil.py".to_string(), module.to_string()),

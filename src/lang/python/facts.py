@@ -240,6 +240,7 @@ def facts(text):
     out["unset"] = unset(text, tree, out["undefined"])
     out["assigns"] = assigns(tree)
     out["unpassed"] = unpassed(text, tree)
+    out["ignored"] = ignored(tree)
     out["public"] = public(tree)
     out["shapes"] = shapes(tree)
     first = {}
@@ -401,6 +402,31 @@ def unpassed(text, tree):
             if not given:
                 found.append({"function": node.name, "param": param.arg, "line": node.lineno,
                               "calls": [{"line": c.lineno, "text": segment(text, c)} for c in made]})
+    return found
+
+
+def ignored(tree):
+    """Top-level functions (not tests, not placeholders) that never read a
+    parameter of theirs (other than `self`, `cls` and `_`-named ones):
+    what such a function returns does not depend on it (t31's rps
+    `rock_paper_scissors(player1, player2)` drew both choices at random)."""
+    found = []
+    for node in tree.body:
+        if (not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                or node.name.startswith("test") or all(placeholder(s) for s in node.body)):
+            continue
+        inside = [n for s in node.body for n in ast.walk(s)]
+        # Names read by `locals()`, `eval` and the like are not seen.
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in ("locals", "vars", "eval", "exec") for n in inside):
+            continue
+        read = {n.id for n in inside if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        args = node.args
+        unread = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs
+                  if a.arg not in ("self", "cls") and not a.arg.startswith("_")
+                  and a.arg not in read]
+        if unread:
+            found.append({"function": node.name, "params": unread, "line": node.lineno})
     return found
 
 

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::lang::{Definition, Unpassed, toolchain};
+use crate::lang::{Definition, Ignored, Unpassed, toolchain};
 
 /// The script, run as `python3 -c`: one start for all the files of a review.
 const SCRIPT: &str = include_str!("facts.py");
@@ -109,6 +109,9 @@ pub struct Facts {
     /// Parameters with a default that no call in the file gives.
     #[serde(default)]
     pub unpassed: Vec<Unpassed>,
+    /// Functions that never read a parameter of theirs.
+    #[serde(default)]
+    pub ignored: Vec<Ignored>,
     /// Functions whose body is another's (see [`Copy`]).
     #[serde(default)]
     pub copies: Vec<Copy>,

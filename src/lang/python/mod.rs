@@ -11,7 +11,7 @@ mod tests;
 use std::path::Path;
 
 use super::{
-    Definition, Language, Problem, Refusal, Review, RunAs, Unexported, Unpassed, Workspace,
+    Definition, Ignored, Language, Problem, Refusal, Review, RunAs, Unexported, Unpassed, Workspace,
 };
 use facts::Facts;
 use review::{Module, Write};
@@ -200,6 +200,10 @@ impl Language for Python {
 
     fn unpassed(&self, files: &[(String, String)]) -> Vec<Option<Vec<Unpassed>>> {
         per_file(files, |facts| facts.unpassed)
+    }
+
+    fn ignored(&self, files: &[(String, String)]) -> Vec<Option<Vec<Ignored>>> {
+        per_file(files, |facts| facts.ignored)
     }
 
     fn called(&self, files: &[(String, String)]) -> Vec<Option<Vec<String>>> {

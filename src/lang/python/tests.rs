@@ -2667,3 +2667,40 @@ fn a_call_is_traced_line_by_line_with_the_way_each_if_went() {
         None
     );
 }
+
+#[test]
+fn a_function_that_never_reads_a_parameter_is_told() {
+    // t31's rps drew both choices at random; its tests were fitted to
+    // each run's draw.
+    let text = "from random import choice\n\n\
+        def play(player1, player2):\n    a = choice('rps')\n    return a\n\n\
+        def total(numbers, _unused, *, start=0):\n    return sum(numbers)\n\n\
+        def later(name):\n    def inner():\n        return name\n    return inner()\n\n\
+        def stub(value):\n    pass\n\n\
+        def looked_up(key):\n    return locals()['key']\n\n\
+        def test_play(x):\n    assert True\n\n\
+        class Game:\n    def move(self, hand):\n        return 1\n";
+    let found = Python.ignored(&[("game.py".to_string(), text.to_string())]);
+    let ignored = found[0].clone().expect("it parses");
+    let told: Vec<(&str, Vec<&str>)> = ignored
+        .iter()
+        .map(|i| {
+            (
+                i.function.as_str(),
+                i.parameters.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        told,
+        [
+            ("play", vec!["player1", "player2"]),
+            ("total", vec!["start"])
+        ]
+    );
+    assert_eq!(ignored[0].line, 3);
+    assert_eq!(
+        Python.ignored(&[("bad.py".to_string(), "def f(:\n".to_string())]),
+        vec![None]
+    );
+}

@@ -509,6 +509,53 @@ fn a_failing_test_of_what_the_goal_says_points_at_the_code_it_calls() {
 }
 
 #[test]
+fn a_failing_test_of_a_function_that_ignores_its_arguments_points_at_the_code() {
+    // t31's rps: told "if the code is right, the test is wrong", the model
+    // wrote each failing line to what the last random draw gave.
+    let out = "\n--- stdout ---\nF                   [100%]\n=== FAILURES ===\n___ test_play ___\n\n    def test_play():\n>       assert play('rock', 'rock') == 'draw'\nE       AssertionError: assert 'player2' == 'draw'\n\ntest_game.py:4: AssertionError\n=== short test summary info ===\nFAILED test_game.py::test_play - AssertionError\n1 failed in 0.05s";
+    let game = |body: &str| {
+        [
+            (
+                "game.py".to_string(),
+                format!("import random\n\ndef play(player1, player2):\n{body}"),
+            ),
+            (
+                "test_game.py".to_string(),
+                "from game import play\n\ndef test_play():\n    assert play('rock', 'rock') == 'draw'\n"
+                    .to_string(),
+            ),
+        ]
+    };
+    let mut s = state();
+    let written = FileRecord {
+        sha256: String::new(),
+        created: true,
+        ..FileRecord::default()
+    };
+    s.files.insert("test_game.py".into(), written.clone());
+    s.files.insert("game.py".into(), written);
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, out))]);
+    let random = "    a = random.choice(['rock', 'paper'])\n    return 'draw' if a == 'rock' else 'player2'\n";
+    let step = next_step(&s, &game(random));
+    assert!(
+        step.contains(
+            "`play('rock', 'rock')` returned 'player2', not 'draw'. play in game.py never reads \
+             its parameters `player1`, `player2`: what it returns does not depend on the \
+             arguments a call gives, so no test can hold it. The code is wrong: make play use \
+             them. Fix it: answer with write_file and the whole corrected content of game.py."
+        ),
+        "{step}"
+    );
+    // One that reads them may be right, and the test wrong.
+    let reads = "    return 'draw' if player1 == player2 else 'player2'\n";
+    let step = next_step(&s, &game(reads));
+    assert!(
+        step.contains("If the code is right, the test is wrong") && !step.contains("never reads"),
+        "{step}"
+    );
+}
+
+#[test]
 fn the_files_the_plan_keeps_as_they_are_are_read_from_its_subtasks() {
     let mut s = State::default();
     apply(
