@@ -125,6 +125,66 @@ fn unquoted(value: &str) -> &str {
         .unwrap_or(value)
 }
 
+/// Where string `actual` differs from string `expected` (both as the
+/// language shows them, quoted), when they differ in one short stretch
+/// and not in capital letters alone: `'01:02:05' has `0` at its start,
+/// where '1:02:05' has nothing`. Shown both whole, t32's add-duration
+/// model answered the fix question three times without seeing the
+/// leading zero its `{hours:02d}` gave.
+pub fn difference(actual: &str, expected: &str) -> Option<String> {
+    const MAX_STRETCH: usize = 12;
+    fn quoted(value: &str) -> Option<&str> {
+        let value = value.trim();
+        let inner = unquoted(value);
+        (inner.len() + 2 == value.len()).then_some(inner)
+    }
+    let (a, e) = (quoted(actual)?, quoted(expected)?);
+    if a == e || a.to_lowercase() == e.to_lowercase() {
+        return None;
+    }
+    let (a, e): (Vec<char>, Vec<char>) = (a.chars().collect(), e.chars().collect());
+    let prefix = a.iter().zip(&e).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(e.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(e.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    // Nothing in common at either end: the two are simply other strings.
+    if prefix == 0 && suffix == 0 {
+        return None;
+    }
+    let stretch =
+        |chars: &[char]| -> String { chars[prefix..chars.len() - suffix].iter().collect() };
+    let (has, instead) = (stretch(&a), stretch(&e));
+    if has.chars().count() > MAX_STRETCH || instead.chars().count() > MAX_STRETCH {
+        return None;
+    }
+    let shown = |text: &str| match text.is_empty() {
+        true => "nothing".to_string(),
+        false => format!("`{text}`"),
+    };
+    let at = match (prefix, suffix) {
+        (0, _) => "at its start".to_string(),
+        (_, 0) => "at its end".to_string(),
+        _ => {
+            let before: String = a[prefix.saturating_sub(MAX_STRETCH)..prefix]
+                .iter()
+                .collect();
+            format!("after `{before}`")
+        }
+    };
+    Some(format!(
+        "{} has {} {at}, where {} has {}",
+        actual.trim(),
+        shown(&has),
+        expected.trim(),
+        shown(&instead)
+    ))
+}
+
 /// The goal's word on what calls return: each example both answers gave
 /// the same value for (quotes aside: the second answer may give the value
 /// bare) whose value the goal's words give (see [`given_by`]), as the call
@@ -177,6 +237,35 @@ pub fn same_value(language: &dyn super::Language, written: &str, value: &str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_strings_are_told_where_they_differ() {
+        assert_eq!(
+            difference("'01:02:05'", "'1:02:05'").as_deref(),
+            Some("'01:02:05' has `0` at its start, where '1:02:05' has nothing")
+        );
+        assert_eq!(
+            difference("'hello world'", "'hello_world'").as_deref(),
+            Some("'hello world' has ` ` after `hello`, where 'hello_world' has `_`")
+        );
+        assert_eq!(
+            difference("'1:2:05'", "'1:02:05'").as_deref(),
+            Some("'1:2:05' has nothing after `1:`, where '1:02:05' has `0`")
+        );
+        assert_eq!(
+            difference("'abc'", "'abcd'").as_deref(),
+            Some("'abc' has nothing at its end, where 'abcd' has `d`")
+        );
+        // Capital letters alone are told otherwise; numbers are no text;
+        // a long stretch says nothing a reader does not see.
+        assert_eq!(difference("'Hello_World'", "'hello_world'"), None);
+        assert_eq!(difference("12", "13"), None);
+        assert_eq!(difference("'3'", "'Fizz'"), None);
+        assert_eq!(
+            difference("'the quick brown fox'", "'a slow red dog jumps'"),
+            None
+        );
+    }
 
     #[test]
     fn a_value_is_the_goals_when_its_words_give_it() {

@@ -28,8 +28,8 @@ pub use last::{
     tests_failed_since, unchanged, unreadable_write, unwired, unwired_still,
 };
 pub use next_step::{
-    Ending, Repair, Shown, after_work, fix_failure, goal_repair, kept_test, next_step, repair,
-    where_option_is_read, wrote_back,
+    Ending, Repair, Shown, after_work, differ, fix_failure, goal_repair, kept_test, next_step,
+    repair, where_option_is_read, wrote_back,
 };
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";

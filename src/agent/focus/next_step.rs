@@ -594,9 +594,10 @@ fn returned_instead(
             .unwrap_or_default();
         return Some((
             format!(
-                " `{call}` returned {actual}, not {expected}. The test is the project's own and \
-                 is right: the bug is in {name} of {module}.{shown} Find what in it gives \
-                 {actual} instead of {expected}, and change that."
+                " `{call}` returned {actual}, not {expected}.{} The test is the project's own \
+                 and is right: the bug is in {name} of {module}.{shown} Find what in it gives \
+                 {actual} instead of {expected}, and change that.",
+                differ(&actual, &expected)
             ),
             Some(module.to_string()),
         ));
@@ -614,8 +615,9 @@ fn returned_instead(
             return Some((
                 format!(
                     " `{call}` returned {actual}, not {expected}, and the goal says `{call}` \
-                     returns {expected}: the test is right and the code is wrong. Change \
-                     {name}{within} so that it returns {expected}."
+                     returns {expected}: the test is right and the code is wrong.{} Change \
+                     {name}{within} so that it returns {expected}.",
+                    differ(&actual, &expected)
                 ),
                 module.map(str::to_string),
             ));
@@ -668,8 +670,8 @@ fn returned_instead(
     // wrote the test again as it was, four times (a1's rps): it did not see
     // the difference.
     let only = match actual.to_lowercase() == expected.to_lowercase() {
-        true => " They differ only in capital letters.",
-        false => "",
+        true => " They differ only in capital letters.".to_string(),
+        false => differ(&actual, &expected),
     };
     Some((
         format!(
@@ -678,6 +680,14 @@ fn returned_instead(
         ),
         None,
     ))
+}
+
+/// ` They differ in one place: ...` for two strings (see
+/// [`crate::lang::examples::difference`]), or nothing.
+pub fn differ(actual: &str, expected: &str) -> String {
+    crate::lang::examples::difference(actual, expected)
+        .map(|differ| format!(" They differ in one place: {differ}."))
+        .unwrap_or_default()
 }
 
 /// The parameters function `name` of `module` (as `contents` holds it)
@@ -952,7 +962,9 @@ mod tests {
             fix(Some("test_g.py line 5"), what, &contents, false, &[], &[]),
             "The error is at test_g.py line 5. Line 5 is: assert game.play('scissors', 'rock') == \
              'Player 1 wins!' `game.play('scissors', 'rock')` returned 'Player 2 wins!', not \
-             'Player 1 wins!'. If the code is right, the test is wrong: write that line as \
+             'Player 1 wins!'. They differ in one place: 'Player 2 wins!' has `2` after \
+             `Player `, where 'Player 1 wins!' has `1`. If the code is right, the test is wrong: \
+             write that line as \
              `assert game.play('scissors', 'rock') == 'Player 2 wins!'`. If the test is right, \
              fix the code. Fix it: answer with write_file and the whole corrected content of \
              test_g.py."
@@ -1269,7 +1281,9 @@ mod tests {
             told.contains(
                 "`format_duration(3725)` returned '01:02:05', not '1:02:05', and the goal says \
                  `format_duration(3725)` returns '1:02:05': the test is right and the code is \
-                 wrong. Change format_duration in timeutil.py so that it returns '1:02:05'."
+                 wrong. They differ in one place: '01:02:05' has `0` at its start, where \
+                 '1:02:05' has nothing. Change format_duration in timeutil.py so that it returns \
+                 '1:02:05'."
             ) && told.ends_with("corrected content of timeutil.py."),
             "{told}"
         );

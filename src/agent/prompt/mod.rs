@@ -152,8 +152,9 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
              is wrong."
         ),
     };
+    let differ = focus::differ(actual, expected);
     let ask = format!(
-        "{shown}\n\nThe function {name}, in {module}:\n```{language}\n{definition}\n```\n\n\
+        "{shown}{differ}\n\nThe function {name}, in {module}:\n```{language}\n{definition}\n```\n\n\
          {trace}{unchanged}What in {name} gives {actual} instead of {expected}? {}",
         answer_form(language, name)
     );
@@ -527,7 +528,8 @@ mod tests {
         assert!(
             ask.starts_with(
                 "The goal says `format_duration(3725)` returns '1:02:05', and it returned \
-                 '01:02:05': the function is wrong.\n\nThe function format_duration, in \
+                 '01:02:05': the function is wrong. They differ in one place: '01:02:05' has `0` \
+                 at its start, where '1:02:05' has nothing.\n\nThe function format_duration, in \
                  timeutil.py:"
             ) && ask.contains("What in format_duration gives '01:02:05' instead of '1:02:05'?"),
             "{ask}"
