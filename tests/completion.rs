@@ -3832,6 +3832,33 @@ fn a_function_the_goals_words_show_wrong_is_asked_of_on_its_own() {
     assert_eq!(test.read("test_fizzbuzz.py"), FIZZBUZZ_TEST);
 }
 
+/// A write that removes a function the goal's words say what it returns
+/// is refused while no other file defines it: t32's add-duration model,
+/// its fix failing, wrote timeutil.py again without `format_duration`.
+#[test]
+fn a_write_that_drops_a_function_of_the_goals_examples_is_refused() {
+    let refused = "this change removes `fizzbuzz` from fizzbuzz.py, and the goal says \
+                   `fizzbuzz(3)` returns 'Fizz': fizzbuzz must stay";
+    let script = fizzbuzz_script(serde_json::json!([
+        {"name": "drops it", "subtask": "test_fizzbuzz.py", "lacks": [refused],
+         "reply": write_reply("fizzbuzz.py", "def other():\n    return 1\n")},
+        on_subtask("test_fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST})),
+        on_subtask("fizzbuzz.py", "write_file",
+            serde_json::json!({"path": "fizzbuzz.py", "content": FIZZBUZZ_RIGHT}))
+    ]));
+    let test = Test::new()
+        .serving(script)
+        .args([FIZZBUZZ, "--max-cycles", "0"]);
+    let run = test.run();
+    test.assert_replay_matches();
+    let said = refusals(&test, runner::state::RefusalKind::DefinitionsKept);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains(refused), "{said:?}");
+    run.assert_code(0);
+    assert_eq!(test.read("fizzbuzz.py"), FIZZBUZZ_RIGHT);
+}
+
 /// The rules of a model that writes textutil.py as `added` and ends each
 /// subtask once its call worked.
 fn writes_textutil(added: &str) -> serde_json::Value {

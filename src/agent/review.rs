@@ -280,7 +280,10 @@ impl Agent<'_> {
         if let Some(why) = self.code_under_test_kept(path, content) {
             return Some(tools::Refusal::new(RefusalKind::CodeUnderTestKept, why));
         }
-        if let Some(why) = self.kept_definitions(path, content, whole) {
+        if let Some(why) = self
+            .kept_definitions(path, content, whole)
+            .or_else(|| self.goals_definitions_kept(path, content))
+        {
             return Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why));
         }
         if let Some(why) = self.returns_nothing(path, content) {
@@ -646,6 +649,49 @@ impl Agent<'_> {
                     .collect::<Vec<_>>()
                     .join(", "),
                 if lost.len() == 1 { "it" } else { "them" }
+            )
+        })
+    }
+
+    /// Why writing `content` to `path` is refused: it removes a function
+    /// the goal's own words say what it returns (see
+    /// [`lang::examples::goal_given`]), which no other file of the run
+    /// defines. t32's add-duration model, its fix of `format_duration`
+    /// failing, wrote timeutil.py again without it and spent the rest of
+    /// the run on a test of a function that was gone.
+    fn goals_definitions_kept(&self, path: &str, content: &str) -> Option<String> {
+        let state = self.state();
+        let given = state.goal_given();
+        if given.is_empty() {
+            return None;
+        }
+        let path = path.trim_start_matches("./");
+        let old = self.tools.text(path)?;
+        let lost = tools::lost_definitions(&self.reviews.languages, path, &old, content);
+        let (call, value) = given.iter().find(|(call, _)| {
+            lang::examples::call_name(call).is_some_and(|name| lost.iter().any(|l| l == name))
+        })?;
+        let name = lang::examples::call_name(call)?;
+        let elsewhere = focus::known_paths(state)
+            .into_iter()
+            .filter(|other| other != path)
+            .any(|other| {
+                self.reviews
+                    .languages
+                    .for_path(&other)
+                    .is_some_and(|language| {
+                        !language.is_test(&other)
+                            && self
+                                .tools
+                                .text(&other)
+                                .is_some_and(|text| language.defines(&text, name))
+                    })
+            });
+        (!elsewhere).then(|| {
+            format!(
+                "not written: this change removes `{name}` from {path}, and the goal says \
+                 `{call}` returns {value}: {name} must stay. Keep its name and parameters, and \
+                 change what its body does."
             )
         })
     }

@@ -37,7 +37,9 @@ pub enum RefusalKind {
     /// own words give the value of equal to another value.
     AgainstGoal,
     /// A write or an edit that removes a top-level definition of a file
-    /// that was there before the run, which the goal does not name.
+    /// that was there before the run, which the goal does not name, or a
+    /// function the goal's own words say what it returns, which no other
+    /// file defines.
     DefinitionsKept,
     /// A write or an edit that changes or removes a function, class or
     /// method of the code a goal of tests asks them of, which was there
