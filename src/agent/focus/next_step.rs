@@ -669,10 +669,7 @@ fn returned_instead(
     // A model that wrote 'Rock wins!' where the code gave 'rock wins!'
     // wrote the test again as it was, four times (a1's rps): it did not see
     // the difference.
-    let only = match actual.to_lowercase() == expected.to_lowercase() {
-        true => " They differ only in capital letters.".to_string(),
-        false => differ(&actual, &expected),
-    };
+    let only = differ(&actual, &expected);
     Some((
         format!(
             " `{call}` returned {actual}, not {expected}.{only} If the code is right, the test \
@@ -682,9 +679,15 @@ fn returned_instead(
     ))
 }
 
-/// ` They differ in one place: ...` for two strings (see
-/// [`crate::lang::examples::difference`]), or nothing.
+/// ` They differ only in capital letters.`, or ` They differ in one
+/// place: ...` for two strings (see [`crate::lang::examples::difference`]),
+/// or nothing. t32's textcase model, asked the fix question of `kebab`
+/// with 'Hello-World' and 'hello-world' shown whole, gave `s.replace(' ',
+/// '-')` back three times.
 pub fn differ(actual: &str, expected: &str) -> String {
+    if actual != expected && actual.to_lowercase() == expected.to_lowercase() {
+        return " They differ only in capital letters.".to_string();
+    }
     crate::lang::examples::difference(actual, expected)
         .map(|differ| format!(" They differ in one place: {differ}."))
         .unwrap_or_default()

@@ -553,6 +553,30 @@ mod tests {
     }
 
     #[test]
+    fn a_fix_question_says_when_the_values_differ_in_capital_letters_alone() {
+        let repair = focus::Repair {
+            module: "textcase/kebab.py".into(),
+            name: "kebab".into(),
+            language: "python",
+            shown: focus::Shown::Goal,
+            call: "kebab('Hello World')".into(),
+            actual: "'Hello-World'".into(),
+            expected: "'hello-world'".into(),
+            definition: "def kebab(s):\n    return s.replace(' ', '-')".into(),
+            trace: None,
+            unchanged: false,
+        };
+        let ask = repair_question(&repair).ask;
+        assert!(
+            ask.contains(
+                "and it returned 'Hello-World': the function is wrong. They differ only in \
+                 capital letters.\n\n"
+            ),
+            "{ask}"
+        );
+    }
+
+    #[test]
     fn a_model_asked_again_is_asked_warmer() {
         let mut state = State::default();
         assert_eq!(retry_temperature(&state, 0.2), 0.2);
