@@ -148,7 +148,7 @@ impl Agent<'_> {
                 return None;
             }
             let printed = crate::tools::printed(&outcome.result);
-            let Some((tried, _)) = examples::read(&printed) else {
+            let Some((tried, _)) = examples::read_alone(&printed) else {
                 continue;
             };
             let wrong = tried.into_iter().find_map(|t| match t {

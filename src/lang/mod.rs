@@ -166,6 +166,23 @@ pub struct Ignored {
     pub line: u32,
 }
 
+impl Ignored {
+    /// `` `play` never reads its parameters `a`, `b`: what it returns
+    /// cannot depend on them ``.
+    pub fn describe(&self) -> String {
+        let listed: Vec<String> = self.parameters.iter().map(|p| format!("`{p}`")).collect();
+        let (what, them) = match listed.len() {
+            1 => ("parameter", "it"),
+            _ => ("parameters", "them"),
+        };
+        format!(
+            "`{}` never reads its {what} {}: what it returns cannot depend on {them}",
+            self.function,
+            listed.join(", ")
+        )
+    }
+}
+
 /// A call as the source gives it, and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 pub struct Call {
@@ -222,6 +239,35 @@ pub fn newly_unpassed(
             !before
                 .iter()
                 .any(|b| b.function == u.function && b.parameter == u.parameter)
+        })
+        .collect()
+}
+
+/// The functions of source file `path` that `new` leaves never reading a
+/// parameter (see [`Ignored`]) that `old` did read or did not have: what a
+/// write or an edit made that cannot depend on what it is given (t31's
+/// and t34's rps drew both players' moves at random). A test file is not
+/// told.
+pub fn newly_ignored(
+    languages: &Languages,
+    path: &str,
+    old: Option<&str>,
+    new: &str,
+) -> Vec<Ignored> {
+    let Some(language) = languages.for_path(path).filter(|l| !l.is_test(path)) else {
+        return Vec::new();
+    };
+    let mut versions = vec![(path.to_string(), new.to_string())];
+    versions.extend(old.map(|old| (path.to_string(), old.to_string())));
+    let mut found = language.ignored(&versions).into_iter();
+    let now = found.next().flatten().unwrap_or_default();
+    let before = found.next().flatten().unwrap_or_default();
+    now.into_iter()
+        .filter_map(|mut i| {
+            let had = before.iter().find(|b| b.function == i.function);
+            i.parameters
+                .retain(|p| had.is_none_or(|b| !b.parameters.contains(p)));
+            (!i.parameters.is_empty()).then_some(i)
         })
         .collect()
 }

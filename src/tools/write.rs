@@ -8,7 +8,7 @@ use std::path::Path;
 use super::confined::{Kind, resolve};
 use super::files::{path_refusal, plain, sha256_hex};
 use super::removal;
-use crate::lang::{Languages, newly_unpassed};
+use crate::lang::{Languages, newly_ignored, newly_unpassed};
 use crate::state::{ActionOutcome, FileChange, RefusalKind};
 
 /// What begins each note of a write's result: what it left unwired.
@@ -135,6 +135,9 @@ pub fn write_noted(
             for unpassed in newly_unpassed(languages, &shown, old.as_deref(), content) {
                 note.push_str(&format!("{NOTE}{}", unpassed.describe(&shown)));
             }
+            for ignored in newly_ignored(languages, &shown, old.as_deref(), content) {
+                note.push_str(&format!("{NOTE}{}", ignored.describe()));
+            }
         }
         format!("Wrote {} bytes to {shown}{removed}", content.len())
     };
@@ -243,7 +246,7 @@ mod tests {
         let unwired = greet.replace("(name):", "(name, shout=False):");
         let wrote = write_file(&root, "greet.py", &unwired, false, Some(&languages));
         assert!(
-            wrote.result.ends_with(
+            wrote.result.contains(
                 "; note: no call in greet.py gives `shout` to `greeting` (`greeting('Ann')`, \
                  line 6): it always takes its default"
             ),
@@ -267,6 +270,42 @@ mod tests {
             wrote.result
         );
         assert!(!wrote.result.contains("`g`"), "{}", wrote.result);
+    }
+
+    /// A function the write leaves never reading a parameter is said (t34's
+    /// rps drew both players' moves at random); one that read none before
+    /// is not said again, nor a test file's.
+    #[test]
+    fn a_parameter_a_function_never_reads_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let languages = Languages::default();
+        let random = "import random\n\n\ndef play(player1, player2):\n    a = random.choice('rps')\n    \
+                      b = random.choice('rps')\n    return a == b\n";
+        let wrote = write_file(&root, "game.py", random, false, Some(&languages));
+        assert!(
+            wrote.result.ends_with(
+                "; note: `play` never reads its parameters `player1`, `player2`: what it returns \
+                 cannot depend on them"
+            ),
+            "{}",
+            wrote.result
+        );
+        let again = random.replace("a == b", "b == a");
+        let wrote = write_file(&root, "game.py", &again, false, Some(&languages));
+        assert!(!wrote.result.contains("note:"), "{}", wrote.result);
+        let half = "def play(player1, player2):\n    return player1\n";
+        let wrote = write_file(&root, "game.py", half, false, Some(&languages));
+        assert!(!wrote.result.contains("note:"), "{}", wrote.result);
+        let dropped = "def play(player1, player2):\n    return 1\n";
+        let wrote = write_file(&root, "game.py", dropped, false, Some(&languages));
+        assert!(
+            wrote.result.ends_with("; note: `play` never reads its parameter `player1`: what it returns cannot depend on it"),
+            "{}",
+            wrote.result
+        );
+        let wrote = write_file(&root, "test_game.py", random, false, Some(&languages));
+        assert!(!wrote.result.contains("note:"), "{}", wrote.result);
     }
 
     #[test]

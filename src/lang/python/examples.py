@@ -7,7 +7,9 @@ list of [CALL, [RETURNS, ...]], each CALL the source of a call of NAME with
 literal arguments and each RETURNS what an answer of the model gave for it:
 the first a literal, the others a literal or a string's bare text; they
 must agree. Prints one JSON line once NAME is imported
-({"imported": true}, or {"unusable": why} when it cannot be), then one a
+({"imported": true}; with "alone": why, when its package could not be
+imported and its file was loaded alone; or {"unusable": why} when it
+cannot be), then one a
 call: {"call", "wanted", "got", "same"}, {"call", "wanted", "raised"}, or
 {"call", "unusable"} for an example that is not a call of literals or whose
 answers disagree. Nothing is evaluated but literals.
@@ -15,7 +17,6 @@ answers disagree. Nothing is evaluated but literals.
 
 import ast
 import contextlib
-import importlib
 import io
 import json
 import math
@@ -55,14 +56,18 @@ def main():
     sys.argv = [module]
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            function = getattr(importlib.import_module(module), name)
+            loaded, alone = load(module)
+            function = getattr(loaded, name)
     except BaseException as error:  # a program that runs when imported, exits...
         say(unusable=f"importing {name} from {module}: {type(error).__name__}: {error}"[:MAX_SHOWN])
         return
     if not callable(function):
         say(unusable=f"{name} of {module} is not a function")
         return
-    say(imported=True)
+    if alone:
+        say(imported=True, alone=alone)
+    else:
+        say(imported=True)
     for call, answers in examples:
         try:
             args, kwargs = arguments(call, name)

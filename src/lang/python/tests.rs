@@ -1740,7 +1740,7 @@ fn the_names_a_file_calls_plainly_or_as_an_attribute() {
     );
 }
 
-/// What `examples_command` printed, run with `python3` in a folder of
+/// What `examples_command` gave, run with `python3` in a folder of
 /// `files` (no sandbox: the runner's own run confines it).
 fn tried_in(
     files: &[(&str, &str)],
@@ -1748,6 +1748,16 @@ fn tried_in(
     name: &str,
     examples: &[(&str, &[&str])],
 ) -> Option<(Vec<crate::lang::examples::Tried>, usize)> {
+    crate::lang::examples::read(&examples_printed(files, module, name, examples))
+}
+
+/// What `examples_command` printed, run as [`tried_in`] runs it.
+fn examples_printed(
+    files: &[(&str, &str)],
+    module: &str,
+    name: &str,
+    examples: &[(&str, &[&str])],
+) -> String {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
@@ -1764,7 +1774,7 @@ fn tried_in(
     let command = Python
         .examples_command(module, name, &examples)
         .expect("a module it can import");
-    crate::lang::examples::read(&printed_by(dir.path(), &command))
+    printed_by(dir.path(), &command)
 }
 
 /// What `command` printed, run in `dir`.
@@ -1843,6 +1853,41 @@ fn a_function_is_called_on_the_goals_examples_and_compared_with_what_they_say() 
     let (tried, _) = tried_in(&files, "mathx/ops.py", "show", &[("show(2)", &["4"])]).unwrap();
     assert!(tried[0].same, "{tried:?}");
     assert_eq!(tried_in(&files, "script.py", "f", &[("f()", &["1"])]), None);
+    // A package whose __init__ imports a sibling not written yet (t32's
+    // textcase, before kebab.py): the module's file alone is called; one
+    // that imports that sibling itself still cannot be.
+    let files = [
+        (
+            "textcase/__init__.py",
+            "from .snake import *\nfrom .kebab import *\n",
+        ),
+        (
+            "textcase/snake.py",
+            "def snake(s):\n    return s.replace(' ', '_')\n",
+        ),
+        (
+            "textcase/title.py",
+            "from .kebab import kebab\ndef title(s):\n    return s\n",
+        ),
+    ];
+    let printed = examples_printed(
+        &files,
+        "textcase/snake.py",
+        "snake",
+        &[("snake('Hello World')", &["'hello_world'"])],
+    );
+    let (tried, _) = crate::lang::examples::read_alone(&printed).expect("its file alone imports");
+    assert_eq!(tried[0].got, Ok("'Hello_World'".into()));
+    assert!(!tried[0].same);
+    // What a check counts is the function as its users import it.
+    assert_eq!(crate::lang::examples::read(&printed), None);
+    let printed = examples_printed(
+        &files,
+        "textcase/title.py",
+        "title",
+        &[("title('a')", &["'a'"])],
+    );
+    assert_eq!(crate::lang::examples::read_alone(&printed), None);
     assert_eq!(Python.examples_command("test_ops.py", "f", &[]), None);
     assert_eq!(Python.examples_command("my-tool.py", "f", &[]), None);
 }

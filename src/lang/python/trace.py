@@ -15,7 +15,6 @@ evaluated but literals.
 
 import ast
 import contextlib
-import importlib
 import inspect
 import io
 import textwrap
@@ -43,7 +42,7 @@ def main():
     sys.argv = [module]
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            function = getattr(importlib.import_module(module), name)
+            function = getattr(load(module)[0], name)
         code = function.__code__
         blocks = tests(function)
         source = inspect.getsourcefile(function)

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// string that the JSON does not go on after (see [`ends_string`]),
 /// a line break or tab typed inside a string is escaped, and a backslash
 /// that starts no JSON escape is read as Python reads it (a backslash, or
-/// the quote of `\'`), or,
+/// the quote of `\'`, a backslash of its own before a typed line break), or,
 /// right after a `\n` and before a letter, as the line break it lost its
 /// `n` from (Qwen2.5-Coder 1.5B writes `main()\n\nif` as `main()\n\if`).
 pub fn repair(text: &str) -> String {
@@ -113,6 +113,14 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
                     }
                     break;
                 };
+                if next.is_control() {
+                    // A backslash typed before a line break of the content:
+                    // Python's line continuation (t34's rps wrote `or \`
+                    // at a line's end, and its write was refused twice).
+                    // The backslash is its own; the break is escaped next.
+                    out.push_str("\\\\");
+                    continue;
+                }
                 rest = &rest[next.len_utf8()..];
                 if JSON_ESCAPES.contains(next) {
                     out.push(c);

@@ -124,6 +124,20 @@ fn python_strings_and_raw_line_breaks_are_repaired() {
 }
 
 #[test]
+fn a_backslash_before_a_typed_line_break_is_pythons_line_continuation() {
+    // t34's rps, twice in a row: `or \` ends a line of the content, the
+    // break after it typed, not written `\n`.
+    let qwen = "```json\n{\n  \"name\": \"write_file\",\n  \"arguments\": {\n    \"path\": \"game.py\",\n    \"content\": \"def win(a, b):\\n    return (a == 'rock' and b == 'scissors') or \\\n         (a == 'paper' and b == 'rock')\\n\",\n    \"create_dirs\": true\n  }\n}\n```";
+    assert_eq!(
+        names(qwen),
+        [(
+            "write_file".into(),
+            json!({"path": "game.py", "content": "def win(a, b):\n    return (a == 'rock' and b == 'scissors') or \\\n         (a == 'paper' and b == 'rock')\n", "create_dirs": true})
+        )]
+    );
+}
+
+#[test]
 fn a_docstring_inside_a_python_string_does_not_end_it() {
     // Qwen2.5-Coder 1.5B adding count_vowels, nine times in a row.
     let qwen = "```json\n{\n  \"name\": \"write_file\",\n  \"arguments\": {\n    \"path\": \"textutil.py\",\n    \"content\": \"\"\"\ndef count_vowels(text):\n    \"\"\"The number of vowels.\"\"\"\n    return sum(1 for c in text if c in 'aeiou')\n    \"\"\"\n  }\n}\n```";
