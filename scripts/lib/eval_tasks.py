@@ -933,6 +933,133 @@ def judge_times_table(work):
 
 
 
+# A sixth batch of the suite's kinds in other words (session of 2026-12-01
+# 09:15), written before any run of them: `--goals sixth`. Shapes the
+# earlier batches lack: a fix whose bug is a factor, a function returning a
+# list, tests of a class that counts, an option whose value is text, a
+# package of two number functions, and a program that reads its input.
+MONEY = """\
+def to_cents(amount):
+    \"\"\"Dollars as a whole number of cents: 2.5 -> 250.\"\"\"
+    return round(amount * 10)
+
+
+def format_cents(cents):
+    \"\"\"Cents as dollars: 250 -> '$2.50'.\"\"\"
+    return f"${cents // 100}.{cents % 100:02d}"
+"""
+
+TEST_MONEY = """\
+from money import format_cents, to_cents
+
+
+def test_to_cents():
+    assert to_cents(2.5) == 250
+    assert to_cents(1) == 100
+
+
+def test_format_cents():
+    assert format_cents(250) == "$2.50"
+    assert format_cents(5) == "$0.05"
+
+
+def test_round_trip():
+    assert format_cents(to_cents(3.75)) == "$3.75"
+"""
+
+WORDUTIL = """\
+def first_word(text):
+    \"\"\"The first word of the text, '' when it has none.\"\"\"
+    words = text.split()
+    return words[0] if words else ""
+
+
+def last_word(text):
+    \"\"\"The last word of the text, '' when it has none.\"\"\"
+    words = text.split()
+    return words[-1] if words else ""
+"""
+
+TALLY = """\
+class Tally:
+    \"\"\"Counts how often each key is added.\"\"\"
+
+    def __init__(self):
+        self.counts = {}
+
+    def add(self, key):
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def count(self, key):
+        return self.counts.get(key, 0)
+
+    def total(self):
+        return sum(self.counts.values())
+"""
+
+BROKEN_TALLY = TALLY.replace("self.counts.get(key, 0) + 1", "1")
+
+JOIN = """\
+import sys
+
+
+def main(argv):
+    print(" ".join(argv[1:]))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_money_fix(work):
+    return fixed(work, "money.py", "from money import to_cents, format_cents; "
+                           "assert to_cents(0.5) == 50; assert to_cents(12) == 1200; "
+                           "assert format_cents(1999) == '$19.99'")
+
+
+def judge_add_lengths(work):
+    ok, out = probe(work, """
+        from wordutil import word_lengths, first_word, last_word
+        assert word_lengths('a bb ccc') == [1, 2, 3], word_lengths('a bb ccc')
+        assert word_lengths('hello big world') == [5, 3, 5], word_lengths('hello big world')
+        assert word_lengths('') == [], word_lengths('')
+        assert first_word('x y') == 'x' and last_word('x y') == 'y'
+    """)
+    return ok, "word_lengths works and the others still do" if ok else out
+
+
+def judge_tally_tests(work):
+    return tests_that_test(work, "tally.py", BROKEN_TALLY, "Tally.add()")
+
+
+def judge_join_sep(work):
+    code, out = py(["join.py", "a", "b", "c"], work)
+    if code != 0 or out.strip() != "a b c":
+        return False, f"`join.py a b c` printed {out.strip()[:60]!r}"
+    for args in (["--sep", ",", "a", "b", "c"], ["a", "b", "c", "--sep", ","], ["--sep=,", "a", "b", "c"]):
+        code, out = py(["join.py", *args], work)
+        if code == 0 and out.strip() == "a,b,c":
+            return True, "both forms print what they should"
+    return False, f"`join.py --sep , a b c` printed {out.strip()[:60]!r}"
+
+
+def judge_mathkit(work):
+    return probed_and_tested(
+        work, "from mathkit import gcd, lcm; "
+              "assert gcd(12, 18) == 6, gcd(12, 18); assert gcd(7, 5) == 1; "
+              "assert lcm(4, 6) == 12, lcm(4, 6); assert lcm(3, 5) == 15",
+        "`from mathkit import gcd, lcm` fails")
+
+
+def judge_vowels(work):
+    for path in [p for p in sources(work) if not is_test(p)]:
+        code, out = py([str(path.relative_to(work))], work, stdin="programming is fun\n")
+        if code == 0 and re.findall(r"\d+", out)[-1:] == ["5"]:
+            return True, f"{path.relative_to(work)} prints 5 for 'programming is fun'"
+    return False, "no script prints 5 for the line 'programming is fun' on its input"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -1202,6 +1329,47 @@ TASKS = {
         [],
         judge_times_table,
     ),
+    "money-fix": (
+        "The test suite of this project is failing. Figure out what is wrong in money.py and fix "
+        "it; leave the tests alone",
+        {"money.py": MONEY, "test_money.py": TEST_MONEY},
+        ["test_money.py"],
+        judge_money_fix,
+    ),
+    "add-lengths": (
+        "wordutil.py: add word_lengths(text), giving the length of each word of the text as a "
+        "list, so word_lengths('a bb ccc') returns [1, 2, 3]",
+        {"wordutil.py": WORDUTIL},
+        [],
+        judge_add_lengths,
+    ),
+    "tally-tests": (
+        "I'd like pytest tests for tally.py's Tally class",
+        {"tally.py": TALLY},
+        ["tally.py"],
+        judge_tally_tests,
+    ),
+    "join-sep": (
+        "join.py joins its arguments with spaces. Add a --sep option whose value is the text put "
+        "between them instead",
+        {"join.py": JOIN},
+        [],
+        judge_join_sep,
+    ),
+    "mathkit": (
+        "Create a Python package mathkit providing gcd(a, b) and lcm(a, b), both importable from "
+        "mathkit itself, and cover them with pytest tests",
+        {},
+        [],
+        judge_mathkit,
+    ),
+    "vowels": (
+        "Write vowels.py, a program that reads one line from standard input and prints how many "
+        "vowels it contains",
+        {},
+        [],
+        judge_vowels,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -1212,8 +1380,10 @@ THIRD = ["wordfreq-fix", "add-factorial", "slug-tests", "repeat-times", "textkit
 FOURTH = ["cart-fix", "add-dedupe", "roman-tests", "sumargs-avg", "units", "primes"]
 # The fifth batch (session of 2026-11-30 20:54), written before any run of it.
 FIFTH = ["grades-fix", "add-duration", "textstats-tests", "head-lines", "textcase", "times-table"]
+# The sixth batch (session of 2026-12-01 09:15), written before any run of it.
+SIXTH = ["money-fix", "add-lengths", "tally-tests", "join-sep", "mathkit", "vowels"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH]
+               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
