@@ -2404,7 +2404,7 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
         "rules": [
             ends_when("exit code 0", true, "it passes"),
             ends_when("Wrote ", true, "written"),
-            {"name": "refused", "last_tool": "this subtask makes", "reply": write_reply("fizzbuzz.py", returning)},
+            {"name": "refused", "last_tool": "not written", "reply": write_reply("fizzbuzz.py", returning)},
             {"name": "weaken", "last_tool": "exit code 1", "reply": write_reply("test_fizzbuzz.py", weakened)},
             {"name": "code", "subtask": "Write fizzbuzz.py", "reply": write_reply("fizzbuzz.py", printing)},
             {"name": "tests", "subtask": "Write test_fizzbuzz.py", "reply": write_reply("test_fizzbuzz.py", tests)}
@@ -2424,15 +2424,24 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
     run.assert_code(0);
     assert_eq!(test.read("test_fizzbuzz.py"), tests, "{}", run.stderr);
     assert_eq!(test.read("fizzbuzz.py"), returning);
-    let kept = test
+    // Its one changed assert put in, the other kept (see
+    // `a_correction_that_drops_most_asserts_is_put_in_alone`), the write
+    // asserts that a function giving no value gives none, and the
+    // language's review refuses it.
+    let refused: Vec<String> = test
         .records()
         .into_iter()
-        .filter(|r| {
-            matches!(&r.event, Event::CallRejected { kind, .. }
-                if *kind == runner::state::RefusalKind::TestsKept)
+        .filter_map(|r| match r.event {
+            Event::CallRejected { error, .. } => Some(error),
+            _ => None,
         })
-        .count();
-    assert_eq!(kept, 1);
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0]
+            .contains("asserts `fizzbuzz(1) == None`, but fizzbuzz in fizzbuzz.py gives no value"),
+        "{refused:?}"
+    );
 }
 
 /// The tests the run wrote may lose a wrong assert while most of them
@@ -2470,6 +2479,54 @@ fn a_wrong_assert_of_the_runs_tests_may_go_while_most_stay() {
     let run = test.run();
     run.assert_code(0);
     assert_eq!(test.read("test_mul.py"), fixed, "{}", run.stderr);
+}
+
+/// A write of the run's own tests that corrects a failing assert and
+/// leaves out most of the others is that correction alone, the others
+/// kept: t34's rps corrected one assert of nine, dropped five, and sent
+/// that write again, refused, until the round cap.
+#[test]
+fn a_correction_that_drops_most_asserts_is_put_in_alone() {
+    let code = "def mul(a, b):\n    return a * b\n";
+    let tests = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n    \
+                 assert mul(2, 3) == 5\n    assert mul(2, 2) == 4\n    assert mul(0, 5) == 0\n    \
+                 print('All tests passed!')\n";
+    // The test function given again, not its asserts alone: a line of its
+    // own beside them.
+    let cut = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n    \
+               assert mul(2, 3) == 6\n    print('All tests passed!')\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [
+            {"path": "mul.py", "purpose": "mul(a, b)"},
+            {"path": "test_mul.py", "purpose": "its tests"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "correct one, cut the rest", "last_tool": "exit code 1", "reply": write_reply("test_mul.py", cut)},
+            {"name": "code", "subtask": "Write mul.py", "reply": write_reply("mul.py", code)},
+            {"name": "tests", "subtask": "Write test_mul.py", "reply": write_reply("test_mul.py", tests)}
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "mul multiplies", "met": true,
+             "evidence": "test_mul passed", "about_tests": false}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write mul.py with a function mul(a, b) and pytest tests for it",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    test.assert_replay_matches();
+    run.assert_code(0);
+    assert_eq!(
+        test.read("test_mul.py"),
+        tests.replace("== 5", "== 6"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A word-count plan whose check is `check`, a model that writes a

@@ -818,6 +818,60 @@ pub fn dropped_asserts(language: &dyn Language, old: &str, new: &str) -> Vec<Str
     dropped
 }
 
+/// Test file `old` with the asserts `new` corrects put in, one for one,
+/// and nothing else of `new`: each asserting line of `new` (see
+/// [`Language::asserts`]) is a line of `old`, or asserts a call (see
+/// [`Language::asserted_calls`]) that exactly one asserting line of `old`
+/// asserts too, to another value, and takes that line's place, at its
+/// indentation. `None` when `new` corrects nothing, or has an assert of
+/// another kind. t34's rps wrote its test file again to correct one
+/// assert and left out five others, was refused for dropping them, and
+/// sent the same write until the round cap.
+pub fn asserts_corrected(
+    language: &dyn Language,
+    path: &str,
+    old: &str,
+    new: &str,
+) -> Option<String> {
+    let asserting = |text: &str| -> Vec<(usize, String)> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, line)| language.asserts(line.trim()))
+            .map(|(at, line)| (at, line.trim().to_string()))
+            .collect()
+    };
+    let (before, after) = (asserting(old), asserting(new));
+    let calls = language.asserted_calls(&[(path.to_string(), new.to_string())]);
+    let mut lines: Vec<String> = old.lines().map(str::to_string).collect();
+    let mut corrected = false;
+    for (_, line) in &after {
+        if before.iter().any(|(_, was)| was == line) {
+            continue;
+        }
+        let (call, _) = calls.iter().find(|(call, expected)| {
+            line.contains(call.as_str()) && line.contains(expected.as_str())
+        })?;
+        let [(at, _)] = before
+            .iter()
+            .filter(|(_, was)| was.contains(call.as_str()))
+            .collect::<Vec<_>>()[..]
+        else {
+            return None;
+        };
+        let indent: String = lines[*at]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .collect();
+        lines[*at] = format!("{indent}{line}");
+        corrected = true;
+    }
+    let mut text = lines.join("\n");
+    if old.ends_with('\n') {
+        text.push('\n');
+    }
+    corrected.then_some(text)
+}
+
 /// A line with each name outside quotes made `x` and the spaces outside
 /// quotes dropped: what stays when only names change.
 fn shape(line: &str) -> String {

@@ -2749,3 +2749,41 @@ fn a_function_that_never_reads_a_parameter_is_told() {
         vec![None]
     );
 }
+
+/// t34's rps: a write of its test file that corrected one assert and left
+/// out five others is the file with that correction alone.
+#[test]
+fn the_asserts_a_write_corrects_are_put_in_one_for_one() {
+    let old = "from game import play\n\n\ndef test_play():\n    assert play('rock', 'rock') == 'tie'\n    \
+               assert play('rock', 'scissors') == 'two'\n    assert play('paper', 'rock') == 'one'\n    \
+               assert play('scissors', 'rock') == 'two'\n";
+    let new = "from game import play\n\n\ndef test_play():\n    assert play('rock', 'rock') == 'tie'\n    \
+               assert play('rock', 'scissors') == 'one'\n";
+    let corrected = crate::lang::asserts_corrected(&Python, "test_game.py", old, new);
+    assert_eq!(
+        corrected.as_deref(),
+        Some(
+            old.replace("'scissors') == 'two'", "'scissors') == 'one'")
+                .as_str()
+        )
+    );
+    // Nothing corrected: nothing to put in.
+    let fewer =
+        "from game import play\n\n\ndef test_play():\n    assert play('rock', 'rock') == 'tie'\n";
+    assert_eq!(
+        crate::lang::asserts_corrected(&Python, "test_game.py", old, fewer),
+        None
+    );
+    // An assert of a call the file does not assert is not a correction.
+    let other = format!("{new}    assert play('paper', 'paper') == 'tie'\n");
+    assert_eq!(
+        crate::lang::asserts_corrected(&Python, "test_game.py", old, &other),
+        None
+    );
+    // Nor one of a call the file asserts on two lines.
+    let twice = format!("{old}    assert play('rock', 'scissors') == 'two'\n");
+    assert_eq!(
+        crate::lang::asserts_corrected(&Python, "test_game.py", &twice, new),
+        None
+    );
+}
