@@ -2444,15 +2444,10 @@ fn a_check_is_made_to_pass_by_the_code_not_by_weakening_the_runs_tests() {
     );
 }
 
-/// The tests the run wrote may lose a wrong assert while most of them
-/// stay: a package run's `assert mul() == 0` failed on a call with no
-/// arguments, and the write that dropped it was refused until the model
-/// gave up.
-#[test]
-fn a_wrong_assert_of_the_runs_tests_may_go_while_most_stay() {
+/// A mul.py run whose model writes `tests`, then, on each failed run of
+/// them, `again` over them; its code is right.
+fn mul_tests_written_again(tests: &str, again: &str) -> (Test, crate::support::Run) {
     let code = "def mul(a, b):\n    return a * b\n";
-    let tests = "from mul import mul\n\n\ndef test_mul():\n    assert mul() == 0\n    assert mul(1, 2) == 2\n";
-    let fixed = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n";
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [
             {"path": "mul.py", "purpose": "mul(a, b)"},
@@ -2461,49 +2456,7 @@ fn a_wrong_assert_of_the_runs_tests_may_go_while_most_stay() {
         "rules": [
             ends_when("exit code 0", true, "it passes"),
             ends_when("Wrote ", true, "written"),
-            {"name": "drop the wrong one", "last_tool": "exit code 1", "reply": write_reply("test_mul.py", fixed)},
-            {"name": "code", "subtask": "Write mul.py", "reply": write_reply("mul.py", code)},
-            {"name": "tests", "subtask": "Write test_mul.py", "reply": write_reply("test_mul.py", tests)}
-        ],
-        "assessments": [{"has": [], "answer": {"requirements": [
-            {"requirement": "mul multiplies", "met": true,
-             "evidence": "test_mul passed", "about_tests": false}]}}],
-        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
-    }))
-    .expect("script");
-    let test = Test::new().serving(script).args([
-        "Write mul.py with a function mul(a, b) and pytest tests for it",
-        "--max-cycles",
-        "0",
-    ]);
-    let run = test.run();
-    run.assert_code(0);
-    assert_eq!(test.read("test_mul.py"), fixed, "{}", run.stderr);
-}
-
-/// A write of the run's own tests that corrects a failing assert and
-/// leaves out most of the others is that correction alone, the others
-/// kept: t34's rps corrected one assert of nine, dropped five, and sent
-/// that write again, refused, until the round cap.
-#[test]
-fn a_correction_that_drops_most_asserts_is_put_in_alone() {
-    let code = "def mul(a, b):\n    return a * b\n";
-    let tests = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n    \
-                 assert mul(2, 3) == 5\n    assert mul(2, 2) == 4\n    assert mul(0, 5) == 0\n    \
-                 print('All tests passed!')\n";
-    // The test function given again, not its asserts alone: a line of its
-    // own beside them.
-    let cut = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n    \
-               assert mul(2, 3) == 6\n    print('All tests passed!')\n";
-    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
-        "plan": {"tasks": [
-            {"path": "mul.py", "purpose": "mul(a, b)"},
-            {"path": "test_mul.py", "purpose": "its tests"}],
-            "check": "python3 -m pytest -q"},
-        "rules": [
-            ends_when("exit code 0", true, "it passes"),
-            ends_when("Wrote ", true, "written"),
-            {"name": "correct one, cut the rest", "last_tool": "exit code 1", "reply": write_reply("test_mul.py", cut)},
+            {"name": "again", "last_tool": "exit code 1", "reply": write_reply("test_mul.py", again)},
             {"name": "code", "subtask": "Write mul.py", "reply": write_reply("mul.py", code)},
             {"name": "tests", "subtask": "Write test_mul.py", "reply": write_reply("test_mul.py", tests)}
         ],
@@ -2520,6 +2473,36 @@ fn a_correction_that_drops_most_asserts_is_put_in_alone() {
     ]);
     let run = test.run();
     test.assert_replay_matches();
+    (test, run)
+}
+
+/// The tests the run wrote may lose a wrong assert while most of them
+/// stay: a package run's `assert mul() == 0` failed on a call with no
+/// arguments, and the write that dropped it was refused until the model
+/// gave up.
+#[test]
+fn a_wrong_assert_of_the_runs_tests_may_go_while_most_stay() {
+    let tests = "from mul import mul\n\n\ndef test_mul():\n    assert mul() == 0\n    assert mul(1, 2) == 2\n";
+    let fixed = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n";
+    let (test, run) = mul_tests_written_again(tests, fixed);
+    run.assert_code(0);
+    assert_eq!(test.read("test_mul.py"), fixed, "{}", run.stderr);
+}
+
+/// A write of the run's own tests that corrects a failing assert and
+/// leaves out most of the others is that correction alone, the others
+/// kept: t34's rps corrected one assert of nine, dropped five, and sent
+/// that write again, refused, until the round cap.
+#[test]
+fn a_correction_that_drops_most_asserts_is_put_in_alone() {
+    let tests = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n    \
+                 assert mul(2, 3) == 5\n    assert mul(2, 2) == 4\n    assert mul(0, 5) == 0\n    \
+                 print('All tests passed!')\n";
+    // The test function given again, not its asserts alone: a line of its
+    // own beside them.
+    let cut = "from mul import mul\n\n\ndef test_mul():\n    assert mul(1, 2) == 2\n    \
+               assert mul(2, 3) == 6\n    print('All tests passed!')\n";
+    let (test, run) = mul_tests_written_again(tests, cut);
     run.assert_code(0);
     assert_eq!(
         test.read("test_mul.py"),
