@@ -386,6 +386,38 @@ fn a_change_that_weakens_the_projects_tests_is_refused() {
     run.assert_code(0);
 }
 
+/// A fix that adds asserts to the project's tests that failed before the
+/// run is refused: they are what the fix is measured by (t35's money-fix
+/// added four asserts, one wrong, to the tests it was told to leave
+/// alone, and no code could pass them then).
+#[test]
+fn an_assert_added_to_the_projects_failing_tests_is_refused() {
+    let test = Test::new()
+        .calc_project()
+        .script("adds_to_tests")
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    let records = test.records();
+    let refused: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::TestsKept => {
+                Some(error.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
+    assert!(
+        refused[0].contains("its tests failed then")
+            && refused[0].contains("`assert average([2, 4]) == 4`"),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
+    run.assert_code(0);
+}
+
 /// How many calls of the run were refused.
 fn rejected_calls(test: &Test) -> usize {
     test.records()

@@ -493,6 +493,26 @@ impl Agent<'_> {
             return None;
         }
         let old = self.tools.text(path)?;
+        // Tests that failed before the run are the goal's measure: a fix
+        // adds nothing to their file (t35's money-fix added four asserts,
+        // one of them wrong, to the project's failing tests it was told
+        // to leave alone, and no code could pass them then).
+        let failed_before = state
+            .failing_before
+            .iter()
+            .any(|test| test.split("::").next() == Some(path));
+        let added = lang::dropped_asserts(language, content, &old);
+        let altered = !lang::dropped_asserts(language, &old, content).is_empty();
+        if projects && failed_before && !added.is_empty() && !altered {
+            let shown: Vec<String> = added.iter().take(3).map(|l| format!("`{l}`")).collect();
+            return Some(format!(
+                "not written: {path} was there before this run and its tests failed then: they \
+                 are what the fix is measured by, and this change adds {} assert(s) to them: {}. \
+                 Leave {path} as it is and change the code its tests call so that they pass.",
+                added.len(),
+                shown.join(", ")
+            ));
+        }
         let dropped = lang::dropped_asserts(language, &old, content);
         let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
         let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();

@@ -382,7 +382,7 @@ impl Language for Python {
     /// pytest's `E   ...` lines (the one naming an error first) at the place
     /// its summary gives (`test_a.py:2: NameError`).
     fn failures(&self, output: &str) -> Vec<Problem> {
-        let errors: Vec<&str> = output
+        let errors: Vec<&str> = first_failure(output)
             .lines()
             .filter_map(|l| l.trim_start().strip_prefix("E "))
             .map(str::trim)
@@ -1141,4 +1141,37 @@ fn call_end(text: &str, open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The section of pytest's output of its first failure that has `E` lines
+/// (from its `____ name ____` line to the next one, or to the summary),
+/// or the whole output when it has no sections: the message a failure is
+/// told by is that failure's. t35's money-fix: the first failure's `E
+/// assert 25 == 250` names no error, and the second's `E AssertionError:
+/// ...` was told against a nested call of the wrong function.
+fn first_failure(output: &str) -> &str {
+    let header = |l: &str| {
+        let l = l.trim_end();
+        (l.starts_with("____") && l.ends_with("____"))
+            || (l.starts_with("====") && l.ends_with("===="))
+    };
+    let mut start = None;
+    let mut offset = 0;
+    for line in output.split_inclusive('\n') {
+        if header(line) {
+            if let Some((at, true)) = start {
+                return &output[at..offset];
+            }
+            start = Some((offset, false));
+        } else if line.trim_start().starts_with("E ")
+            && let Some((at, _)) = start
+        {
+            start = Some((at, true));
+        }
+        offset += line.len();
+    }
+    match start {
+        Some((at, true)) => &output[at..],
+        _ => output,
+    }
 }

@@ -1093,6 +1093,23 @@ fn definitions_and_failures_come_from_the_parser_and_pytest() {
             caller: None,
         }]
     );
+    // Sections of their own (t35's money-fix): the first failure's bare
+    // `assert`, not the second's `AssertionError: ...`.
+    let sections = "FF\n=== FAILURES ===\n____ test_to_cents ____\n\n    def test_to_cents():\n>       \
+                    assert to_cents(2.5) == 250\nE       assert 25 == 250\nE        +  where 25 = \
+                    to_cents(2.5)\n\ntest_money.py:5: AssertionError\n____ test_round_trip ____\n\n    \
+                    def test_round_trip():\n>       assert format_cents(to_cents(3.75)) == '$3.75'\nE       \
+                    AssertionError: assert '$0.38' == '$3.75'\n\ntest_money.py:15: AssertionError\n\
+                    === short test summary info ===\nFAILED test_money.py::test_to_cents\n2 failed in 0.03s";
+    assert_eq!(
+        Python.failures(sections),
+        [Problem {
+            path: "test_money.py".into(),
+            line: Some(5),
+            message: "assert 25 == 250".into(),
+            caller: None,
+        }]
+    );
     assert_eq!(
         Python.assertion("    assert f('a == b') == 'x'"),
         Some(("f('a == b')".into(), "'x'".into()))
