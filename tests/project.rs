@@ -361,16 +361,7 @@ fn a_change_that_weakens_the_projects_tests_is_refused() {
         .script("weakens_tests")
         .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
     let run = test.run();
-    let records = test.records();
-    let refused: Vec<&str> = records
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::TestsKept => {
-                Some(error.as_str())
-            }
-            _ => None,
-        })
-        .collect();
+    let refused = tests_kept_refusals(&test);
     assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
     assert!(
         refused[0].contains("test_calc.py was there before this run")
@@ -397,16 +388,7 @@ fn an_assert_added_to_the_projects_failing_tests_is_refused() {
         .script("adds_to_tests")
         .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
     let run = test.run();
-    let records = test.records();
-    let refused: Vec<&str> = records
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::TestsKept => {
-                Some(error.as_str())
-            }
-            _ => None,
-        })
-        .collect();
+    let refused = tests_kept_refusals(&test);
     assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
     assert!(
         refused[0].contains("its tests failed then")
@@ -416,6 +398,21 @@ fn an_assert_added_to_the_projects_failing_tests_is_refused() {
     );
     assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
     run.assert_code(0);
+}
+
+/// What each call of the run refused for the project's tests said.
+fn tests_kept_refusals(test: &Test) -> Vec<String> {
+    test.records()
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::CallRejected {
+                kind: RefusalKind::TestsKept,
+                error,
+                ..
+            } => Some(error),
+            _ => None,
+        })
+        .collect()
 }
 
 /// How many calls of the run were refused.
