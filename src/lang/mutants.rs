@@ -15,7 +15,8 @@ pub enum Mutant {
     ReturnsNothing,
     /// Its body does nothing (a function that returns no value).
     DoesNothing,
-    /// One expression's arithmetic swapped: `+` and `-`, `*` and `/`.
+    /// One expression's arithmetic swapped: `+` and `-`, `*` and `/`; or
+    /// a number added to what came before, alone (`x + 1` made `1`).
     Arithmetic { was: String, now: String },
     /// One expression working on the other end of a list: `append(x)` and
     /// `insert(0, x)`, `pop()` and `pop(0)`, `[-1]` and `[0]`.

@@ -2009,10 +2009,21 @@ pub fn takes_value(text: &str, option: &str) -> bool {
     named
         && sentences(text).any(|sentence| {
             let words: Vec<&str> = tokens(sentence).collect();
+            let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+            // "an option whose value is ...", "takes a value": t36's
+            // join-sep, "a --sep option whose value is the text put
+            // between them", was written as a flag.
+            let valued = lower.windows(3).any(|w| {
+                w[2] == "value"
+                    && (["whose", "its"].contains(&w[1].as_str())
+                        || (w[1] == "a"
+                            && ["takes", "take", "with", "needs"].contains(&w[0].as_str())))
+            });
             words.contains(&option)
-                && words
-                    .iter()
-                    .any(|word| word.len() == 1 && placeholder(word))
+                && (valued
+                    || words
+                        .iter()
+                        .any(|word| word.len() == 1 && placeholder(word)))
         })
 }
 
@@ -2296,6 +2307,22 @@ pub(crate) mod tests {
             "-n"
         ));
         assert!(!takes_value("Add a -v flag that prints N", "-v"));
+        // A value the goal names as one (t36's join-sep).
+        let sep = "join.py joins its arguments with spaces. Add a --sep option whose value is the \
+                   text put between them instead";
+        assert!(takes_value(sep, "--sep"));
+        assert!(takes_value(
+            "Let tool.py take --out, which takes a value",
+            "--out"
+        ));
+        assert!(!takes_value(
+            "Add a --total option that prints the total value",
+            "--total"
+        ));
+        assert!(!takes_value(
+            "Add a --sep flag whose value is a comma",
+            "--sep"
+        ));
         assert!(
             !takes_value("Add a -q option to tool.py. Section B says why", "-q"),
             "a capital letter in another sentence"

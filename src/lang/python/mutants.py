@@ -12,7 +12,7 @@ why}, with "was" and "now" for a change of one expression. A mutant is
 "returns None" (each `return VALUE` of the function evaluates VALUE and
 returns None) for a function that returns a value, and "does nothing" (its
 body is `pass`) for one that returns none; then one for each expression of
-it (see `changes`): "arithmetic" (`+` made `-`) or "order" (`append(x)`
+it (see `changes`): "arithmetic" (`+` made `-`, or `x + 1` made `1`) or "order" (`append(x)`
 made `insert(0, x)`). Tests that still pass with a mutant cannot tell the
 function from a broken one.
 
@@ -117,6 +117,17 @@ def same_either_way(node):
         and not isinstance(right.value, bool)
 
 
+def counts_on(node):
+    """`x + 1`: a number added to what came before (a count, a total), which
+    a change that drops what came before (`1`) tells from: t36's
+    tally-tests added each key once, and an `add` that set its count to 1
+    passed them."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) \
+        and isinstance(node.right, ast.Constant) and not isinstance(node.right.value, bool) \
+        and isinstance(node.right.value, (int, float)) and node.right.value != 0 \
+        and not isinstance(node.left, ast.Constant)
+
+
 def method_call(node, name, count):
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
         and node.func.attr == name and len(node.args) == count and not node.keywords
@@ -131,7 +142,13 @@ def changes(node):
             and not same_either_way(node):
         def swap(n):
             n.op = SWAPPED[type(n.op)]()
-        return [("arithmetic", swap)]
+        found = [("arithmetic", swap)]
+        if counts_on(node):
+            def dropped(n):
+                n.left = ast.Constant(0)
+                n.shown = ast.unparse(n.right)
+            found.append(("arithmetic", dropped))
+        return found
     if method_call(node, "append", 1):
         def front(n):
             n.func.attr = "insert"
@@ -194,7 +211,8 @@ def mutants(tree, shown):
         node, kind, change = points(find(changed, shown))[at]
         was = ast.unparse(node)
         change(node)
-        found.append((kind, was, ast.unparse(node), ast.fix_missing_locations(changed)))
+        now = getattr(node, "shown", None) or ast.unparse(node)
+        found.append((kind, was, now, ast.fix_missing_locations(changed)))
     return found
 
 

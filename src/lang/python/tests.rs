@@ -2057,6 +2057,38 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
         &["test_bank.py"],
     );
     assert_eq!(survivors, Some(vec![]));
+    // A count made 1 (t36's tally-tests added each key once): caught only
+    // by a test that adds a key twice.
+    let tally = "class Tally:\n    def __init__(self):\n        self.counts = {}\n\n    \
+                 def add(self, key):\n        self.counts[key] = self.counts.get(key, 0) + 1\n";
+    let once = "from tally import Tally\n\ndef test_add():\n    t = Tally()\n    t.add('a')\n    \
+                t.add('b')\n    assert t.counts == {'a': 1, 'b': 1}\n";
+    let (survivors, _) = mutants_in(
+        &[("tally.py", tally), ("test_tally.py", once)],
+        "tally.py",
+        &["Tally.add"],
+        &["test_tally.py"],
+    );
+    assert_eq!(
+        survivors,
+        Some(vec![Survivor {
+            name: "Tally.add".into(),
+            mutant: Mutant::Arithmetic {
+                was: "self.counts.get(key, 0) + 1".into(),
+                now: "1".into(),
+            },
+        }])
+    );
+    let twice = once
+        .replace("t.add('b')", "t.add('a')")
+        .replace("{'a': 1, 'b': 1}", "{'a': 2}");
+    let (survivors, _) = mutants_in(
+        &[("tally.py", tally), ("test_tally.py", &twice)],
+        "tally.py",
+        &["Tally.add"],
+        &["test_tally.py"],
+    );
+    assert_eq!(survivors, Some(vec![]));
     // Tests that fail as they are say nothing of the mutants.
     let failing = "from stack import Stack\n\ndef test_size():\n    assert Stack().size() == 1\n";
     let (survivors, same) = mutants_in(
