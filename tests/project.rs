@@ -400,6 +400,30 @@ fn an_assert_added_to_the_projects_failing_tests_is_refused() {
     run.assert_code(0);
 }
 
+/// A test function of its own, added beside the project's failing tests,
+/// is no change of them: a goal may ask for a test of the bug it fixes.
+#[test]
+fn a_test_added_beside_the_projects_failing_tests_is_written() {
+    let test = Test::new()
+        .calc_project()
+        .script("adds_a_test")
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py and add a test of it"]);
+    let run = test.run();
+    assert_eq!(
+        tests_kept_refusals(&test),
+        Vec::<String>::new(),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        test.read("test_calc.py")
+            .ends_with("def test_average_of_two():\n    assert average([2, 4]) == 3\n"),
+        "{}",
+        test.read("test_calc.py")
+    );
+    run.assert_code(0);
+}
+
 /// What each call of the run refused for the project's tests said.
 fn tests_kept_refusals(test: &Test) -> Vec<String> {
     test.records()

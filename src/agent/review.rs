@@ -493,27 +493,10 @@ impl Agent<'_> {
             return None;
         }
         let old = self.tools.text(path)?;
-        // Tests that failed before the run are the goal's measure: a fix
-        // adds nothing to their file (t35's money-fix added four asserts,
-        // one of them wrong, to the project's failing tests it was told
-        // to leave alone, and no code could pass them then).
-        let failed_before = state
-            .failing_before
-            .iter()
-            .any(|test| test.split("::").next() == Some(path));
-        let added = lang::dropped_asserts(language, content, &old);
-        let altered = !lang::dropped_asserts(language, &old, content).is_empty();
-        if projects && failed_before && !added.is_empty() && !altered {
-            let shown: Vec<String> = added.iter().take(3).map(|l| format!("`{l}`")).collect();
-            return Some(format!(
-                "not written: {path} was there before this run and its tests failed then: they \
-                 are what the fix is measured by, and this change adds {} assert(s) to them: {}. \
-                 Leave {path} as it is and change the code its tests call so that they pass.",
-                added.len(),
-                shown.join(", ")
-            ));
-        }
         let dropped = lang::dropped_asserts(language, &old, content);
+        if projects && dropped.is_empty() {
+            return self.failing_tests_grown(language, path, &old, content);
+        }
         let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
         let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();
         let fewer = asserts(&old).saturating_sub(asserts(content));
@@ -571,6 +554,55 @@ impl Agent<'_> {
         }
         let old = self.tools.text(path)?;
         language.tests_put_back(&old, content, &failed)
+    }
+
+    /// Why writing `content` over `old`, test file `path` of the project,
+    /// is refused: its tests failed before the run, and the write adds
+    /// asserts to test functions it had. They are what a fix is measured
+    /// by (t35's money-fix added four asserts, one of them wrong, to the
+    /// failing tests the goal said to leave alone, and no code could pass
+    /// them then). A new test function is not held so: a goal may ask for
+    /// a test of the bug beside them.
+    fn failing_tests_grown(
+        &self,
+        language: &dyn lang::Language,
+        path: &str,
+        old: &str,
+        content: &str,
+    ) -> Option<String> {
+        let failed_before = self
+            .state()
+            .failing_before
+            .iter()
+            .any(|test| test.split("::").next() == Some(path));
+        let added = lang::dropped_asserts(language, content, old);
+        if !failed_before || added.is_empty() {
+            return None;
+        }
+        let mut shapes = language
+            .shapes(&[
+                (path.to_string(), old.to_string()),
+                (path.to_string(), content.to_string()),
+            ])
+            .into_iter();
+        let (before, after) = (shapes.next()??, shapes.next()??);
+        let grown: Vec<String> = after
+            .iter()
+            .filter(|(name, shape)| before.iter().any(|(was, old)| was == name && old != shape))
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        if grown.is_empty() {
+            return None;
+        }
+        let shown: Vec<String> = added.iter().take(3).map(|l| format!("`{l}`")).collect();
+        Some(format!(
+            "not written: {path} was there before this run and its tests failed then: they are \
+             what the fix is measured by, and this change adds {} assert(s) to {}: {}. Leave \
+             its tests as they are and change the code they call so that they pass.",
+            added.len(),
+            grown.join(", "),
+            shown.join(", ")
+        ))
     }
 
     /// Test file `path` as it is with the asserts `content` corrects put

@@ -229,11 +229,7 @@ pub fn newly_unpassed(
     let Some(language) = languages.for_path(path) else {
         return Vec::new();
     };
-    let mut versions = vec![(path.to_string(), new.to_string())];
-    versions.extend(old.map(|old| (path.to_string(), old.to_string())));
-    let mut found = language.unpassed(&versions).into_iter();
-    let now = found.next().flatten().unwrap_or_default();
-    let before = found.next().flatten().unwrap_or_default();
+    let (now, before) = now_and_before(path, old, new, |v| language.unpassed(v));
     now.into_iter()
         .filter(|u| {
             !before
@@ -257,11 +253,7 @@ pub fn newly_ignored(
     let Some(language) = languages.for_path(path).filter(|l| !l.is_test(path)) else {
         return Vec::new();
     };
-    let mut versions = vec![(path.to_string(), new.to_string())];
-    versions.extend(old.map(|old| (path.to_string(), old.to_string())));
-    let mut found = language.ignored(&versions).into_iter();
-    let now = found.next().flatten().unwrap_or_default();
-    let before = found.next().flatten().unwrap_or_default();
+    let (now, before) = now_and_before(path, old, new, |v| language.ignored(v));
     now.into_iter()
         .filter_map(|mut i| {
             let had = before.iter().find(|b| b.function == i.function);
@@ -270,6 +262,22 @@ pub fn newly_ignored(
             (!i.parameters.is_empty()).then_some(i)
         })
         .collect()
+}
+
+/// What `found` (a language's fact of each file it is given, in one
+/// toolchain run) finds in `new` and in `old`, file `path` after a write
+/// and before it; nothing for a version that does not parse, or none.
+fn now_and_before<T>(
+    path: &str,
+    old: Option<&str>,
+    new: &str,
+    found: impl Fn(&[(String, String)]) -> Vec<Option<Vec<T>>>,
+) -> (Vec<T>, Vec<T>) {
+    let mut versions = vec![(path.to_string(), new.to_string())];
+    versions.extend(old.map(|old| (path.to_string(), old.to_string())));
+    let mut found = found(&versions).into_iter();
+    let now = found.next().flatten().unwrap_or_default();
+    (now, found.next().flatten().unwrap_or_default())
 }
 
 /// A change of one file as `edit_file` makes it: the lines `old`, 1-based

@@ -379,7 +379,8 @@ impl Language for Python {
         }
     }
 
-    /// pytest's `E   ...` lines (the one naming an error first) at the place
+    /// pytest's `E   ...` lines of its first failure (the one naming an
+    /// error first; see [`first_failure`]) at the place
     /// its summary gives (`test_a.py:2: NameError`).
     fn failures(&self, output: &str) -> Vec<Problem> {
         let errors: Vec<&str> = first_failure(output)

@@ -116,7 +116,8 @@ pub(super) fn repair_closing(text: &str, close_at_fence: bool, close_at_end: boo
                 if next.is_control() {
                     // A backslash typed before a line break of the content:
                     // Python's line continuation (t34's rps wrote `or \`
-                    // at a line's end, and its write was refused twice).
+                    // at a line's end, and its write was refused three
+                    // times).
                     // The backslash is its own; the break is escaped next.
                     out.push_str("\\\\");
                     continue;
