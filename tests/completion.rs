@@ -3345,6 +3345,74 @@ fn a_check_with_no_argument_becomes_the_run_with_the_arguments_that_passed() {
     );
 }
 
+/// A goal whose program reads its standard input: the plan's check of it
+/// reads a sample the plan writes first, after `<` (a command gets no
+/// keyboard), the program's write is told where its input comes from, and
+/// the checks of the work run it so. The program's output of that input is
+/// what shows the requirement met.
+#[test]
+fn a_program_that_reads_its_standard_input_is_checked_on_a_sample_file() {
+    let up = "print(input().upper())\n";
+    let given = "python3 up.py < input.txt";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "up.py", "purpose": "prints the line in capitals"}],
+            "check": "python3 up.py"},
+        "rules": [
+            {"name": "the sample", "subtask": "Write input.txt",
+             "reply": write_reply("input.txt", "hello there\n")},
+            {"name": "code", "subtask": "Write up.py", "has": ["from its standard input"],
+             "reply": write_reply("up.py", up)},
+            ends_when("Wrote ", true, "written"),
+            ends_when("exit code 0", true, "it prints the line in capitals"),
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "it prints the line it reads in capitals", "met": true,
+             "evidence": "HELLO THERE", "about_tests": false, "about_output": true,
+             "command": given, "expects": "HELLO THERE"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": given}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Write up.py, a program that reads one line from standard input and prints it in capitals",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    run.assert_code(0);
+    let state = test.assert_replay_matches();
+    let kinds: Vec<&SubtaskKind> = state.tree.tasks[0]
+        .subtasks
+        .iter()
+        .map(|s| &s.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            &SubtaskKind::Write {
+                path: "up.py".into()
+            },
+            &SubtaskKind::Write {
+                path: "input.txt".into()
+            },
+            &SubtaskKind::Check { cmd: given.into() },
+        ],
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("up.py"), up);
+    let checked: Vec<&str> = state.checks.iter().map(|c| c.command.as_str()).collect();
+    assert_eq!(
+        checked,
+        [given],
+        "the checks of the work run it on the sample"
+    );
+    assert!(
+        state.checks[0].output.contains("HELLO THERE"),
+        "{:?}",
+        state.checks[0]
+    );
+}
+
 /// The hello world goal of a model whose program is only a definition
 /// at first, and `after_refusal` when told it would run nothing.
 fn hello_defined(after_refusal: &str) -> Test {

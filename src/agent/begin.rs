@@ -121,6 +121,16 @@ impl Agent<'_> {
                         },
                     )
                 });
+                if crate::state::verdict::reads_standard_input(goal) {
+                    decompose::to_standard_input(
+                        tasks,
+                        |path| baseline.contains_key(path) || self.tools.contents(path).is_some(),
+                        |path| {
+                            let language = self.languages.iter().find(|l| l.owns(path))?;
+                            (!language.is_test(path)).then(|| language.run_command(path))
+                        },
+                    );
+                }
                 decompose::inputs_of_checks(
                     tasks,
                     |path| baseline.contains_key(path) || self.tools.contents(path).is_some(),

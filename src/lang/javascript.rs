@@ -90,6 +90,12 @@ impl Language for JavaScript {
         READERS.iter().any(|reader| text.contains(reader))
     }
 
+    fn reads_stdin(&self, text: &str) -> bool {
+        ["stdin", "readline", "readFileSync(0"]
+            .iter()
+            .any(|reader| text.contains(reader))
+    }
+
     fn defines(&self, text: &str, name: &str) -> bool {
         text.lines().any(|line| {
             let line = line.trim_start();

@@ -647,6 +647,12 @@ pub trait Language: Send + Sync {
     fn reads_input(&self, _text: &str) -> bool {
         true
     }
+    /// Whether source `text` can read its standard input, by what it
+    /// names (Python's `input(`, `sys.stdin`); `true` when the language
+    /// cannot tell.
+    fn reads_stdin(&self, _text: &str) -> bool {
+        true
+    }
     /// Whether source `text` opens files by what it names (Python's
     /// `open(`): a program of it that stopped where it reads its arguments
     /// is given a sample file to read (see

@@ -1155,6 +1155,23 @@ pub fn gives_arguments(goal: &str) -> bool {
     speaks_of_arguments(goal) || given_arguments(goal) || !named_options(goal).is_empty()
 }
 
+/// Whether the goal's words say its program reads its standard input
+/// ("reads one line from standard input", "from stdin", "lines piped to
+/// it"): its check gives it a file of input (see
+/// `agent::decompose::to_standard_input`).
+pub fn reads_standard_input(goal: &str) -> bool {
+    let goal = goal.to_lowercase();
+    [
+        "standard input",
+        "stdin",
+        "std input",
+        "piped to it",
+        "piped into it",
+    ]
+    .iter()
+    .any(|words| goal.contains(words))
+}
+
 /// Words by which a goal gives its program arguments.
 const ARGUMENT_WORDS: [&str; 6] = [
     "argument",
@@ -1320,6 +1337,58 @@ pub fn hold_to_arguments(
                      printed what its own code chose{how}"
                 ),
             },
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+            file: Some(program.clone()),
+        });
+    }
+    requirements
+}
+
+/// A goal whose program reads its standard input (`reads`, see
+/// [`reads_standard_input`]) is not met by a program that never reads it:
+/// for each program a passed check or a met requirement's command runs
+/// that, by its language, reads no standard input and imports nothing
+/// that does (`ignores_stdin`), an unmet requirement is added. A program
+/// steered to its command line, or one that counts a text of its own,
+/// passes a check that gives it input and shows nothing of the input.
+pub fn hold_to_standard_input(
+    reads: bool,
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    ignores_stdin: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    if !reads {
+        return requirements;
+    }
+    let commands: Vec<String> = checks
+        .iter()
+        .filter(|check| check.passed())
+        .map(|check| check.command.clone())
+        .chain(
+            requirements
+                .iter()
+                .filter_map(Requirement::to_run)
+                .map(str::to_string),
+        )
+        .collect();
+    for command in commands {
+        let words = shell_words::split(&command).unwrap_or_default();
+        let Some(program) = words.iter().skip(1).find(|word| ignores_stdin(word)) else {
+            continue;
+        };
+        let requirement = format!("{program} reads its standard input");
+        if requirements.iter().any(|r| r.requirement == requirement) {
+            continue;
+        }
+        requirements.push(Requirement {
+            evidence: format!(
+                "`{command}` runs {program}, and {program} never reads its standard input \
+                 (nothing in the workspace does): the goal says it reads what it works on there"
+            ),
+            requirement,
+            met: false,
             about_tests: false,
             about_output: false,
             shown_by: None,
@@ -3381,6 +3450,59 @@ pub(crate) mod tests {
             "Add double(n) to calc.py: it returns the number it is given, doubled",
         ] {
             assert!(!given_arguments(goal), "{goal}");
+        }
+    }
+
+    #[test]
+    fn a_program_that_never_reads_its_standard_input_does_not_meet_a_goal_that_gives_it_some() {
+        let check = |command: &str| CheckRun {
+            command: command.into(),
+            exit_code: Some(0),
+            output: "5".into(),
+            tests: None,
+            wants_arguments: false,
+        };
+        let claimed = vec![Requirement {
+            requirement: "it prints how many vowels the line has".into(),
+            met: true,
+            evidence: "5".into(),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+            file: None,
+        }];
+        let checks = [check("python3 vowels.py < input.txt")];
+        let held = hold_to_standard_input(true, claimed.clone(), &checks, |w| w == "vowels.py");
+        assert_eq!(held.len(), 2);
+        assert!(!held[1].met);
+        assert_eq!(held[1].requirement, "vowels.py reads its standard input");
+        assert_eq!(held[1].file.as_deref(), Some("vowels.py"));
+        // A program that reads it, or a goal that gives it none, holds.
+        assert_eq!(
+            hold_to_standard_input(true, claimed.clone(), &checks, |_| false),
+            claimed
+        );
+        assert_eq!(
+            hold_to_standard_input(false, claimed.clone(), &checks, |w| w == "vowels.py"),
+            claimed
+        );
+    }
+
+    #[test]
+    fn a_goal_reads_standard_input_when_its_words_say_so() {
+        for goal in [
+            "Write vowels.py, a program that reads one line from standard input",
+            "a filter that upper-cases the lines on its stdin",
+            "count the words of the text piped to it",
+        ] {
+            assert!(reads_standard_input(goal), "{goal}");
+        }
+        for goal in [
+            "Write countdown.py: given a number as its argument, it prints the numbers",
+            "ask the user for their name and greet them",
+            "Write a function that reads a file and counts its lines",
+        ] {
+            assert!(!reads_standard_input(goal), "{goal}");
         }
     }
 

@@ -1,5 +1,5 @@
 //! `run_cmd`: one whitelisted program, no shell, in the workspace, with a
-//! rebuilt environment, stdin from /dev/null, resource limits, the OS
+//! rebuilt environment, stdin from /dev/null (or a workspace file after `<`), resource limits, the OS
 //! sandbox, its own process group, a timeout that kills every process it
 //! made, and its output drained while only a head and tail are kept.
 
@@ -139,7 +139,11 @@ pub async fn run(
     stop: &Stop,
 ) -> ActionOutcome {
     let (root, tmp) = (place.root, place.tmp);
-    let words = match policy::check(cmd, root, config) {
+    let (program_cmd, input) = match policy::input_file(cmd) {
+        Some((before, path)) => (before, Some(path)),
+        None => (cmd, None),
+    };
+    let words = match policy::check(program_cmd, root, config) {
         Ok(words) => words,
         Err(e) => return ActionOutcome::refused(RefusalKind::CommandNotAllowed, e),
     };
@@ -156,13 +160,20 @@ pub async fn run(
             format!("{} is not installed or not on PATH", words[0]),
         );
     };
+    let stdin = match &input {
+        Some(path) => match input_of(root, path) {
+            Ok(file) => Stdio::from(file),
+            Err((kind, why)) => return ActionOutcome::refused(kind, why),
+        },
+        None => Stdio::null(),
+    };
     let mut command = Command::new(&program);
     command
         .args(&words[1..])
         .current_dir(root)
         .env_clear()
         .envs(env)
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
@@ -283,6 +294,38 @@ pub async fn run(
         end: Some(end),
         error,
         ..ActionOutcome::default()
+    }
+}
+
+/// The file of the workspace a command's `< PATH` names, open to read:
+/// confined like every path the model gives. `Err` is for the model.
+fn input_of(root: &Path, path: &str) -> Result<std::fs::File, (RefusalKind, String)> {
+    use super::confined::Kind;
+    use super::paths::PathError;
+    let missing = || {
+        (
+            RefusalKind::NoSuchPath,
+            format!(
+                "{path} is not there: write it first (what the program reads on its standard \
+                 input), then run the command again"
+            ),
+        )
+    };
+    let target = match super::confined::resolve(root, path, false) {
+        Ok(target) => target,
+        Err(PathError::Refused(why)) => return Err((RefusalKind::PathRefused, why)),
+        Err(PathError::MissingFolder) => return Err(missing()),
+        Err(PathError::Io(e)) => return Err((RefusalKind::NoSuchPath, format!("{path}: {e}"))),
+    };
+    match target.kind() {
+        Ok(Some(Kind::File)) => target
+            .open_file()
+            .map_err(|e| (RefusalKind::NotAFile, format!("cannot read {path}: {e}"))),
+        Ok(None) => Err(missing()),
+        _ => Err((
+            RefusalKind::NotAFile,
+            format!("{path} is not a file: `< {path}` needs a file to read"),
+        )),
     }
 }
 

@@ -298,3 +298,38 @@ async fn a_module_of_a_package_runs_as_a_module_of_it() {
     assert!(out.ok, "{}", out.result);
     assert!(!out.result.contains("run as"), "{}", out.result);
 }
+
+#[tokio::test]
+async fn input_comes_from_the_workspace_file_after_a_less_than() {
+    let (_dir, tools) = toolbox(ToolConfig::default());
+    let root = tools.root().to_path_buf();
+    std::fs::write(root.join("t.py"), "print(input().upper())").unwrap();
+    std::fs::write(root.join("line.txt"), "hello there\n").unwrap();
+    let stop = crate::stop::channel().1;
+    let run = |cmd: &str| Action::RunCmd {
+        cmd: cmd.into(),
+        timeout: Duration::from_secs(30),
+    };
+    let out = tools.execute(&run("python3 t.py < line.txt"), &stop).await;
+    assert!(out.ok, "{}", out.result);
+    assert_eq!(printed(&out.result), "HELLO THERE");
+    assert_eq!(out.command.as_deref(), Some("python3 t.py < line.txt"));
+    let out = tools
+        .execute(&run("python3 t.py < missing.txt"), &stop)
+        .await;
+    assert_eq!(out.refusal, Some(RefusalKind::NoSuchPath), "{out:?}");
+    assert!(out.result.contains("write it first"), "{}", out.result);
+    for outside in ["../x.txt", "/etc/passwd", ".agent_context/state.json"] {
+        let out = tools
+            .execute(&run(&format!("python3 t.py < {outside}")), &stop)
+            .await;
+        assert_eq!(
+            out.refusal,
+            Some(RefusalKind::PathRefused),
+            "{outside}: {out:?}"
+        );
+    }
+    std::fs::create_dir(root.join("d")).unwrap();
+    let out = tools.execute(&run("python3 t.py < d"), &stop).await;
+    assert_eq!(out.refusal, Some(RefusalKind::NotAFile), "{out:?}");
+}

@@ -51,6 +51,35 @@ const PIP_PATHS: [&str; 10] = [
 /// that smuggle more options in.
 const PYTEST_INI_PATHS: [&str; 2] = ["cache_dir", "log_file"];
 
+/// A command that reads its standard input from a file of the workspace:
+/// `CMD < PATH`, the `<` outside quotes and `PATH` one word after it, the
+/// last. The command before it and the path; `None` when `cmd` has no such
+/// `<` (a `<<`, or more after the path, is shell syntax [`check`] refuses).
+/// A program that reads a line of input is checked on a file of it: a
+/// command gets no keyboard.
+pub fn input_file(cmd: &str) -> Option<(&str, String)> {
+    let mut quote: Option<char> = None;
+    let mut chars = cmd.char_indices();
+    let at = loop {
+        let (at, c) = chars.next()?;
+        match (quote, c) {
+            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                chars.next();
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '<') => break at,
+            _ => {}
+        }
+    };
+    let rest = &cmd[at + 1..];
+    if rest.starts_with('<') || shell_syntax(rest).is_some() {
+        return None;
+    }
+    let [path] = shell_words::split(rest).ok()?.try_into().ok()?;
+    Some((cmd[..at].trim_end(), path))
+}
+
 /// The words of a command, checked; `Err` is for the model.
 pub fn check(cmd: &str, root: &Path, config: &ToolConfig) -> Result<Vec<String>, String> {
     if let Some(syntax) = shell_syntax(cmd) {

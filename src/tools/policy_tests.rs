@@ -130,3 +130,24 @@ fn an_option_path_through_a_symlink_out_is_refused() {
     let why = check("pytest --basetemp=out/t", &root, &ToolConfig::default()).unwrap_err();
     assert!(why.contains("outside"), "{why}");
 }
+
+#[test]
+fn a_last_word_after_an_unquoted_less_than_is_the_input_file() {
+    assert_eq!(
+        input_file("python3 vowels.py < line.txt"),
+        Some(("python3 vowels.py", "line.txt".to_string()))
+    );
+    assert_eq!(
+        input_file("python3 v.py<'in put.txt'"),
+        Some(("python3 v.py", "in put.txt".to_string()))
+    );
+    // Quoted, it is an argument; a heredoc, two words or more syntax after
+    // it are not a file to read.
+    assert_eq!(input_file("python3 v.py '<' a"), None);
+    assert_eq!(input_file("python3 v.py \"a < b\""), None);
+    assert_eq!(input_file("python3 v.py << EOF"), None);
+    assert_eq!(input_file("python3 v.py < a b"), None);
+    assert_eq!(input_file("python3 v.py < a > b"), None);
+    assert_eq!(input_file("python3 v.py <"), None);
+    assert!(refusal("python3 v.py << EOF").contains("without a shell"));
+}

@@ -477,6 +477,32 @@ impl Agent<'_> {
         })
     }
 
+    /// Whether `word` is a program of the workspace (a source file, no
+    /// test) that, by its language, reads no standard input, and no other
+    /// source file of its language does.
+    fn ignores_stdin(&self, word: &str) -> bool {
+        let state = self.state();
+        let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
+            return false;
+        };
+        let Some(program) = self
+            .tools
+            .contents(word)
+            .filter(|_| !language.is_test(word))
+        else {
+            return false;
+        };
+        let reads =
+            |bytes: &[u8]| std::str::from_utf8(bytes).is_ok_and(|text| language.reads_stdin(text));
+        !reads(&program)
+            && !state
+                .files
+                .keys()
+                .chain(state.baseline.files.keys())
+                .filter(|path| language.owns(path) && !language.is_test(path))
+                .any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)))
+    }
+
     /// Whether `word` is a source file that was there before the run and
     /// whose top level, as it is now, only defines (by its language's
     /// `runs_nothing`): a library of the project.
@@ -679,6 +705,12 @@ impl Agent<'_> {
                         },
                         |word| self.tools.contents(word).is_some(),
                     );
+                    let requirements = verdict::hold_to_standard_input(
+                        verdict::reads_standard_input(&self.state().goal),
+                        requirements,
+                        checks,
+                        |word| self.ignores_stdin(word),
+                    );
                     let requirements = verdict::hold_to_tests_asked(
                         self.speaks_of_tests(),
                         requirements,
@@ -870,8 +902,8 @@ fn assessment_prompt(
          when a user runs it from the command line (a message, an option, a flag). What a \
          function returns is not output (tests show it): about_output false. For a requirement \
          about output give the command that shows it (the program run as the user would, with \
-         the options the requirement names and, when it reads a file, a file of FILES; it gets \
-         no standard input) and the exact text its output must contain when it is met (what it \
+         the options the requirement names and, when it reads a file, a file of FILES; its standard \
+         input only from a file of FILES after <, when it reads that) and the exact text its output must contain when it is met (what it \
          prints, like 5 or Hello, World!, never a description of it): the runner runs the \
          command, and the requirement is met only when the output holds that text. For every other requirement give \"\" for both. At \
          most {MAX_REQUIREMENTS} requirements, a short line each. Answer with JSON: {{\"requirements\": \

@@ -18,6 +18,7 @@
 mod existing;
 mod files;
 mod parse;
+mod stdin;
 mod unasked;
 
 use serde_json::{Value, json};
@@ -34,6 +35,7 @@ pub use existing::{
     to_examples, to_failing_code, to_options, to_stated,
 };
 pub use parse::parse;
+pub use stdin::to_standard_input;
 pub use unasked::without_unasked_tests;
 
 /// Corrections sent back before falling back to the goal as the only task.

@@ -35,8 +35,9 @@ Rules:\n\
 - Work on the ACTIVE SUBTASK shown in the latest message, one tool call at a time.\n\
 - Paths are relative to the workspace.\n\
 - write_file writes the whole file: give the complete content.\n\
-- run_cmd runs one program without a shell (no pipes, no &&) and without input (stdin is empty): \
-a program it runs takes what it needs from its command-line arguments. Allowed programs: {}.\n\
+- run_cmd runs one program without a shell (no pipes, no &&) and without keyboard input: \
+a program it runs takes what it needs from its command-line arguments, or, when it reads its standard \
+input, from a file of the workspace after < (python3 app.py < input.txt). Allowed programs: {}.\n\
 - In a Python program, put what runs it (input, loops, printing) under \
 `if __name__ == \"__main__\":`, so that tests can import it.\n\
 - After writing code, run it or its tests to check that it works.\n\

@@ -780,6 +780,15 @@ impl Language for Python {
         READERS.iter().any(|reader| text.contains(reader))
     }
 
+    /// `stdin`, `fileinput`, or a call of the builtin `input(`.
+    fn reads_stdin(&self, text: &str) -> bool {
+        text.contains("stdin")
+            || text.contains("fileinput")
+            || text
+                .match_indices("input(")
+                .any(|(at, _)| begins_name(text, at, true))
+    }
+
     /// `open(` (not `Popen(`), `fileinput`, or a `Path`'s `read_text(` /
     /// `read_bytes(`.
     fn reads_files(&self, text: &str) -> bool {

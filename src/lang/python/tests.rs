@@ -2213,6 +2213,16 @@ fn a_program_that_opens_files_reads_files() {
 }
 
 #[test]
+fn a_program_that_reads_its_standard_input_names_it() {
+    assert!(Python.reads_stdin("line = input()\nprint(line.upper())\n"));
+    assert!(Python.reads_stdin("import sys\nprint(len(sys.stdin.read()))\n"));
+    assert!(Python.reads_stdin("import fileinput\nfor line in fileinput.input():\n    pass\n"));
+    assert!(!Python.reads_stdin("import sys\nprint(sys.argv[1].upper())\n"));
+    assert!(!Python.reads_stdin("def get_input(text):\n    return text\nprint(get_input('x'))\n"));
+    assert!(!Python.reads_stdin("print(count('programming is fun'))\n"));
+}
+
+#[test]
 fn a_program_that_reads_its_arguments_by_position_is_given_the_edit_that_leaves_options_out() {
     // e1's cli-flag: `greet.py --shout Ann` took --shout for the name.
     let greet = "import sys\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name, shout='--shout' in sys.argv[1:]))\n";
