@@ -4355,16 +4355,7 @@ fn a_change_whose_program_takes_the_option_for_an_argument_is_not_done_at_the_fi
     let results = write_results(&test);
     assert!(results[0].contains(&written_out), "{results:?}");
     assert_eq!(test.read("greet.py"), taking.replace(old, new));
-    let work = test.workspace.join("greet.py");
-    let shouted = std::process::Command::new("python3")
-        .arg(&work)
-        .args(["--shout", "Ann"])
-        .output()
-        .expect("python3");
-    assert_eq!(
-        String::from_utf8_lossy(&shouted.stdout).trim(),
-        "HELLO, ANN!"
-    );
+    assert_eq!(shouts(&test), "HELLO, ANN!");
     test.assert_replay_matches();
     // Claimed again as it is: the runner makes the edit it gave in place
     // of the claim (t18's sumargs-avg claimed again at once and never made
@@ -4404,6 +4395,59 @@ fn a_change_whose_program_takes_the_option_for_an_argument_is_not_done_at_the_fi
         .filter(|r| matches!(r.event, Event::SubtaskEnded { success: true, .. }))
         .count();
     assert_eq!(ended, 2, "{}", run.stderr);
+}
+
+/// A change whose argument parser is given the whole command line (t37's
+/// join-sep: `parser.parse_args(argv)` of `main(sys.argv)`) reads the
+/// program's own path as its first argument: `python3 greet.py`, which
+/// greeted the world before the run, greets `greet.py`. The refusal of the
+/// claim writes out the edit that gives the parser the arguments after the
+/// path, and a model that claims again as it is gets it made.
+#[test]
+fn a_parser_given_the_programs_own_path_is_given_the_edit_that_leaves_it_out() {
+    let change = "import argparse\nimport sys\n\n\ndef greeting(name, shout=False):\n    text = f\"Hello, {name}!\"\n    return text.upper() if shout else text\n\n\ndef main(argv):\n    parser = argparse.ArgumentParser()\n    parser.add_argument('name', nargs='?', default='world')\n    parser.add_argument('--shout', action='store_true')\n    args = parser.parse_args(argv)\n    print(greeting(args.name, shout=args.shout))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let (old, new) = (
+        "    args = parser.parse_args(argv)",
+        "    args = parser.parse_args(argv[1:])",
+    );
+    let (test, run, refused) =
+        claimed_again(GREET_ARGV, change, runner::state::RefusalKind::KeptBroken);
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    let call = format!(
+        "{{\"name\": \"edit_file\", \"arguments\": {{\"path\": \"greet.py\", \"old\": {old:?}, \
+         \"new\": {new:?}}}}}"
+    );
+    assert!(
+        refused[0].contains("printed \"Hello, greet.py!\"")
+            && refused[0].contains(&format!(
+                "greet.py gives its argument parser the whole command line at line 14, its own \
+                 path first, and the parser reads that path as an argument: make this call, \
+                 which gives it the arguments after the path: {call}"
+            ))
+            && refused[0].ends_with("Marked complete again without it, the edit is made for you."),
+        "{refused:?}"
+    );
+    // The write's own result said it first.
+    let results = write_results(&test);
+    assert!(
+        results[0].contains(&format!(
+            "which gives it the arguments after the path: {call}"
+        )),
+        "{results:?}"
+    );
+    assert_eq!(test.read("greet.py"), change.replace(old, new));
+    assert_eq!(shouts(&test), "HELLO, ANN!");
+    test.assert_replay_matches();
+}
+
+/// What the workspace's greet.py prints for `--shout Ann`.
+fn shouts(test: &Test) -> String {
+    let shouted = std::process::Command::new("python3")
+        .arg(test.workspace.join("greet.py"))
+        .args(["--shout", "Ann"])
+        .output()
+        .expect("python3");
+    String::from_utf8_lossy(&shouted.stdout).trim().to_string()
 }
 
 /// greet.py with a `greeting` function and a `main` that reads its

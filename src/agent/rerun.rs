@@ -134,7 +134,13 @@ impl Agent<'_> {
                 if self.taken.is_none() {
                     self.taken = self.broken(&now, &line);
                 }
-                lines.push(line);
+                // An edit to copy is said at once, in the write's result.
+                match &self.taken {
+                    Some(taken) if taken.edit.is_some() && taken.told == line => {
+                        lines.push(format!("{line}. {}", taken.advice));
+                    }
+                    _ => lines.push(line),
+                }
             }
             plain.push(now);
         }
@@ -333,12 +339,34 @@ impl Agent<'_> {
     /// For a program that ran before the plan and fails or prints
     /// otherwise after the last write (`told`, what [`changed`] says of
     /// it): the completion waits until it prints as it did.
+    ///
+    /// When its argument parser is given the whole command line, its own
+    /// path first (see [`crate::lang::Language::own_path_left_out`]), the
+    /// advice is the edit that leaves the path out, ready to copy: t37's
+    /// join-sep, told that `python3 join.py one two three` printed
+    /// `join.py one two three`, wrote the same file again until the round
+    /// cap.
     fn broken(&self, run: &CheckRun, told: &str) -> Option<Unread> {
         let (path, text) = self.program_of(run)?;
+        let edit = self
+            .reviews
+            .languages
+            .for_path(&path)
+            .and_then(|language| language.own_path_left_out(&text));
+        let advice = match &edit {
+            Some(edit) => format!(
+                "{path} gives its argument parser the whole command line at line {}, its own \
+                 path first, and the parser reads that path as an argument: make this call, \
+                 which gives it the arguments after the path: {}",
+                edit.line,
+                super::nudge::edit_call(&path, &edit.old, &edit.new)
+            ),
+            None => format!("Fix {path}"),
+        };
         Some(Unread {
             kind: RefusalKind::KeptBroken,
-            advice: format!("Fix {path}"),
-            edit: None,
+            advice,
+            edit,
             again: "If the goal asks that it no longer print that",
             told: told.to_string(),
             path,

@@ -595,6 +595,14 @@ pub trait Language: Send + Sync {
     fn options_left_out(&self, _text: &str) -> Option<Edit> {
         None
     }
+    /// The edit of source `text` that gives its argument parser the
+    /// arguments the program is run with, when it is given the whole
+    /// command line with the program's own path first (Python's
+    /// `parser.parse_args(sys.argv)`, which reads the path as the first
+    /// argument); `None` when it is not, or the language cannot tell.
+    fn own_path_left_out(&self, _text: &str) -> Option<Edit> {
+        None
+    }
     /// An expression of this language that is true when the program was
     /// run with `option` (`'--shout' in sys.argv[1:]`).
     fn option_given(&self, _option: &str) -> Option<String> {

@@ -234,6 +234,7 @@ def facts(text):
     out["unreachable"] = unreachable(tree)
     out["first_pass"] = first_pass(tree)
     out["positional"] = positional(text, tree)
+    out["own_path"] = own_path(text, tree)
     out["unbound"] = unbound(tree)
     out["read_first"] = read_first(tree)
     out["undefined"] = undefined(text, tree)
@@ -888,6 +889,48 @@ def positional(text, tree):
                 for at, line in enumerate(old, start)]
         return {"line": start, "end": end, "argv": argv, "old": "\n".join(old), "new": "\n".join(new)}
     return None
+
+def own_path(text, tree):
+    """The one `parse_args(A)` call given the whole command line, with its
+    first item, the program's own path: A is `sys.argv`, or a parameter of
+    the function around it that a call in the file gives `sys.argv`
+    (`main(sys.argv)`). argparse then reads the path as the first
+    positional argument (t37's join-sep printed `join.py one two three`).
+    The edit passes `A[1:]`. {line, old, new} or None."""
+    whole = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            for at, arg in enumerate(node.args):
+                if isinstance(arg, ast.Attribute) and arg.attr == "argv":
+                    whole.setdefault(node.func.id, set()).add(at)
+    found = []
+    for function in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] + [tree]:
+        params = []
+        if not isinstance(function, ast.Module):
+            params = [a.arg for a in function.args.posonlyargs + function.args.args]
+        given = {params[at] for at in whole.get(getattr(function, "name", None), ()) if at < len(params)}
+        body = function.body if isinstance(function, ast.Module) else [function]
+        for node in (n for b in body for n in ast.walk(b)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("parse_args", "parse_known_args") and len(node.args) == 1):
+                continue
+            arg = node.args[0]
+            if (isinstance(arg, ast.Attribute) and arg.attr == "argv") or (
+                    isinstance(arg, ast.Name) and arg.id in given):
+                found.append((node, arg))
+    found = {(n.lineno, n.col_offset): (n, a) for n, a in found}
+    if len(found) != 1:
+        return None
+    node, arg = next(iter(found.values()))
+    lines = text.splitlines()
+    if arg.lineno != arg.end_lineno or arg.lineno > len(lines):
+        return None
+    line = lines[arg.lineno - 1]
+    # Columns are of UTF-8 bytes.
+    raw = line.encode()
+    new = (raw[:arg.end_col_offset] + b"[1:]" + raw[arg.end_col_offset:]).decode()
+    return {"line": arg.lineno, "old": line, "new": new}
+
 
 HEADERS = ("if", "elif", "else", "for", "while", "with", "def", "class", "try", "async")
 COMPOUND = ("if", "for", "while", "with", "try")

@@ -106,6 +106,11 @@ pub struct Facts {
     /// position, and the edit that leaves the options out of them.
     #[serde(default)]
     pub positional: Option<crate::lang::Edit>,
+    /// The one call of an argument parser given the whole command line,
+    /// the program's own path first, and the edit that passes the
+    /// arguments after it.
+    #[serde(default)]
+    pub own_path: Option<crate::lang::Edit>,
     /// Parameters with a default that no call in the file gives.
     #[serde(default)]
     pub unpassed: Vec<Unpassed>,

@@ -710,6 +710,15 @@ impl Language for Python {
         .flatten()
     }
 
+    fn own_path_left_out(&self, text: &str) -> Option<crate::lang::Edit> {
+        per_file(&[(String::from("cli.py"), text.to_string())], |facts| {
+            facts.own_path
+        })
+        .pop()
+        .flatten()
+        .flatten()
+    }
+
     fn option_given(&self, option: &str) -> Option<String> {
         Some(format!("'{option}' in sys.argv[1:]"))
     }

@@ -2213,6 +2213,29 @@ fn a_program_that_opens_files_reads_files() {
 }
 
 #[test]
+fn a_parser_given_the_whole_command_line_is_given_the_edit_that_leaves_the_path_out() {
+    // t37's join-sep: `main(sys.argv)` and `parser.parse_args(argv)`.
+    let join = "import argparse\nimport sys\n\ndef main(argv):\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--sep')\n    parser.add_argument('rest', nargs='+')\n    args = parser.parse_args(argv)\n    print(args.sep.join(args.rest))\n\nif __name__ == '__main__':\n    main(sys.argv)\n";
+    let edit = Python.own_path_left_out(join).expect("an edit");
+    assert_eq!(edit.line, 8);
+    assert_eq!(edit.old, "    args = parser.parse_args(argv)");
+    assert_eq!(edit.new, "    args = parser.parse_args(argv[1:])");
+    let direct = "import argparse, sys\np = argparse.ArgumentParser()\np.add_argument('n')\nprint(p.parse_args(sys.argv).n)\n";
+    let edit = Python.own_path_left_out(direct).expect("an edit");
+    assert_eq!(edit.new, "print(p.parse_args(sys.argv[1:]).n)");
+    // The arguments after the path, argparse's own default, or a function
+    // given them already: nothing to edit.
+    for right in [
+        join.replace("main(sys.argv)", "main(sys.argv[1:])"),
+        join.replace("parse_args(argv)", "parse_args(argv[1:])"),
+        join.replace("parse_args(argv)", "parse_args()"),
+        direct.replace("parse_args(sys.argv)", "parse_args(sys.argv[1:])"),
+    ] {
+        assert_eq!(Python.own_path_left_out(&right), None, "{right}");
+    }
+}
+
+#[test]
 fn a_program_that_reads_its_standard_input_names_it() {
     assert!(Python.reads_stdin("line = input()\nprint(line.upper())\n"));
     assert!(Python.reads_stdin("import sys\nprint(len(sys.stdin.read()))\n"));
