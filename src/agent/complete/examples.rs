@@ -24,6 +24,10 @@ use crate::store::{Durability, StoreError};
 /// Examples asked for at most, each string at most this long, and the
 /// answer's tokens at most (see `assess::MAX_ANSWER_TOKENS`).
 const MAX_EXAMPLES: usize = 6;
+/// Examples asked for at most when the goal names several functions (see
+/// [`each`]), and lines of an answer read at most.
+const MAX_SHARED: usize = 10;
+const MAX_LINES: usize = 20;
 const MAX_TEXT: usize = 100;
 const MAX_ANSWER_TOKENS: u32 = 600;
 /// How long the calls of one function may take together.
@@ -59,6 +63,10 @@ fn spelled(name: &str) -> String {
 /// than it fills a form: asked for a call and what it "returns", Qwen2.5-
 /// Coder 1.5B gave `count_vowels('hello')` and "h".
 fn examples_prompt(names: &[String], language: &str, shape: &str) -> String {
+    let most = match names.len() {
+        0 | 1 => format!("At most {MAX_EXAMPLES}"),
+        _ => format!("At most {} for each of them", each(names)),
+    };
     let names = names
         .iter()
         .map(|n| format!("`{n}`"))
@@ -68,9 +76,39 @@ fn examples_prompt(names: &[String], language: &str, shape: &str) -> String {
         "No tool call now. From the GOAL's words alone (not from any code), write {language} \
          asserts of what {names} must return, each one line `{shape}`: a call with literal \
          arguments, and the value the GOAL's words say it returns, as a literal. Only calls \
-         whose result the GOAL decides; none when the GOAL does not say what they return. At \
-         most {MAX_EXAMPLES}. Answer with JSON: {{\"examples\": [\"...\"]}}"
+         whose result the GOAL decides; none when the GOAL does not say what they return. \
+         {most}. Answer with JSON: {{\"examples\": [\"...\"]}}"
     )
+}
+
+/// Examples of one function at most, when the goal names `names`: the
+/// budget shared, two each at least. t37's mathkit was asked of `gcd` and
+/// `lcm` and gave six calls of `gcd`; its `lcm`, a copy of `gcd`, was held
+/// to no example.
+fn each(names: &[String]) -> usize {
+    (MAX_EXAMPLES / names.len().max(1)).max(2)
+}
+
+/// Examples of all of `names` at most.
+fn most(names: &[String]) -> usize {
+    (each(names) * names.len()).clamp(MAX_EXAMPLES, MAX_SHARED)
+}
+
+/// `stated` (calls and values) with at most [`each`] of one function and
+/// [`most`] in all, in their order.
+fn shared(stated: Vec<(String, String)>, names: &[String]) -> Vec<(String, String)> {
+    let mut kept: Vec<(String, String)> = Vec::new();
+    for (call, value) in stated {
+        let name = examples::call_name(&call).map(str::to_string);
+        let of_it = kept
+            .iter()
+            .filter(|(known, _)| examples::call_name(known).map(str::to_string) == name)
+            .count();
+        if of_it < each(names) && kept.len() < most(names) {
+            kept.push((call, value));
+        }
+    }
+    kept
 }
 
 /// The second question: each of `lines` (an assert of a call, its value
@@ -243,7 +281,7 @@ impl Agent<'_> {
         let head = self.head();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let first = format!("{head}\n\n{}", examples_prompt(&names, &spelled, &shape));
-        let schema = lines_schema("examples", 0, MAX_EXAMPLES);
+        let schema = lines_schema("examples", 0, most(&names));
         let Some(reply) = self.ask_answer(first, schema).await? else {
             return Ok(false);
         };
@@ -251,8 +289,8 @@ impl Agent<'_> {
         retries += reply.retries;
         tracing::info!(answer = %reply.content, "the goal's examples, as first stated");
         let mut lines = lines_of(&reply.content, "examples");
-        lines.truncate(MAX_EXAMPLES);
-        let stated = calls_of(language.assertions(&lines), &names);
+        lines.truncate(MAX_LINES);
+        let stated = shared(calls_of(language.assertions(&lines), &names), &names);
         let mut examples = Vec::new();
         let asked: Vec<String> = stated
             .iter()
@@ -432,6 +470,34 @@ mod tests {
                 ("fizzbuzz(5)".to_string(), "'Buzz'".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn several_functions_share_the_examples() {
+        let names = vec!["gcd".to_string(), "lcm".to_string()];
+        let pair = |c: &str, v: &str| (c.to_string(), v.to_string());
+        let stated = vec![
+            pair("gcd(4, 6)", "2"),
+            pair("gcd(8, 12)", "4"),
+            pair("gcd(10, 15)", "5"),
+            pair("gcd(17, 19)", "1"),
+            pair("lcm(4, 6)", "12"),
+        ];
+        assert_eq!(
+            shared(stated, &names),
+            vec![
+                pair("gcd(4, 6)", "2"),
+                pair("gcd(8, 12)", "4"),
+                pair("gcd(10, 15)", "5"),
+                pair("lcm(4, 6)", "12"),
+            ]
+        );
+        let prompt = examples_prompt(&names, "Python", "assert CALL == VALUE");
+        assert!(prompt.contains("At most 3 for each of them."), "{prompt}");
+        let one = examples_prompt(&names[..1], "Python", "assert CALL == VALUE");
+        assert!(one.contains("At most 6."), "{one}");
+        let four: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        assert_eq!((each(&four), most(&four)), (2, 8));
     }
 
     #[test]

@@ -254,6 +254,7 @@ def facts(text):
             else:
                 first[node.name] = node.lineno
     out["copies"] = copies(tree)
+    out["bodies"] = bodies(tree)
     out["nested"] = nested(tree)
     return out
 
@@ -342,18 +343,45 @@ def copies(tree):
         for node in scope:
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
-                body = body[1:]
-            if not body or all(placeholder(s) for s in body):
+            key = body_key(node)
+            if key is None:
                 continue
-            key = ast.dump(ast.Module(body=body, type_ignores=[]))
             if key in seen:
                 name, line = seen[key]
                 found.append({"name": node.name, "line": node.lineno, "of": name, "first": line})
             else:
                 seen[key] = (node.name, node.lineno)
+    return found
+
+
+def body_key(function):
+    """The body of a function, docstring aside, as Python's parser reads
+    it, with the function's own name (a recursive call) written alike for
+    every function: `lcm`'s `return lcm(b, a % b)` is `gcd`'s `return
+    gcd(b, a % b)`. None for a body of placeholders."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if not body or all(placeholder(s) for s in body):
+        return None
+    module = copy.deepcopy(ast.Module(body=body, type_ignores=[]))
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and node.id == function.name:
+            node.id = "__own__"
+    return ast.dump(module)
+
+
+def bodies(tree):
+    """Each top-level function with a body of its own (see body_key): its
+    name, line and a digest of the body, for copies across files."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            key = body_key(node)
+            if key is not None:
+                digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+                found.append({"name": node.name, "line": node.lineno, "key": digest})
     return found
 
 

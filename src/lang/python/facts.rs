@@ -120,6 +120,10 @@ pub struct Facts {
     /// Functions whose body is another's (see [`Copy`]).
     #[serde(default)]
     pub copies: Vec<Copy>,
+    /// Each top-level function with a body of its own, and a digest of
+    /// that body (its own name written alike), for copies across files.
+    #[serde(default)]
+    pub bodies: Vec<Body>,
     /// Definitions inside a top-level function under the name of a
     /// top-level definition (see [`Nested`]).
     #[serde(default)]
@@ -147,6 +151,14 @@ pub struct Copy {
     /// The function it copies, and its line.
     pub of: String,
     pub first: u32,
+}
+
+/// A top-level function's body, as a digest (see [`Facts::bodies`]).
+#[derive(Debug, Deserialize)]
+pub struct Body {
+    pub name: String,
+    pub line: u32,
+    pub key: String,
 }
 
 /// A top-level definition given a second time: the second replaces the

@@ -415,6 +415,41 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // The same across files: t37's mathkit wrote `lcm` in mathkit/lcm.py
+    // with the body of `gcd` in mathkit/gcd.py, and tests that expected
+    // the gcd's values of it.
+    if !write.is_test
+        && let Some((body, module, of)) = write.facts.bodies.iter().find_map(|body| {
+            let had = write.was.is_some_and(|was| {
+                was.bodies
+                    .iter()
+                    .any(|b| b.name == body.name && b.key == body.key)
+            });
+            (!had).then_some(())?;
+            write
+                .modules
+                .iter()
+                .filter(|module| module.path != path)
+                .find_map(|module| {
+                    let of = module
+                        .facts
+                        .bodies
+                        .iter()
+                        .find(|b| b.key == body.key && b.name != body.name)?;
+                    Some((body, module, of))
+                })
+        })
+    {
+        return Some((
+            format!(
+                "`{}` (line {} of {path}) would do exactly what `{}` (line {} of {}) does: its \
+                 body is a copy of `{}`'s. Give `{}` the body that does what it must, and keep \
+                 `{}` as it is.",
+                body.name, body.line, of.name, of.line, module.path, of.name, body.name, of.name
+            ),
+            None,
+        ));
+    }
     if !write.is_test && !write.had_tests && !write.facts.tests.is_empty() {
         let name = path.rsplit('/').next().unwrap_or(path);
         let stem = name.trim_end_matches(".py");

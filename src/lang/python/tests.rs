@@ -1441,6 +1441,34 @@ fn a_function_added_as_a_copy_of_another_is_refused() {
     assert_eq!(review_in(&files(&[]), "s.py", stubs), Review::Accept);
 }
 
+/// A function written with the body of another file's function (t37's
+/// mathkit: `lcm` in mathkit/lcm.py with `gcd`'s recursion, its own name
+/// in place of `gcd`'s) is refused naming both; a file that had it so
+/// keeps it, and a body of its own is written.
+#[test]
+fn a_function_written_as_a_copy_of_another_files_is_refused() {
+    let gcd = "def gcd(a, b):\n    if b == 0:\n        return a\n    return gcd(b, a % b)\n";
+    let lcm = "from mathkit import lcm\n\ndef lcm(a, b):\n    if b == 0:\n        return a\n    return lcm(b, a % b)\n";
+    let workspace = files(&[("mathkit/__init__.py", ""), ("mathkit/gcd.py", gcd)]);
+    match review_in(&workspace, "mathkit/lcm.py", lcm) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "`lcm` (line 3 of mathkit/lcm.py) would do exactly what `gcd` (line 1 of \
+             mathkit/gcd.py) does: its body is a copy of `gcd`'s. Give `lcm` the body that does \
+             what it must, and keep `gcd` as it is."
+        ),
+        other => panic!("{other:?}"),
+    }
+    let own = "from math import gcd\n\ndef lcm(a, b):\n    return a * b // gcd(a, b)\n";
+    assert_eq!(review_in(&workspace, "mathkit/lcm.py", own), Review::Accept);
+    let had = files(&[("mathkit/gcd.py", gcd), ("mathkit/lcm.py", lcm)]);
+    assert_eq!(
+        review_in(&had, "mathkit/lcm.py", &format!("{lcm}\nX = 1\n")),
+        Review::Accept,
+        "it had the copy already"
+    );
+}
+
 /// An edit that puts a copy of the file's functions inside one of them
 /// (t19's cli-chars: `def words` and `def main` inside `main`, never
 /// called) is refused naming the copy and where the file defines it; a
