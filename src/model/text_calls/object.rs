@@ -51,8 +51,8 @@ pub(super) fn collect(value: &Value, known: &[&str], calls: &mut Vec<ToolCall>) 
 }
 
 /// `text` without a first or last line that is only a marker such as
-/// `<|start-of-content|>`: small models frame a file's content with the
-/// look of their chat template's special tokens.
+/// `<|start-of-content|>`, or a marker that begins it: small models frame
+/// a file's content with the look of their chat template's special tokens.
 fn without_markers(text: &str) -> String {
     let marker = |line: &str| {
         let line = line.trim();
@@ -66,6 +66,12 @@ fn without_markers(text: &str) -> String {
     let mut lines: Vec<&str> = text.split('\n').collect();
     if lines.first().is_some_and(|line| marker(line)) {
         lines.remove(0);
+    } else if let Some(first) = lines.first_mut()
+        && let Some(end) = first.find("|>")
+        && marker(&first[..end + 2])
+    {
+        // t38's mathkit: `<|python|>from mathkit import gcd, lcm`.
+        *first = &first[end + 2..];
     }
     if lines.last().is_some_and(|line| marker(line)) {
         lines.pop();

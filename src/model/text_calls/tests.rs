@@ -407,6 +407,8 @@ fn a_file_repeated_until_the_cap_is_cut_where_the_repetition_began() {
 fn template_markers_around_a_files_content_are_dropped() {
     let qwen = r#"{"name": "write_file", "arguments": {"path": "t.py", "content": "<|start-of-content|>\nimport pytest\n<|end-of-content|>"}}"#;
     assert_eq!(names(qwen)[0].1["content"], "import pytest\n");
+    let python = r#"{"name": "write_file", "arguments": {"path": "t.py", "content": "<|python|>from m import f\n\nf()\n<|python|>"}}"#;
+    assert_eq!(names(python)[0].1["content"], "from m import f\n\nf()\n");
     // Inside the content, and with other text on the line, they stay.
     let kept =
         r#"{"name": "write_file", "arguments": {"path": "t.md", "content": "a\n<|x|>\nb <|y|>"}}"#;
