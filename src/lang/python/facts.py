@@ -1429,7 +1429,12 @@ def imports_back(node, path, others):
     `others`, by path) imports from the file at `path` at its top: the two
     make a circular import."""
     target = imported_path(node, path)
-    text = (others or {}).get(target)
+    others = others or {}
+    # A package's root is its __init__.py (t38's mathkit/gcd.py began
+    # `from mathkit import gcd, lcm`, and mathkit/__init__.py imports it).
+    if target is not None and target not in others and target[:-3] + "/__init__.py" in others:
+        target = target[:-3] + "/__init__.py"
+    text = others.get(target)
     tree = parse(text)[0] if text is not None else None
     if tree is None:
         return False

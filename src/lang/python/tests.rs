@@ -274,6 +274,17 @@ fn a_module_importing_from_a_sibling_that_imports_from_it_loses_that_import() {
             why: CIRCULAR.into()
         }
     );
+    // From the package's root, whose __init__.py imports the file: t38's
+    // mathkit/gcd.py began `from mathkit import gcd, lcm`.
+    let gcd = "from mathkit import gcd, lcm\n\ndef gcd(a, b):\n    while b:\n        a, b = b, a % b\n    return a\n\ndef lcm(a, b):\n    return a * b // gcd(a, b)\n";
+    let init = files(&[("mathkit/__init__.py", "from .gcd import *\n")]);
+    assert_eq!(
+        review_in(&init, "mathkit/gcd.py", gcd),
+        Review::Repair {
+            content: gcd.replace("from mathkit import gcd, lcm\n\n", ""),
+            why: CIRCULAR.into()
+        }
+    );
     // Absolute, the same.
     let absolute = add.replace("from .mul", "from mathx.mul");
     assert!(matches!(
