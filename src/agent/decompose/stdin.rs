@@ -24,9 +24,9 @@ pub(super) fn reads_stdin(command: &str) -> String {
 /// decides, by its words): each check that runs a program with nothing
 /// after it (`run_command` of a path gives that run, `python3 vowels.py`)
 /// reads a sample input file after `<`, the first of [`INPUTS`] that
-/// neither the workspace (`exists`) nor the plan holds, and the planned
-/// write of that program says so. The write of the sample is added before
-/// the check by `inputs_of_checks`, which runs after this.
+/// neither the workspace (`exists`) nor the plan holds, written by a
+/// subtask before the check, and the planned write of that program says
+/// so.
 pub fn to_standard_input(
     tasks: &mut [TaskPlan],
     exists: impl Fn(&str) -> bool,
@@ -41,6 +41,7 @@ pub fn to_standard_input(
     };
     let mut programs: Vec<(String, String)> = Vec::new();
     for task in tasks.iter_mut() {
+        let mut inserts: Vec<(String, String)> = Vec::new();
         for (subtask, kind) in task.subtasks.iter_mut().zip(task.kinds.iter_mut()) {
             let SubtaskKind::Check { cmd } = kind else {
                 continue;
@@ -55,11 +56,39 @@ pub fn to_standard_input(
             };
             let given = format!("{cmd} < {input}");
             *subtask = check_subtask(&given);
+            inserts.push((given.clone(), program.clone()));
             task.description = task
                 .description
                 .replace(&format!("`{cmd}`"), &format!("`{given}`"));
             *cmd = given.clone();
             programs.push((program, given));
+        }
+        // The sample's write, before the check that reads it: short, so
+        // that what the program must print of it is plain. t38's vowels
+        // wrote three lines for a program that reads one, and neither of
+        // the model's readings of them foresaw the right count.
+        for (given, program) in inserts {
+            let Some(at) = task
+                .kinds
+                .iter()
+                .position(|kind| matches!(kind, SubtaskKind::Check { cmd } if *cmd == given))
+            else {
+                continue;
+            };
+            task.kinds.insert(
+                at,
+                SubtaskKind::Write {
+                    path: input.to_string(),
+                },
+            );
+            task.subtasks.insert(
+                at,
+                format!(
+                    "Write {input}: what `{given}` gives {program} on its standard input, as the \
+                     goal describes it and as short as it allows (one line of a few words when \
+                     {program} reads a line), whose right output you know"
+                ),
+            );
         }
     }
     for task in tasks.iter_mut() {
@@ -112,8 +141,8 @@ mod tests {
         let mut tasks = plan();
         to_standard_input(&mut tasks, |path| path == "input.txt", python_run);
         let given = "python3 vowels.py < sample_input.txt";
-        assert_eq!(tasks[0].kinds[1], SubtaskKind::Check { cmd: given.into() });
-        assert_eq!(tasks[0].subtasks[1], check_subtask(given));
+        assert_eq!(tasks[0].kinds[2], SubtaskKind::Check { cmd: given.into() });
+        assert_eq!(tasks[0].subtasks[2], check_subtask(given));
         assert_eq!(
             tasks[0].description,
             format!("Write vowels.py, then run `{given}`")
@@ -122,14 +151,25 @@ mod tests {
             tasks[0].subtasks[0],
             format!("Write vowels.py: counts vowels{}", reads_stdin(given))
         );
-        // Then the sample's write comes before the check.
-        super::super::inputs_of_checks(&mut tasks, |_| false, |path| path.ends_with(".py"));
+        // The sample's write comes before the check, and no other is
+        // added for it.
         assert_eq!(
             tasks[0].kinds[1],
             SubtaskKind::Write {
                 path: "sample_input.txt".into()
             }
         );
+        assert!(
+            tasks[0].subtasks[1].starts_with(
+                "Write sample_input.txt: what `python3 vowels.py < sample_input.txt` gives \
+                 vowels.py on its standard input"
+            ),
+            "{:?}",
+            tasks[0].subtasks
+        );
+        let planned = tasks.clone();
+        super::super::inputs_of_checks(&mut tasks, |_| false, |path| path.ends_with(".py"));
+        assert_eq!(tasks, planned);
     }
 
     #[test]
