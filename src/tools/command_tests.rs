@@ -293,6 +293,23 @@ async fn a_module_of_a_package_runs_as_a_module_of_it() {
         Some("python3 mathx/__main__.py 2 3")
     );
 
+    // Its input file stays its input.
+    std::fs::write(
+        root.join("mathx/sum.py"),
+        "import sys\nfrom mathx import add\na, b = sys.stdin.read().split()\nprint(add(int(a), int(b)))\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("nums.txt"), "2 3\n").unwrap();
+    let out = run(&tools, "python3 mathx/sum.py < nums.txt").await;
+    assert!(out.ok, "{}", out.result);
+    assert_eq!(printed(&out.result), "5", "{}", out.result);
+    assert!(
+        out.result
+            .contains("(run as `python3 -m mathx.sum < nums.txt`"),
+        "{}",
+        out.result
+    );
+
     // One that imports a sibling by its bare name runs only by its path.
     let out = run(&tools, "python3 mathx/solo.py").await;
     assert!(out.ok, "{}", out.result);

@@ -215,7 +215,19 @@ impl Toolbox {
             Action::RunCmd { cmd, timeout } => {
                 let place = self.place().await;
                 let text = |path: &str| String::from_utf8(files::contents(&self.root, path)?).ok();
-                match self.languages().and_then(|l| l.as_run(cmd, &text)) {
+                // A language's run of the program, its input file after.
+                let (program, input) = match policy::input_file(cmd) {
+                    Some((program, path)) => (program, Some(path)),
+                    None => (cmd.as_str(), None),
+                };
+                let as_run = self.languages().and_then(|l| l.as_run(program, &text));
+                match as_run.map(|mut run_as| {
+                    if let Some(path) = &input {
+                        let path = shell_words::quote(path);
+                        run_as.command = format!("{} < {path}", run_as.command);
+                    }
+                    run_as
+                }) {
                     Some(run_as) => {
                         let outcome =
                             command::run(&place, &run_as.command, *timeout, config, stop).await;
