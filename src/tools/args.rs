@@ -17,12 +17,14 @@ const READ_CAP: usize = 200_000;
 const TIMEOUT_CAP: Duration = Duration::from_secs(1800);
 
 pub fn parse(call: &ToolCall, config: &ToolConfig) -> Result<Call, Refusal> {
-    let args = arguments(&call.arguments).ok_or_else(|| {
-        Refusal::arguments(format!(
-            "the arguments of {} must be a JSON object",
-            call.name
-        ))
-    })?;
+    let args = arguments(&call.arguments)
+        .or_else(|| lone_argument(&call.name, &call.arguments))
+        .ok_or_else(|| {
+            Refusal::arguments(format!(
+                "the arguments of {} must be a JSON object",
+                call.name
+            ))
+        })?;
     if let Some(size) = args.get(super::TOO_LARGE).and_then(Value::as_u64) {
         return Err(too_large(format!(
             "{} refused: its arguments are {size} bytes, more than the limit of {} bytes for a \
@@ -123,6 +125,25 @@ fn arguments(value: &Value) -> Option<Map<String, Value>> {
         },
         _ => None,
     }
+}
+
+/// A plain string (no JSON) sent as the arguments of a tool that needs
+/// one argument: that argument. t39's mathkit sent `note` its text so,
+/// was refused three times and blocked as repeating.
+fn lone_argument(tool: &str, value: &Value) -> Option<Map<String, Value>> {
+    let Value::String(text) = value else {
+        return None;
+    };
+    let spec = super::specs().iter().find(|s| s.name == tool)?;
+    let [name] = spec.parameters["required"].as_array()?.as_slice() else {
+        return None;
+    };
+    let name = name.as_str()?;
+    (spec.parameters["properties"][name]["type"] == "string").then(|| {
+        let mut map = Map::new();
+        map.insert(name.to_string(), Value::String(text.clone()));
+        map
+    })
 }
 
 struct Args<'a> {
@@ -233,6 +254,18 @@ mod tests {
                 create_dirs: true
             }))
         );
+    }
+
+    #[test]
+    fn a_plain_string_is_the_one_argument_a_tool_needs() {
+        assert_eq!(
+            parse_call("note", json!("gcd and lcm go in mathkit/__init__.py")),
+            Ok(Call::Note {
+                text: "gcd and lcm go in mathkit/__init__.py".into()
+            })
+        );
+        // A tool that needs more than one: refused as before.
+        assert!(parse_call("write_file", json!("a.py")).is_err());
     }
 
     #[test]
