@@ -235,6 +235,7 @@ def facts(text):
     out["first_pass"] = first_pass(tree)
     out["positional"] = positional(text, tree)
     out["own_path"] = own_path(text, tree)
+    out["printed_on"] = printed_on(text, tree)
     out["unbound"] = unbound(tree)
     out["read_first"] = read_first(tree)
     out["undefined"] = undefined(text, tree)
@@ -917,6 +918,33 @@ def positional(text, tree):
                 for at, line in enumerate(old, start)]
         return {"line": start, "end": end, "argv": argv, "old": "\n".join(old), "new": "\n".join(new)}
     return None
+
+def printed_on(text, tree):
+    """The first `print(A).name(...)` on one line: a method called on what
+    `print` returns, None (AttributeError: 'NoneType' object has no
+    attribute ...); t39's join-sep wrote `print("" + args.sep +
+    "").join(args.rest)`. The line with the call inside the print
+    instead: `print(("" + args.sep + "").join(args.rest))`. {line, old,
+    new} or None."""
+    lines = text.splitlines()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        inner = node.func.value
+        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                and inner.func.id == "print" and len(inner.args) == 1 and not inner.keywords):
+            continue
+        if node.lineno != node.end_lineno or node.lineno > len(lines):
+            continue
+        line = lines[node.lineno - 1]
+        raw = line.encode()
+        called = "print((%s).%s(%s))" % (
+            segment(text, inner.args[0]), node.func.attr,
+            ", ".join(segment(text, a) for a in node.args + node.keywords))
+        new = (raw[:node.col_offset] + called.encode() + raw[node.end_col_offset:]).decode()
+        return {"line": node.lineno, "old": line, "new": new}
+    return None
+
 
 def own_path(text, tree):
     """The one `parse_args(A)` call given the whole command line, with its

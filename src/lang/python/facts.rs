@@ -111,6 +111,10 @@ pub struct Facts {
     /// arguments after it.
     #[serde(default)]
     pub own_path: Option<crate::lang::Edit>,
+    /// The first method called on what `print(...)` returns (None), and
+    /// the line with the call inside the print instead.
+    #[serde(default)]
+    pub printed_on: Option<crate::lang::Edit>,
     /// Parameters with a default that no call in the file gives.
     #[serde(default)]
     pub unpassed: Vec<Unpassed>,

@@ -397,6 +397,22 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A method called on what `print` returns; one the file had is the
+    // project's.
+    if let Some(edit) = &write.facts.printed_on
+        && write.was.is_none_or(|was| was.printed_on.is_none())
+    {
+        return Some((
+            format!(
+                "line {} of {path} calls a method on what `print(...)` returns, and print \
+                 returns None (AttributeError: 'NoneType' object has no attribute ...): call it \
+                 inside the print. Write that line as:\n{}",
+                edit.line,
+                edit.new.trim_start()
+            ),
+            None,
+        ));
+    }
     // A copy the file had is the project's; only a new one is refused.
     if !write.is_test
         && let Some(copy) = write.facts.copies.iter().find(|copy| {

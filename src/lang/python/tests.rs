@@ -1452,6 +1452,38 @@ fn a_function_added_as_a_copy_of_another_is_refused() {
     assert_eq!(review_in(&files(&[]), "s.py", stubs), Review::Accept);
 }
 
+/// A method called on what `print` returns (t39's join-sep:
+/// `print("" + args.sep + "").join(args.rest)`) is refused with the line
+/// that calls it inside the print; a file that had one keeps it.
+#[test]
+fn a_method_called_on_what_print_returns_is_refused_with_the_line_to_write() {
+    let join = "import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--sep', default=' ')\nparser.add_argument('rest', nargs='*')\nargs = parser.parse_args()\nprint(\"\" + args.sep + \"\").join(args.rest)\n";
+    match review_in(&files(&[]), "join.py", join) {
+        Review::Refuse(refusal) => assert!(
+            refusal
+                .reason
+                .starts_with("line 7 of join.py calls a method on what `print(...)`")
+                && refusal.reason.ends_with(
+                    "Write that line as:\nprint((\"\" + args.sep + \"\").join(args.rest))"
+                ),
+            "{}",
+            refusal.reason
+        ),
+        other => panic!("{other:?}"),
+    }
+    let right = join.replace(
+        "print(\"\" + args.sep + \"\").join(args.rest)",
+        "print(args.sep.join(args.rest))",
+    );
+    assert_eq!(review_in(&files(&[]), "join.py", &right), Review::Accept);
+    let had = files(&[("join.py", join)]);
+    assert_eq!(
+        review_in(&had, "join.py", &format!("{join}\nX = 1\n")),
+        Review::Accept,
+        "it had it already"
+    );
+}
+
 /// A function written with the body of another file's function (t37's
 /// mathkit: `lcm` in mathkit/lcm.py with `gcd`'s recursion, its own name
 /// in place of `gcd`'s) is refused naming both; a file that had it so
