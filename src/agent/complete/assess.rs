@@ -454,53 +454,47 @@ impl Agent<'_> {
     /// (see [`crate::lang::Language::reads_input`]): a file the run wrote
     /// or one that was there, by its language.
     fn ignores_input(&self, word: &str) -> Option<(&'static str, &'static str)> {
-        let state = self.state();
-        let language = self.languages.iter().find(|l| l.owns(word))?;
-        if language.is_test(word) {
-            return None;
-        }
-        let program = self.tools.contents(word)?;
-        let reads =
-            |bytes: &[u8]| std::str::from_utf8(bytes).is_ok_and(|text| language.reads_input(text));
-        let mut sources = state
-            .files
-            .keys()
-            .chain(state.baseline.files.keys())
-            .filter(|path| language.owns(path));
-        let ignores = !reads(&program)
-            && !sources.any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)));
-        ignores.then(|| {
-            (
-                language.arguments_at().unwrap_or(""),
-                language.first_argument().unwrap_or(""),
-            )
-        })
+        let language = self.unread(word, |l, text| l.reads_input(text), true)?;
+        Some((
+            language.arguments_at().unwrap_or(""),
+            language.first_argument().unwrap_or(""),
+        ))
     }
 
     /// Whether `word` is a program of the workspace (a source file, no
     /// test) that, by its language, reads no standard input, and no other
-    /// source file of its language does.
+    /// source file of its language (no test either) does.
     fn ignores_stdin(&self, word: &str) -> bool {
+        self.unread(word, |l, text| l.reads_stdin(text), false)
+            .is_some()
+    }
+
+    /// The language of `word`, a program of the workspace (no test) whose
+    /// text does not `reads` by its language, when no source file of that
+    /// language the run wrote or that was there does either (test files
+    /// among them when `tests` is true).
+    fn unread(
+        &self,
+        word: &str,
+        reads: impl Fn(&dyn crate::lang::Language, &str) -> bool,
+        tests: bool,
+    ) -> Option<&dyn crate::lang::Language> {
         let state = self.state();
-        let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
-            return false;
-        };
-        let Some(program) = self
-            .tools
-            .contents(word)
-            .filter(|_| !language.is_test(word))
-        else {
-            return false;
-        };
-        let reads =
-            |bytes: &[u8]| std::str::from_utf8(bytes).is_ok_and(|text| language.reads_stdin(text));
-        !reads(&program)
-            && !state
-                .files
-                .keys()
-                .chain(state.baseline.files.keys())
-                .filter(|path| language.owns(path) && !language.is_test(path))
-                .any(|path| self.tools.contents(path).is_some_and(|bytes| reads(&bytes)))
+        let language = self.languages.iter().find(|l| l.owns(word))?.as_ref();
+        if language.is_test(word) {
+            return None;
+        }
+        let program = self.tools.contents(word)?;
+        let read =
+            |bytes: &[u8]| std::str::from_utf8(bytes).is_ok_and(|text| reads(language, text));
+        let mut sources = state
+            .files
+            .keys()
+            .chain(state.baseline.files.keys())
+            .filter(|path| language.owns(path) && (tests || !language.is_test(path)));
+        let unread = !read(&program)
+            && !sources.any(|path| self.tools.contents(path).is_some_and(|bytes| read(&bytes)));
+        unread.then_some(language)
     }
 
     /// Whether `word` is a source file that was there before the run and

@@ -7,6 +7,7 @@
 //! the goal asked for.
 
 use super::files::check_subtask;
+use crate::agent::complete::same_command;
 use crate::state::{SubtaskKind, TaskPlan};
 
 /// The names the check's input file is given, the first that is free.
@@ -49,7 +50,7 @@ pub fn to_standard_input(
             let Some(program) = cmd
                 .split_whitespace()
                 .last()
-                .filter(|path| run_command(path).is_some_and(|run| same_words(&run, cmd)))
+                .filter(|path| run_command(path).is_some_and(|run| same_command(&run, cmd)))
                 .map(str::to_string)
             else {
                 continue;
@@ -104,10 +105,6 @@ pub fn to_standard_input(
             }
         }
     }
-}
-
-fn same_words(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
 }
 
 #[cfg(test)]
