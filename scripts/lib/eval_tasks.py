@@ -1060,6 +1060,129 @@ def judge_vowels(work):
     return False, "no script prints 5 for the line 'programming is fun' on its input"
 
 
+# A seventh batch of the suite's kinds in other words (session of 2026-12-01
+# 15:51), written before any run of them: `--goals seventh`. Shapes the
+# earlier batches lack: a fix whose bug is a sign, a function over a cycle
+# of names, tests of two inverse conversions, a flag that takes no value, a
+# package of float functions, and a program that reads the file it is named.
+DISCOUNT = """\
+def apply_discount(price, percent):
+    \"\"\"The price after taking `percent` percent off: 80, 25 -> 60.0.\"\"\"
+    return price + price * percent / 100
+
+
+def total(prices, percent):
+    \"\"\"The sum of the discounted prices.\"\"\"
+    return sum(apply_discount(p, percent) for p in prices)
+"""
+
+TEST_DISCOUNT = """\
+from discount import apply_discount, total
+
+
+def test_apply_discount():
+    assert apply_discount(80, 25) == 60
+    assert apply_discount(10, 0) == 10
+
+
+def test_total():
+    assert total([100, 50], 10) == 135
+"""
+
+WEEK = """\
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+def is_weekend(day):
+    \"\"\"True for Saturday and Sunday.\"\"\"
+    return day in ("Saturday", "Sunday")
+
+
+def day_number(day):
+    \"\"\"1 for Monday up to 7 for Sunday.\"\"\"
+    return DAYS.index(day) + 1
+"""
+
+CONVERT = """\
+def c_to_f(celsius):
+    \"\"\"Degrees Celsius in Fahrenheit.\"\"\"
+    return celsius * 9 / 5 + 32
+
+
+def f_to_c(fahrenheit):
+    \"\"\"Degrees Fahrenheit in Celsius.\"\"\"
+    return (fahrenheit - 32) * 5 / 9
+"""
+
+BROKEN_CONVERT = CONVERT.replace("celsius * 9 / 5 + 32", "celsius * 9 / 5")
+
+GREET = """\
+import sys
+
+
+def main(argv):
+    name = argv[1] if len(argv) > 1 else "world"
+    print(f"Hello, {name}!")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_discount_fix(work):
+    return fixed(work, "discount.py", "from discount import apply_discount, total; "
+                                      "assert apply_discount(200, 50) == 100; "
+                                      "assert total([40, 60], 50) == 50")
+
+
+def judge_add_next_day(work):
+    ok, out = probe(work, """
+        from week import next_day, is_weekend, day_number
+        assert next_day('Monday') == 'Tuesday', next_day('Monday')
+        assert next_day('Sunday') == 'Monday', next_day('Sunday')
+        assert next_day('Friday') == 'Saturday', next_day('Friday')
+        assert is_weekend('Sunday') and day_number('Wednesday') == 3
+    """)
+    return ok, "next_day works and the others still do" if ok else out
+
+
+def judge_convert_tests(work):
+    return tests_that_test(work, "convert.py", BROKEN_CONVERT, "c_to_f()")
+
+
+def judge_greet_shout(work):
+    code, out = py(["greet.py", "Ann"], work)
+    if code != 0 or out.strip() != "Hello, Ann!":
+        return False, f"`greet.py Ann` printed {out.strip()[:60]!r}"
+    for args in (["--shout", "Ann"], ["Ann", "--shout"]):
+        code, out = py(["greet.py", *args], work)
+        if code == 0 and out.strip() == "HELLO, ANN!":
+            return True, "both forms print what they should"
+    return False, f"`greet.py --shout Ann` printed {out.strip()[:60]!r}"
+
+
+def judge_distance(work):
+    return probed_and_tested(
+        work, "from distance import km_to_miles, miles_to_km; "
+              "assert abs(km_to_miles(10) - 6.21371) < 0.01, km_to_miles(10); "
+              "assert abs(miles_to_km(1) - 1.609344) < 0.01, miles_to_km(1); "
+              "assert abs(miles_to_km(km_to_miles(42)) - 42) < 0.01",
+        "`from distance import km_to_miles, miles_to_km` fails")
+
+
+def judge_longest(work):
+    (work / "judge_lines.txt").write_text("short\nthe longest line here\nmid line\n")
+    try:
+        for path in [p for p in sources(work) if not is_test(p)]:
+            code, out = py([str(path.relative_to(work)), "judge_lines.txt"], work)
+            if code == 0 and out.strip().splitlines()[-1:] == ["the longest line here"]:
+                return True, f"{path.relative_to(work)} prints the longest line"
+        return False, "no script prints the longest line of the file it is given"
+    finally:
+        (work / "judge_lines.txt").unlink()
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -1370,6 +1493,46 @@ TASKS = {
         [],
         judge_vowels,
     ),
+    "discount-fix": (
+        "Some tests in test_discount.py don't pass. Correct discount.py so that they do, without "
+        "editing the test file",
+        {"discount.py": DISCOUNT, "test_discount.py": TEST_DISCOUNT},
+        ["test_discount.py"],
+        judge_discount_fix,
+    ),
+    "add-next-day": (
+        "In week.py, add a function next_day(day) that returns the name of the day after the given "
+        "one; after Sunday comes Monday",
+        {"week.py": WEEK},
+        [],
+        judge_add_next_day,
+    ),
+    "convert-tests": (
+        "convert.py has no tests yet. Write some with pytest",
+        {"convert.py": CONVERT},
+        ["convert.py"],
+        judge_convert_tests,
+    ),
+    "greet-shout": (
+        "Give greet.py a --shout flag: with it, the greeting is printed in capital letters",
+        {"greet.py": GREET},
+        [],
+        judge_greet_shout,
+    ),
+    "distance": (
+        "Make a Python package called distance with km_to_miles(km) and miles_to_km(miles), "
+        "importable as `from distance import km_to_miles, miles_to_km`, plus pytest tests",
+        {},
+        [],
+        judge_distance,
+    ),
+    "longest": (
+        "Write longest.py: given the name of a text file as its argument, it prints the longest "
+        "line in that file",
+        {},
+        [],
+        judge_longest,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -1382,8 +1545,10 @@ FOURTH = ["cart-fix", "add-dedupe", "roman-tests", "sumargs-avg", "units", "prim
 FIFTH = ["grades-fix", "add-duration", "textstats-tests", "head-lines", "textcase", "times-table"]
 # The sixth batch (session of 2026-12-01 09:15), written before any run of it.
 SIXTH = ["money-fix", "add-lengths", "tally-tests", "join-sep", "mathkit", "vowels"]
+# The seventh batch (session of 2026-12-01 15:51), written before any run of it.
+SEVENTH = ["discount-fix", "add-next-day", "convert-tests", "greet-shout", "distance", "longest"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH]
+               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
