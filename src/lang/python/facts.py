@@ -236,6 +236,7 @@ def facts(text):
     out["positional"] = positional(text, tree)
     out["own_path"] = own_path(text, tree)
     out["printed_on"] = printed_on(text, tree)
+    out["discarded"] = discarded(text, tree)
     out["unbound"] = unbound(tree)
     out["read_first"] = read_first(tree)
     out["undefined"] = undefined(text, tree)
@@ -942,6 +943,41 @@ def printed_on(text, tree):
             segment(text, inner.args[0]), node.func.attr,
             ", ".join(segment(text, a) for a in node.args + node.keywords))
         new = (raw[:node.col_offset] + called.encode() + raw[node.end_col_offset:]).decode()
+        return {"line": node.lineno, "old": line, "new": new}
+    return None
+
+
+# Methods that return a new value and leave what they are called on as it
+# was: strings are immutable, and `parse_args` returns what it parsed. A
+# statement that is only such a call throws its work away.
+RETURNS_NEW = {
+    "upper", "lower", "strip", "lstrip", "rstrip", "replace", "title", "capitalize",
+    "casefold", "swapcase", "center", "ljust", "rjust", "zfill", "removeprefix",
+    "removesuffix", "format", "parse_args",
+}
+
+
+def discarded(text, tree):
+    """The first statement that is only `NAME.m(...)`, m one of
+    RETURNS_NEW, on one line: what it returns is lost and NAME is as it
+    was (t40's join-sep: `args.parse_args()`, then `args.sep` read from the
+    parser: AttributeError). The line as `NAME = NAME.m(...)`. {line, old,
+    new} or None."""
+    lines = text.splitlines()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Expr):
+            continue
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr in RETURNS_NEW and isinstance(call.func.value, ast.Name)):
+            continue
+        if node.lineno != node.end_lineno or node.lineno > len(lines):
+            continue
+        line = lines[node.lineno - 1]
+        name = call.func.value.id
+        raw = line.encode()
+        assigned = "%s = %s" % (name, segment(text, call))
+        new = (raw[:node.col_offset] + assigned.encode() + raw[node.end_col_offset:]).decode()
         return {"line": node.lineno, "old": line, "new": new}
     return None
 

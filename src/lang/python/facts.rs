@@ -115,6 +115,11 @@ pub struct Facts {
     /// the line with the call inside the print instead.
     #[serde(default)]
     pub printed_on: Option<crate::lang::Edit>,
+    /// The first statement that only calls a method returning a new value
+    /// (`s.upper()`, `parser.parse_args()`), whose value is lost, and the
+    /// line that keeps it.
+    #[serde(default)]
+    pub discarded: Option<crate::lang::Edit>,
     /// Parameters with a default that no call in the file gives.
     #[serde(default)]
     pub unpassed: Vec<Unpassed>,

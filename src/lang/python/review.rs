@@ -413,6 +413,22 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    // A call whose value is thrown away; one the file had is the project's.
+    if let Some(edit) = &write.facts.discarded
+        && write.was.is_none_or(|was| was.discarded.is_none())
+    {
+        return Some((
+            format!(
+                "line {} of {path} (`{}`) throws away what the call returns: that method \
+                 returns a new value and leaves what it is called on as it was. Keep the value. \
+                 Write that line as:\n{}",
+                edit.line,
+                edit.old.trim(),
+                edit.new.trim_start()
+            ),
+            None,
+        ));
+    }
     // A copy the file had is the project's; only a new one is refused.
     if !write.is_test
         && let Some(copy) = write.facts.copies.iter().find(|copy| {

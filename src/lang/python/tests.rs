@@ -1484,6 +1484,50 @@ fn a_method_called_on_what_print_returns_is_refused_with_the_line_to_write() {
     );
 }
 
+/// A statement that only calls a method returning a new value (t40's
+/// join-sep: `args.parse_args()` with `args` the parser, then `args.sep`;
+/// or `text.upper()` left alone) is refused with the line that keeps the
+/// value; a method that changes its object, and a file that had such a
+/// line, are left alone.
+#[test]
+fn a_call_whose_new_value_is_thrown_away_is_refused_with_the_line_that_keeps_it() {
+    let join = "import argparse\n\n\ndef main():\n    args = argparse.ArgumentParser()\n    args.add_argument('--sep', default=' ')\n    args.add_argument('rest', nargs='*')\n    args.parse_args()\n    print(args.sep.join(args.rest))\n";
+    match review_in(&files(&[]), "join.py", join) {
+        Review::Refuse(refusal) => assert!(
+            refusal
+                .reason
+                .starts_with("line 8 of join.py (`args.parse_args()`) throws away")
+                && refusal
+                    .reason
+                    .ends_with("Write that line as:\nargs = args.parse_args()"),
+            "{}",
+            refusal.reason
+        ),
+        other => panic!("{other:?}"),
+    }
+    let shout = "import sys\n\ngreeting = 'Hello, ' + sys.argv[1]\nif '--shout' in sys.argv:\n    greeting.upper()\nprint(greeting)\n";
+    match review_in(&files(&[]), "greet.py", shout) {
+        Review::Refuse(refusal) => assert!(
+            refusal
+                .reason
+                .ends_with("Write that line as:\ngreeting = greeting.upper()"),
+            "{}",
+            refusal.reason
+        ),
+        other => panic!("{other:?}"),
+    }
+    let kept = shout.replace("    greeting.upper()", "    greeting = greeting.upper()");
+    assert_eq!(review_in(&files(&[]), "greet.py", &kept), Review::Accept);
+    let sorts = "names = ['b', 'a']\nnames.sort()\nprint(names)\n";
+    assert_eq!(review_in(&files(&[]), "sorts.py", sorts), Review::Accept);
+    let had = files(&[("greet.py", shout)]);
+    assert_eq!(
+        review_in(&had, "greet.py", &format!("{shout}\nX = 1\n")),
+        Review::Accept,
+        "it had it already"
+    );
+}
+
 /// A function written with the body of another file's function (t37's
 /// mathkit: `lcm` in mathkit/lcm.py with `gcd`'s recursion, its own name
 /// in place of `gcd`'s) is refused naming both; a file that had it so
