@@ -337,6 +337,21 @@ impl Terminal {
                     ));
                 }
             }
+            Event::ExampleSettled { settled, .. } => {
+                self.line(&format!(
+                    "  {} {} -> {} ({})",
+                    s.dim.apply_to("asked which it returns:"),
+                    shorten(&settled.call, 60),
+                    shorten(&settled.wanted, 30),
+                    match settled.held {
+                        true => format!(
+                            "the model stands by it; the code returns {}",
+                            shorten(&settled.got, 30)
+                        ),
+                        false => "the model's answers are not held against the code".into(),
+                    }
+                ));
+            }
             Event::ExamplesStated { examples, .. } => {
                 for example in examples {
                     self.line(&format!(

@@ -4049,6 +4049,61 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     agreeing.run().assert_code(0);
 }
 
+/// t37's mathkit: a wrong function whose passing tests assert only what
+/// it gets right ended "Goal achieved", the model's own example that it
+/// failed left out as the model's working out. Asked which of the two
+/// values the call returns, each put first once, a model that chooses its
+/// own both times holds the function wrong; one that picks whatever comes
+/// first leaves the example out, as before.
+#[test]
+fn a_function_wrong_on_an_example_the_model_stands_by_is_not_goal_achieved() {
+    // Counts lower-case vowels only: 'AEIOUaeiou' gives 5.
+    let added = format!(
+        "{TEXTUTIL}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text)\n"
+    );
+    let tests = "from textutil import count_vowels\n\n\ndef test_lower():\n    assert count_vowels('hello') == 2\n";
+    let script = |chooses: &[&str]| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+                "check": "python3 -m pytest -q"},
+            "rules": writes_textutil(&added),
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "count_vowels(text) returns how many vowels the text has",
+                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
+                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "examples": {"examples": [
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels('world') == 1",
+                "assert count_vowels('AEIOUaeiou') == 10",
+                "assert count_vowels('') == 0"]},
+            "chooses": chooses,
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+        }))
+        .expect("script")
+    };
+    let held = "count_vowels returns what the goal says it returns";
+    let stands = add_function(script(&["10"]), TEXTUTIL).file("test_textutil.py", tests);
+    let run = stands.run();
+    run.assert_code(1);
+    let state = stands.assert_replay_matches();
+    let unmet = state
+        .requirements
+        .iter()
+        .find(|r| r.requirement == held)
+        .unwrap_or_else(|| panic!("{:?}", state.requirements));
+    assert!(
+        !unmet.met && unmet.evidence.contains("'AEIOUaeiou'"),
+        "{unmet:?}"
+    );
+    assert_eq!(state.settled.len(), 1, "{:?}", state.settled);
+    assert!(state.settled[0].held, "{:?}", state.settled);
+
+    let first = add_function(script(&[]), TEXTUTIL).file("test_textutil.py", tests);
+    first.run().assert_code(0);
+    let state = first.assert_replay_matches();
+    assert!(!state.settled[0].held, "{:?}", state.settled);
+}
+
 /// p1's add-function (`--api openai`): the assessment called a right
 /// `count_vowels` met, shown by running textutil.py, a library that prints
 /// nothing; held to tests the goal never asked for, the run spent a cycle

@@ -307,6 +307,16 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::ExampleSettled {
+                settled,
+                usage,
+                retries,
+            } => {
+                self.settled.push(settled.clone());
+                self.model_calls += 2;
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::OutputsStated {
                 outputs,
                 usage,

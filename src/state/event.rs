@@ -218,6 +218,15 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// A call on which a function the goal names returned other than what
+    /// both of the model's answers said, a value the goal's words do not
+    /// give, settled by asking the model which of the two it returns,
+    /// each first once (see [`crate::state::verdict::Settled`]).
+    ExampleSettled {
+        settled: crate::state::verdict::Settled,
+        usage: Usage,
+        retries: u32,
+    },
     /// What the programs that ran before the plan must print with each
     /// option the goal names, asked of the model once a run from the goal
     /// and what they printed then (it is not shown the code), twice, and a
@@ -315,6 +324,7 @@ impl Event {
             Event::Checked { .. } => "checked",
             Event::Assessed { .. } => "assessed",
             Event::ExamplesStated { .. } => "examples_stated",
+            Event::ExampleSettled { .. } => "example_settled",
             Event::OutputsStated { .. } => "outputs_stated",
             Event::SamplesRead { .. } => "samples_read",
             Event::GoalTextRead { .. } => "goal_text_read",

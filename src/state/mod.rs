@@ -214,6 +214,10 @@ pub struct State {
     /// once a run (see [`Event::ExamplesStated`]); `None` until asked.
     #[serde(default)]
     pub examples: Option<Vec<crate::lang::examples::Example>>,
+    /// The examples whose value the model was asked to choose between its
+    /// own and the function's (see [`Event::ExampleSettled`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settled: Vec<crate::state::verdict::Settled>,
     /// What the programs that ran before the plan must print with the
     /// goal's options, asked once a run (see [`Event::OutputsStated`]);
     /// `None` until asked.

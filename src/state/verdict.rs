@@ -943,6 +943,19 @@ impl Examined {
     }
 }
 
+/// A call on which a function the goal names returned `got` where both of
+/// the model's answers (from the goal alone) said `wanted`, a value the
+/// goal's words do not give, and which of the two the model chose when
+/// asked between them (see `complete::examples`): `held` when it chose
+/// `wanted` whichever came first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settled {
+    pub call: String,
+    pub wanted: String,
+    pub got: String,
+    pub held: bool,
+}
+
 /// The requirement [`hold_to_examples`] adds for `name`.
 fn examples_requirement(name: &str) -> String {
     format!("{name} returns what the goal says it returns")

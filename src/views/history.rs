@@ -266,6 +266,19 @@ fn detail(event: &Event) -> String {
             let met = requirements.iter().filter(|r| r.met).count();
             format!("{met} of {} requirements met", requirements.len())
         }
+        Event::ExampleSettled { settled, .. } => shorten(
+            &format!(
+                "{} returns {} or {}: the model {}",
+                settled.call,
+                settled.wanted,
+                settled.got,
+                match settled.held {
+                    true => format!("chose {} both times", settled.wanted),
+                    false => format!("did not choose {} both times", settled.wanted),
+                }
+            ),
+            140,
+        ),
         Event::ExamplesStated { examples, .. } => match examples.len() {
             0 => "the goal gives no example of what a function returns".into(),
             n => format!(

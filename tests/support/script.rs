@@ -44,6 +44,12 @@ pub struct Script {
     /// answer's asserts (a model that agrees with itself).
     #[serde(default)]
     pub returns: Option<Value>,
+    /// The values the model chooses when asked which of two a call
+    /// returns (the format asks for `answer`): the letter of the one of
+    /// these; by default, and when neither is, `a` (a model that picks
+    /// whatever comes first).
+    #[serde(default)]
+    pub chooses: Vec<String>,
     /// The answer to the question of what the goal's options make a
     /// program print (the format asks for `prints`); none by default.
     #[serde(default = "default_prints")]
@@ -287,6 +293,20 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
     if format["properties"].get("returns").is_some() {
         let agreed = || json!({ "returns": script.examples["examples"].clone() });
         return answered(script.returns.clone().unwrap_or_else(agreed));
+    }
+    if format["properties"].get("answer").is_some() {
+        let text = request_text(request);
+        let option = |from: &str, to: &str| {
+            let start = text.find(from)? + from.len();
+            let end = text[start..].find(to)? + start;
+            Some(text[start..end].trim().to_string())
+        };
+        let chosen = |value: Option<String>| value.is_some_and(|v| script.chooses.contains(&v));
+        let letter = match chosen(option("(b) ", "? Work it out")) {
+            true if !chosen(option("(a) ", " or (b) ")) => "b",
+            _ => "a",
+        };
+        return answered(json!({ "why": "worked out from the goal", "answer": letter }));
     }
     if format["properties"].get("prints").is_some() {
         return answered(script.prints.clone());

@@ -711,7 +711,9 @@ impl Agent<'_> {
                         checks,
                         self.new_tests(),
                     );
-                    let examined = self.examine().await;
+                    let Some(examined) = self.examine().await? else {
+                        return Ok(None);
+                    };
                     let requirements = verdict::hold_to_examples(requirements, &examined);
                     let requirements =
                         verdict::shown_by_examples(self.speaks_of_tests(), requirements, &examined);

@@ -17,7 +17,7 @@ use super::assess::json_of;
 use crate::agent::{Agent, prompt};
 use crate::lang::examples::{self, Example, Tried, same_call};
 use crate::model::ChatRequest;
-use crate::state::verdict::Examined;
+use crate::state::verdict::{Examined, Settled};
 use crate::state::{Event, Outcome};
 use crate::store::{Durability, StoreError};
 
@@ -350,11 +350,12 @@ impl Agent<'_> {
         }
     }
 
-    /// Each function with examples called on them, as it is now.
-    pub(super) async fn examine(&mut self) -> Vec<Examined> {
+    /// Each function with examples called on them, as it is now; `None`
+    /// when the run ended meanwhile (a question of [`Self::settle`]).
+    pub(super) async fn examine(&mut self) -> Result<Option<Vec<Examined>>, StoreError> {
         let examples = self.state().examples.clone().unwrap_or_default();
         if examples.is_empty() {
-            return Vec::new();
+            return Ok(Some(Vec::new()));
         }
         let goal = self.state().goal.clone();
         let mut examined = Vec::new();
@@ -415,13 +416,21 @@ impl Agent<'_> {
             // working out (n1's add-function: both answers said
             // `count_vowels('Python')` is 2, and a right function was
             // held wrong). Such values hold the function only when it
-            // returns each of them: one it returns otherwise leaves them
-            // all out, and the function is judged by what runs it (tests,
-            // the assessment). A call that raised or hung is wrong
-            // whatever it was to return: it stays.
+            // returns each of them, or when the model, asked which of its
+            // value and the function's the call returns, chooses its own
+            // whichever is put first (t37's mathkit: a wrong `lcm` whose
+            // tests asserted its wrong values ended "Goal achieved"). Else
+            // they are all left out, and the function is judged by what
+            // runs it (tests, the assessment). A call that raised or hung
+            // is wrong whatever it was to return: it stays.
             let given = |t: &Tried| examples::given_by(&goal, &t.wanted) || t.got.is_err();
-            if tried.iter().any(|t| !t.same && !given(t)) {
-                tried.retain(given);
+            if let Some(differs) = tried.iter().find(|t| !t.same && !given(t)).cloned() {
+                let Some(held) = self.settle(&differs).await? else {
+                    return Ok(None);
+                };
+                if !held {
+                    tried.retain(given);
+                }
             }
             let each: Vec<String> = tried
                 .iter()
@@ -437,13 +446,112 @@ impl Agent<'_> {
                 tried,
             });
         }
-        examined
+        Ok(Some(examined))
+    }
+
+    /// Whether the model, asked twice which of `tried`'s wanted value and
+    /// what the function returned the call returns (each put first once),
+    /// chose its own both times; asked once a run for a call and the value
+    /// it got. `None` when the run ended meanwhile.
+    async fn settle(&mut self, tried: &Tried) -> Result<Option<bool>, StoreError> {
+        let Ok(got) = &tried.got else {
+            return Ok(Some(true));
+        };
+        if let Some(known) =
+            self.state().settled.iter().find(|s| {
+                same_call(&s.call, &tried.call) && s.got == *got && s.wanted == tried.wanted
+            })
+        {
+            return Ok(Some(known.held));
+        }
+        let head = self.head();
+        let (mut usage, mut retries, mut chosen) = (crate::chat::Usage::default(), 0, 0);
+        for (a, b) in [(&tried.wanted, got), (got, &tried.wanted)] {
+            let ask = format!("{head}\n\n{}", choice_prompt(&tried.call, a, b));
+            let Some(reply) = self.ask_answer(ask, choice_schema()).await? else {
+                return Ok(None);
+            };
+            usage += reply.usage;
+            retries += reply.retries;
+            tracing::info!(call = %tried.call, answer = %reply.content, "which it returns");
+            let picked = match choice_of(&reply.content) {
+                Some('a') => a,
+                Some('b') => b,
+                _ => continue,
+            };
+            if *picked == tried.wanted {
+                chosen += 1;
+            }
+        }
+        let settled = Settled {
+            call: tried.call.clone(),
+            wanted: tried.wanted.clone(),
+            got: got.clone(),
+            held: chosen == 2,
+        };
+        self.record(
+            Event::ExampleSettled {
+                settled,
+                usage,
+                retries,
+            },
+            Durability::Lazy,
+        )?;
+        Ok(Some(chosen == 2))
+    }
+}
+
+/// The question between two values of `call`: (a) `a`, (b) `b`.
+fn choice_prompt(call: &str, a: &str, b: &str) -> String {
+    format!(
+        "No tool call now. From the GOAL's words alone (not from any code), what does `{call}` \
+         return: (a) {a} or (b) {b}? Work it out in `why`, in one or two short sentences, then \
+         give the letter. Answer with JSON: {{\"why\": \"...\", \"answer\": \"a\"}}"
+    )
+}
+
+fn choice_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "why": { "type": "string", "maxLength": 300 },
+            "answer": { "type": "string", "enum": ["a", "b"] }
+        },
+        "required": ["why", "answer"]
+    })
+}
+
+/// The letter a choice answer gives: `a` or `b`.
+fn choice_of(content: &str) -> Option<char> {
+    let value = json_of(content).ok()?;
+    let answer = value["answer"]
+        .as_str()?
+        .trim()
+        .trim_matches(|c| c == '(' || c == ')');
+    match answer.to_ascii_lowercase().as_str() {
+        "a" => Some('a'),
+        "b" => Some('b'),
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_choice_answer_gives_its_letter_and_nothing_else_counts() {
+        assert_eq!(choice_of(r#"{"why": "4*6/2", "answer": "a"}"#), Some('a'));
+        assert_eq!(choice_of(r#"{"why": "", "answer": "(B)"}"#), Some('b'));
+        assert_eq!(choice_of(r#"{"why": "", "answer": "c"}"#), None);
+        assert_eq!(choice_of(r#"{"why": "12"}"#), None);
+        assert_eq!(choice_of("12"), None);
+        let asked = choice_prompt("lcm(4, 6)", "12", "2");
+        assert!(
+            asked.contains("`lcm(4, 6)` return: (a) 12 or (b) 2?"),
+            "{asked}"
+        );
+    }
 
     #[test]
     fn the_asserts_keep_only_calls_of_the_names_each_once_whichever_side() {
