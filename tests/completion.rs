@@ -4694,6 +4694,17 @@ fn a_change_after_which_a_program_that_ran_fails_is_not_done_at_the_first_claim(
         "{}",
         refused[0]
     );
+    // The line that printed it is gone, its text with it (t41's
+    // greet-shout made both branches shout, four times): it is quoted.
+    assert!(
+        refused[0].contains(
+            "Before this run, that came from line 5 of greet.py, `return f\"Hello, {name}!\"`, \
+             which greet.py no longer has: put that line back where the program runs as it did \
+             then. Fix greet.py, then mark"
+        ),
+        "{}",
+        refused[0]
+    );
     assert_eq!(test.read("greet.py"), shouting);
 }
 

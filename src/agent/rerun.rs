@@ -132,7 +132,7 @@ impl Agent<'_> {
                 // `greeting` drop its "Hello, ", was told so after the
                 // write, and its claim stood.
                 if self.taken.is_none() {
-                    self.taken = self.broken(&now, &line);
+                    self.taken = self.broken(&now, &line, &crate::tools::printed(&was.output));
                 }
                 // An edit to copy is said at once, in the write's result.
                 match &self.taken {
@@ -168,7 +168,7 @@ impl Agent<'_> {
                 cut(expects, QUOTED)
             );
             if self.taken.is_none() {
-                self.taken = self.broken(&now, &line);
+                self.taken = self.broken(&now, &line, expects);
             }
             lines.push(line);
         }
@@ -206,6 +206,47 @@ impl Agent<'_> {
         // A run that took the option for nothing is not done (`taken`).
         (lines, done.filter(|_| self.taken.is_none()))
     }
+}
+
+/// Whether a quoted string of `line` holds a piece of `printed` that
+/// `now` lacks: a run of three letters or more of it, cut at `{`, `}` and
+/// `%` (an f-string's or a format's fields), that `printed` has.
+fn prints_piece_of(line: &str, printed: &str, now: &str) -> bool {
+    ['"', '\''].into_iter().any(|quote| {
+        line.split(quote).skip(1).step_by(2).any(|quoted| {
+            outside_fields(quoted).into_iter().any(|piece| {
+                piece.chars().filter(|c| c.is_alphabetic()).count() >= 3
+                    && printed.contains(piece.as_str())
+                    && !now.contains(piece.as_str())
+            })
+        })
+    })
+}
+
+/// The pieces of a quoted string outside its fields (`{...}`, `%s`,
+/// `%.2f`), cut at them.
+fn outside_fields(quoted: &str) -> Vec<String> {
+    let (mut pieces, mut piece, mut depth) = (Vec::new(), String::new(), 0usize);
+    let mut spec = false;
+    for c in quoted.chars() {
+        if spec && (c.is_alphanumeric() || c == '.') {
+            continue;
+        }
+        spec = c == '%';
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            '%' => {}
+            _ if depth == 0 => {
+                piece.push(c);
+                continue;
+            }
+            _ => continue,
+        }
+        pieces.push(std::mem::take(&mut piece));
+    }
+    pieces.push(piece);
+    pieces
 }
 
 /// Whether a run of the active subtask's command shows it done: it exited
@@ -346,7 +387,12 @@ impl Agent<'_> {
     /// join-sep, told that `python3 join.py one two three` printed
     /// `join.py one two three`, wrote the same file again until the round
     /// cap.
-    fn broken(&self, run: &CheckRun, told: &str) -> Option<Unread> {
+    /// Else, when a line of the file as it was before the run that printed
+    /// `before` (a string of it is in that text, and in the file no more)
+    /// is gone, the advice quotes it: t41's greet-shout, told that `python3 greet.py` printed
+    /// "HELLO, WORLD!" where it had printed "Hello, world!", rewrote its
+    /// other branch to shout too, four times.
+    fn broken(&self, run: &CheckRun, told: &str, before: &str) -> Option<Unread> {
         let (path, text) = self.program_of(run)?;
         let edit = self
             .reviews
@@ -361,7 +407,15 @@ impl Agent<'_> {
                 edit.line,
                 super::nudge::edit_call(&path, &edit.old, &edit.new)
             ),
-            None => format!("Fix {path}"),
+            None => match self.printing_line_gone(&path, &text, before) {
+                Some((at, line)) => format!(
+                    "Before this run, that came from line {at} of {path}, `{}`, which {path} no \
+                     longer has: put that line back where the program runs as it did then. Fix \
+                     {path}",
+                    line.trim()
+                ),
+                None => format!("Fix {path}"),
+            },
         };
         Some(Unread {
             kind: RefusalKind::KeptBroken,
@@ -371,6 +425,23 @@ impl Agent<'_> {
             told: told.to_string(),
             path,
             text,
+        })
+    }
+
+    /// The first line of `path` as it was before the run (from the blob its
+    /// first change kept) that `now` no longer has and that holds a quoted
+    /// string with a piece of `printed` that `now` has nowhere (three
+    /// letters or more, cut at `{`, `}` and `%`), with its number. A line
+    /// whose text is still there, moved or reworded around it, is not
+    /// what was lost.
+    fn printing_line_gone(&self, path: &str, now: &str, printed: &str) -> Option<(usize, String)> {
+        let sha256 = self.state().baseline.files.get(path)?.sha256.as_deref()?;
+        let was = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
+        let was = String::from_utf8(was).ok()?;
+        let kept: std::collections::HashSet<&str> = now.lines().map(str::trim).collect();
+        was.lines().enumerate().find_map(|(at, line)| {
+            let gone = !line.trim().is_empty() && !kept.contains(line.trim());
+            (gone && prints_piece_of(line, printed, now)).then(|| (at + 1, line.to_string()))
         })
     }
 
@@ -576,6 +647,27 @@ fn last_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_printed_the_text_when_a_quoted_piece_of_it_is_printed_and_gone() {
+        let line = "    print(f\"Hello, {name}!\")";
+        assert!(prints_piece_of(
+            line,
+            "Hello, world!",
+            "print(f'HELLO, {name}!')"
+        ));
+        // Still in the file, reworded around it: not what was lost.
+        assert!(!prints_piece_of(
+            line,
+            "Hello, world!",
+            "text = 'Hello, ' + name"
+        ));
+        // A field's name, or a piece of fewer than three letters, is no text.
+        assert!(!prints_piece_of("print(f'{name}!')", "name!", ""));
+        assert!(!prints_piece_of("print('Hi')", "Hi there", ""));
+        assert!(prints_piece_of("print('%s items' % n)", "3 items", ""));
+        assert!(!prints_piece_of("total = n + 1", "3", ""));
+    }
 
     fn run(command: &str, exit_code: Option<i32>, stdout: &str) -> CheckRun {
         CheckRun {
