@@ -337,6 +337,18 @@ impl Terminal {
                     ));
                 }
             }
+            Event::SampleChosen { choice, .. } => {
+                self.line(&format!(
+                    "  {} `{}` -> {} ({})",
+                    s.dim.apply_to("asked what it must print:"),
+                    shorten(&choice.command, 50),
+                    shorten(&choice.printed, 40),
+                    match choice.chosen {
+                        true => "chosen both times",
+                        false => "not chosen both times",
+                    }
+                ));
+            }
             Event::ExampleSettled { settled, .. } => {
                 self.line(&format!(
                     "  {} {} -> {} ({})",

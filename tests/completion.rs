@@ -4994,8 +4994,18 @@ fn line_count_run(
     files: &[(&str, &str)],
     cycles: &str,
 ) -> (Test, crate::support::Run) {
-    let mut script: crate::support::fake_ollama::Script =
-        serde_json::from_value(serde_json::json!({
+    let mut script = line_count_script(first, fixed, assessments);
+    script.samples = samples;
+    line_count_with(script, files, cycles)
+}
+
+/// The script of [`line_count_run`].
+fn line_count_script(
+    first: &str,
+    fixed: &str,
+    assessments: serde_json::Value,
+) -> crate::support::fake_ollama::Script {
+    serde_json::from_value(serde_json::json!({
             "plan": {"tasks": [{"path": "line_count.py",
                 "purpose": "print how many lines the file given as its argument has"}],
                 "check": "python3 line_count.py sample.txt"},
@@ -5012,9 +5022,16 @@ fn line_count_run(
                     "arguments": {"success": true, "reason": "done"}}]}}
             ],
             "assessments": assessments
-        }))
-        .expect("script");
-    script.samples = samples;
+    }))
+    .expect("script")
+}
+
+/// [`line_count_run`] of `script`.
+fn line_count_with(
+    script: crate::support::fake_ollama::Script,
+    files: &[(&str, &str)],
+    cycles: &str,
+) -> (Test, crate::support::Run) {
     let mut test = Test::new().serving(script);
     for (path, content) in files {
         test = test.file(path, content);
@@ -5094,6 +5111,48 @@ fn a_program_run_on_a_sample_is_held_to_what_the_goal_gives_for_the_sample() {
     done.assert_code(0);
     let state = test.assert_replay_matches();
     assert_eq!(state.samples[0].asked, 3, "{:?}", state.samples);
+}
+
+/// t41's longest: a right program printed the longest line of its sample,
+/// the model's readings of the goal disagreed and foresaw none of it, and
+/// the run ended not achieved. Asked which of the output and the readings
+/// the command must print, the output put first once and last once, a
+/// model that picks the output both times makes it met; one that picks
+/// by place, or a reading, leaves it unmet.
+#[test]
+fn a_program_whose_output_the_model_picks_over_readings_that_disagree_is_met() {
+    let lines = "import sys\n\nprint(len(open(sys.argv[1]).read().splitlines()))\n";
+    let run = |picks: &[&str]| {
+        let mut script = line_count_script(lines, lines, serde_json::json!([]));
+        // Three readings, none of them 2.
+        script.samples =
+            serde_json::json!({"must_print": "5", "output": "The file has 7 lines.", "shows": "9"});
+        script.picks = picks.iter().map(|p| p.to_string()).collect();
+        line_count_with(script, &[("sample.txt", "one two\nthree\n")], "0")
+    };
+    let (test, done) = run(&["2"]);
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(state.sample_choices.len(), 1, "{:?}", state.sample_choices);
+    assert!(state.sample_choices[0].chosen);
+    assert_eq!(state.sample_choices[0].printed, "2");
+    let met = naming(&state.requirements, "what the goal asks for");
+    assert!(
+        met.met && met.evidence.contains("chose that output both times"),
+        "{met:?}"
+    );
+
+    // By place (`a` both times): the output once, a reading once.
+    let (test, ended) = run(&[]);
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert!(
+        !state.sample_choices[0].chosen,
+        "{:?}",
+        state.sample_choices
+    );
+    let (_, ended) = run(&["9"]);
+    ended.assert_code(1);
 }
 
 /// A requirement the assessment held unmet, given only its command (q1's

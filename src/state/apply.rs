@@ -337,6 +337,16 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::SampleChosen {
+                choice,
+                usage,
+                retries,
+            } => {
+                self.sample_choices.push(choice.clone());
+                self.model_calls += 2;
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::SamplesRead {
                 readings,
                 usage,

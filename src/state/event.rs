@@ -250,6 +250,15 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// Which of a command's output and the readings of its sample (that
+    /// disagree and do not foresee it) the command must print, as the
+    /// model chose asked twice (see
+    /// [`crate::state::samples::hold_to_chosen`]).
+    SampleChosen {
+        choice: crate::state::samples::SampleChoice,
+        usage: Usage,
+        retries: u32,
+    },
     /// What the program the goal asks for prints every time it runs, asked
     /// of the model once a run, at the first assessment that has a check
     /// that ran a program, from the goal's words alone, twice in other
@@ -327,6 +336,7 @@ impl Event {
             Event::ExampleSettled { .. } => "example_settled",
             Event::OutputsStated { .. } => "outputs_stated",
             Event::SamplesRead { .. } => "samples_read",
+            Event::SampleChosen { .. } => "sample_chosen",
             Event::GoalTextRead { .. } => "goal_text_read",
             Event::RanBefore { .. } => "ran_before",
             Event::CycleStarted { .. } => "cycle_started",

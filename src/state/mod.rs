@@ -228,6 +228,10 @@ pub struct State {
     /// [`Event::SamplesRead`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub samples: Vec<samples::SampleReading>,
+    /// What the model chose between a command's output and readings of
+    /// its sample that disagree (see [`Event::SampleChosen`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sample_choices: Vec<samples::SampleChoice>,
     /// What the program the goal asks for prints every time it runs, from
     /// the goal's words alone, asked once a run (see
     /// [`Event::GoalTextRead`]); `None` until asked.

@@ -56,6 +56,20 @@ impl SampleReading {
         })
     }
 
+    /// Whether `printed` is what the answers give: the agreed text, in its
+    /// words (`12` does not say `2`), or, with nothing agreed, one of the
+    /// answers (a bare number said whole within one counts, see
+    /// [`says_whole`]).
+    pub fn foresees(&self, printed: &str) -> bool {
+        match self.agreed() {
+            Some(expects) => says(printed, expects),
+            None => self.readings().iter().any(|answer| {
+                says(printed, answer)
+                    || (printed.chars().any(|c| c.is_ascii_digit()) && says_whole(answer, printed))
+            }),
+        }
+    }
+
     /// Whether a third question would add nothing: two answers agree, or
     /// three were asked.
     pub fn settled(&self) -> bool {
@@ -195,6 +209,100 @@ pub fn unmet_read(requirements: &[Requirement], readings: &[SampleReading]) -> V
     commands
 }
 
+/// What the model chose, asked which of a command's output and the
+/// readings of a sample that disagree and do not foresee it the command
+/// must print (see `complete::samples`): `chosen` when it chose the
+/// output both times, put first once and last once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleChoice {
+    pub command: String,
+    pub samples: Vec<Sample>,
+    pub printed: String,
+    pub chosen: bool,
+}
+
+/// The run that shows a requirement with a reading, when it ran and
+/// exited with code 0, and what it printed.
+fn run_of<'a>(reading: &SampleReading, runs: &'a [Shown]) -> Option<&'a str> {
+    let run = runs.iter().find(|run| {
+        run.command
+            .split_whitespace()
+            .eq(reading.command.split_whitespace())
+    })?;
+    (run.exit_code == Some(0) && run.not_run.is_none()).then(|| run.printed.trim())
+}
+
+/// The readings whose answers do not agree and whose command, run,
+/// printed what none of them foresees, with what it printed, each once:
+/// what a choice is asked of (see [`SampleChoice`]).
+pub fn unforeseen<'a>(
+    requirements: &[Requirement],
+    readings: &'a [SampleReading],
+    runs: &[Shown],
+) -> Vec<(&'a SampleReading, String)> {
+    let mut found: Vec<(&SampleReading, String)> = Vec::new();
+    for requirement in requirements {
+        let Some(reading) = reading_of(requirement, readings) else {
+            continue;
+        };
+        let Some(printed) = run_of(reading, runs) else {
+            continue;
+        };
+        if reading.agreed().is_none()
+            && !printed.is_empty()
+            && !reading.foresees(printed)
+            && !found
+                .iter()
+                .any(|(known, _)| known.command == reading.command)
+        {
+            found.push((reading, printed.to_string()));
+        }
+    }
+    found
+}
+
+/// A requirement held unmet by [`hold_to_read`] for readings that
+/// disagree and do not foresee what its command printed is met when the
+/// model, asked which of them and that output the command must print,
+/// chose the output both times (see [`SampleChoice`]), and it names no
+/// option. t41's longest: a right program printed the longest line of
+/// the sample, the readings said `111` and the whole file, and the run
+/// ended not achieved.
+pub fn hold_to_chosen(
+    mut requirements: Vec<Requirement>,
+    readings: &[SampleReading],
+    runs: &[Shown],
+    choices: &[SampleChoice],
+) -> Vec<Requirement> {
+    for requirement in &mut requirements {
+        let Some(reading) = reading_of(requirement, readings) else {
+            continue;
+        };
+        let Some(printed) = run_of(reading, runs) else {
+            continue;
+        };
+        let chosen = choices.iter().any(|choice| {
+            choice.chosen
+                && choice.command == reading.command
+                && choice.samples == reading.samples
+                && choice.printed == printed
+        });
+        if requirement.met || !chosen || !requirement.options().is_empty() {
+            continue;
+        }
+        requirement.met = true;
+        requirement.evidence = format!(
+            "`{}` printed {:?}; the readings of the goal's words on the content of {} \
+             disagreed, and asked which of them and that output it must print, the model chose \
+             that output both times",
+            reading.command,
+            cut(printed, 80),
+            reading.files()
+        );
+    }
+    requirements
+}
+
 /// Whether `text` says `number` as a whole number of its own: `5` in
 /// `5 words`, never the `0` of `24.0` (t2's sum-numbers printed `0` for
 /// a file it never read, the readings were `24.0` and `11.7`, and the run
@@ -227,25 +335,11 @@ pub fn hold_to_read(
             continue;
         };
         let command = reading.command.as_str();
-        let Some(run) = runs.iter().find(|run| {
-            run.command
-                .split_whitespace()
-                .eq(command.split_whitespace())
-        }) else {
+        let Some(printed) = run_of(reading, runs) else {
             continue;
         };
-        if run.exit_code != Some(0) || run.not_run.is_some() {
-            continue;
-        }
-        let printed = run.printed.trim();
         let agreed = reading.agreed();
-        let holds = match agreed {
-            Some(expects) => says(printed, expects),
-            None => reading.readings().iter().any(|answer| {
-                says(printed, answer)
-                    || (printed.chars().any(|c| c.is_ascii_digit()) && says_whole(answer, printed))
-            }),
-        };
+        let holds = reading.foresees(printed);
         if requirement.met && holds {
             continue;
         }

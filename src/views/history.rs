@@ -266,6 +266,18 @@ fn detail(event: &Event) -> String {
             let met = requirements.iter().filter(|r| r.met).count();
             format!("{met} of {} requirements met", requirements.len())
         }
+        Event::SampleChosen { choice, .. } => shorten(
+            &format!(
+                "`{}` printed {:?}: the model {} it as what the goal gives",
+                choice.command,
+                choice.printed,
+                match choice.chosen {
+                    true => "chose",
+                    false => "did not choose",
+                }
+            ),
+            140,
+        ),
         Event::ExampleSettled { settled, .. } => shorten(
             &format!(
                 "{} returns {} or {}: the model {}",

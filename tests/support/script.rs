@@ -50,6 +50,11 @@ pub struct Script {
     /// whatever comes first).
     #[serde(default)]
     pub chooses: Vec<String>,
+    /// The texts the model picks when asked which of several a command
+    /// must print (the format asks for `letter`): the letter of the first
+    /// option that is one of these; by default, and when none is, `a`.
+    #[serde(default)]
+    pub picks: Vec<String>,
     /// The answer to the question of what the goal's options make a
     /// program print (the format asks for `prints`); none by default.
     #[serde(default = "default_prints")]
@@ -307,6 +312,21 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
             _ => "a",
         };
         return answered(json!({ "why": "worked out from the goal", "answer": letter }));
+    }
+    if format["properties"].get("letter").is_some() {
+        let text = request_text(request);
+        let letter = ["a", "b", "c", "d"]
+            .into_iter()
+            .find(|letter| {
+                let head = format!("({letter})\n```\n");
+                let option = text.find(&head).and_then(|at| {
+                    let start = at + head.len();
+                    Some(&text[start..start + text[start..].find("\n```")?])
+                });
+                option.is_some_and(|option| script.picks.iter().any(|p| p == option))
+            })
+            .unwrap_or("a");
+        return answered(json!({ "why": "read off the sample", "letter": letter }));
     }
     if format["properties"].get("prints").is_some() {
         return answered(script.prints.clone());

@@ -639,6 +639,12 @@ impl Agent<'_> {
                     }
                     let requirements = verdict::hold_to_output(requirements, &runs);
                     let requirements = samples::hold_to_read(requirements, &read, &runs);
+                    let Some(choices) = self.choose_samples(&requirements, &read, &runs).await?
+                    else {
+                        return Ok(None);
+                    };
+                    let requirements =
+                        samples::hold_to_chosen(requirements, &read, &runs, &choices);
                     // Before the goal's options are looked for: a stated
                     // run names its option.
                     let stated = self.run_stated().await;

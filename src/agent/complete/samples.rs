@@ -15,7 +15,7 @@ use super::assess::json_of;
 use crate::agent::Agent;
 use crate::digest::sha256_hex;
 use crate::state::Event;
-use crate::state::samples::{self, Sample, SampleReading};
+use crate::state::samples::{self, Sample, SampleChoice, SampleReading};
 use crate::state::verdict::{self, Requirement};
 use crate::store::{Durability, StoreError};
 
@@ -185,9 +185,166 @@ impl Agent<'_> {
     }
 }
 
+/// The question between what `command` printed and `readings`, in
+/// `order` (indexes of `options`: the output first, then the readings).
+fn choice_question(
+    command: &str,
+    samples: &[(String, String)],
+    options: &[String],
+    order: &[usize],
+) -> String {
+    let letters = ['a', 'b', 'c', 'd'];
+    let listed: String = order
+        .iter()
+        .zip(letters)
+        .map(|(at, letter)| format!("({letter})\n```\n{}\n```\n", options[*at]))
+        .collect();
+    let allowed: Vec<String> = letters[..order.len()]
+        .iter()
+        .map(|l| format!("\"{l}\""))
+        .collect();
+    format!(
+        "No tool call now. {}From the GOAL's words and that content alone (not from any code), \
+         which of these is exactly what `{command}` must print once the GOAL is done?\n{listed}\
+         Work it out in `why`, in one or two short sentences, then give the letter ({}). \
+         Answer with JSON: {{\"why\": \"...\", \"letter\": \"a\"}}",
+        shown_samples(samples),
+        allowed.join(", ")
+    )
+}
+
+fn letter_schema(count: usize) -> Value {
+    let letters: Vec<String> = ["a", "b", "c", "d"][..count]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "why": { "type": "string", "maxLength": MAX_TEXT },
+            "letter": { "type": "string", "enum": letters }
+        },
+        "required": ["why", "letter"]
+    })
+}
+
+/// The place (0 for `a`) of the letter a choice answer gives.
+fn letter_of(content: &str) -> Option<usize> {
+    let value = json_of(content).ok()?;
+    let letter = value["letter"].as_str()?.trim();
+    let letter = letter
+        .trim_matches(|c| c == '(' || c == ')')
+        .to_ascii_lowercase();
+    ["a", "b", "c", "d"].iter().position(|l| *l == letter)
+}
+
+impl Agent<'_> {
+    /// What the model chose for each command whose readings disagree and
+    /// do not foresee what it printed (see
+    /// [`samples::hold_to_chosen`]): asked twice, the output put first
+    /// once and last once, once a run for the same samples and output.
+    /// `Ok(None)`: the run ended meanwhile.
+    pub(super) async fn choose_samples(
+        &mut self,
+        requirements: &[Requirement],
+        readings: &[SampleReading],
+        runs: &[verdict::Shown],
+    ) -> Result<Option<Vec<SampleChoice>>, StoreError> {
+        let mut choices = Vec::new();
+        for (reading, printed) in samples::unforeseen(requirements, readings, runs) {
+            let known = self.state().sample_choices.iter().find(|choice| {
+                choice.command == reading.command
+                    && choice.samples == reading.samples
+                    && choice.printed == printed
+            });
+            if let Some(known) = known {
+                choices.push(known.clone());
+                continue;
+            }
+            let files: Vec<(String, String)> = reading
+                .samples
+                .iter()
+                .filter_map(|s| Some((s.path.clone(), self.tools.text(&s.path)?)))
+                .collect();
+            // Past what a model reads off reliably, as a sample is.
+            if printed.chars().count() > MAX_TEXT {
+                continue;
+            }
+            let mut options = vec![printed.clone()];
+            for answer in reading.readings().into_iter().take(3) {
+                if !options.iter().any(|known| known.trim() == answer.trim()) {
+                    options.push(answer.to_string());
+                }
+            }
+            if options.len() < 2 {
+                continue;
+            }
+            let first: Vec<usize> = (0..options.len()).collect();
+            let last: Vec<usize> = (1..options.len()).chain([0]).collect();
+            let (mut usage, mut retries, mut chosen) = (crate::chat::Usage::default(), 0, 0);
+            let head = self.head();
+            for order in [first, last] {
+                let ask = choice_question(&reading.command, &files, &options, &order);
+                let Some(reply) = self
+                    .ask_answer(format!("{head}\n\n{ask}"), letter_schema(order.len()))
+                    .await?
+                else {
+                    return Ok(None);
+                };
+                usage += reply.usage;
+                retries += reply.retries;
+                tracing::info!(command = %reading.command, answer = %reply.content, "which it prints");
+                if letter_of(&reply.content).and_then(|at| order.get(at)) == Some(&0) {
+                    chosen += 1;
+                }
+            }
+            let choice = SampleChoice {
+                command: reading.command.clone(),
+                samples: reading.samples.clone(),
+                printed,
+                chosen: chosen == 2,
+            };
+            self.record(
+                Event::SampleChosen {
+                    choice: choice.clone(),
+                    usage,
+                    retries,
+                },
+                Durability::Lazy,
+            )?;
+            choices.push(choice);
+        }
+        Ok(Some(choices))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_choice_lists_the_options_in_its_order_and_reads_the_letter() {
+        let samples = [("sample.txt".to_string(), "ab\nabc".to_string())];
+        let options = ["abc".to_string(), "3".to_string(), "ab\nabc".to_string()];
+        let asked = choice_question(
+            "python3 longest.py sample.txt",
+            &samples,
+            &options,
+            &[1, 2, 0],
+        );
+        assert!(
+            asked.contains("(a)\n```\n3\n```\n(b)\n```\nab\nabc\n```\n(c)\n```\nabc\n```\n"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains("give the letter (\"a\", \"b\", \"c\")"),
+            "{asked}"
+        );
+        assert_eq!(letter_of(r#"{"why": "", "letter": "c"}"#), Some(2));
+        assert_eq!(letter_of(r#"{"why": "", "letter": "(B)"}"#), Some(1));
+        assert_eq!(letter_of(r#"{"why": "", "letter": "e"}"#), None);
+        assert_eq!(letter_of("abc"), None);
+    }
 
     #[test]
     fn the_questions_show_the_sample_its_counts_and_the_command() {
