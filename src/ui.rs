@@ -337,6 +337,14 @@ impl Terminal {
                     ));
                 }
             }
+            Event::AnswersTried { path, tried, .. } => {
+                self.line(&format!(
+                    "  {} {} for {}",
+                    s.dim.apply_to("answers run before written, not written:"),
+                    tried.len(),
+                    shorten(path, 50)
+                ));
+            }
             Event::SampleChosen { choice, .. } => {
                 self.line(&format!(
                     "  {} `{}` -> {} ({})",

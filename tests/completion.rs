@@ -804,12 +804,14 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
     run.assert_code(0);
 }
 
-/// An answer whose program, written, still prints otherwise than it must
-/// is followed at once by the question again, warmer: x3's cli-flag answer
-/// read `--shout` right and kept a `.lower()` in the greeting, and the
-/// round after it claimed the subtask done, which stood (refused once).
+/// An answer whose program prints otherwise than it must is run before it
+/// is written, in a copy of the workspace, and not written: the question
+/// is asked again at once, warmer, and the answer that prints what it
+/// must is the one written. t42's greet-shout wrote its wrong answer, the
+/// next question showed it back, and the model gave it back unchanged six
+/// times; asked anew, the model's answers to the same question differ.
 #[test]
-fn an_answer_whose_program_still_prints_otherwise_is_asked_again_at_once() {
+fn an_answer_whose_program_prints_otherwise_is_run_first_and_not_written() {
     let always = ECHO.replace(
         "print(\" \".join(argv[1:]))",
         "print(\" \".join(reversed(argv[1:])))",
@@ -841,15 +843,44 @@ fn an_answer_whose_program_still_prints_otherwise_is_asked_again_at_once() {
         "asked again at once: {}",
         run.stderr
     );
+    assert_eq!(
+        crate::support::context(&requests[asked[1]]),
+        crate::support::context(&requests[asked[0]]),
+        "the same question"
+    );
+    let records = test.records();
+    let tried: Vec<_> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::AnswersTried { path, tried, .. } => Some((path.clone(), tried.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tried.len(), 1, "{tried:?}");
+    let (path, answers) = &tried[0];
+    assert_eq!(path, "echo.py");
+    assert_eq!((answers[0].passed, answers[0].runs), (1, 2), "{answers:?}");
     assert!(
-        crate::support::context(&requests[asked[1]]).contains(
-            "Now it prints:\n```\n$ python3 echo.py one two three --reverse\none two three \
-             --reverse\n"
-        ),
-        "{}",
-        crate::support::context(&requests[asked[1]])
+        answers[0].wrong.as_deref().is_some_and(|wrong| wrong
+            .starts_with("$ python3 echo.py one two three --reverse\none two three --reverse")),
+        "{answers:?}"
+    );
+    let undone = runner::tools::sha256_hex(ECHO.as_bytes());
+    let writes: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::ActionStarted {
+                write: Some(write), ..
+            } if write.path == "echo.py" => Some(write.after.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !writes.contains(&undone),
+        "the wrong answer was written: {writes:?}"
     );
     assert_eq!(test.read("echo.py"), REVERSING);
+    test.assert_replay_matches();
     run.assert_code(0);
 }
 

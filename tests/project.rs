@@ -1388,29 +1388,13 @@ fn an_unreadable_write_sent_again_is_asked_of_on_its_own() {
         .args(["Write greet.py, a script that prints hello"]);
     let run = test.run();
     let records = test.records();
-    let refused = records
-        .iter()
-        .filter(|r| {
-            matches!(
-                &r.event,
-                Event::CallRejected {
-                    kind: RefusalKind::LanguageRefused,
-                    ..
-                }
-            )
-        })
-        .count();
+    let refused = refused_by_language(&records);
     let blocked = records
         .iter()
         .filter(|r| matches!(&r.event, Event::ActionBlocked { .. }))
         .count();
     assert_eq!((refused, blocked), (1, 1), "{}", run.stderr);
-    let asked: Vec<Value> = test
-        .server()
-        .requests()
-        .into_iter()
-        .filter(|request| crate::support::context(request).contains("What in it keeps it"))
-        .collect();
+    let asked = asked_why_unreadable(&test);
     assert_eq!(asked.len(), 1, "asked once, after the repeat");
     let question = crate::support::context(&asked[0]);
     assert!(
@@ -1427,6 +1411,87 @@ fn an_unreadable_write_sent_again_is_asked_of_on_its_own() {
     );
     assert_eq!(test.read("greet.py"), "print('hello')\n", "{}", run.stderr);
     run.assert_code(0);
+}
+
+/// An edit the file's language refused, sent again and blocked as a
+/// repeat, is asked of as a refused write is: the file as the edit would
+/// have left it, and why it was not made (t42's join-sep sent the same
+/// edit, which read an `args` nothing set, five times). The answer's
+/// program is run before it is written, and it is held to what the
+/// program printed before the run.
+#[test]
+fn a_refused_edit_sent_again_is_asked_of_on_its_own() {
+    const ANSWER: &str = "import sys\n\nname = sys.argv[1] if len(sys.argv) > 1 else \"\"\nprint((\"hello \" + name).strip())\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "greet.py", "purpose": "Greet the name given"}],
+            "check": "python3 greet.py Ann"},
+        "rules": [
+            {"name": "the question of its own", "has": ["What in it keeps it from being \
+                written?"],
+             "reply": {"content": format!("`name` is not set.\n```python\n{ANSWER}```\n")}},
+            {"name": "the program's run", "subtask": "`python3 greet.py",
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 greet.py Ann"}}]}},
+            {"name": "done", "last_tool": "bytes to greet.py", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "wrote it"}}]}},
+            {"name": "the refused edit, every time", "subtask": "greet.py",
+             "reply": {"tool_calls": [{"name": "edit_file",
+                "arguments": {"path": "greet.py", "old": "print(\"hello\")",
+                    "new": "print(\"hello \" + name)"}}]}}
+        ]
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", "print(\"hello\")\n")
+        .args(["Make greet.py greet the name given as its first argument"]);
+    let run = test.run();
+    let records = test.records();
+    let refused = refused_by_language(&records);
+    assert_eq!(refused, 1, "{}", run.stderr);
+    let asked = asked_why_unreadable(&test);
+    assert_eq!(
+        asked.len(),
+        1,
+        "asked once, after the repeat: {}",
+        run.stderr
+    );
+    let question = crate::support::context(&asked[0]);
+    assert!(
+        question.starts_with(
+            "This is greet.py as it was to be written:\n```python\nprint(\"hello \" + name)\n```\n\nIt \
+             was not written: with this edit greet.py would be refused: `name` is never set"
+        ),
+        "{question}"
+    );
+    assert!(!question.contains("Quote whole lines"), "{question}");
+    assert_eq!(test.read("greet.py"), ANSWER, "{}", run.stderr);
+}
+
+/// How many calls the file's language refused.
+fn refused_by_language(records: &[runner::state::Record]) -> usize {
+    records
+        .iter()
+        .filter(|r| {
+            matches!(
+                &r.event,
+                Event::CallRejected {
+                    kind: RefusalKind::LanguageRefused,
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
+/// The requests that asked what keeps a file from being written.
+fn asked_why_unreadable(test: &Test) -> Vec<Value> {
+    test.server()
+        .requests()
+        .into_iter()
+        .filter(|request| crate::support::context(request).contains("What in it keeps it"))
+        .collect()
 }
 
 /// A goal about the project's tests names no text its program prints:

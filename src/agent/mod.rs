@@ -26,6 +26,7 @@ mod rerun;
 mod returned;
 mod review;
 mod shown;
+mod tried;
 mod turn;
 
 use crate::lang::Language;

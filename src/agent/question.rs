@@ -189,19 +189,31 @@ impl Agent<'_> {
     /// times (the other questions of its own were asked for the same
     /// reason; this one is not measured on the model yet).
     fn unreadable_question(&self) -> Option<Question> {
-        let (path, content, why) = focus::unreadable_write(self.state())?;
+        let (path, content, why) =
+            focus::unreadable_write(self.state(), |path| self.tools.text(path))?;
         if content.len() > MAX_PROGRAM_BYTES {
             return None;
         }
-        let tag = self.languages.iter().find(|l| l.owns(&path))?.name();
-        let why = why.strip_prefix("not written: ").unwrap_or(&why);
+        let language = self.languages.iter().find(|l| l.owns(&path))?;
+        let tag = language.name();
+        let why = why
+            .strip_prefix("not written: ")
+            .or_else(|| why.strip_prefix("not edited: "))
+            .unwrap_or(&why);
+        // An edit's refusal goes on with how to quote lines in an edit.
+        let unchanged = format!(" {path} is unchanged.");
+        let why = why.split(unchanged.as_str()).next().unwrap_or(why);
         let ask = format!(
             "This is {path} as it was to be written:\n```{tag}\n{}\n```\n\nIt was not written: \
              {why}\n\nWhat in it keeps it from being written? {}",
             content.trim_end(),
             prompt::answer_form(tag, &path)
         );
-        Some(Question::of_file(path, tag, ask))
+        let runs = match language.is_test(&path) {
+            true => Vec::new(),
+            false => self.runs_of(&path),
+        };
+        Some(Question::of_file(path, tag, ask).with_runs(runs))
     }
 
     /// The fix of a small program the project had, when the last call of
@@ -250,23 +262,7 @@ impl Agent<'_> {
         if text.len() > MAX_PROGRAM_BYTES {
             return None;
         }
-        let runs_it = |command: &str| command.split_whitespace().any(|word| word == path);
-        let mut wanted: Vec<(String, String)> = Vec::new();
-        for output in state.outputs.as_deref().unwrap_or_default() {
-            if let Some(expects) = output.agreed()
-                && runs_it(&output.command)
-            {
-                wanted.push((output.command.clone(), expects.to_string()));
-            }
-        }
-        for run in &state.ran_before {
-            if run.passed()
-                && runs_it(&run.command)
-                && !wanted.iter().any(|(command, _)| *command == run.command)
-            {
-                wanted.push((run.command.clone(), crate::tools::printed(&run.output)));
-            }
-        }
+        let wanted = self.runs_of(&path);
         // A completion refused because the last write's run took an option
         // of the goal's for an argument or for nothing, with no edit to
         // copy (one that leaves the options out of the arguments is what
@@ -322,7 +318,7 @@ impl Agent<'_> {
                 text.trim_end(),
                 prompt::answer_form(tag, &path)
             );
-            return Some(Question::of_file(path, tag, ask));
+            return Some(Question::of_file(path, tag, ask).with_runs(wanted));
         }
         let ask = format!(
             "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow it \
@@ -333,7 +329,33 @@ impl Agent<'_> {
             text.trim_end(),
             prompt::answer_form(tag, &path)
         );
-        Some(Question::of_file(path, tag, ask))
+        Some(Question::of_file(path, tag, ask).with_runs(wanted))
+    }
+
+    /// The runs a program of the project, `path`, must make, each with
+    /// what it must print: what the goal's words decide of a run that runs
+    /// it (the answers agreed before the plan), then each run of it made
+    /// before the plan that passed, held to what it printed then.
+    fn runs_of(&self, path: &str) -> Vec<(String, String)> {
+        let state = self.state();
+        let runs_it = |command: &str| command.split_whitespace().any(|word| word == path);
+        let mut wanted: Vec<(String, String)> = Vec::new();
+        for output in state.outputs.as_deref().unwrap_or_default() {
+            if let Some(expects) = output.agreed()
+                && runs_it(&output.command)
+            {
+                wanted.push((output.command.clone(), expects.to_string()));
+            }
+        }
+        for run in &state.ran_before {
+            if run.passed()
+                && runs_it(&run.command)
+                && !wanted.iter().any(|(command, _)| *command == run.command)
+            {
+                wanted.push((run.command.clone(), crate::tools::printed(&run.output)));
+            }
+        }
+        wanted
     }
 
     /// The write an answer to a [`Question`] gives: its last code block

@@ -21,12 +21,16 @@ impl Agent<'_> {
             }
             None => request,
         };
-        let question = question.map(|(question, _)| question);
         let reply = match self.ask(&request).await {
             None => return self.stopped().map(Step::End),
             Some(Ok(reply)) => reply,
             Some(Err(failure)) => return self.failed_turn(failure),
         };
+        let reply = match &question {
+            Some((question, again)) => self.best_answer(question, *again, reply).await?,
+            None => reply,
+        };
+        let question = question.map(|(question, _)| question);
         let ChatReply {
             content,
             tool_calls,

@@ -337,6 +337,16 @@ impl State {
                 self.usage += *usage;
                 self.retries += retries;
             }
+            Event::AnswersTried {
+                tried,
+                usage,
+                retries,
+                ..
+            } => {
+                self.model_calls += tried.len() as u32;
+                self.usage += *usage;
+                self.retries += retries;
+            }
             Event::SampleChosen {
                 choice,
                 usage,

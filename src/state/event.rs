@@ -259,6 +259,17 @@ pub enum Event {
         usage: Usage,
         retries: u32,
     },
+    /// Answers to a question of its own that were not written: each was
+    /// run first, in a copy of the workspace, with the commands the
+    /// question knows what they must print of, and the answer written (the
+    /// next `model_replied`) printed more of that, or was the last asked
+    /// (see `Agent::best_answer`).
+    AnswersTried {
+        path: String,
+        tried: Vec<TriedAnswer>,
+        usage: Usage,
+        retries: u32,
+    },
     /// What the program the goal asks for prints every time it runs, asked
     /// of the model once a run, at the first assessment that has a check
     /// that ran a program, from the goal's words alone, twice in other
@@ -337,6 +348,7 @@ impl Event {
             Event::OutputsStated { .. } => "outputs_stated",
             Event::SamplesRead { .. } => "samples_read",
             Event::SampleChosen { .. } => "sample_chosen",
+            Event::AnswersTried { .. } => "answers_tried",
             Event::GoalTextRead { .. } => "goal_text_read",
             Event::RanBefore { .. } => "ran_before",
             Event::CycleStarted { .. } => "cycle_started",
@@ -358,4 +370,15 @@ pub struct Record {
     pub ts: String,
     #[serde(flatten)]
     pub event: Event,
+}
+
+/// An answer of [`Event::AnswersTried`]: of `runs` commands, how many
+/// printed what they must, and the first that did not, with what it
+/// printed (cut short); `None` when the answer had no code to run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriedAnswer {
+    pub passed: u32,
+    pub runs: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrong: Option<String>,
 }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::chat::{Message, ToolCall, Usage};
 pub use baseline::{Baseline, BaselineFile};
 pub use conversation::{KEPT_ARGUMENT, KEPT_EXCHANGES, KEPT_REFUSED_ARGUMENT, head_and_tail};
-pub use event::{Event, LoopPattern, NudgeKind, Outcome, Record};
+pub use event::{Event, LoopPattern, NudgeKind, Outcome, Record, TriedAnswer};
 pub use facts::{CallFact, Came};
 pub use outcome::{ActionOutcome, CommandEnd, FileChange, SeenFile, WriteIntent};
 pub use refusal::RefusalKind;

@@ -129,6 +129,13 @@ impl Toolbox {
         }
     }
 
+    /// The same tools over another folder, `root` (a copy of the
+    /// workspace an answer is tried in before it is written): the same
+    /// whitelist, sandbox and limits, a temp folder of its own.
+    pub fn elsewhere(&self, root: &Path) -> Toolbox {
+        Toolbox::new(root, self.config.clone())
+    }
+
     /// The same tools, with `languages` to say which definitions a write
     /// or an edit removed.
     pub fn with_languages(self, languages: crate::lang::Languages) -> Toolbox {

@@ -266,6 +266,15 @@ fn detail(event: &Event) -> String {
             let met = requirements.iter().filter(|r| r.met).count();
             format!("{met} of {} requirements met", requirements.len())
         }
+        Event::AnswersTried { path, tried, .. } => format!(
+            "{} answer(s) for {path} run before written and not written: {}",
+            tried.len(),
+            tried
+                .iter()
+                .map(|t| format!("{} of {} right", t.passed, t.runs))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Event::SampleChosen { choice, .. } => shorten(
             &format!(
                 "`{}` printed {:?}: the model {} it as what the goal gives",

@@ -160,7 +160,7 @@ const MAX_LISTED: usize = 5_000;
 
 /// The workspace's files, relative, without the runner's folder, `.git`
 /// and virtual environments; bounded.
-fn workspace_files(root: &std::path::Path) -> Vec<String> {
+pub(in crate::agent) fn workspace_files(root: &std::path::Path) -> Vec<String> {
     walkdir::WalkDir::new(root)
         .max_depth(6)
         .into_iter()

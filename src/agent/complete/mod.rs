@@ -18,7 +18,7 @@
 
 mod assess;
 mod checks;
-pub(super) use checks::same_command;
+pub(super) use checks::{same_command, workspace_files};
 mod cycle;
 mod examples;
 mod goal_text;

@@ -171,24 +171,43 @@ pub fn answer_written(state: &State) -> bool {
 /// file's language refused it: its path and content, as the refused call
 /// is kept, and the first line of the refusal. t9's and t10's textkit sent
 /// the same unreadable `write_file` six rounds in a row, told each time
-/// which line Python could not read, and the subtask ended stuck.
-pub fn unreadable_write(state: &State) -> Option<(String, String, String)> {
+/// which line Python could not read, and the subtask ended stuck. An edit
+/// refused so and sent again is the file as the edit would have left it
+/// (`text` reads a file as it is now): t42's join-sep sent the same edit,
+/// which read an `args` nothing set, five times.
+pub fn unreadable_write(
+    state: &State,
+    text: impl Fn(&str) -> Option<String>,
+) -> Option<(String, String, String)> {
     let facts: Vec<&CallFact> = tool_calls(state).collect();
+    let tool = facts.last()?.tool.clone();
+    if tool != "write_file" && tool != "edit_file" {
+        return None;
+    }
     let repeats = facts
         .iter()
         .rev()
-        .take_while(|fact| fact.came == Came::Blocked && fact.tool == "write_file")
+        .take_while(|fact| fact.came == Came::Blocked && fact.tool == tool)
         .count();
     let refused = facts.len().checked_sub(repeats + 1).map(|at| facts[at])?;
     let unreadable = Came::Refused {
         kind: RefusalKind::LanguageRefused,
     };
-    if repeats == 0 || refused.tool != "write_file" || refused.came != unreadable {
+    if repeats == 0 || refused.tool != tool || refused.came != unreadable {
         return None;
     }
     let call = call_of(state, refused)?;
     let path = call.arguments["path"].as_str()?.to_string();
-    let content = call.arguments["content"].as_str()?.to_string();
+    let content = match tool.as_str() {
+        "edit_file" => crate::tools::apply_edit(
+            &text(&path)?,
+            call.arguments["old"].as_str()?,
+            call.arguments["new"].as_str()?,
+            &path,
+        )
+        .ok()?,
+        _ => call.arguments["content"].as_str()?.to_string(),
+    };
     let why = result_of(state, refused).lines().next()?.to_string();
     Some((path, content, why))
 }

@@ -90,6 +90,10 @@ pub struct Question {
     /// code that is right: asked again, it is shown its answer and asked for
     /// the code alone (see [`question_request`]).
     pub said: Option<String>,
+    /// The commands an answer's program is run with before it is written,
+    /// each with what it must print (see `Agent::best_answer`); empty when
+    /// the question knows none.
+    pub runs: Vec<(String, String)>,
 }
 
 impl Question {
@@ -101,7 +105,14 @@ impl Question {
             language: language.to_string(),
             ask,
             said: None,
+            runs: Vec::new(),
         }
+    }
+
+    /// The same question, its answers run with `runs` before one is
+    /// written.
+    pub fn with_runs(self, runs: Vec<(String, String)>) -> Question {
+        Question { runs, ..self }
     }
 }
 
@@ -165,6 +176,7 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
         language: language.to_string(),
         ask,
         said: None,
+        runs: Vec::new(),
     }
 }
 
