@@ -33,7 +33,7 @@ impl Agent<'_> {
     /// Of `first` and answers to `question` asked again (warmer each time,
     /// from `again`, how many were asked before in the subtask), the one
     /// to write: the first whose program prints what each of the
-    /// question's runs must, else the one that printed most of it (the
+    /// question's runs must, else the best by [`rank`] (the
     /// earliest of those). The others are logged as
     /// [`Event::AnswersTried`]. A question with no runs, or a workspace
     /// too large to copy, gives `first`.
@@ -50,13 +50,16 @@ impl Agent<'_> {
             return Ok(first);
         };
         let tools = self.tools.elsewhere(copy.path());
+        let before: Vec<String> = (self.state().ran_before.iter())
+            .map(|run| run.command.clone())
+            .collect();
         let mut best_tried = self.try_answer(question, &first, &tools).await;
         let mut best = first;
         let mut tried = Vec::new();
         let mut usage = Usage::default();
         let mut retries = 0;
         let mut asked = 1;
-        while best_tried.passed < best_tried.runs && asked < MAX_TRIED {
+        while best_tried.0.passed < best_tried.0.runs && asked < MAX_TRIED {
             let request =
                 prompt::question_request(self.settings, self.num_ctx, question, again + asked);
             let reply = match self.ask(&request).await {
@@ -66,10 +69,11 @@ impl Agent<'_> {
             };
             asked += 1;
             let this = self.try_answer(question, &reply, &tools).await;
-            let (kept, dropped, dropped_tried) = match this.passed > best_tried.passed {
-                true => (reply, best, std::mem::replace(&mut best_tried, this)),
-                false => (best, reply, this),
-            };
+            let (kept, dropped, dropped_tried) =
+                match rank(question, &this, &before) > rank(question, &best_tried, &before) {
+                    true => (reply, best, std::mem::replace(&mut best_tried, this).0),
+                    false => (best, reply, this.0),
+                };
             best = kept;
             usage += dropped.usage;
             retries += dropped.retries;
@@ -91,14 +95,14 @@ impl Agent<'_> {
     }
 
     /// How many of `question`'s runs the program `reply` answers with
-    /// prints what they must, written in the copy `tools` work in. An
-    /// answer with no code to write passes none.
+    /// prints what they must, written in the copy `tools` work in, and
+    /// which. An answer with no code to write passes none.
     async fn try_answer(
         &mut self,
         question: &Question,
         reply: &ChatReply,
         tools: &Toolbox,
-    ) -> TriedAnswer {
+    ) -> (TriedAnswer, Vec<bool>) {
         let runs = question.runs.len() as u32;
         let mut tried = TriedAnswer {
             passed: 0,
@@ -109,14 +113,17 @@ impl Agent<'_> {
             .answered(question, &reply.content)
             .and_then(|call| call.arguments["content"].as_str().map(str::to_string))
         else {
-            return tried;
+            return (tried, Vec::new());
         };
         if fs_err::write(tools.root().join(&question.path), code).is_err() {
-            return tried;
+            return (tried, Vec::new());
         }
+        let mut right = Vec::new();
         for (command, must) in &question.runs {
             let printed = run_in(tools, command, &self.stop).await;
-            match same(&printed, must) {
+            let is_right = same(&printed, must);
+            right.push(is_right);
+            match is_right {
                 true => tried.passed += 1,
                 false if tried.wrong.is_none() => {
                     tried.wrong = Some(format!(
@@ -127,8 +134,24 @@ impl Agent<'_> {
                 false => {}
             }
         }
-        tried
+        (tried, right)
     }
+}
+
+/// How an answer ranks: first by the runs it got right of those made
+/// before the plan (`before`: what the program printed then is known),
+/// then by all it got right (what the goal's words make it print is the
+/// model's own reading of them: t44's join-sep readings agreed on
+/// `one two three 2` for `--sep 2`).
+fn rank(
+    question: &Question,
+    (tried, right): &(TriedAnswer, Vec<bool>),
+    before: &[String],
+) -> (usize, u32) {
+    let kept = (question.runs.iter().zip(right))
+        .filter(|((command, _), right)| **right && before.contains(command))
+        .count();
+    (kept, tried.passed)
 }
 
 /// What `command` printed, run as the model's `run_cmd` would be in the
@@ -185,6 +208,31 @@ fn copied(root: &Path) -> Option<tempfile::TempDir> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_that_keeps_what_ran_before_ranks_above_one_that_prints_a_guess() {
+        let question =
+            Question::of_file("join.py".into(), "python", String::new()).with_runs(vec![
+                ("python3 join.py a b --sep -".into(), "a b -".into()),
+                ("python3 join.py a b".into(), "a b".into()),
+            ]);
+        let before = vec!["python3 join.py a b".to_string()];
+        let answer = |right: Vec<bool>| {
+            let passed = right.iter().filter(|r| **r).count() as u32;
+            let tried = TriedAnswer {
+                passed,
+                runs: 2,
+                wrong: None,
+            };
+            (tried, right)
+        };
+        let guess = rank(&question, &answer(vec![true, false]), &before);
+        let kept = rank(&question, &answer(vec![false, true]), &before);
+        let both = rank(&question, &answer(vec![true, true]), &before);
+        assert!(kept > guess, "{kept:?} {guess:?}");
+        assert!(both > kept);
+        assert!(rank(&question, &answer(Vec::new()), &before) < guess);
+    }
 
     #[test]
     fn outputs_are_the_same_but_for_spacing() {
