@@ -744,7 +744,10 @@ fn a_program_that_prints_nothing_bare_is_shown_with_words_before_an_option_is_as
 /// each run must print (the goal's, agreed before the plan, and the run
 /// kept from before it), what it prints now, and the program whole; the
 /// answer's block is the program written, when it is code (v2's answered
-/// with a sentence in the block, which was written and refused).
+/// with a sentence in the block, which was written and refused). The
+/// change broke a run made before the plan, so the program shown is the
+/// one from before the run (t45's greet-shout model, shown its own answer,
+/// gave it back four times of four).
 #[test]
 fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
     let always = ECHO.replace(
@@ -777,19 +780,31 @@ fn a_program_that_prints_otherwise_than_it_must_is_asked_of_on_its_own() {
         asked[0].contains(
             "echo.py must work so (each command, then what it must print):\n```\n$ python3 \
              echo.py one two three --reverse\nthree two one\n$ python3 echo.py one two \
-             three\none two three\n```\nNow it prints:\n```\n$ python3 echo.py one two three \
-             --reverse\n--reverse three two one\n$ python3 echo.py one two three\nthree two \
-             one\n```"
+             three\none two three\n```\nAfter the changes of this run, it prints:\n```\n$ \
+             python3 echo.py one two three --reverse\n--reverse three two one\n$ python3 echo.py \
+             one two three\nthree two one\n```"
         ),
         "{}",
         asked[0]
     );
+    // The run made before the plan that the change broke: the program as
+    // it was then is the one shown, not the change.
+    assert!(
+        asked[0].contains(&format!(
+            "Before this run, echo.py was as below, and `python3 echo.py one two three` printed \
+             what it must:\n```python\n{}\n```",
+            ECHO.trim_end()
+        )),
+        "{}",
+        asked[0]
+    );
+    assert!(!asked[0].contains("reversed(argv"), "{}", asked[0]);
     assert!(
         asked[0].contains(
             "```\n\nWith argparse, `parser.add_argument('--reverse', action='store_true')` makes \
              `args.reverse` True when --reverse is given, and `parser.add_argument('rest', \
-             nargs='*')` gives the other arguments as the list `args.rest`.\n\nWhat in echo.py \
-             makes it print otherwise?"
+             nargs='*')` gives the other arguments as the list `args.rest`.\n\nChange that \
+             echo.py so that each command prints what it must, and keep what it did."
         ),
         "how the option is read: {}",
         asked[0]

@@ -320,16 +320,58 @@ impl Agent<'_> {
             );
             return Some(Question::of_file(path, tag, ask).with_runs(wanted));
         }
-        let ask = format!(
-            "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow it \
-             prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\n{options}What in {path} \
-             makes it print otherwise? {}",
-            shown(&wanted),
-            shown(&now),
-            text.trim_end(),
-            prompt::answer_form(tag, &path)
-        );
+        // A run made before the plan that the run's changes broke: the
+        // program as it was then is the one to change. Shown its own
+        // answer back, t45's greet-shout model gave it back four times of
+        // four; shown greet.py as it was, the same model's answers differ
+        // (see `Agent::best_answer`).
+        let broke: Vec<&str> = (wanted.iter().zip(&now))
+            .filter(|((command, want), (_, got))| {
+                !same(want, got)
+                    && (self.state().ran_before.iter()).any(|run| run.command == *command)
+            })
+            .map(|((command, _), _)| command.as_str())
+            .collect();
+        let was = match broke.is_empty() {
+            true => None,
+            false => self.text_before_run(&path).filter(|was| *was != text),
+        };
+        let ask = match was {
+            Some(was) => format!(
+                "{path} must work so (each command, then what it must print):\n```\n{}\n```\n\
+                 After the changes of this run, it prints:\n```\n{}\n```\n\nBefore this run, \
+                 {path} was as below, and {} printed what it must:\n```{tag}\n{}\n```\n\n\
+                 {options}Change that {path} so that each command prints what it must, and keep \
+                 what it did. {}",
+                shown(&wanted),
+                shown(&now),
+                broke
+                    .iter()
+                    .map(|command| format!("`{command}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+                was.trim_end(),
+                prompt::answer_form(tag, &path)
+            ),
+            None => format!(
+                "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow \
+                 it prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\n{options}What in \
+                 {path} makes it print otherwise? {}",
+                shown(&wanted),
+                shown(&now),
+                text.trim_end(),
+                prompt::answer_form(tag, &path)
+            ),
+        };
         Some(Question::of_file(path, tag, ask).with_runs(wanted))
+    }
+
+    /// `path` as it was before the run, from the blob the baseline keeps
+    /// of it.
+    pub(super) fn text_before_run(&self, path: &str) -> Option<String> {
+        let sha256 = self.state().baseline.files.get(path)?.sha256.as_deref()?;
+        let was = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
+        String::from_utf8(was).ok()
     }
 
     /// The runs a program of the project, `path`, must make, each with

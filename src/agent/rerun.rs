@@ -435,9 +435,7 @@ impl Agent<'_> {
     /// whose text is still there, moved or reworded around it, is not
     /// what was lost.
     fn printing_line_gone(&self, path: &str, now: &str, printed: &str) -> Option<(usize, String)> {
-        let sha256 = self.state().baseline.files.get(path)?.sha256.as_deref()?;
-        let was = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
-        let was = String::from_utf8(was).ok()?;
+        let was = self.text_before_run(path)?;
         let kept: std::collections::HashSet<&str> = now.lines().map(str::trim).collect();
         was.lines().enumerate().find_map(|(at, line)| {
             let gone = !line.trim().is_empty() && !kept.contains(line.trim());
