@@ -899,6 +899,42 @@ fn an_answer_whose_program_prints_otherwise_is_run_first_and_not_written() {
     run.assert_code(0);
 }
 
+/// An answer is tried as the review would write it: mended (an import
+/// the file had put back), it prints what it must, and it is written with
+/// no question asked again. t46's greet-shout answers lacked the `import
+/// sys` their last line used.
+#[test]
+fn an_answer_is_tried_as_the_review_would_write_it() {
+    let always = ECHO.replace(
+        "print(\" \".join(argv[1:]))",
+        "print(\" \".join(reversed(argv[1:])))",
+    );
+    let unimported = REVERSING.replace("import sys\n\n\n", "");
+    let (test, run) = echo_reverse(
+        "python3 echo.py one two three --reverse",
+        reverses_a_b(),
+        vec![serde_json::json!({"name": "asked: the import left out",
+            "has": ["echo.py must work so"],
+            "reply": {"content": format!("It always reverses.\n```python\n{unimported}```\n")}})],
+        &always,
+        &[],
+    );
+    let asked = asked_of(&test, "echo.py must work so");
+    assert_eq!(asked.len(), 1, "{}", run.stderr);
+    let tried = test
+        .records()
+        .into_iter()
+        .filter(|r| matches!(r.event, Event::AnswersTried { .. }))
+        .count();
+    assert_eq!(tried, 0, "{}", run.stderr);
+    let written = test.read("echo.py");
+    assert!(
+        written.contains("import sys") && written.contains("words.reverse()"),
+        "{written}"
+    );
+    run.assert_code(0);
+}
+
 const COUNT: &str = "import sys\n\n\ndef words(text):\n    return text.split()\n\n\ndef main(argv):\n    text = \" \".join(argv[1:]) if len(argv) > 1 else \"one two three\"\n    print(len(words(text)))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
 const COUNTING: &str = "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--chars\", action=\"store_true\")\n    parser.add_argument(\"rest\", nargs=\"*\")\n    args = parser.parse_args()\n    text = \" \".join(args.rest) if args.rest else \"one two three\"\n    print(len(text) if args.chars else len(text.split()))\n\n\nif __name__ == \"__main__\":\n    main()\n";
 const CHARS_GOAL: &str = "Give count.py a --chars flag: with it, the script prints the number of characters of its text instead of the number of words";

@@ -923,7 +923,7 @@ impl Agent<'_> {
         ))
     }
 
-    fn review(&self, path: &str, content: &str) -> Review {
+    pub(super) fn review(&self, path: &str, content: &str) -> Review {
         let Some(language) = self.reviews.languages.for_path(path) else {
             return Review::Accept;
         };

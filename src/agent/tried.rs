@@ -13,6 +13,7 @@ use std::path::Path;
 use super::Agent;
 use super::prompt::{self, Question};
 use crate::chat::Usage;
+use crate::lang::Review;
 use crate::model::ChatReply;
 use crate::state::{Event, TriedAnswer};
 use crate::store::{Durability, StoreError};
@@ -114,6 +115,17 @@ impl Agent<'_> {
             .and_then(|call| call.arguments["content"].as_str().map(str::to_string))
         else {
             return (tried, Vec::new());
+        };
+        // As the review would write it: mended (an import put back), or
+        // not at all. t46's greet-shout answers lacked the `import sys`
+        // their last line used, which the review puts back.
+        let code = match self.review(&question.path, &code) {
+            Review::Accept => code,
+            Review::Repair { content, .. } => content,
+            Review::Refuse(refusal) => {
+                tried.wrong = Some(crate::state::head_and_tail(&refusal.reason, WRONG_MAX));
+                return (tried, Vec::new());
+            }
         };
         if fs_err::write(tools.root().join(&question.path), code).is_err() {
             return (tried, Vec::new());
