@@ -2,11 +2,11 @@
 //! own whose program must print what known commands print (see
 //! [`Question::runs`]) is run first in a copy of the workspace, and while
 //! it prints otherwise the question is asked again, warmer, a few times;
-//! the answer that printed most of what it must is written. Asked the same
-//! question seven times, Qwen2.5-Coder 1.5B answered greet-shout's right
-//! once (/tmp experiments of the session of 2026-12-01 18:42): written at
-//! once, a wrong answer was the file the next question showed back, and
-//! the model gave it back unchanged (t42's greet-shout, six times).
+//! the best answer is written (see [`rank`]). Asked t42's greet-shout
+//! question seven times apart, Qwen2.5-Coder 1.5B answered right once
+//! (BENCHMARKS.md, session of 2026-12-01 18:42): written at once, a wrong
+//! answer was the file the next question showed back, and the model gave
+//! it back unchanged (t42's greet-shout, six times).
 
 use std::path::Path;
 
