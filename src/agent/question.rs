@@ -6,6 +6,7 @@
 //! (u3's temp-fix); asked in prose, it said the right formula (u2's), and
 //! asked so, v1's temp-fix was fixed in its first subtask.
 
+use super::complete::same_command;
 use super::{Agent, focus, prompt};
 use crate::chat::ToolCall;
 use crate::lang::examples::{self, Example, Tried};
@@ -288,7 +289,6 @@ impl Agent<'_> {
             let run = self.run_check_within(command, Some(RUN_TIMEOUT)).await;
             now.push((command.clone(), crate::tools::printed(&run.output)));
         }
-        let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
         let shown = |runs: &[(String, String)]| {
             runs.iter()
                 .map(|(command, printed)| format!("$ {command}\n{}", printed.trim_end()))
@@ -298,7 +298,7 @@ impl Agent<'_> {
         if wanted
             .iter()
             .zip(&now)
-            .all(|((_, want), (_, got))| same(want, got))
+            .all(|((_, want), (_, got))| same_command(want, got))
         {
             // Nothing it must print is known otherwise than it prints: the
             // goal's words are what it must do. x3's cli-chars counted
@@ -327,7 +327,7 @@ impl Agent<'_> {
         // (see `Agent::best_answer`).
         let broke: Vec<&str> = (wanted.iter().zip(&now))
             .filter(|((command, want), (_, got))| {
-                !same(want, got)
+                !same_command(want, got)
                     && (self.state().ran_before.iter()).any(|run| run.command == *command)
             })
             .map(|((command, _), _)| command.as_str())
