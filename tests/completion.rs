@@ -4830,6 +4830,7 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
         script.prints = answers["prints"].clone();
         script.outputs = answers.get("outputs").cloned();
         script.texts = answers.get("texts").cloned();
+        script.with_option = answers.get("with_option").cloned();
         let test = Test::new()
             .serving(script)
             .file("greet.py", GREET_ARGV)
@@ -4909,6 +4910,60 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     let state = test.assert_replay_matches();
     assert_eq!(state.outputs.clone().expect("asked")[0].prints.len(), 3);
     assert!(!held(&state.requirements).met, "{:?}", state.requirements);
+    // That answer is asked again right after it, told what it gave, and
+    // the answer given then takes its place: t46's cli-flag was answered
+    // `Hello, world!` twice and its one reading, `HELLO, WORLD!`, was left
+    // with nothing agreed.
+    let again = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},
+        "outputs": {"outputs": ["Hello, world!"]},
+        "with_option": {"with_option": ["HELLO, WORLD!"]}});
+    let (test, ended) = run(again, "0");
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    let stated = &state.outputs.clone().expect("asked")[0];
+    assert_eq!(stated.prints, ["HELLO, WORLD!", "HELLO, WORLD!"]);
+    assert_eq!(stated.agreed(), Some("HELLO, WORLD!"));
+    let recorded = test
+        .records()
+        .into_iter()
+        .find_map(|record| match record.event {
+            Event::OutputsStated {
+                asked_again, calls, ..
+            } => Some((asked_again, calls)),
+            _ => None,
+        });
+    assert_eq!(
+        recorded,
+        Some((vec!["python3 greet.py --shout".to_string()], 3))
+    );
+    let requests = test.server().requests();
+    let followed: Vec<&serde_json::Value> = requests
+        .iter()
+        .filter(|r| r["messages"].to_string().contains("Your answer for"))
+        .collect();
+    assert_eq!(followed.len(), 1, "{followed:?}");
+    let messages = followed[0]["messages"].as_array().expect("messages");
+    let said = |at: usize| {
+        messages[at]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        said(1).contains("Once it is made, what exact text"),
+        "{}",
+        said(1)
+    );
+    assert_eq!(messages[2]["role"], "assistant");
+    assert!(said(2).contains("Hello, world!"), "{}", said(2));
+    assert!(
+        said(3).starts_with(
+            "Your answer for `python3 greet.py --shout`, \"Hello, world!\", is what `python3 \
+             greet.py` printed before this run, without `--shout`."
+        ),
+        "{}",
+        said(3)
+    );
     // The third dropped too: one reading, no text the plan aims at, and
     // the output must say it.
     let alone = serde_json::json!({"prints": {"prints": ["HELLO, WORLD!"]},

@@ -319,11 +319,13 @@ impl State {
             }
             Event::OutputsStated {
                 outputs,
+                calls,
                 usage,
                 retries,
+                ..
             } => {
                 self.outputs = Some(outputs.clone());
-                self.model_calls += 2;
+                self.model_calls += if *calls == 0 { 2 } else { *calls };
                 self.usage += *usage;
                 self.retries += retries;
             }

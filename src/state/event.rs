@@ -232,9 +232,18 @@ pub enum Event {
     /// and what they printed then (it is not shown the code), twice, and a
     /// third time when those disagree: every assessment runs each command
     /// and holds it to what two answers agree on, or to one of them (see
-    /// [`crate::state::verdict::hold_to_stated`]).
+    /// [`crate::state::verdict::hold_to_stated`]). An answer that said what
+    /// the program printed before the run, without the option, was asked
+    /// again right after it (its command is in `asked_again`, and its
+    /// answer in `outputs` is the one given then).
     OutputsStated {
         outputs: Vec<crate::state::verdict::StatedOutput>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        asked_again: Vec<String>,
+        /// The model calls made; 0 in a log written before it was kept,
+        /// when two were counted.
+        #[serde(default)]
+        calls: u32,
         usage: Usage,
         retries: u32,
     },

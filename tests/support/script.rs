@@ -67,6 +67,11 @@ pub struct Script {
     /// (the format asks for `texts`); by default the second answer's texts.
     #[serde(default)]
     pub texts: Option<Value>,
+    /// The answer to one of those asked again right after an answer that
+    /// said what the program printed before the run (the format asks for
+    /// `with_option`); by default none (the earlier answer stands).
+    #[serde(default)]
+    pub with_option: Option<Value>,
     /// The answers to the questions of what a command prints for the
     /// sample it reads (the format asks for `must_print`, then `output`,
     /// then `shows`): an object of those keys, each with its text, or with
@@ -334,6 +339,10 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
     if format["properties"].get("outputs").is_some() {
         let agreed = || json!({ "outputs": script.prints["prints"].clone() });
         return answered(script.outputs.clone().unwrap_or_else(agreed));
+    }
+    if format["properties"].get("with_option").is_some() {
+        let none = || json!({ "with_option": [] });
+        return answered(script.with_option.clone().unwrap_or_else(none));
     }
     if format["properties"].get("texts").is_some() {
         let second = match &script.outputs {

@@ -338,9 +338,26 @@ impl Agent<'_> {
         ask: String,
         format: Value,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
+        self.ask_answer_after(None, ask, format).await
+    }
+
+    /// One structured answer after `earlier` (a question of these and the
+    /// model's answer, see [`prompt::answer_request_after`]); `Ok(None)`
+    /// when the run ended meanwhile.
+    pub(super) async fn ask_answer_after(
+        &mut self,
+        earlier: Option<[String; 2]>,
+        ask: String,
+        format: Value,
+    ) -> Result<Option<crate::model::ChatReply>, StoreError> {
         let mut options = self.options();
         options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
-        let request: ChatRequest = prompt::answer_request(self.settings, ask, format, options);
+        let request: ChatRequest = match earlier {
+            Some(earlier) => {
+                prompt::answer_request_after(self.settings, earlier, ask, format, options)
+            }
+            None => prompt::answer_request(self.settings, ask, format, options),
+        };
         match self.ask(&request).await {
             None => self
                 .end(Outcome::Interrupted, "stopped by the user".into())

@@ -13,13 +13,42 @@
 
 use super::examples::{lines_of, lines_schema};
 use crate::agent::Agent;
+use crate::chat::Usage;
+use crate::model::ChatReply;
 use crate::state::Event;
-use crate::state::verdict::{self, CheckRun, StatedOutput, cut};
+use crate::state::verdict::{self, CheckRun, StatedOutput, cut, spoken};
 use crate::store::{Durability, StoreError};
 
-/// A command and what it printed (for a stated command: what its program
-/// printed without the option).
+/// A command and what it printed.
 type Printed = (String, String);
+
+/// A command asked about: a program that ran before the plan (`program`)
+/// with an option the goal names (`option`, with its value), and what the
+/// program printed then (`was`).
+struct Asked {
+    command: String,
+    program: String,
+    option: String,
+    was: String,
+}
+
+/// What the questions of a run cost.
+#[derive(Default)]
+struct Tally {
+    calls: u32,
+    usage: Usage,
+    retries: u32,
+    /// The command of each answer asked again.
+    again: Vec<String>,
+}
+
+impl Tally {
+    fn add(&mut self, reply: &ChatReply) {
+        self.calls += 1;
+        self.usage += reply.usage;
+        self.retries += reply.retries;
+    }
+}
 
 /// Programs that ran before the plan, and options, asked about at most.
 const MAX_PROGRAMS: usize = 2;
@@ -76,6 +105,25 @@ fn texts_prompt(before: &[(String, String)], commands: &[String]) -> String {
     )
 }
 
+/// Asked right after an answer (`answered`) that gives `asked.command`
+/// what its program printed before the run, without the option: what it
+/// was read as at first. In a replay of cli-flag's second question (t46),
+/// 4 of 5 answers were `Hello, world!` for `python3 greet.py --shout`;
+/// asked this after such an answer, 8 of 8 were `HELLO, WORLD!`.
+fn again_prompt(asked: &Asked, answered: &str) -> String {
+    let Asked {
+        command,
+        program,
+        option,
+        ..
+    } = asked;
+    format!(
+        "Your answer for `{command}`, {answered:?}, is what `{program}` printed before this run, \
+         without `{option}`. The GOAL says what `{option}` must change. What exact text does \
+         `{command}` print once the GOAL is done? Answer with JSON: {{\"with_option\": [\"...\"]}}"
+    )
+}
+
 impl Agent<'_> {
     /// Each program that ran before the plan and passed, with each option
     /// the goal names (`python3 greet.py --shout`; one that takes a value
@@ -83,7 +131,7 @@ impl Agent<'_> {
     /// and those programs with what they printed; each command with what
     /// its program printed. Without its value, t1's repeat-times was held
     /// to nothing but the assessment's reading of the check.
-    fn stated_commands(&self) -> (Vec<Printed>, Vec<Printed>) {
+    fn stated_commands(&self) -> (Vec<Printed>, Vec<Asked>) {
         let state = self.state();
         let flags: Vec<String> = verdict::named_options(&state.goal)
             .into_iter()
@@ -103,15 +151,67 @@ impl Agent<'_> {
             .iter()
             .map(|run| (run.command.clone(), crate::tools::printed(&run.output)))
             .collect();
-        let commands = before
+        let asked = before
             .iter()
-            .flat_map(|(command, printed)| {
-                flags
-                    .iter()
-                    .map(move |flag| (format!("{command} {flag}"), printed.clone()))
+            .flat_map(|(program, printed)| {
+                flags.iter().map(move |flag| Asked {
+                    command: format!("{program} {flag}"),
+                    program: program.clone(),
+                    option: flag.clone(),
+                    was: printed.clone(),
+                })
             })
             .collect();
-        (before, commands)
+        (before, asked)
+    }
+
+    /// The answers to one question (`ask`, whose format asks for `key`),
+    /// one for each of `asked`, or fewer when the answer does not give
+    /// one for each; an answer that gives a command what its program
+    /// printed before the run is asked again right after it (see
+    /// [`again_prompt`]), and the answer given then takes its place.
+    /// `Ok(None)`: the run ended meanwhile.
+    async fn answers(
+        &mut self,
+        asked: &[Asked],
+        ask: String,
+        key: &str,
+        tally: &mut Tally,
+    ) -> Result<Option<Vec<String>>, StoreError> {
+        let n = asked.len();
+        let Some(reply) = self
+            .ask_answer(ask.clone(), lines_schema(key, n, n))
+            .await?
+        else {
+            return Ok(None);
+        };
+        tally.add(&reply);
+        let mut answers = lines_of(&reply.content, key);
+        if answers.len() != n {
+            return Ok(Some(answers));
+        }
+        for (answer, command) in answers.iter_mut().zip(asked) {
+            if spoken(answer) != spoken(&command.was) {
+                continue;
+            }
+            let earlier = [ask.clone(), reply.content.clone()];
+            let Some(again) = self
+                .ask_answer_after(
+                    Some(earlier),
+                    again_prompt(command, answer),
+                    lines_schema("with_option", 1, 1),
+                )
+                .await?
+            else {
+                return Ok(None);
+            };
+            tally.add(&again);
+            tally.again.push(command.command.clone());
+            if let Some(text) = lines_of(&again.content, "with_option").into_iter().next() {
+                *answer = text;
+            }
+        }
+        Ok(Some(answers))
     }
 
     /// Asks what the goal's options must make the programs print, once a
@@ -122,63 +222,53 @@ impl Agent<'_> {
         if self.state().outputs.is_some() {
             return Ok(true);
         }
-        let (before, stated) = self.stated_commands();
-        if stated.is_empty() {
+        let (before, asked) = self.stated_commands();
+        if asked.is_empty() {
             return Ok(true);
         }
-        let commands: Vec<String> = stated.iter().map(|(c, _)| c.clone()).collect();
+        let commands: Vec<String> = asked.iter().map(|a| a.command.clone()).collect();
         let head = self.head();
         let n = commands.len();
+        let mut tally = Tally::default();
         let first = format!("{head}\n\n{}", prints_prompt(&before, &commands));
-        let Some(first) = self.ask_answer(first, lines_schema("prints", n, n)).await? else {
+        let Some(firsts) = self.answers(&asked, first, "prints", &mut tally).await? else {
             return Ok(false);
         };
         let second = format!("{head}\n\n{}", outputs_prompt(&before, &commands));
-        let Some(second) = self
-            .ask_answer(second, lines_schema("outputs", n, n))
-            .await?
-        else {
+        let Some(seconds) = self.answers(&asked, second, "outputs", &mut tally).await? else {
             return Ok(false);
         };
-        let (firsts, seconds) = (
-            lines_of(&first.content, "prints"),
-            lines_of(&second.content, "outputs"),
-        );
         // Answers that are not one for each command are read as none.
         let mut outputs: Vec<StatedOutput> = match (firsts.len() == n, seconds.len() == n) {
-            (true, true) => stated
-                .into_iter()
+            (true, true) => asked
+                .iter()
                 .zip(firsts.into_iter().zip(seconds))
-                .map(|((command, was), (a, b))| StatedOutput {
-                    command,
+                .map(|(asked, (a, b))| StatedOutput {
+                    command: asked.command.clone(),
                     prints: vec![a, b],
-                    was,
+                    was: asked.was.clone(),
                 })
                 .collect(),
             _ => Vec::new(),
         };
-        let mut usage = first.usage;
-        usage += second.usage;
-        let mut retries = first.retries + second.retries;
         if !outputs.iter().all(StatedOutput::settled) {
             let third = format!("{head}\n\n{}", texts_prompt(&before, &commands));
-            let Some(third) = self.ask_answer(third, lines_schema("texts", n, n)).await? else {
+            let Some(thirds) = self.answers(&asked, third, "texts", &mut tally).await? else {
                 return Ok(false);
             };
-            let thirds = lines_of(&third.content, "texts");
             if thirds.len() == n {
                 for (output, text) in outputs.iter_mut().zip(thirds) {
                     output.prints.push(text);
                 }
             }
-            usage += third.usage;
-            retries += third.retries;
         }
         self.record(
             Event::OutputsStated {
                 outputs,
-                usage,
-                retries,
+                asked_again: tally.again,
+                calls: tally.calls,
+                usage: tally.usage,
+                retries: tally.retries,
             },
             Durability::Lazy,
         )?;

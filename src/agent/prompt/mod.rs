@@ -71,6 +71,31 @@ pub fn answer_request(
     }
 }
 
+/// An [`answer_request`] that follows one of its own: the question asked
+/// before (`earlier`: the question and the model's answer) comes first, so
+/// that `ask` can say what was wrong with that answer. Told so apart from
+/// it, Qwen2.5-Coder 1.5B gave the same wrong answer again (5 of 6 in a
+/// replay of cli-flag's question); after it, the right one (8 of 8, see
+/// `complete::outputs`).
+pub fn answer_request_after(
+    settings: &Settings,
+    earlier: [String; 2],
+    ask: String,
+    format: serde_json::Value,
+    options: Options,
+) -> ChatRequest {
+    let mut request = answer_request(settings, ask, format, options);
+    let [asked, answered] = earlier;
+    request.messages.splice(
+        1..1,
+        [
+            Message::user(asked),
+            Message::assistant(answered, Vec::new()),
+        ],
+    );
+    request
+}
+
 /// The system prompt of a [`question_request`].
 const REPAIR_SYSTEM: &str = "You are a careful programmer fixing a bug. Answer in plain text: \
 first one sentence on what is wrong, then the corrected code in one code block.";
