@@ -662,7 +662,7 @@ fn an_option_that_takes_a_value_is_held_to_a_run_with_one() {
             "plan": {"tasks": [{"description": "Add the option", "subtasks": [
                 "Change repeat.py: add a --times N option that prints the message N times",
                 "Run `python3 repeat.py`"]}]},
-            "prints": {"prints": ["hi\nhi"]},
+            "prints": {"prints": ["hi\nhi", "one\none"]},
             "assessments": [{"answer": {"requirements": [
                 {"requirement": "--times N prints the message N times", "met": true,
                  "evidence": "range(args.times)", "about_tests": false, "about_output": true,
@@ -1007,7 +1007,8 @@ fn a_flag_read_as_a_word_is_told_and_the_program_asked_of_with_the_goal() {
     assert!(
         asked[0].contains(&format!(
             "count.py must do what this goal asks: {CHARS_GOAL}.\n\n{told}. These must print \
-             what they print now:\n```\n$ python3 count.py\n3\n```\n\ncount.py:\n```python\n"
+             what they print now:\n```\n$ python3 count.py\n3\n$ python3 count.py one\n1\n```\n\n\
+             count.py:\n```python\n"
         )),
         "{}",
         asked[0]
@@ -4022,6 +4023,83 @@ fn a_function_the_goals_words_show_wrong_is_asked_of_on_its_own() {
     assert_eq!(test.read("test_fizzbuzz.py"), FIZZBUZZ_TEST);
 }
 
+/// A run of [`FIZZBUZZ`], with no cycle, whose model writes `fizzbuzz` as
+/// `wrong` and the tests as [`FIZZBUZZ_TEST`], `rules` first.
+fn fizzbuzz_written(mut rules: Vec<serde_json::Value>, wrong: &str) -> (Test, crate::support::Run) {
+    rules.push(on_subtask(
+        "test_fizzbuzz.py",
+        "write_file",
+        serde_json::json!({"path": "test_fizzbuzz.py", "content": FIZZBUZZ_TEST}),
+    ));
+    rules.push(on_subtask(
+        "fizzbuzz.py",
+        "write_file",
+        serde_json::json!({"path": "fizzbuzz.py", "content": wrong}),
+    ));
+    let test = Test::new()
+        .serving(fizzbuzz_script(serde_json::Value::Array(rules)))
+        .args([FIZZBUZZ, "--max-cycles", "0"]);
+    let run = test.run();
+    (test, run)
+}
+
+/// The fix of a function is called with the goal's calls before it is
+/// written: an answer that returns otherwise for one of them is not
+/// written, and the question is asked again, warmer. t32's and t33's
+/// add-duration answers kept `{hours:02d}` and were written, and the
+/// next question showed the model its own wrong answer.
+#[test]
+fn a_functions_fix_is_called_with_the_goals_calls_before_it_is_written() {
+    let wrong = "def fizzbuzz(n):\n    return str(n)\n";
+    let half = "def fizzbuzz(n):\n    if n % 3 == 0:\n        return 'Fizz'\n    return str(n)\n";
+    let asked = "What in fizzbuzz gives '3' instead of 'Fizz'?";
+    let (test, run) = fizzbuzz_written(
+        vec![
+            serde_json::json!({"name": "asked again, warmer", "has": [asked],
+                "min_temperature": 0.3, "reply": {"content":
+                    format!("It never checks 5.\n```python\n{FIZZBUZZ_RIGHT}```\n")}}),
+            serde_json::json!({"name": "asked", "has": [asked],
+                "reply": {"content": format!("It never checks 3.\n```python\n{half}```\n")}}),
+        ],
+        wrong,
+    );
+    test.assert_replay_matches();
+    let asked_at: Vec<usize> = test
+        .server()
+        .requests()
+        .iter()
+        .enumerate()
+        .filter(|(_, request)| crate::support::context(request).contains(asked))
+        .map(|(at, _)| at)
+        .collect();
+    assert_eq!(asked_at.len(), 2, "{}", run.stderr);
+    assert_eq!(asked_at[1], asked_at[0] + 1, "asked again at once");
+    let records = test.records();
+    let tried: Vec<_> = records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::AnswersTried { path, tried, .. } => Some((path.clone(), tried.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tried.len(), 1, "{tried:?}");
+    assert_eq!(tried[0].0, "fizzbuzz.py");
+    let answer = &tried[0].1[0];
+    assert_eq!((answer.passed, answer.runs), (0, 1), "{answer:?}");
+    assert_eq!(
+        answer.wrong.as_deref(),
+        Some("fizzbuzz(15) gave 'Fizz', wanted 'FizzBuzz'")
+    );
+    let half_hash = runner::tools::sha256_hex(half.as_bytes());
+    assert!(
+        !records.iter().any(|r| matches!(&r.event,
+            Event::ActionStarted { write: Some(write), .. } if write.after == half_hash)),
+        "the wrong answer was written"
+    );
+    run.assert_code(0);
+    assert_eq!(test.read("fizzbuzz.py"), FIZZBUZZ_RIGHT);
+}
+
 /// A write that removes a function the goal's words say what it returns
 /// is refused while no other file defines it: t32's add-duration model,
 /// its fix failing, wrote timeutil.py again without `format_duration`.
@@ -4790,6 +4868,29 @@ fn a_change_after_which_a_program_that_ran_fails_is_not_done_at_the_first_claim(
     assert_eq!(test.read("greet.py"), shouting);
 }
 
+/// A plan that changes greet.py for a --shout flag, then runs `python3
+/// greet.py`; `rules` first among the model's, which runs that check and
+/// marks anything else done.
+fn adds_the_flag(rules: Vec<serde_json::Value>) -> crate::support::fake_ollama::Script {
+    let mut all = rules;
+    all.push(
+        serde_json::json!({"name": "the check", "subtask": "Run `python3",
+        "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
+            "arguments": {"cmd": "python3 greet.py"}}]}}),
+    );
+    all.push(
+        serde_json::json!({"name": "anything else is done", "reply": {"tool_calls": [{
+        "name": "mark_subtask_complete", "arguments": {"success": true, "reason": "done"}}]}}),
+    );
+    serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
+            "Change greet.py: add a --shout flag that prints the greeting in capitals",
+            "Run `python3 greet.py`"]}]},
+        "rules": all
+    }))
+    .expect("script")
+}
+
 /// What the goal's option must make a program print is asked of the model
 /// from the goal's words and what the program printed before the run,
 /// twice, and held against the run: g1's cli-flag assessment was shown
@@ -4808,32 +4909,19 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
         "return f\"Hello, {name}!\".upper()",
     );
     let run = |answers: serde_json::Value, cycles: &str| {
-        let mut script: crate::support::fake_ollama::Script =
-            serde_json::from_value(serde_json::json!({
-                "plan": {"tasks": [{"description": "Add the flag", "subtasks": [
-                    "Change greet.py: add a --shout flag that prints the greeting in capitals",
-                    "Run `python3 greet.py`"]}]},
-                "rules": [
-                    {"name": "the cycle's change", "subtask": "as the goal's words say",
-                     "lacks": ["upper()"], "reply": write_reply("greet.py", &whole)},
-                    {"name": "the change", "subtask": "Change greet.py", "lacks": ["shout=False"],
-                     "reply": write_reply("greet.py", half)},
-                    {"name": "the check", "subtask": "Run `python3", "lacks": ["exit code 0"],
-                     "reply": {"tool_calls": [{"name": "run_cmd",
-                        "arguments": {"cmd": "python3 greet.py"}}]}},
-                    {"name": "anything else is done", "reply": {"tool_calls": [{
-                        "name": "mark_subtask_complete",
-                        "arguments": {"success": true, "reason": "done"}}]}}
-                ]
-            }))
-            .expect("script");
+        let mut script = adds_the_flag(vec![
+            serde_json::json!({"name": "the cycle's change", "subtask": "as the goal's words say",
+                "lacks": ["upper()"], "reply": write_reply("greet.py", &whole)}),
+            serde_json::json!({"name": "the change", "subtask": "Change greet.py",
+                "lacks": ["shout=False"], "reply": write_reply("greet.py", half)}),
+        ]);
         script.prints = answers["prints"].clone();
         script.outputs = answers.get("outputs").cloned();
         script.texts = answers.get("texts").cloned();
         script.with_option = answers.get("with_option").cloned();
         let test = Test::new()
             .serving(script)
-            .file("greet.py", GREET_ARGV)
+            .file("greet.py", GREET_WORLD)
             .args([
                 "Change greet.py so that it takes an optional --shout flag that prints the \
                  greeting in capitals",
@@ -5025,6 +5113,67 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     assert!(read(&state.requirements).met, "{:?}", state.requirements);
 }
 
+/// A program that reads its arguments is run with one before the plan as
+/// well as bare, and what the goal's option must make it print is asked
+/// and held with it too: t48's cli-flag ended "Goal achieved" with
+/// `greet.py --shout Ann` printing `HELLO, WORLD!` (its parser read
+/// `['--shout']` alone when the flag was given), held only to the bare
+/// `greet.py --shout`.
+#[test]
+fn an_option_is_held_with_the_programs_arguments_too() {
+    let ignoring = "import sys\n\n\ndef greeting(name):\n    return f\"Hello, {name}!\"\n\n\ndef main(argv):\n    if \"--shout\" in argv:\n        print(greeting(\"world\").upper())\n        return\n    name = argv[1] if len(argv) > 1 else \"world\"\n    print(greeting(name))\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let mut script = adds_the_flag(vec![serde_json::json!({"name": "the change",
+        "subtask": "Change greet.py", "lacks": ["upper()"],
+        "reply": write_reply("greet.py", ignoring)})]);
+    script.prints = serde_json::json!({"prints": ["HELLO, WORLD!", "HELLO, ONE!"]});
+    let test = Test::new()
+        .serving(script)
+        .file("greet.py", GREET_ARGV)
+        .args([
+            "Change greet.py so that it takes an optional --shout flag that prints the greeting \
+             in capitals",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    run.assert_code(1);
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+    let state = test.assert_replay_matches();
+    let before: Vec<&str> = state
+        .ran_before
+        .iter()
+        .map(|r| r.command.as_str())
+        .collect();
+    assert_eq!(before, ["python3 greet.py", "python3 greet.py one"]);
+    let stated: Vec<(String, Option<&str>)> = (state.outputs.as_deref().unwrap_or_default())
+        .iter()
+        .map(|o| (o.command.clone(), o.agreed()))
+        .collect();
+    assert_eq!(
+        stated,
+        [
+            (
+                "python3 greet.py --shout".to_string(),
+                Some("HELLO, WORLD!")
+            ),
+            (
+                "python3 greet.py one --shout".to_string(),
+                Some("HELLO, ONE!")
+            )
+        ]
+    );
+    let unmet: Vec<&Requirement> = state.requirements.iter().filter(|r| !r.met).collect();
+    assert!(
+        unmet
+            .iter()
+            .any(|r| r.requirement.contains("python3 greet.py one --shout")
+                && r.evidence.contains("HELLO, WORLD!")),
+        "{:?}",
+        state.requirements
+    );
+    assert_eq!(test.read("greet.py"), ignoring);
+}
+
 /// A show subtask is done when its command prints what it must, not when
 /// the model says so: the run after a write that makes it so ends it. k1's
 /// cli-flag wrote the line that made `python3 greet.py --shout` print
@@ -5058,7 +5207,7 @@ fn a_write_that_makes_the_show_hold_ends_it() {
     script.prints = serde_json::json!({"prints": ["HELLO, WORLD!"]});
     let test = Test::new()
         .serving(script)
-        .file("greet.py", GREET_ARGV)
+        .file("greet.py", GREET_WORLD)
         .args([
             "Change greet.py so that it takes an optional --shout flag that prints the greeting in \
          capitals",
@@ -5534,9 +5683,9 @@ fn an_assessments_own_text_no_reading_gave_does_not_hold_a_right_program() {
         serde_json::json!({"name": "right", "subtask": "--shout flag",
             "reply": write_reply("greet.py", &right)}),
     ]);
-    script.prints = serde_json::json!({"prints": ["HELLO, WORLD!"]});
-    script.outputs = Some(serde_json::json!({"outputs": ["Hello, world!"]}));
-    script.texts = Some(serde_json::json!({"texts": ["Hello, world!"]}));
+    script.prints = serde_json::json!({"prints": ["HELLO, WORLD!", "HELLO, ONE!"]});
+    script.outputs = Some(serde_json::json!({"outputs": ["Hello, world!", "Hello, one!"]}));
+    script.texts = Some(serde_json::json!({"texts": ["Hello, world!", "Hello, one!"]}));
     script.assessments = serde_json::from_value(serde_json::json!([{"answer": {"requirements": [
         {"requirement": "--shout prints the greeting in capitals", "met": false,
          "evidence": "it should print HELLO, world!", "about_tests": false,

@@ -1164,6 +1164,7 @@ const TEST_CONVERT: &str = "from convert import celsius_to_fahrenheit, fahrenhei
 /// test file is kept.
 #[test]
 fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
+    let messages_of = |request: &serde_json::Value| request["messages"].clone();
     let run_pytest = serde_json::json!({"tool_calls": [{"name": "run_cmd",
         "arguments": {"cmd": "python3 -m pytest -q"}}]});
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
@@ -1213,9 +1214,37 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         .collect();
     assert_eq!(
         asked.len(),
-        3,
-        "asked at the change, again when its answer gave no code, then after its wrong fix"
+        6,
+        "asked at the change, again when its answer gave no code (that answer tried four \
+         times, each wrong), then after its wrong fix"
     );
+    let tried: Vec<Vec<runner::state::TriedAnswer>> = test
+        .records()
+        .into_iter()
+        .filter_map(|record| match record.event {
+            runner::state::Event::AnswersTried { tried, .. } => Some(tried),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tried.len(), 1, "{tried:?}");
+    assert_eq!(tried[0].len(), 3, "{tried:?}");
+    assert!(
+        tried[0].iter().all(|answer| answer.wrong.as_deref()
+            == Some("celsius_to_fahrenheit(0) gave -17.77777777777778, wanted 32")),
+        "{tried:?}"
+    );
+    for at in 2..5 {
+        assert_eq!(
+            messages_of(&asked[at]),
+            messages_of(&asked[1]),
+            "the same question"
+        );
+        assert!(
+            asked[at]["options"]["temperature"].as_f64()
+                > asked[at - 1]["options"]["temperature"].as_f64(),
+            "asked again warmer"
+        );
+    }
     let messages = |request: &serde_json::Value| request["messages"].as_array().cloned().unwrap();
     let (first, again) = (messages(&asked[0]), messages(&asked[1]));
     assert_eq!(first[..], again[..first.len()], "the same question");
@@ -1233,7 +1262,7 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         again[first.len() + 1]
     );
     assert_eq!(
-        messages(&asked[2]).len(),
+        messages(&asked[5]).len(),
         first.len(),
         "a new question is asked anew"
     );
@@ -1285,7 +1314,7 @@ fn a_wrong_fix_of_the_projects_failing_tests_is_asked_of_on_its_own() {
         "{}",
         crate::support::context(&asked[0])
     );
-    let question = crate::support::context(&asked[2]);
+    let question = crate::support::context(&asked[5]);
     assert!(
         question.contains(
             "The test in test_convert.py is right, and it fails:\n```python\nassert \

@@ -27,6 +27,11 @@ const MAX_CHECKED_CHARS: usize = 100;
 /// again (see [`Agent::given_words`]): an order, a count and letters an
 /// option may change.
 const SAMPLE_WORDS: &str = "one two three";
+/// The word a program that printed something before the plan is run with
+/// again, to see whether it reads its arguments: one, which a program
+/// that reads a name takes as it does three (`greet.py one two three`
+/// fails once argparse reads a single name).
+const SAMPLE_WORD: &str = "one";
 
 impl Agent<'_> {
     /// What the round starts from: `Step::Go`, or the ending when the model
@@ -458,8 +463,10 @@ impl Agent<'_> {
     /// that fails or times out, or prints otherwise the second time (a
     /// game's random move, a clock), is left out; one that printed
     /// nothing is run with words after it (see [`Agent::given_words`]),
-    /// and kept bare when that shows nothing either. Nothing is
-    /// recorded when none is left or the run was asked to stop.
+    /// and kept bare when that shows nothing either; one that printed
+    /// something is kept bare and, when words after it change what it
+    /// prints, with them too. Nothing is recorded when none is left or
+    /// the run was asked to stop.
     async fn programs_before(&mut self, goal: &str) -> Result<(), StoreError> {
         // A goal that speaks of a default may change what the program
         // does without the option ("--name, defaulting to 'friend'").
@@ -499,8 +506,23 @@ impl Agent<'_> {
             // change: given words, it may show what it does with them.
             let silent = crate::tools::printed(&first.output).trim().is_empty();
             match silent {
-                true => runs.push(self.given_words(&command).await.unwrap_or(first)),
-                false => runs.push(first),
+                true => runs.push(
+                    self.given_words(&command, SAMPLE_WORDS)
+                        .await
+                        .unwrap_or(first),
+                ),
+                false => {
+                    // One that reads its arguments is kept with them too,
+                    // and its option is asked of with them: t48's
+                    // cli-flag ended "Goal achieved" with `greet.py
+                    // --shout Ann` printing `HELLO, WORLD!` (its program
+                    // parsed `['--shout']` alone when the flag was given),
+                    // held only to the bare `greet.py --shout`.
+                    let words = self.given_words(&command, SAMPLE_WORD).await;
+                    let printed = crate::tools::printed(&first.output).to_string();
+                    runs.push(first);
+                    runs.extend(words.filter(|run| crate::tools::printed(&run.output) != printed));
+                }
             }
         }
         if runs.is_empty() || self.stop.is_requested() {
@@ -510,13 +532,13 @@ impl Agent<'_> {
             .map(|_| ())
     }
 
-    /// `command` run with [`SAMPLE_WORDS`] after it, when it prints
+    /// `command` run with `words` after it, when it prints
     /// something and prints the same the second time. t1's echo-reverse:
     /// `python3 echo.py` printed nothing before the plan, nothing was
     /// agreed of what `--reverse` must make it print, and each write was
     /// refused because `--reverse` "changes nothing" of an empty output.
-    async fn given_words(&mut self, command: &str) -> Option<CheckRun> {
-        let run = self.run_twice(&format!("{command} {SAMPLE_WORDS}")).await?;
+    async fn given_words(&mut self, command: &str, words: &str) -> Option<CheckRun> {
+        let run = self.run_twice(&format!("{command} {words}")).await?;
         (!crate::tools::printed(&run.output).trim().is_empty()).then_some(run)
     }
 

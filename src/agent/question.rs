@@ -84,7 +84,11 @@ impl Agent<'_> {
                             .traced(&repair.module, &repair.name, &repair.call)
                             .await;
                         repair.unchanged = focus::wrote_back(self.state(), &repair.module);
-                        prompt::repair_question(&repair)
+                        let question = prompt::repair_question(&repair);
+                        match self.returns_command(&repair) {
+                            Some(command) => question.with_returns(command),
+                            None => question,
+                        }
                     }
                     None => self.program_question().await?,
                 }
@@ -166,6 +170,30 @@ impl Agent<'_> {
             }
         }
         None
+    }
+
+    /// The command that calls the function `repair` asks of with its call
+    /// and what it must return, and with each call of it whose value the
+    /// goal's words give (see [`crate::state::State::goal_given`]): what
+    /// an answer is held to before it is written (see
+    /// [`Question::returns`]). `None` when its language cannot make one.
+    fn returns_command(&self, repair: &focus::Repair) -> Option<String> {
+        let language = self.languages.iter().find(|l| l.owns(&repair.module))?;
+        let mut calls = vec![Example {
+            call: repair.call.clone(),
+            returns: vec![repair.expected.clone()],
+        }];
+        for (call, value) in self.state().goal_given() {
+            if examples::call_name(&call) == Some(repair.name.as_str())
+                && !calls.iter().any(|known| known.call == call)
+            {
+                calls.push(Example {
+                    call,
+                    returns: vec![value],
+                });
+            }
+        }
+        language.examples_command(&repair.module, &repair.name, &calls)
     }
 
     /// The lines `call` of `name` (defined in `module`) runs, told (see

@@ -6,15 +6,19 @@
 //! question seven times apart, Qwen2.5-Coder 1.5B answered right once
 //! (BENCHMARKS.md, session of 2026-12-01 18:42): written at once, a wrong
 //! answer was the file the next question showed back, and the model gave
-//! it back unchanged (t42's greet-shout, six times).
+//! it back unchanged (t42's greet-shout, six times). The fix of one
+//! function is tried the same way, called with the values it must return
+//! (see [`Question::returns`]).
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::Agent;
 use super::complete::same_command;
 use super::prompt::{self, Question};
 use crate::chat::Usage;
 use crate::lang::Review;
+use crate::lang::examples;
 use crate::model::ChatReply;
 use crate::state::{Event, TriedAnswer};
 use crate::store::{Durability, StoreError};
@@ -45,7 +49,12 @@ impl Agent<'_> {
         again: u32,
         first: ChatReply,
     ) -> Result<ChatReply, StoreError> {
-        if question.runs.is_empty() {
+        if question.runs.is_empty() && question.returns.is_none() {
+            return Ok(first);
+        }
+        // An answer in prose alone is followed by the question for its
+        // code alone (see `turn`), not asked anew.
+        if question.said.is_none() && self.answered(question, &first.content).is_none() {
             return Ok(first);
         }
         let Some(copy) = copied(self.tools.root()) else {
@@ -98,14 +107,16 @@ impl Agent<'_> {
 
     /// How many of `question`'s runs the program `reply` answers with
     /// prints what they must, written in the copy `tools` work in, and
-    /// which. An answer with no code to write passes none.
+    /// which; the call of its function's values (see
+    /// [`Question::returns`]) counts as one more run, right when each
+    /// value is. An answer with no code to write passes none.
     async fn try_answer(
         &mut self,
         question: &Question,
         reply: &ChatReply,
         tools: &Toolbox,
     ) -> (TriedAnswer, Vec<bool>) {
-        let runs = question.runs.len() as u32;
+        let runs = question.runs.len() as u32 + u32::from(question.returns.is_some());
         let mut tried = TriedAnswer {
             passed: 0,
             runs,
@@ -116,6 +127,12 @@ impl Agent<'_> {
             .and_then(|call| call.arguments["content"].as_str().map(str::to_string))
         else {
             return (tried, Vec::new());
+        };
+        // A function alone is put in beside what its file of the project
+        // holds, as its write would be.
+        let code = match question.function {
+            Some(_) => self.merged(&question.path, &code).unwrap_or(code),
+            None => code,
         };
         // As the review would write it: mended (an import put back), or
         // not at all. t46's greet-shout answers lacked the `import sys`
@@ -144,6 +161,30 @@ impl Agent<'_> {
                         crate::state::head_and_tail(printed.trim_end(), WRONG_MAX)
                     ));
                 }
+                false => {}
+            }
+        }
+        if let Some(command) = &question.returns {
+            let outcome = tools
+                .run_own(command, Duration::from_secs(RUN_TIMEOUT), &self.stop)
+                .await;
+            let printed = crate::tools::printed(&outcome.result);
+            let calls = examples::read_alone(&printed).map(|(calls, _)| calls);
+            let wrong = match &calls {
+                None => Some(format!(
+                    "the function could not be called: {}",
+                    crate::state::head_and_tail(printed.trim_end(), WRONG_MAX)
+                )),
+                Some(calls) => calls.iter().find(|t| !t.same).map(|t| match &t.got {
+                    Ok(got) => format!("{} gave {got}, wanted {}", t.call, t.wanted),
+                    Err(why) => format!("{} {why}, wanted {}", t.call, t.wanted),
+                }),
+            };
+            let is_right = wrong.is_none() && calls.is_some_and(|calls| !calls.is_empty());
+            right.push(is_right);
+            match is_right {
+                true => tried.passed += 1,
+                false if tried.wrong.is_none() => tried.wrong = wrong,
                 false => {}
             }
         }

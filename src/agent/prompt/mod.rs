@@ -119,6 +119,12 @@ pub struct Question {
     /// each with what it must print (see `Agent::best_answer`); empty when
     /// the question knows none.
     pub runs: Vec<(String, String)>,
+    /// For the fix of a function: the command that calls it with calls
+    /// whose values it must return and prints what
+    /// [`crate::lang::examples::read`] reads (see
+    /// [`crate::lang::Language::examples_command`]); an answer is run with
+    /// it before it is written. `None` when the question knows none.
+    pub returns: Option<String>,
 }
 
 impl Question {
@@ -131,6 +137,7 @@ impl Question {
             ask,
             said: None,
             runs: Vec::new(),
+            returns: None,
         }
     }
 
@@ -138,6 +145,15 @@ impl Question {
     /// written.
     pub fn with_runs(self, runs: Vec<(String, String)>) -> Question {
         Question { runs, ..self }
+    }
+
+    /// The same question, its answers called with `command` (see
+    /// [`Question::returns`]) before one is written.
+    pub fn with_returns(self, command: String) -> Question {
+        Question {
+            returns: Some(command),
+            ..self
+        }
     }
 }
 
@@ -202,6 +218,7 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
         ask,
         said: None,
         runs: Vec::new(),
+        returns: None,
     }
 }
 
