@@ -175,10 +175,7 @@ impl Agent<'_> {
                     "the function could not be called: {}",
                     crate::state::head_and_tail(printed.trim_end(), WRONG_MAX)
                 )),
-                Some(calls) => calls.iter().find(|t| !t.same).map(|t| match &t.got {
-                    Ok(got) => format!("{} gave {got}, wanted {}", t.call, t.wanted),
-                    Err(why) => format!("{} {why}, wanted {}", t.call, t.wanted),
-                }),
+                Some(calls) => calls.iter().find(|t| !t.same).map(examples::Tried::said),
             };
             let is_right = wrong.is_none() && calls.is_some_and(|calls| !calls.is_empty());
             right.push(is_right);

@@ -47,6 +47,17 @@ pub struct Tried {
     pub same: bool,
 }
 
+impl Tried {
+    /// `call gave got, wanted wanted` (or what it raised, or why it did
+    /// not finish, in place of `gave got`).
+    pub fn said(&self) -> String {
+        match &self.got {
+            Ok(got) => format!("{} gave {got}, wanted {}", self.call, self.wanted),
+            Err(why) => format!("{} {why}, wanted {}", self.call, self.wanted),
+        }
+    }
+}
+
 /// What a run of an examples command printed: `None` when the function
 /// could not be called as its users would (its module did not import, or
 /// only its file alone did, its package not: the tests and the checks

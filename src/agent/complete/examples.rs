@@ -449,13 +449,7 @@ impl Agent<'_> {
                     tried.retain(given);
                 }
             }
-            let each: Vec<String> = tried
-                .iter()
-                .map(|t| match &t.got {
-                    Ok(got) => format!("{} gave {got}, wanted {}", t.call, t.wanted),
-                    Err(why) => format!("{} {why}, wanted {}", t.call, t.wanted),
-                })
-                .collect();
+            let each: Vec<String> = tried.iter().map(Tried::said).collect();
             tracing::info!(%name, %module, tried = %each.join("; "), "called on the goal's examples");
             examined.push(Examined {
                 name,
