@@ -899,6 +899,62 @@ fn an_answer_whose_program_prints_otherwise_is_run_first_and_not_written() {
     run.assert_code(0);
 }
 
+/// An answer written because none of those tried printed what it must
+/// (the best of them) is not the program the next question shows: the
+/// one from before the run is. t50's cli-flag model, shown its own
+/// written answer, gave it back with the same fault six times in two
+/// questions.
+#[test]
+fn after_a_wrong_answer_is_written_the_next_question_shows_the_program_from_before_the_run() {
+    // Reads --reverse and prints the words as they are: the runs made
+    // before the plan still print what they did.
+    let ignoring = ECHO.replace(
+        "print(\" \".join(argv[1:]))",
+        "print(\" \".join(a for a in argv[1:] if a != \"--reverse\"))",
+    );
+    let answered = ignoring.replace("def main", "# the words\ndef main");
+    let (test, run) = echo_reverse(
+        "python3 echo.py one two three --reverse",
+        reverses_a_b(),
+        vec![
+            serde_json::json!({"name": "shown the program from before the run",
+                "has": ["echo.py must work so", "Before this run, echo.py was as below:"],
+                "reply": {"content": format!("It never reverses.\n```python\n{REVERSING}```\n")}}),
+            serde_json::json!({"name": "shown the program as it is", "has": ["echo.py must work so"],
+                "reply": {"content": format!("Fine.\n```python\n{answered}```\n")}}),
+        ],
+        &ignoring,
+        &[],
+    );
+    let asked = asked_of(&test, "echo.py must work so");
+    assert!(asked.len() >= 2, "{}", run.stderr);
+    assert!(
+        !asked[0].contains("Before this run") && asked[0].contains("a != \"--reverse\""),
+        "the first shows the program as it is: {}",
+        asked[0]
+    );
+    let last = asked.last().expect("asked");
+    assert!(
+        last.contains(&format!(
+            "Before this run, echo.py was as below:\n```python\n{}\n```",
+            ECHO.trim_end()
+        )) && !last.contains("# the words"),
+        "{last}"
+    );
+    let tried = test
+        .records()
+        .into_iter()
+        .filter(|r| matches!(r.event, Event::AnswersTried { .. }))
+        .count();
+    assert!(
+        tried >= 1,
+        "the wrong answer was tried first: {}",
+        run.stderr
+    );
+    assert_eq!(test.read("echo.py"), REVERSING);
+    run.assert_code(0);
+}
+
 /// An answer is tried as the review would write it: mended (an import
 /// the file had put back), it prints what it must, and it is written with
 /// no question asked again. t46's greet-shout answers lacked the `import

@@ -172,12 +172,37 @@ fn written_in(case: &str, goal: &str) -> bool {
 /// A goal that names any case keeps them all, and so does a requirement
 /// about tests (the tests the goal asks for are held by the runner's
 /// own checks).
-pub fn not_named(goal: &str, mut requirements: Vec<Requirement>) -> Vec<Requirement> {
+pub fn not_named(goal: &str, requirements: Vec<Requirement>) -> Vec<Requirement> {
+    aside(goal, requirements, |_| true)
+}
+
+/// [`not_named`] again at the end of the assessment's holds, for the
+/// requirements of the model's own answer (`answered`, their texts) only:
+/// a hold that judges by a requirement's words put back what `not_named`
+/// set aside. t50's cli-flag: "handle the case where the --shout flag is
+/// provided with no arguments" names an option, so it was held as output
+/// again, found unmet with "no command was given that shows it", and a
+/// cycle spent the rest of a right run's rounds on it.
+pub fn still_not_named(
+    goal: &str,
+    requirements: Vec<Requirement>,
+    answered: &[String],
+) -> Vec<Requirement> {
+    aside(goal, requirements, |r| answered.contains(&r.requirement))
+}
+
+/// The requirements `among` picks that are about a case `goal` does not
+/// name, set aside (see [`not_named`]).
+fn aside(
+    goal: &str,
+    mut requirements: Vec<Requirement>,
+    among: impl Fn(&Requirement) -> bool,
+) -> Vec<Requirement> {
     if names_cases(goal) {
         return requirements;
     }
     for requirement in &mut requirements {
-        if requirement.about_tests {
+        if requirement.about_tests || !among(requirement) {
             continue;
         }
         let Some(case) = case_of(&requirement.requirement) else {
@@ -259,6 +284,36 @@ mod tests {
             let judged = not_named(goal, vec![float.clone()]);
             assert_eq!(judged, vec![float.clone()], "{goal}");
         }
+    }
+
+    #[test]
+    fn a_case_set_aside_stays_aside_whatever_a_hold_made_of_it() {
+        // t50's cli-flag: the case names the goal's option.
+        let goal = "Change greet.py so that it takes an optional --shout flag that prints the \
+                    greeting in capitals";
+        let case = requirement(
+            "The program should handle the case where the --shout flag is provided with no \
+             arguments",
+            false,
+        );
+        let mut held = not_named(goal, vec![case.clone()]);
+        assert!(held[0].met);
+        // What a hold of output made of it: unmet, nothing shows it.
+        held[0].met = false;
+        held[0].evidence = "no command was given that shows it when it runs".to_string();
+        let added = requirement(
+            "the program takes --shout and handles the case where",
+            false,
+        );
+        held.push(added.clone());
+        let judged = still_not_named(goal, held, std::slice::from_ref(&case.requirement));
+        assert!(judged[0].met, "{}", judged[0].evidence);
+        assert!(
+            judged[0]
+                .evidence
+                .starts_with("not a requirement of the goal")
+        );
+        assert_eq!(judged[1], added, "not of the model's answer: kept");
     }
 
     #[test]

@@ -599,6 +599,8 @@ impl Agent<'_> {
                 }
                 Ok(requirements) => {
                     let speaks = verdict::speaks_of_output(&self.state().goal);
+                    let answered: Vec<String> =
+                        requirements.iter().map(|r| r.requirement.clone()).collect();
                     let requirements =
                         crate::state::cases::not_named(&self.state().goal, requirements);
                     let requirements =
@@ -745,6 +747,11 @@ impl Agent<'_> {
                         checks,
                         &self.state().ran_before,
                         &verdict::named_options(&self.state().goal),
+                    );
+                    let requirements = crate::state::cases::still_not_named(
+                        &self.state().goal,
+                        requirements,
+                        &answered,
                     );
                     self.record(
                         Event::Assessed {

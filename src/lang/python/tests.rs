@@ -2920,6 +2920,7 @@ fn a_function_that_never_reads_a_parameter_is_told() {
         def later(name):\n    def inner():\n        return name\n    return inner()\n\n\
         def stub(value):\n    pass\n\n\
         def looked_up(key):\n    return locals()['key']\n\n\
+        def main(argv):\n    args = parser.parse_args()\n    print(args)\n\n\
         def test_play(x):\n    assert True\n\n\
         class Game:\n    def move(self, hand):\n        return 1\n";
     let found = Python.ignored(&[("game.py".to_string(), text.to_string())]);
