@@ -208,45 +208,15 @@ impl Agent<'_> {
     }
 }
 
-/// Whether a quoted string of `line` holds a piece of `printed` that
-/// `now` lacks: a run of three letters or more of it, cut at `{`, `}` and
-/// `%` (an f-string's or a format's fields), that `printed` has.
-fn prints_piece_of(line: &str, printed: &str, now: &str) -> bool {
-    ['"', '\''].into_iter().any(|quote| {
-        line.split(quote).skip(1).step_by(2).any(|quoted| {
-            outside_fields(quoted).into_iter().any(|piece| {
-                piece.chars().filter(|c| c.is_alphabetic()).count() >= 3
-                    && printed.contains(piece.as_str())
-                    && !now.contains(piece.as_str())
-            })
-        })
+/// Whether `pieces` (the literal text of a line, see
+/// [`crate::lang::Language::literal_pieces`]) hold one of `printed` that
+/// `now` lacks: a piece of three letters or more.
+fn prints_piece_of(pieces: &[String], printed: &str, now: &str) -> bool {
+    pieces.iter().any(|piece| {
+        piece.chars().filter(|c| c.is_alphabetic()).count() >= 3
+            && printed.contains(piece.as_str())
+            && !now.contains(piece.as_str())
     })
-}
-
-/// The pieces of a quoted string outside its fields (`{...}`, `%s`,
-/// `%.2f`), cut at them.
-fn outside_fields(quoted: &str) -> Vec<String> {
-    let (mut pieces, mut piece, mut depth) = (Vec::new(), String::new(), 0usize);
-    let mut spec = false;
-    for c in quoted.chars() {
-        if spec && (c.is_alphanumeric() || c == '.') {
-            continue;
-        }
-        spec = c == '%';
-        match c {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            '%' => {}
-            _ if depth == 0 => {
-                piece.push(c);
-                continue;
-            }
-            _ => continue,
-        }
-        pieces.push(std::mem::take(&mut piece));
-    }
-    pieces.push(piece);
-    pieces
 }
 
 /// Whether a run of the active subtask's command shows it done: it exited
@@ -435,11 +405,13 @@ impl Agent<'_> {
     /// whose text is still there, moved or reworded around it, is not
     /// what was lost.
     fn printing_line_gone(&self, path: &str, now: &str, printed: &str) -> Option<(usize, String)> {
+        let language = self.reviews.languages.for_path(path)?;
         let was = self.text_before_run(path)?;
         let kept: std::collections::HashSet<&str> = now.lines().map(str::trim).collect();
         was.lines().enumerate().find_map(|(at, line)| {
             let gone = !line.trim().is_empty() && !kept.contains(line.trim());
-            (gone && prints_piece_of(line, printed, now)).then(|| (at + 1, line.to_string()))
+            (gone && prints_piece_of(&language.literal_pieces(line), printed, now))
+                .then(|| (at + 1, line.to_string()))
         })
     }
 
@@ -648,23 +620,19 @@ mod tests {
 
     #[test]
     fn a_line_printed_the_text_when_a_quoted_piece_of_it_is_printed_and_gone() {
+        use crate::lang::Language;
+        let prints = |line: &str, printed: &str, now: &str| {
+            prints_piece_of(&crate::lang::Python.literal_pieces(line), printed, now)
+        };
         let line = "    print(f\"Hello, {name}!\")";
-        assert!(prints_piece_of(
-            line,
-            "Hello, world!",
-            "print(f'HELLO, {name}!')"
-        ));
+        assert!(prints(line, "Hello, world!", "print(f'HELLO, {name}!')"));
         // Still in the file, reworded around it: not what was lost.
-        assert!(!prints_piece_of(
-            line,
-            "Hello, world!",
-            "text = 'Hello, ' + name"
-        ));
+        assert!(!prints(line, "Hello, world!", "text = 'Hello, ' + name"));
         // A field's name, or a piece of fewer than three letters, is no text.
-        assert!(!prints_piece_of("print(f'{name}!')", "name!", ""));
-        assert!(!prints_piece_of("print('Hi')", "Hi there", ""));
-        assert!(prints_piece_of("print('%s items' % n)", "3 items", ""));
-        assert!(!prints_piece_of("total = n + 1", "3", ""));
+        assert!(!prints("print(f'{name}!')", "name!", ""));
+        assert!(!prints("print('Hi')", "Hi there", ""));
+        assert!(prints("print('%s items' % n)", "3 items", ""));
+        assert!(!prints("total = n + 1", "3", ""));
     }
 
     fn run(command: &str, exit_code: Option<i32>, stdout: &str) -> CheckRun {

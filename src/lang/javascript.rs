@@ -69,6 +69,12 @@ impl Language for JavaScript {
         Some("`process.argv[2]`")
     }
 
+    /// Its strings in `'`, `"` or backquotes, cut at a template's
+    /// `${...}`.
+    fn literal_pieces(&self, line: &str) -> Vec<String> {
+        super::quoted_pieces(line, &['"', '\'', '`'])
+    }
+
     fn reading_option(&self, option: &str) -> Option<String> {
         Some(format!(
             "`process.argv.slice(2).includes('{option}')` is true when {option} is given, and \

@@ -561,6 +561,14 @@ pub trait Language: Send + Sync {
     fn first_argument(&self) -> Option<&'static str> {
         None
     }
+    /// The pieces of text a line of this language's source prints as
+    /// they are: its string literals, cut at the fields a value fills in
+    /// (`{name}`, `%s`). What tells that a line of a program's old text
+    /// printed what the program no longer prints (see
+    /// `Agent::printing_line_gone`). None by default.
+    fn literal_pieces(&self, _line: &str) -> Vec<String> {
+        Vec::new()
+    }
     /// How a program of this language tells `option` (`--shout`) from
     /// the other arguments it is run with, in its own words (an
     /// expression for each), said to a model whose program printed the
@@ -929,6 +937,49 @@ fn shape(line: &str) -> String {
         }
     }
     out
+}
+
+/// The strings of `line` quoted in one of `quotes`, cut at the fields a
+/// value fills in: `{...}` (Python's f-strings and `str.format`, and
+/// JavaScript's `${...}`, whose `$` stays with the piece before it) and
+/// `%` formats (`%s`, `%.2f`).
+pub(crate) fn quoted_pieces(line: &str, quotes: &[char]) -> Vec<String> {
+    quotes
+        .iter()
+        .flat_map(|quote| {
+            line.split(*quote)
+                .skip(1)
+                .step_by(2)
+                .flat_map(outside_fields)
+                .filter(|piece| !piece.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The pieces of a quoted string outside its fields, cut at them.
+fn outside_fields(quoted: &str) -> Vec<String> {
+    let (mut pieces, mut piece, mut depth) = (Vec::new(), String::new(), 0usize);
+    let mut spec = false;
+    for c in quoted.chars() {
+        if spec && (c.is_alphanumeric() || c == '.') {
+            continue;
+        }
+        spec = c == '%';
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            '%' => {}
+            _ if depth == 0 => {
+                piece.push(c);
+                continue;
+            }
+            _ => continue,
+        }
+        pieces.push(std::mem::take(&mut piece));
+    }
+    pieces.push(piece);
+    pieces
 }
 
 #[cfg(test)]

@@ -98,3 +98,16 @@ fn a_failed_node_test_points_at_its_file_and_line() {
     );
     assert!(JavaScript.failures("ok 1 - adds\n").is_empty());
 }
+
+#[test]
+fn the_text_a_line_prints_as_it_is_is_its_strings_outside_their_fields() {
+    assert_eq!(
+        JavaScript.literal_pieces("  console.log(`Hello, ${name}!`);"),
+        ["Hello, $", "!"]
+    );
+    assert_eq!(
+        JavaScript.literal_pieces("console.log('Total: ' + n);"),
+        ["Total: "]
+    );
+    assert!(JavaScript.literal_pieces("const n = 1;").is_empty());
+}

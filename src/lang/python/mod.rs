@@ -665,6 +665,12 @@ impl Language for Python {
         Some("`sys.argv[1]` (after `import sys`)")
     }
 
+    /// Its quoted strings, in `'` or `"`, cut at an f-string's or a
+    /// `str.format`'s fields (`{...}`) and at `%` formats (`%s`, `%.2f`).
+    fn literal_pieces(&self, line: &str) -> Vec<String> {
+        super::quoted_pieces(line, &['"', '\''])
+    }
+
     fn reading_option(&self, option: &str) -> Option<String> {
         Some(format!(
             "`{}` is True when {option} is given, and `[arg for arg in sys.argv[1:] if not \
