@@ -70,9 +70,19 @@ impl Language for JavaScript {
     }
 
     /// Its strings in `'`, `"` or backquotes, cut at a template's
-    /// `${...}`.
+    /// `${...}` (its `$` too: `Hello, ${name}!` prints `Hello, ` and `!`).
     fn literal_pieces(&self, line: &str) -> Vec<String> {
-        super::quoted_pieces(line, &['"', '\'', '`'])
+        let mut pieces = super::quoted_pieces(line, &['"', '\'']);
+        pieces.extend(
+            super::quoted_pieces(line, &['`'])
+                .into_iter()
+                .map(|piece| match piece.strip_suffix('$') {
+                    Some(before) => before.to_string(),
+                    None => piece,
+                })
+                .filter(|piece| !piece.is_empty()),
+        );
+        pieces
     }
 
     fn reading_option(&self, option: &str) -> Option<String> {

@@ -940,9 +940,9 @@ fn shape(line: &str) -> String {
 }
 
 /// The strings of `line` quoted in one of `quotes`, cut at the fields a
-/// value fills in: `{...}` (Python's f-strings and `str.format`, and
-/// JavaScript's `${...}`, whose `$` stays with the piece before it) and
-/// `%` formats (`%s`, `%.2f`).
+/// value fills in: `{...}` (Python's f-strings and `str.format`; the `$`
+/// of JavaScript's `${...}` stays with the piece before it, for its
+/// language to drop) and `%` formats (`%s`, `%.2f`).
 pub(crate) fn quoted_pieces(line: &str, quotes: &[char]) -> Vec<String> {
     quotes
         .iter()
