@@ -1183,6 +1183,143 @@ def judge_longest(work):
         (work / "judge_lines.txt").unlink()
 
 
+# An eighth batch of the suite's kinds in other words (session of 2026-12-02
+# 04:06), written before any run of them: `--goals eighth`. Shapes the
+# earlier batches lack: a fix whose bug is how a text is split, a function
+# over a list of records, tests of a function that raises on bad input, an
+# option that changes how every line is printed, a package named in the
+# goal's last words, and a program of two numeric arguments.
+WORDS = """\
+def word_count(text):
+    \"\"\"How many words the text has; any run of spaces, tabs or newlines parts two words.\"\"\"
+    return len(text.split(" "))
+
+
+def longest_word(text):
+    \"\"\"The longest word of the text ('' when there is none).\"\"\"
+    return max(text.split(), key=len, default="")
+"""
+
+TEST_WORDS = """\
+from words import longest_word, word_count
+
+
+def test_word_count_simple():
+    assert word_count("one two three") == 3
+
+
+def test_word_count_spaces():
+    assert word_count("  one   two\\tthree\\n") == 3
+
+
+def test_word_count_empty():
+    assert word_count("") == 0
+
+
+def test_longest_word():
+    assert longest_word("a bb ccc") == "ccc"
+"""
+
+PEOPLE = """\
+def names(people):
+    \"\"\"The names of the people, each a dict with "name" and "age".\"\"\"
+    return [person["name"] for person in people]
+
+
+def adults(people):
+    \"\"\"The people aged 18 or more.\"\"\"
+    return [person for person in people if person["age"] >= 18]
+"""
+
+TIMEPARSE = """\
+def to_minutes(text):
+    \"\"\"Minutes since midnight of a time written "HH:MM": "01:30" -> 90.
+
+    Raises ValueError when the text is not such a time.
+    \"\"\"
+    hours, sep, minutes = text.partition(":")
+    if not sep or not hours.isdigit() or not minutes.isdigit():
+        raise ValueError(f"not a time: {text!r}")
+    hours, minutes = int(hours), int(minutes)
+    if hours > 23 or minutes > 59:
+        raise ValueError(f"not a time: {text!r}")
+    return hours * 60 + minutes
+"""
+
+BROKEN_TIMEPARSE = TIMEPARSE.replace("return hours * 60 + minutes", "return hours * 60")
+
+SHOW = """\
+import sys
+
+
+def main(argv):
+    with open(argv[1]) as f:
+        for line in f:
+            print(line.rstrip("\\n"))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_words_fix(work):
+    return fixed(work, "words.py", "from words import word_count, longest_word; "
+                                   "assert word_count('a  b') == 2; "
+                                   "assert word_count('x\\ny z') == 3; "
+                                   "assert longest_word('hi there') == 'there'")
+
+
+def judge_add_oldest(work):
+    ok, out = probe(work, """
+        from people import oldest, names, adults
+        folks = [{"name": "Ann", "age": 31}, {"name": "Bob", "age": 67}, {"name": "Cy", "age": 12}]
+        assert oldest(folks) == "Bob", oldest(folks)
+        assert oldest([{"name": "Di", "age": 5}]) == "Di"
+        assert names(folks) == ["Ann", "Bob", "Cy"] and len(adults(folks)) == 2
+    """)
+    return ok, "oldest works and the others still do" if ok else out
+
+
+def judge_timeparse_tests(work):
+    return tests_that_test(work, "timeparse.py", BROKEN_TIMEPARSE, "to_minutes()")
+
+
+def judge_show_numbers(work):
+    (work / "judge_show.txt").write_text("alpha\nbeta\n")
+    try:
+        code, out = py(["show.py", "judge_show.txt"], work)
+        if code != 0 or out.strip().splitlines() != ["alpha", "beta"]:
+            return False, f"`show.py FILE` printed {out.strip()[:60]!r}"
+        for args in (["-n", "judge_show.txt"], ["judge_show.txt", "-n"]):
+            code, out = py(["show.py", *args], work)
+            lines = out.strip().splitlines()
+            if (code == 0 and len(lines) == 2 and re.fullmatch(r"\s*1\W*\s*alpha", lines[0])
+                    and re.fullmatch(r"\s*2\W*\s*beta", lines[1])):
+                return True, "show.py prints the file, and numbers its lines with -n"
+        return False, f"`show.py -n FILE` printed {out.strip()[:60]!r}"
+    finally:
+        (work / "judge_show.txt").unlink()
+
+
+def judge_kelvin(work):
+    return probed_and_tested(
+        work, "from kelvin import to_kelvin, from_kelvin; "
+              "assert abs(to_kelvin(0) - 273.15) < 1e-9, to_kelvin(0); "
+              "assert abs(from_kelvin(373.15) - 100) < 1e-9, from_kelvin(373.15)",
+        "`from kelvin import to_kelvin, from_kelvin` fails")
+
+
+def judge_power(work):
+    for path in [p for p in sources(work) if not is_test(p)]:
+        code, out = py([str(path.relative_to(work)), "2", "10"], work)
+        if code == 0 and re.findall(r"\d+(?:\.0+)?", out)[-1:] in (["1024"], ["1024.0"]):
+            code, out = py([str(path.relative_to(work)), "3", "4"], work)
+            if code == 0 and re.findall(r"\d+(?:\.0+)?", out)[-1:] in (["81"], ["81.0"]):
+                return True, f"{path.relative_to(work)} prints 1024 for 2 10 and 81 for 3 4"
+    return False, "no script prints 1024 for the arguments 2 10 and 81 for 3 4"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -1533,6 +1670,46 @@ TASKS = {
         [],
         judge_longest,
     ),
+    "words-fix": (
+        "pytest reports failures in this project. Find the bug in words.py and repair it; the tests "
+        "are right",
+        {"words.py": WORDS, "test_words.py": TEST_WORDS},
+        ["test_words.py"],
+        judge_words_fix,
+    ),
+    "add-oldest": (
+        "people.py needs one more function: oldest(people), giving the name of the oldest person "
+        "in the list",
+        {"people.py": PEOPLE},
+        [],
+        judge_add_oldest,
+    ),
+    "timeparse-tests": (
+        "Cover timeparse.py with pytest tests, including the inputs it rejects",
+        {"timeparse.py": TIMEPARSE},
+        ["timeparse.py"],
+        judge_timeparse_tests,
+    ),
+    "show-numbers": (
+        "show.py prints a file. Add a -n option so that it numbers the lines it prints",
+        {"show.py": SHOW},
+        [],
+        judge_show_numbers,
+    ),
+    "kelvin": (
+        "I need to_kelvin(celsius) and from_kelvin(kelvin) in a Python package; the package is "
+        "to be named kelvin and tested with pytest",
+        {},
+        [],
+        judge_kelvin,
+    ),
+    "power": (
+        "Write power.py: it takes two numbers as command-line arguments and prints the first "
+        "raised to the power of the second",
+        {},
+        [],
+        judge_power,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -1547,8 +1724,10 @@ FIFTH = ["grades-fix", "add-duration", "textstats-tests", "head-lines", "textcas
 SIXTH = ["money-fix", "add-lengths", "tally-tests", "join-sep", "mathkit", "vowels"]
 # The seventh batch (session of 2026-12-01 15:51), written before any run of it.
 SEVENTH = ["discount-fix", "add-next-day", "convert-tests", "greet-shout", "distance", "longest"]
+# The eighth batch (session of 2026-12-02 04:06), written before any run of it.
+EIGHTH = ["words-fix", "add-oldest", "timeparse-tests", "show-numbers", "kelvin", "power"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH]
+               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
