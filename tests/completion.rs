@@ -4373,6 +4373,93 @@ fn a_library_function_right_on_the_goal_s_examples_is_met_without_tests() {
     );
 }
 
+/// t56's add-oldest: asked from the goal alone, the model called
+/// `oldest(['Alice', 'Bob', 'Charlie'])` where people.py's people are
+/// records, and a right `oldest` that raised TypeError on it was held
+/// wrong for the rest of the run. The examples question shows the file
+/// the goal names as it was before the run, and a call that raised on
+/// arguments the goal's words do not give is left out; one on the goal's
+/// own arguments still holds the function wrong.
+#[test]
+fn a_call_that_raises_on_arguments_the_model_made_up_does_not_hold_a_function_wrong() {
+    let script = |added: String, examples: &[&str]| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+                "check": "python3 textutil.py"},
+            "rules": writes_textutil(&added),
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "count_vowels(text) returns how many vowels the text has",
+                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
+                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "examples": {"examples": examples},
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+        }))
+        .expect("script")
+    };
+    let held = "count_vowels returns what the goal says it returns";
+    // 42 is no word of the goal: `count_vowels(42)` raises TypeError.
+    let made_up = add_function(
+        script(
+            with_count_vowels(),
+            &[
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels(42) == 0",
+            ],
+        ),
+        TEXTUTIL,
+    );
+    let run = made_up.run();
+    run.assert_code(0);
+    let state = made_up.assert_replay_matches();
+    assert!(
+        state
+            .requirements
+            .iter()
+            .all(|r| r.met && r.requirement != held),
+        "{:?}",
+        state.requirements
+    );
+    // The question showed textutil.py as it was before the run.
+    let asked = asked_of(
+        &made_up,
+        "write Python asserts of what `count_vowels` must return",
+    );
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].contains(&format!(
+            "textutil.py, as it was before this run:\n```\n{}",
+            TEXTUTIL.trim_end()
+        )),
+        "{}",
+        asked[0]
+    );
+    // 'vowels' is the goal's word: a function that raises on it is held
+    // wrong.
+    let knows_hello =
+        format!("{TEXTUTIL}\n\ndef count_vowels(text):\n    return {{'hello': 2}}[text]\n");
+    let given = add_function(
+        script(
+            knows_hello,
+            &[
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels('vowels') == 2",
+            ],
+        ),
+        TEXTUTIL,
+    );
+    let run = given.run();
+    run.assert_code(1);
+    let state = given.assert_replay_matches();
+    let unmet = state.requirements.iter().find(|r| r.requirement == held);
+    assert!(
+        unmet.is_some_and(|r| !r.met
+            && r.evidence
+                .contains("count_vowels('vowels') raised KeyError")),
+        "{:?}",
+        state.requirements
+    );
+}
+
 #[test]
 fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_code() {
     // u2 (`--api openai`): a right fizzbuzz and tests that passed ended

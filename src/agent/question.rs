@@ -404,12 +404,18 @@ impl Agent<'_> {
         Some(Question::of_file(path, tag, ask).with_runs(wanted))
     }
 
-    /// `path` as it was before the run, from the blob the baseline keeps
-    /// of it.
+    /// `path` as it was before the run: from the blob kept of it when the
+    /// run changed it, else the file itself while it still has the
+    /// content the baseline recorded.
     pub(super) fn text_before_run(&self, path: &str) -> Option<String> {
         let sha256 = self.state().baseline.files.get(path)?.sha256.as_deref()?;
-        let was = crate::store::blobs::read(self.store.paths(), sha256).ok()??;
-        String::from_utf8(was).ok()
+        if let Some(was) = crate::store::blobs::read(self.store.paths(), sha256).ok()? {
+            return String::from_utf8(was).ok();
+        }
+        let now = self.tools.contents(path)?;
+        (crate::digest::sha256_hex(&now) == sha256)
+            .then(|| String::from_utf8(now).ok())
+            .flatten()
     }
 
     /// The runs a program of the project, `path`, must make, each with

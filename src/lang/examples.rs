@@ -134,6 +134,52 @@ pub fn given_by(goal: &str, value: &str) -> bool {
     }
 }
 
+/// Whether the goal's words give every literal argument of `call` (see
+/// [`given_by`]): each string's text stands in `goal`, each number is a
+/// word of it. A call without literal arguments (`f()`) has none the model
+/// made up.
+pub fn arguments_given(goal: &str, call: &str) -> bool {
+    let Some(open) = call.find('(') else {
+        return false;
+    };
+    let close = call
+        .rfind(')')
+        .filter(|close| *close > open)
+        .unwrap_or(call.len());
+    literals(&call[open + 1..close])
+        .iter()
+        .all(|literal| given_by(goal, literal))
+}
+
+/// The literals of `code`: its strings with their quotes (`'a'`) and its
+/// numbers (`-2.5`); names (`True`, `x1`) are skipped whole.
+fn literals(code: &str) -> Vec<String> {
+    let chars: Vec<char> = code.chars().collect();
+    let (mut found, mut at) = (Vec::new(), 0);
+    while at < chars.len() {
+        let c = chars[at];
+        let start = at;
+        at += 1;
+        if ['\'', '"', '`'].contains(&c) {
+            while at < chars.len() && chars[at] != c {
+                at += if chars[at] == '\\' { 2 } else { 1 };
+            }
+            at = (at + 1).min(chars.len());
+            found.push(chars[start..at].iter().collect());
+        } else if c.is_alphabetic() || c == '_' {
+            while at < chars.len() && (chars[at].is_alphanumeric() || chars[at] == '_') {
+                at += 1;
+            }
+        } else if c.is_ascii_digit() {
+            while at < chars.len() && (chars[at].is_ascii_alphanumeric() || chars[at] == '.') {
+                at += 1;
+            }
+            found.push(chars[start..at].iter().collect());
+        }
+    }
+    found
+}
+
 /// Whether two calls are the same but for white space: `f(1, 2)` and
 /// `f(1,2)`.
 pub fn same_call(a: &str, b: &str) -> bool {
@@ -348,6 +394,28 @@ mod tests {
         assert_eq!(goal_says(&given, "format_duration(f(3725))"), None);
         assert!(same_call("f(1, 2)", "f(1,2)"));
         assert!(!same_call("f(1, 2)", "f(12)"));
+    }
+
+    #[test]
+    fn a_calls_arguments_are_the_goals_when_its_words_give_each_literal() {
+        let goal = "Add oldest(people) to people.py; oldest([]) is 'nobody', and 30 is an age";
+        assert!(arguments_given(goal, "oldest([])"));
+        assert!(arguments_given(goal, "f()"));
+        assert!(
+            arguments_given(goal, "oldest([{'age': 30}])"),
+            "'age' and 30 are words of it"
+        );
+        assert!(!arguments_given(goal, "oldest(['Alice', 'Bob'])"));
+        assert!(!arguments_given(goal, "oldest([{'age': 31}])"));
+        assert!(
+            arguments_given(goal, "oldest(x30)"),
+            "a name is not a literal"
+        );
+        assert!(!arguments_given(goal, "oldest"), "not a call");
+        assert_eq!(
+            literals(r#"f('a\'b', "c", -2.5, True, x1)"#),
+            ["'a\\'b'", "\"c\"", "2.5"]
+        );
     }
 
     #[test]

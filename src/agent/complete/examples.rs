@@ -62,7 +62,12 @@ fn spelled(name: &str) -> String {
 /// (`assert CALL == VALUE`). A coder model writes asserts more surely
 /// than it fills a form: asked for a call and what it "returns", Qwen2.5-
 /// Coder 1.5B gave `count_vowels('hello')` and "h".
-fn examples_prompt(names: &[String], language: &str, shape: &str) -> String {
+fn examples_prompt(
+    names: &[String],
+    language: &str,
+    shape: &str,
+    code: &[(String, String)],
+) -> String {
     let most = match names.len() {
         0 | 1 => format!("At most {MAX_EXAMPLES}"),
         _ => format!("At most {} for each of them", each(names)),
@@ -72,14 +77,29 @@ fn examples_prompt(names: &[String], language: &str, shape: &str) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ");
+    let shown: String = code
+        .iter()
+        .map(|(path, text)| format!("{path}, as it was before this run:\n```\n{text}\n```\n"))
+        .collect();
+    let (from, arguments) = match code.is_empty() {
+        true => ("From the GOAL's words alone (not from any code)", ""),
+        false => (
+            "From the GOAL's words alone (not from the code above)",
+            ", in the shape the code above gives its data",
+        ),
+    };
     format!(
-        "No tool call now. From the GOAL's words alone (not from any code), write {language} \
-         asserts of what {names} must return, each one line `{shape}`: a call with literal \
-         arguments, and the value the GOAL's words say it returns, as a literal. Only calls \
-         whose result the GOAL decides; none when the GOAL does not say what they return. \
-         {most}. Answer with JSON: {{\"examples\": [\"...\"]}}"
+        "{shown}No tool call now. {from}, write {language} asserts of what {names} must \
+         return, each one line `{shape}`: a call with literal arguments{arguments}, and the \
+         value the GOAL's words say it returns, as a literal. Only calls whose result the GOAL \
+         decides; none when the GOAL does not say what they return. {most}. Answer with JSON: \
+         {{\"examples\": [\"...\"]}}"
     )
 }
+
+/// Characters of the project's code shown with the examples question at
+/// most (see [`Agent::project_code`]).
+const MAX_CODE: usize = 4_000;
 
 /// Examples of one function at most, when the goal names `names`: the
 /// budget shared, two each at least. t37's mathkit was asked of `gcd` and
@@ -280,7 +300,11 @@ impl Agent<'_> {
         let spelled = spelled(language.name());
         let head = self.head();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
-        let first = format!("{head}\n\n{}", examples_prompt(&names, &spelled, &shape));
+        let code = self.project_code(at);
+        let first = format!(
+            "{head}\n\n{}",
+            examples_prompt(&names, &spelled, &shape, &code)
+        );
         let schema = lines_schema("examples", 0, most(&names));
         let Some(reply) = self.ask_answer(first, schema).await? else {
             return Ok(false);
@@ -330,6 +354,47 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         Ok(true)
+    }
+
+    /// The project's own source files in the language at `at` as they
+    /// were before the run, shown with the examples question for the
+    /// shape of the data its functions take: those the goal names, or the
+    /// only one there is; none past [`MAX_CODE`] characters in all. Asked
+    /// from the goal alone, t56's add-oldest model called
+    /// `oldest(['Alice', 'Bob', 'Charlie'])` where people.py's records are
+    /// dicts with a name and an age.
+    fn project_code(&self, at: usize) -> Vec<(String, String)> {
+        let language = self.languages[at].as_ref();
+        let goal = self.state().goal.to_lowercase();
+        let words: Vec<&str> = goal
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let sources: Vec<String> = (self.state().baseline.files.keys())
+            .filter(|path| language.owns(path) && !language.is_test(path))
+            .cloned()
+            .collect();
+        let named: Vec<&String> = sources
+            .iter()
+            .filter(|path| crate::workspace::names_file(&goal, &words, path))
+            .collect();
+        let shown = match (named.is_empty(), sources.as_slice()) {
+            (false, _) => named,
+            (true, [only]) => vec![only],
+            (true, _) => Vec::new(),
+        };
+        let mut code = Vec::new();
+        let mut room = MAX_CODE;
+        for path in shown {
+            let Some(text) = self.text_before_run(path) else {
+                continue;
+            };
+            if text.len() <= room {
+                room -= text.len();
+                code.push((path.clone(), text.trim_end().to_string()));
+            }
+        }
+        code
     }
 
     /// One structured answer; `Ok(None)` when the run ended meanwhile.
@@ -439,7 +504,20 @@ impl Agent<'_> {
             // tests asserted its wrong values ended "Goal achieved"). Else
             // they are all left out, and the function is judged by what
             // runs it (tests, the assessment). A call that raised or hung
-            // is wrong whatever it was to return: it stays.
+            // on the goal's own arguments is wrong whatever it was to
+            // return: it stays.
+            // A call that raised or hung on arguments the goal's words do
+            // not give either is the model's own from end to end: the
+            // arguments may be what was wrong (t56's add-oldest: a right
+            // `oldest` raised TypeError on a list of names, where the
+            // project's people are records, and was held wrong for the
+            // rest of the run). It is left out; one on the goal's own
+            // arguments stays.
+            tried.retain(|t| {
+                t.got.is_ok()
+                    || examples::given_by(&goal, &t.wanted)
+                    || examples::arguments_given(&goal, &t.call)
+            });
             let given = |t: &Tried| examples::given_by(&goal, &t.wanted) || t.got.is_err();
             if let Some(differs) = tried.iter().find(|t| !t.same && !given(t)).cloned() {
                 let Some(held) = self.settle(&differs).await? else {
@@ -611,9 +689,9 @@ mod tests {
                 pair("lcm(4, 6)", "12"),
             ]
         );
-        let prompt = examples_prompt(&names, "Python", "assert CALL == VALUE");
+        let prompt = examples_prompt(&names, "Python", "assert CALL == VALUE", &[]);
         assert!(prompt.contains("At most 3 for each of them."), "{prompt}");
-        let one = examples_prompt(&names[..1], "Python", "assert CALL == VALUE");
+        let one = examples_prompt(&names[..1], "Python", "assert CALL == VALUE", &[]);
         assert!(one.contains("At most 6."), "{one}");
         let four: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
         assert_eq!((each(&four), most(&four)), (2, 8));
@@ -649,9 +727,27 @@ mod tests {
     }
 
     #[test]
-    fn the_questions_show_no_code_and_nothing_to_copy() {
+    fn the_questions_show_only_the_projects_code_and_nothing_to_copy() {
         let names = vec!["fizzbuzz".to_string()];
-        let prompt = examples_prompt(&names, "Python", "assert CALL == VALUE");
+        let prompt = examples_prompt(&names, "Python", "assert CALL == VALUE", &[]);
+        assert!(
+            prompt.starts_with("No tool call now. From the GOAL's words alone (not from any code)"),
+            "{prompt}"
+        );
+        assert!(!prompt.contains("shape"), "{prompt}");
+        let code = [(
+            "people.py".to_string(),
+            "def names(people):\n    pass".to_string(),
+        )];
+        let shown = examples_prompt(&names, "Python", "assert CALL == VALUE", &code);
+        assert!(
+            shown.starts_with("people.py, as it was before this run:\n```\ndef names(people):\n    pass\n```\nNo tool call now."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("literal arguments, in the shape the code above gives its data,"),
+            "{shown}"
+        );
         assert!(prompt.contains("`fizzbuzz`"), "{prompt}");
         assert!(prompt.contains("write Python asserts"), "{prompt}");
         assert!(prompt.contains("`assert CALL == VALUE`"), "{prompt}");
