@@ -1562,3 +1562,53 @@ fn a_goal_about_tests_holds_no_program_to_print_its_words() {
     assert_eq!(test.read("calc.py"), fixed, "{}", run.stderr);
     run.assert_code(0);
 }
+
+/// t56's show-numbers: a plan checked `python3 show.py -n` for a show.py
+/// that prints the file its argument names; the check could never pass.
+/// Run on a word before the plan, show.py says there is no such file: its
+/// check runs it on sample.txt, which the plan writes first.
+#[test]
+fn a_check_of_a_program_that_opens_its_argument_runs_it_on_a_sample() {
+    let show = "import sys\n\n\ndef main(argv):\n    with open(argv[1]) as f:\n        for line in f:\n            print(line.rstrip('\\n'))\n\n\nif __name__ == '__main__':\n    main(sys.argv)\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "show.py", "purpose": "add -n to number the lines"}],
+            "check": "python3 show.py -n"},
+        "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+            "arguments": {"success": false, "reason": "cannot"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("show.py", show).args([
+        "show.py prints a file. Add a -n option so that it numbers the lines it prints",
+        "--max-rounds",
+        "2",
+    ]);
+    test.run();
+    let tasks = test
+        .records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::Planned { tasks, .. } => Some(tasks),
+            _ => None,
+        })
+        .expect("a plan");
+    let kinds: Vec<String> = tasks[0].kinds.iter().map(|k| format!("{k:?}")).collect();
+    assert_eq!(
+        kinds,
+        [
+            r#"Write { path: "show.py" }"#,
+            r#"Write { path: "sample.txt" }"#,
+            r#"Check { cmd: "python3 show.py -n sample.txt" }"#
+        ],
+        "{:?}",
+        tasks[0].subtasks
+    );
+    assert_eq!(
+        tasks[0].subtasks[2],
+        "Run `python3 show.py -n sample.txt` and make it succeed (fix the files if it fails)"
+    );
+    // show.py itself was left as it was by the run on a word.
+    assert_eq!(
+        std::fs::read_to_string(test.workspace.join("show.py")).unwrap(),
+        show
+    );
+}

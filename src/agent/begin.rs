@@ -8,7 +8,7 @@ use super::{Agent, Step, decompose, reconcile};
 use crate::lang::Languages;
 use crate::model::{Failure, ModelError};
 use crate::state::verdict::CheckRun;
-use crate::state::{BaselineFile, Event};
+use crate::state::{BaselineFile, Event, SubtaskKind};
 use crate::store::{Durability, StoreError};
 use crate::workspace::{self, Map};
 
@@ -79,6 +79,8 @@ impl Agent<'_> {
                 Some(Ok(planned)) => planned,
             };
             if let Event::Planned { tasks, .. } = &mut planned {
+                let opening = self.opening_programs(tasks).await;
+                decompose::files_of_checks(tasks, |path| opening.iter().any(|p| p == path));
                 let baseline = &self.state().baseline.files;
                 if tests.as_ref().is_some_and(fail) {
                     decompose::to_code_under_test(tasks, |path| {
@@ -532,6 +534,44 @@ impl Agent<'_> {
             .map(|_| ())
     }
 
+    /// The programs of the project (there before the run) that a check of
+    /// `tasks` runs without naming an input file, and that, run on
+    /// [`SAMPLE_WORD`], say there is no such file: they open the file their
+    /// argument names (see [`decompose::files_of_checks`]). Each runs once,
+    /// for at most [`RAN_BEFORE_TIMEOUT`] seconds.
+    async fn opening_programs(&mut self, tasks: &[crate::state::TaskPlan]) -> Vec<String> {
+        let mut programs: Vec<(String, String)> = Vec::new();
+        for kind in tasks.iter().flat_map(|task| &task.kinds) {
+            let (SubtaskKind::Check { cmd } | SubtaskKind::Show { cmd, .. }) = kind else {
+                continue;
+            };
+            let words = shell_words::split(cmd).unwrap_or_default();
+            for word in words.iter().skip(1) {
+                let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
+                    continue;
+                };
+                let there = self.state().baseline.files.contains_key(word);
+                if there && !language.is_test(word) && !programs.iter().any(|(p, _)| p == word) {
+                    programs.push((word.clone(), language.run_command(word)));
+                }
+            }
+        }
+        let mut opening = Vec::new();
+        for (path, command) in programs.into_iter().take(MAX_RAN_BEFORE) {
+            if self.stop.is_requested() {
+                break;
+            }
+            let command = format!("{command} {SAMPLE_WORD}");
+            let run = self
+                .run_check_within(&command, Some(RAN_BEFORE_TIMEOUT))
+                .await;
+            if !run.passed() && opens(&run.output, SAMPLE_WORD) {
+                opening.push(path);
+            }
+        }
+        opening
+    }
+
     /// `command` run with `words` after it, when it prints
     /// something and prints the same the second time. t1's echo-reverse:
     /// `python3 echo.py` printed nothing before the plan, nothing was
@@ -658,6 +698,15 @@ fn said_check(check: &crate::lang::FailedCheck) -> String {
 }
 
 /// The project's tests ran and did not pass.
+/// Whether `output` says that a file named `word` could not be opened:
+/// the system's own words for it ("No such file or directory"), which
+/// programs of any language pass on (Python's `FileNotFoundError`,
+/// Node's `ENOENT`), with `word` quoted.
+fn opens(output: &str, word: &str) -> bool {
+    output.contains("No such file or directory")
+        && (output.contains(&format!("'{word}'")) || output.contains(&format!("\"{word}\"")))
+}
+
 fn fail(run: &CheckRun) -> bool {
     !run.passed() && run.tests.is_some_and(|t| t.failed > 0)
 }

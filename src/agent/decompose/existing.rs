@@ -468,7 +468,46 @@ pub fn inputs_of_checks(
     }
 }
 
-/// `tasks` whose planned write of a program a check runs on an input file
+/// The input file [`files_of_checks`] gives a check that names none.
+pub const SAMPLE_INPUT: &str = "sample.txt";
+
+/// `tasks` whose checks of a program that opens the file its argument
+/// names (`opens`, found by running it: see `Agent::opening_programs`)
+/// name no input file: each such check (and the subtask and task that say
+/// it) runs the program on [`SAMPLE_INPUT`] as well, written before it by
+/// [`inputs_of_checks`] when the workspace has none. t56's show-numbers
+/// planned `python3 show.py -n` for a show.py that prints the file it is
+/// given; the check could never pass, and the model, told to make it
+/// succeed, wrote show.py over until it printed nothing of the file.
+pub fn files_of_checks(tasks: &mut [TaskPlan], opens: impl Fn(&str) -> bool) {
+    for task in tasks {
+        for at in 0..task.kinds.len() {
+            let (SubtaskKind::Check { cmd } | SubtaskKind::Show { cmd, .. }) = &mut task.kinds[at]
+            else {
+                continue;
+            };
+            let Ok(words) = shell_words::split(cmd) else {
+                continue;
+            };
+            let runs = words.iter().skip(1).any(|word| opens(word));
+            let named = words
+                .iter()
+                .skip(1)
+                .any(|word| is_data_file(word) && !opens(word));
+            if !runs || named {
+                continue;
+            }
+            let was = cmd.clone();
+            let now = format!("{was} {SAMPLE_INPUT}");
+            let (old, new) = (format!("`{was}`"), format!("`{now}`"));
+            *cmd = now;
+            task.subtasks[at] = task.subtasks[at].replace(&old, &new);
+            task.description = task.description.replace(&old, &new);
+        }
+    }
+}
+
+/// `tasks` whose planned write of a program a check runs on an input file/// `tasks` whose planned write of a program a check runs on an input file
 /// (`python3 word_count.py sample.txt`) says how the program gets that
 /// file: from its command line (`first_argument` of the program's path,
 /// by its language: `` `sys.argv[1]` (after `import sys`) ``), never by
@@ -1135,6 +1174,61 @@ mod tests {
             let mut tasks = plan(check);
             let before = tasks.clone();
             inputs_of_checks(&mut tasks, |_| there, code);
+            assert_eq!(tasks, before, "{check}");
+        }
+    }
+
+    #[test]
+    fn a_check_of_a_program_that_opens_its_argument_runs_it_on_a_sample() {
+        let plan = |check: &str| {
+            vec![TaskPlan {
+                description: format!("Change show.py, then run `{check}`"),
+                subtasks: vec![
+                    "Change show.py".into(),
+                    format!("Run `{check}` and make it succeed (fix the files if it fails)"),
+                ],
+                kinds: vec![
+                    SubtaskKind::Write {
+                        path: "show.py".into(),
+                    },
+                    SubtaskKind::Check { cmd: check.into() },
+                ],
+            }]
+        };
+        let opens = |path: &str| path == "show.py";
+        let mut tasks = plan("python3 show.py -n");
+        files_of_checks(&mut tasks, opens);
+        assert_eq!(
+            tasks[0].kinds[1],
+            SubtaskKind::Check {
+                cmd: "python3 show.py -n sample.txt".into()
+            }
+        );
+        assert_eq!(
+            tasks[0].subtasks[1],
+            "Run `python3 show.py -n sample.txt` and make it succeed (fix the files if it fails)"
+        );
+        assert_eq!(
+            tasks[0].description,
+            "Change show.py, then run `python3 show.py -n sample.txt`"
+        );
+        // Then its write comes first, and the program is told to read it.
+        inputs_of_checks(&mut tasks, |path| path == "show.py", |p| p.ends_with(".py"));
+        assert_eq!(
+            tasks[0].kinds[1],
+            SubtaskKind::Write {
+                path: "sample.txt".into()
+            }
+        );
+        // An input named already, another program, or the tests: kept.
+        for check in [
+            "python3 show.py -n notes.txt",
+            "python3 other.py -n",
+            "python3 -m pytest -q",
+        ] {
+            let mut tasks = plan(check);
+            let before = tasks.clone();
+            files_of_checks(&mut tasks, opens);
             assert_eq!(tasks, before, "{check}");
         }
     }
