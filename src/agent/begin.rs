@@ -162,7 +162,11 @@ impl Agent<'_> {
                         super::focus::where_option_is_read(path, option, valued, &text)
                     },
                 );
-                decompose::to_called(tasks, goal);
+                decompose::to_called(tasks, goal, |path| {
+                    self.languages
+                        .iter()
+                        .any(|l| l.owns(path) && !l.is_test(path))
+                });
                 decompose::to_stated(tasks, &self.stated(baseline));
                 decompose::on_workspace(
                     tasks,

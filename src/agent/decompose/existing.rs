@@ -335,8 +335,13 @@ pub fn to_options(
 /// form (`snake(s)`) by its name alone are told that call: the name is
 /// the goal's, and a test calls it by that name. t26's textcase plan said
 /// "Define the snake function", and the model wrote `snake_case`, and its
-/// tests called `snake_case`.
-pub fn to_called(tasks: &mut [TaskPlan], goal: &str) {
+/// tests called `snake_case`. A call no write speaks of goes to the first
+/// write of source code (`source`, by the languages) that is not a test:
+/// t56's kelvin plan said "Define the kelvin package with functions
+/// kelvin_to_celsius and kelvin_to_fahrenheit" for a goal of
+/// `to_kelvin(celsius)` and `from_kelvin(kelvin)`, and neither was ever
+/// written.
+pub fn to_called(tasks: &mut [TaskPlan], goal: &str, source: impl Fn(&str) -> bool) {
     let calls: Vec<(String, String)> = crate::lang::called_names(goal)
         .into_iter()
         .filter_map(|name| {
@@ -351,7 +356,7 @@ pub fn to_called(tasks: &mut [TaskPlan], goal: &str) {
             Some((name, goal[at..=at + close].to_string()))
         })
         .collect();
-    for task in tasks {
+    for task in &mut *tasks {
         for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
             if !matches!(kind, SubtaskKind::Write { .. }) {
                 continue;
@@ -375,6 +380,39 @@ pub fn to_called(tasks: &mut [TaskPlan], goal: &str) {
                 )),
             }
         }
+    }
+    let writes: Vec<(&String, &SubtaskKind)> = tasks
+        .iter()
+        .flat_map(|task| task.subtasks.iter().zip(&task.kinds))
+        .filter(|(_, kind)| matches!(kind, SubtaskKind::Write { .. }))
+        .collect();
+    let unsaid: Vec<String> = calls
+        .iter()
+        .filter(|(name, _)| {
+            !writes
+                .iter()
+                .any(|(text, _)| crate::text::has_word(text, name))
+        })
+        .map(|(_, call)| format!("`{call}`"))
+        .collect();
+    if unsaid.is_empty() {
+        return;
+    }
+    let home = tasks.iter_mut().find_map(|task| {
+        let at = task
+            .kinds
+            .iter()
+            .position(|kind| matches!(kind, SubtaskKind::Write { path } if source(path)))?;
+        Some(&mut task.subtasks[at])
+    });
+    if let Some(subtask) = home {
+        subtask.push_str(&match unsaid.len() {
+            1 => format!(". It defines {}, as the goal calls it", unsaid[0]),
+            _ => format!(
+                ". It defines {}, as the goal calls them",
+                unsaid.join(" and ")
+            ),
+        });
     }
 }
 
@@ -1399,12 +1437,14 @@ mod tests {
         }];
         let goal = "Build a package textcase that exposes to_snake(text), snake(s) and kebab(s) \
                     at its top level (snake('Hello World') gives 'hello_world')";
-        to_called(&mut tasks, goal);
+        let source = |path: &str| path.ends_with(".py") && !path.contains("test_");
+        to_called(&mut tasks, goal, source);
         assert_eq!(
             tasks[0].subtasks,
             [
                 "Write textcase/__init__.py: expose snake and kebab. The goal calls them \
-                 `snake(s)` and `kebab(s)`: those are their names",
+                 `snake(s)` and `kebab(s)`: those are their names. It defines \
+                 `to_snake(text)`, as the goal calls it",
                 "Write textcase/snake.py: Define the snake function. The goal calls it \
                  `snake(s)`: that is its name",
                 "Write test_snake.py: test snake(s) with two cases",
@@ -1413,8 +1453,36 @@ mod tests {
         );
         // A goal that calls nothing: nothing said.
         let before = tasks.clone();
-        to_called(&mut tasks, "Build a package textcase with snake and kebab");
+        to_called(
+            &mut tasks,
+            "Build a package textcase with snake and kebab",
+            source,
+        );
         assert_eq!(tasks, before);
+        // t56's kelvin: no write speaks of either call.
+        let mut kelvin = vec![TaskPlan {
+            description: "t".into(),
+            subtasks: vec![
+                "Write kelvin/test_kelvin.py: tests".into(),
+                "Write kelvin/__init__.py: Define kelvin_to_celsius".into(),
+            ],
+            kinds: vec![
+                SubtaskKind::Write {
+                    path: "kelvin/test_kelvin.py".into(),
+                },
+                SubtaskKind::Write {
+                    path: "kelvin/__init__.py".into(),
+                },
+            ],
+        }];
+        let goal = "I need to_kelvin(celsius) and from_kelvin(kelvin) in a Python package";
+        to_called(&mut kelvin, goal, source);
+        assert_eq!(kelvin[0].subtasks[0], "Write kelvin/test_kelvin.py: tests");
+        assert_eq!(
+            kelvin[0].subtasks[1],
+            "Write kelvin/__init__.py: Define kelvin_to_celsius. It defines \
+             `to_kelvin(celsius)` and `from_kelvin(kelvin)`, as the goal calls them"
+        );
     }
 
     #[test]
