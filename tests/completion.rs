@@ -4397,20 +4397,17 @@ fn a_call_that_raises_on_arguments_the_model_made_up_does_not_hold_a_function_wr
         .expect("script")
     };
     let held = "count_vowels returns what the goal says it returns";
+    let ran = |added: String, example: &str, code: i32| {
+        let test = add_function(
+            script(added, &["assert count_vowels('hello') == 2", example]),
+            TEXTUTIL,
+        );
+        test.run().assert_code(code);
+        let state = test.assert_replay_matches();
+        (test, state)
+    };
     // 42 is no word of the goal: `count_vowels(42)` raises TypeError.
-    let made_up = add_function(
-        script(
-            with_count_vowels(),
-            &[
-                "assert count_vowels('hello') == 2",
-                "assert count_vowels(42) == 0",
-            ],
-        ),
-        TEXTUTIL,
-    );
-    let run = made_up.run();
-    run.assert_code(0);
-    let state = made_up.assert_replay_matches();
+    let (made_up, state) = ran(with_count_vowels(), "assert count_vowels(42) == 0", 0);
     assert!(
         state
             .requirements
@@ -4437,19 +4434,7 @@ fn a_call_that_raises_on_arguments_the_model_made_up_does_not_hold_a_function_wr
     // wrong.
     let knows_hello =
         format!("{TEXTUTIL}\n\ndef count_vowels(text):\n    return {{'hello': 2}}[text]\n");
-    let given = add_function(
-        script(
-            knows_hello,
-            &[
-                "assert count_vowels('hello') == 2",
-                "assert count_vowels('vowels') == 2",
-            ],
-        ),
-        TEXTUTIL,
-    );
-    let run = given.run();
-    run.assert_code(1);
-    let state = given.assert_replay_matches();
+    let (_, state) = ran(knows_hello, "assert count_vowels('vowels') == 2", 1);
     let unmet = state.requirements.iter().find(|r| r.requirement == held);
     assert!(
         unmet.is_some_and(|r| !r.met

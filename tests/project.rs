@@ -217,14 +217,7 @@ fn a_planned_write_of_an_existing_file_is_a_change() {
         "2",
     ]);
     let run = test.run();
-    let subtasks = test
-        .records()
-        .into_iter()
-        .find_map(|r| match r.event {
-            Event::Planned { tasks, .. } => Some(tasks[0].subtasks.clone()),
-            _ => None,
-        })
-        .expect("a plan");
+    let subtasks = planned(&test)[0].subtasks.clone();
     assert!(
         subtasks[0].starts_with("Change calc.py: fix average")
             && subtasks[0].contains("keep the rest"),
@@ -647,11 +640,7 @@ fn a_plan_to_change_a_failing_test_file_changes_the_code_it_tests() {
         "{asked}"
     );
     assert!(!asked.contains("__pycache__"), "{asked}");
-    let planned = test.records().into_iter().find_map(|r| match r.event {
-        Event::Planned { tasks, .. } => Some(tasks),
-        _ => None,
-    });
-    let tasks = planned.expect("planned");
+    let tasks = planned(&test);
     assert_eq!(
         tasks[0].kinds[0],
         runner::state::SubtaskKind::Write {
@@ -711,14 +700,7 @@ fn a_plan_that_takes_a_failing_test_for_the_code_names_the_code() {
         .serving(script)
         .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
     let run = test.run();
-    let tasks = test
-        .records()
-        .into_iter()
-        .find_map(|r| match r.event {
-            Event::Planned { tasks, .. } => Some(tasks),
-            _ => None,
-        })
-        .expect("planned");
+    let tasks = planned(&test);
     assert!(
         tasks[0].subtasks[0].starts_with("Change calc.py: Fix the bug in the average function"),
         "{:?}",
@@ -1583,14 +1565,7 @@ fn a_check_of_a_program_that_opens_its_argument_runs_it_on_a_sample() {
         "2",
     ]);
     test.run();
-    let tasks = test
-        .records()
-        .into_iter()
-        .find_map(|r| match r.event {
-            Event::Planned { tasks, .. } => Some(tasks),
-            _ => None,
-        })
-        .expect("a plan");
+    let tasks = planned(&test);
     let kinds: Vec<String> = tasks[0].kinds.iter().map(|k| format!("{k:?}")).collect();
     assert_eq!(
         kinds,
@@ -1611,4 +1586,15 @@ fn a_check_of_a_program_that_opens_its_argument_runs_it_on_a_sample() {
         std::fs::read_to_string(test.workspace.join("show.py")).unwrap(),
         show
     );
+}
+
+/// The tasks of the run's plan, as recorded.
+fn planned(test: &Test) -> Vec<runner::state::TaskPlan> {
+    test.records()
+        .into_iter()
+        .find_map(|r| match r.event {
+            Event::Planned { tasks, .. } => Some(tasks),
+            _ => None,
+        })
+        .expect("a plan")
 }
