@@ -1110,14 +1110,31 @@ def closed_at_end(line, col):
     return line.rstrip() + line[at]
 
 
+def joined_at_break(lines, at, col):
+    """The line at `at` joined to the next by the escape `\\n`, when the
+    string CPython found unterminated at `col` (1-based, its opening quote)
+    has no quote after it on its line and the next line holds its quote:
+    the `\\n` the model meant inside it, which the call's JSON read as a
+    line break. t57's show-numbers wrote `print(line.rstrip('` and then
+    `'))` in every answer. None otherwise."""
+    line = lines[at]
+    start = col - 1
+    if not 0 <= start < len(line) or line[start] not in "'\"" or at + 1 >= len(lines):
+        return None
+    quote = line[start]
+    if quote in line[start + 1:] or quote not in lines[at + 1]:
+        return None
+    return line + "\\n" + lines[at + 1]
+
+
 def repair(text):
     """The text with what a small model writes that Python cannot read
     mended, line by line where CPython points, and what was mended; None
     when a mend does not make it parse. Apostrophes inside words that
     ended a string early are escaped; a string opened with one quote and
     closed with the other (`'!"`) gets the closing one at both ends, one
-    left open with no quote after it is closed at the end of its line; a
-    file indented as a whole is put at the margin; a `}` nothing opened at
+    left open with no quote after it is closed at the end of its line, or
+    joined to the next by `\\n` when that holds its quote; a file indented as a whole is put at the margin; a `}` nothing opened at
     the end of the file's last line (the call's JSON closed inside the
     content) is dropped; `if C:
     A else: B` on one line, and a compound statement after a header's
@@ -1140,12 +1157,21 @@ def repair(text):
         quoted = "'''" in line or '"""' in line
         if error["message"].startswith("unterminated string") and not quoted:
             col = error.get("col", 0)
-            # The first mend that changes the line, in this order.
+            # The first mend that changes the line, in this order; a line
+            # joined to the next before one closed at its end.
             mends = (("apostrophes", WORD_QUOTE.sub("\\\\'", line)),
-                     ("quotes", matched_quotes(line, col)),
-                     ("closed", closed_at_end(line, col)))
+                     ("quotes", matched_quotes(line, col)))
             found = next(((name, new) for name, new in mends
                           if new is not None and new != line), None)
+            joined = joined_at_break(lines, at, col) if found is None else None
+            if joined is not None:
+                lines[at:at + 2] = [joined]
+                if "joined" not in mended:
+                    mended.append("joined")
+                continue
+            if found is None:
+                closed = closed_at_end(line, col)
+                found = ("closed", closed) if closed not in (None, line) else None
             if found is not None:
                 name, lines[at] = found
                 if name not in mended:

@@ -436,6 +436,17 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
         }
     );
     assert!(refuse("x = 'a \\\n"));
+    // A `\n` the call's JSON made a line break inside a string: the line
+    // is joined to the next by the escape (t57's show-numbers, every
+    // answer).
+    let broken = "def main(f):\n    for line in f:\n        print(line.rstrip('\n'))\n";
+    assert_eq!(
+        review_in(&files(&[]), "show.py", broken),
+        Review::Repair {
+            content: broken.replace("('\n')", "('\\n')"),
+            why: "wrote as `\\n` the line breaks inside strings".into()
+        }
+    );
     // Readable files are accepted as they are.
     for fine in [
         "x = \"It's\"  # it's fine\n",
