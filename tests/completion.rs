@@ -4445,6 +4445,41 @@ fn a_call_that_raises_on_arguments_the_model_made_up_does_not_hold_a_function_wr
     );
 }
 
+/// t57's add-oldest: three assessments in a row called a right function
+/// unmet on "The output of `python3 people.py` is `None`.", for a check
+/// that exited 0 printing nothing. Told what the check printed, the model
+/// answers again.
+#[test]
+fn an_assessment_that_quotes_an_output_a_check_never_printed_is_asked_again() {
+    let requirement = |met: bool, evidence: &str| {
+        serde_json::json!({"requirements": [
+            {"requirement": "count_vowels(text) returns how many vowels the text has",
+             "met": met, "evidence": evidence,
+             "about_tests": false, "about_output": false, "command": "", "expects": ""}]})
+    };
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+            "check": "python3 textutil.py"},
+        "rules": writes_textutil(&with_count_vowels()),
+        "assessments": [
+            {"has": ["but that check printed nothing (exit code 0)"],
+             "answer": requirement(true, "def count_vowels(text) counts the vowels")},
+            {"has": [], "answer": requirement(false, "The output of `python3 textutil.py` is `None`.")}
+        ],
+        "examples": {"examples": ["assert count_vowels('hello') == 2"]},
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+    }))
+    .expect("script");
+    let test = add_function(script, TEXTUTIL);
+    test.run().assert_code(0);
+    let state = test.assert_replay_matches();
+    assert!(
+        state.requirements.iter().all(|r| r.met),
+        "{:?}",
+        state.requirements
+    );
+}
+
 #[test]
 fn a_plan_check_that_only_wanted_arguments_counts_when_something_else_ran_the_code() {
     // u2 (`--api openai`): a right fizzbuzz and tests that passed ended

@@ -348,6 +348,39 @@ pub fn stale_evidence(requirements: &[Requirement], checks: &[CheckRun]) -> Opti
     ))
 }
 
+/// Why an assessment's answer cannot be used as it is: a requirement it
+/// calls unmet on evidence that quotes an output (a span in backquotes
+/// after it) of a check that ran and printed nothing. The record says what
+/// the check printed: t57's add-oldest assessor gave "The output of
+/// `python3 people.py` is `None`." for a check that exited 0 printing
+/// nothing, three assessments in a row, and a right `oldest` ended "not
+/// achieved".
+pub fn misquoted_evidence(requirements: &[Requirement], checks: &[CheckRun]) -> Option<String> {
+    requirements.iter().filter(|r| !r.met).find_map(|r| {
+        let spans: Vec<&str> = r.evidence.split('`').skip(1).step_by(2).collect();
+        spans.iter().enumerate().find_map(|(at, span)| {
+            let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let check = checks.iter().find(|c| words(&c.command) == words(span))?;
+            let quoted = spans.get(at + 1).filter(|next| !next.trim().is_empty())?;
+            let silent = crate::tools::printed(&check.output).trim().is_empty();
+            let code = check
+                .exit_code
+                .map_or("it did not finish".to_string(), |code| {
+                    format!("exit code {code}")
+                });
+            silent.then(|| {
+                format!(
+                    "its evidence \"{}\" quotes `{quoted}` as what `{}` gives, but that check \
+                     printed nothing ({code}). Judge each requirement on the FILES and CHECKS as \
+                     they are now",
+                    r.evidence.trim(),
+                    check.command
+                )
+            })
+        })
+    })
+}
+
 /// A requirement the model called met, held to tests the goal does not
 /// ask for (`speaks` false: a library's function, see
 /// [`shown_by_library`]) and unmet for want of them (see
@@ -3591,6 +3624,46 @@ pub(crate) mod tests {
         let tested = [run("python3 -m pytest -q", Some(0), Some((4, 0)))];
         assert_eq!(hold_to_tests(claimed.clone(), &tested), claimed);
         assert!(!hold_to_tests(claimed, &[])[0].met);
+    }
+
+    #[test]
+    fn an_unmet_that_quotes_an_output_of_a_check_that_printed_nothing_is_misquoted() {
+        let mut quoting = req("oldest(people) returns the oldest's name", false, false);
+        quoting.evidence = "The output of `python3 people.py` is `None`.".into();
+        let mut silent = run("python3 people.py", Some(0), None);
+        silent.output = "$ python3 people.py\nexit code 0".into();
+        assert_eq!(
+            misquoted_evidence(
+                std::slice::from_ref(&quoting),
+                std::slice::from_ref(&silent)
+            ),
+            Some(
+                "its evidence \"The output of `python3 people.py` is `None`.\" quotes `None` as \
+                 what `python3 people.py` gives, but that check printed nothing (exit code 0). \
+                 Judge each requirement on the FILES and CHECKS as they are now"
+                    .into()
+            )
+        );
+        // It printed something: the model's reading of it stands.
+        let mut printing = silent.clone();
+        printing.output = "$ python3 people.py\nexit code 0\n--- stdout ---\nAnn".into();
+        assert_eq!(
+            misquoted_evidence(std::slice::from_ref(&quoting), &[printing]),
+            None
+        );
+        // Another command, no quote after it, or met: nothing to say.
+        let mut other = quoting.clone();
+        other.evidence = "`python3 other.py` gives `None`".into();
+        let mut bare = quoting.clone();
+        bare.evidence = "`python3 people.py` exits 0 and oldest is missing".into();
+        let mut met = quoting.clone();
+        met.met = true;
+        for answer in [other, bare, met] {
+            assert_eq!(
+                misquoted_evidence(&[answer], std::slice::from_ref(&silent)),
+                None
+            );
+        }
     }
 
     #[test]

@@ -588,9 +588,10 @@ impl Agent<'_> {
                 // The last ask takes the answer as it is: unmet stays unmet.
                 Ok(requirements)
                     if again + 1 < ASKS
-                        && let Some(why) = verdict::stale_evidence(&requirements, checks) =>
+                        && let Some(why) = verdict::stale_evidence(&requirements, checks)
+                            .or_else(|| verdict::misquoted_evidence(&requirements, checks)) =>
                 {
-                    tracing::warn!(%why, "an assessment that copied the last one's evidence");
+                    tracing::warn!(%why, "an assessment whose evidence the checks contradict");
                     messages.push(Message::assistant(reply.content, Vec::new()));
                     messages.push(Message::user(format!(
                         "That answer cannot be used: {why}. Answer again with JSON only."
