@@ -113,11 +113,18 @@ fn from_itself(write: &Write) -> Option<String> {
 pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
     let path = write.path;
     if let Some(error) = &write.facts.error {
-        let hint = match error.message.starts_with("unterminated string") {
-            true => " (a ' inside a string in '...' ends it: write such a string in the other \
-                 quotes, \"It's\" or 'say \"hi\"')"
-                .to_string(),
-            false => opened_block(write.content, &error.message).unwrap_or_default(),
+        let hint = if error.message.starts_with("unterminated string") {
+            " (a ' inside a string in '...' ends it: write such a string in the other quotes, \
+             \"It's\" or 'say \"hi\"')"
+                .to_string()
+        } else if error.message.contains("cannot include a backslash") {
+            // t57's show-numbers: `f'{i}: {line.rstrip("\n")}'` in seven
+            // answers, refused each time with CPython's words alone.
+            " (this Python cannot have a backslash inside an f-string's {...}: set a variable \
+             to that value on the line before, and put the variable in the braces)"
+                .to_string()
+        } else {
+            opened_block(write.content, &error.message).unwrap_or_default()
         };
         return Some((
             format!(

@@ -447,6 +447,19 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
             why: "wrote as `\\n` the line breaks inside strings".into()
         }
     );
+    // A backslash in an f-string's braces, which Python before 3.12
+    // cannot read: how to write it instead (t57's show-numbers).
+    let backslash = "def f(i, line):\n    return f'{i}: {line.rstrip(\"\\n\")}'\n";
+    match review_in(&files(&[]), "show.py", backslash) {
+        Review::Refuse(refusal) => assert!(
+            refusal
+                .reason
+                .contains("set a variable to that value on the line before"),
+            "{}",
+            refusal.reason
+        ),
+        other => assert_eq!(other, Review::Accept, "Python 3.12 reads it"),
+    }
     // Readable files are accepted as they are.
     for fine in [
         "x = \"It's\"  # it's fine\n",
