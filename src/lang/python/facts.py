@@ -1127,6 +1127,32 @@ def joined_at_break(lines, at, col):
     return line + "\\n" + lines[at + 1]
 
 
+ESCAPES = {"\\n": "chr(10)", "\\t": "chr(9)", "\\r": "chr(13)"}
+
+
+def unescaped_braces(line):
+    """`line` with each one-character escape written as a string of its own
+    inside an f-string's braces (`{line.rstrip('\\n')}`) put as `chr(10)`,
+    which Python before 3.12 reads there: t58's show-numbers sent
+    `f"{i}: {line.rstrip('\\n')}"` in seven answers. None when there is
+    none."""
+    out, depth, at, changed = [], 0, 0, False
+    while at < len(line):
+        c = line[at]
+        if c == "{" and line[at + 1:at + 2] != "{":
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+        elif depth and c in "'\"" and line[at + 3:at + 4] == c and line[at + 1:at + 3] in ESCAPES:
+            out.append(ESCAPES[line[at + 1:at + 3]])
+            at += 4
+            changed = True
+            continue
+        out.append(c)
+        at += 1
+    return "".join(out) if changed else None
+
+
 def repair(text):
     """The text with what a small model writes that Python cannot read
     mended, line by line where CPython points, and what was mended; None
@@ -1176,6 +1202,13 @@ def repair(text):
                 name, lines[at] = found
                 if name not in mended:
                     mended.append(name)
+                continue
+        if "cannot include a backslash" in error["message"]:
+            unescaped = unescaped_braces(line)
+            if unescaped is not None:
+                lines[at] = unescaped
+                if "backslash" not in mended:
+                    mended.append("backslash")
                 continue
         # The `}` that closed the call's JSON, taken into the file's text
         # (`... == 'It\\'s a tie!'}` as a test file's last line).

@@ -72,6 +72,7 @@ fn repaired_why(mended: &[String]) -> String {
             "quotes" => Some("opened strings closed with the other quote with that quote"),
             "closed" => Some("closed strings left open at the end of their line"),
             "joined" => Some("wrote as `\\n` the line breaks inside strings"),
+            "backslash" => Some("wrote `chr(10)` for a `'\\n'` inside an f-string's braces"),
             "dedented" => Some("put a file indented as a whole at the margin"),
             "brace" => Some("dropped a `}` at the end that closed the call's JSON, not code"),
             "else" => Some("put `if C: A else: B` written on one line on lines of their own"),

@@ -448,9 +448,21 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
         }
     );
     // A backslash in an f-string's braces, which Python before 3.12
-    // cannot read: how to write it instead (t57's show-numbers).
-    let backslash = "def f(i, line):\n    return f'{i}: {line.rstrip(\"\\n\")}'\n";
-    match review_in(&files(&[]), "show.py", backslash) {
+    // cannot read (t57's and t58's show-numbers): a one-character escape
+    // is written `chr(10)`; another is refused, saying how to write it.
+    let newline = "def f(i, line):\n    return f'{i}: {line.rstrip(\"\\n\")}'\n";
+    match review_in(&files(&[]), "show.py", newline) {
+        Review::Repair { content, why } => {
+            assert_eq!(content, newline.replace("\"\\n\"", "chr(10)"));
+            assert_eq!(
+                why,
+                "wrote `chr(10)` for a `'\\n'` inside an f-string's braces"
+            );
+        }
+        other => assert_eq!(other, Review::Accept, "Python 3.12 reads it"),
+    }
+    let other = "def f(line):\n    return f'{line.strip(\"\\x00\")}'\n";
+    match review_in(&files(&[]), "show.py", other) {
         Review::Refuse(refusal) => assert!(
             refusal
                 .reason
