@@ -1119,6 +1119,9 @@ def joined_at_break(lines, at, col):
     `'))` in every answer. None otherwise."""
     line = lines[at]
     start = col - 1
+    # CPython points at a prefixed string's prefix (`f'`, `rb"`).
+    while 0 <= start < len(line) and line[start] in "rRbBfFuU":
+        start += 1
     if not 0 <= start < len(line) or line[start] not in "'\"" or at + 1 >= len(lines):
         return None
     quote = line[start]

@@ -461,6 +461,16 @@ fn a_string_its_own_quote_ends_is_repaired_when_the_repair_parses() {
         }
         other => assert_eq!(other, Review::Accept, "Python 3.12 reads it"),
     }
+    // Both at once, the string an f-string (CPython points at its `f`):
+    // t59's show-numbers.
+    let both = "def f(line):\n    return f'{line.rstrip(\"\n\")}'\n";
+    let Review::Repair { content, .. } = review_in(&files(&[]), "show.py", both) else {
+        panic!("mended");
+    };
+    assert!(
+        content.contains("rstrip(chr(10))") || content.contains("rstrip(\"\\n\")"),
+        "{content}"
+    );
     let other = "def f(line):\n    return f'{line.strip(\"\\x00\")}'\n";
     match review_in(&files(&[]), "show.py", other) {
         Review::Refuse(refusal) => assert!(
