@@ -4185,6 +4185,17 @@ fn a_write_that_drops_a_function_of_the_goals_examples_is_refused() {
 
 /// The rules of a model that writes textutil.py as `added` and ends each
 /// subtask once its call worked.
+/// An assessment's answer of the add-function goal's one requirement.
+fn count_vowels_answer(met: bool, evidence: &str) -> serde_json::Value {
+    serde_json::json!({"requirements": [
+        {"requirement": "count_vowels(text) returns how many vowels the text has",
+         "met": met, "evidence": evidence,
+         "about_tests": false, "about_output": false, "command": "", "expects": ""}]})
+}
+
+/// The evidence of [`count_vowels_answer`] read off the code.
+const COUNTS_THEM: &str = "def count_vowels(text) counts the vowels";
+
 fn writes_textutil(added: &str) -> serde_json::Value {
     serde_json::json!([
         ends_when("exit code 0", true, "it runs"),
@@ -4211,10 +4222,7 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 textutil.py"},
             "rules": writes_textutil(&added),
-            "assessments": [{"has": [], "answer": {"requirements": [
-                {"requirement": "count_vowels(text) returns how many vowels the text has",
-                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
-                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "assessments": [{"has": [], "answer": count_vowels_answer(true, COUNTS_THEM)}],
             "examples": {"examples": [
                 "assert count_vowels('hello') == 2",
                 "assert count_vowels('world') == 1",
@@ -4283,10 +4291,7 @@ fn a_function_wrong_on_an_example_the_model_stands_by_is_not_goal_achieved() {
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 -m pytest -q"},
             "rules": writes_textutil(&added),
-            "assessments": [{"has": [], "answer": {"requirements": [
-                {"requirement": "count_vowels(text) returns how many vowels the text has",
-                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
-                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "assessments": [{"has": [], "answer": count_vowels_answer(true, COUNTS_THEM)}],
             "examples": {"examples": [
                 "assert count_vowels('hello') == 2",
                 "assert count_vowels('world') == 1",
@@ -4387,10 +4392,7 @@ fn a_call_that_raises_on_arguments_the_model_made_up_does_not_hold_a_function_wr
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 textutil.py"},
             "rules": writes_textutil(&added),
-            "assessments": [{"has": [], "answer": {"requirements": [
-                {"requirement": "count_vowels(text) returns how many vowels the text has",
-                 "met": true, "evidence": "def count_vowels(text) counts the vowels",
-                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "assessments": [{"has": [], "answer": count_vowels_answer(true, COUNTS_THEM)}],
             "examples": {"examples": examples},
             "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
         }))
@@ -4451,20 +4453,14 @@ fn a_call_that_raises_on_arguments_the_model_made_up_does_not_hold_a_function_wr
 /// answers again.
 #[test]
 fn an_assessment_that_quotes_an_output_a_check_never_printed_is_asked_again() {
-    let requirement = |met: bool, evidence: &str| {
-        serde_json::json!({"requirements": [
-            {"requirement": "count_vowels(text) returns how many vowels the text has",
-             "met": met, "evidence": evidence,
-             "about_tests": false, "about_output": false, "command": "", "expects": ""}]})
-    };
     let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
             "check": "python3 textutil.py"},
         "rules": writes_textutil(&with_count_vowels()),
         "assessments": [
             {"has": ["but that check printed nothing (exit code 0)"],
-             "answer": requirement(true, "def count_vowels(text) counts the vowels")},
-            {"has": [], "answer": requirement(false, "The output of `python3 textutil.py` is `None`.")}
+             "answer": count_vowels_answer(true, COUNTS_THEM)},
+            {"has": [], "answer": count_vowels_answer(false, "The output of `python3 textutil.py` is `None`.")}
         ],
         "examples": {"examples": ["assert count_vowels('hello') == 2"]},
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}

@@ -701,7 +701,6 @@ fn said_check(check: &crate::lang::FailedCheck) -> String {
     }
 }
 
-/// The project's tests ran and did not pass.
 /// Whether `output` says that a file named `word` could not be opened:
 /// the system's own words for it ("No such file or directory"), which
 /// programs of any language pass on (Python's `FileNotFoundError`,
@@ -711,6 +710,7 @@ fn opens(output: &str, word: &str) -> bool {
         && (output.contains(&format!("'{word}'")) || output.contains(&format!("\"{word}\"")))
 }
 
+/// The project's tests ran and did not pass.
 fn fail(run: &CheckRun) -> bool {
     !run.passed() && run.tests.is_some_and(|t| t.failed > 0)
 }

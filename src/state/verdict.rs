@@ -356,10 +356,10 @@ pub fn stale_evidence(requirements: &[Requirement], checks: &[CheckRun]) -> Opti
 /// nothing, three assessments in a row, and a right `oldest` ended "not
 /// achieved".
 pub fn misquoted_evidence(requirements: &[Requirement], checks: &[CheckRun]) -> Option<String> {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     requirements.iter().filter(|r| !r.met).find_map(|r| {
         let spans: Vec<&str> = r.evidence.split('`').skip(1).step_by(2).collect();
         spans.iter().enumerate().find_map(|(at, span)| {
-            let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
             let check = checks.iter().find(|c| words(&c.command) == words(span))?;
             let quoted = spans.get(at + 1).filter(|next| !next.trim().is_empty())?;
             let silent = crate::tools::printed(&check.output).trim().is_empty();

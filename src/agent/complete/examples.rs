@@ -504,15 +504,13 @@ impl Agent<'_> {
             // tests asserted its wrong values ended "Goal achieved"). Else
             // they are all left out, and the function is judged by what
             // runs it (tests, the assessment). A call that raised or hung
-            // on the goal's own arguments is wrong whatever it was to
-            // return: it stays.
-            // A call that raised or hung on arguments the goal's words do
-            // not give either is the model's own from end to end: the
-            // arguments may be what was wrong (t56's add-oldest: a right
-            // `oldest` raised TypeError on a list of names, where the
-            // project's people are records, and was held wrong for the
-            // rest of the run). It is left out; one on the goal's own
-            // arguments stays.
+            // on the goal's own arguments, or for a value they give, is
+            // wrong whatever it was to return: it stays. One on arguments
+            // the goal's words do not give either is the model's own from
+            // end to end, and the arguments may be what was wrong (t56's
+            // add-oldest: a right `oldest` raised TypeError on a list of
+            // names, where the project's people are records, and was held
+            // wrong for the rest of the run): it is left out.
             tried.retain(|t| {
                 t.got.is_ok()
                     || examples::given_by(&goal, &t.wanted)

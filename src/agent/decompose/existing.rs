@@ -545,7 +545,7 @@ pub fn files_of_checks(tasks: &mut [TaskPlan], opens: impl Fn(&str) -> bool) {
     }
 }
 
-/// `tasks` whose planned write of a program a check runs on an input file/// `tasks` whose planned write of a program a check runs on an input file
+/// `tasks` whose planned write of a program a check runs on an input file
 /// (`python3 word_count.py sample.txt`) says how the program gets that
 /// file: from its command line (`first_argument` of the program's path,
 /// by its language: `` `sys.argv[1]` (after `import sys`) ``), never by

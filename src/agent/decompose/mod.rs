@@ -30,10 +30,9 @@ use crate::settings::Settings;
 use crate::state::{Event, TaskPlan};
 
 pub use existing::{
-    Points, SAMPLE_INPUT, Stated, arguments_of_checks, arguments_of_given, files_of_checks,
-    inputs_of_checks, on_workspace, planned_writes, project_check, show_subtask,
-    tests_of_their_own, to_called, to_code_under_test, to_examples, to_failing_code, to_options,
-    to_stated,
+    Points, Stated, arguments_of_checks, arguments_of_given, files_of_checks, inputs_of_checks,
+    on_workspace, planned_writes, project_check, show_subtask, tests_of_their_own, to_called,
+    to_code_under_test, to_examples, to_failing_code, to_options, to_stated,
 };
 pub use parse::parse;
 pub use stdin::to_standard_input;

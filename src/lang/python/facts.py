@@ -1162,10 +1162,12 @@ def repair(text):
     when a mend does not make it parse. Apostrophes inside words that
     ended a string early are escaped; a string opened with one quote and
     closed with the other (`'!"`) gets the closing one at both ends, one
-    left open with no quote after it is closed at the end of its line, or
-    joined to the next by `\\n` when that holds its quote; a file indented as a whole is put at the margin; a `}` nothing opened at
-    the end of the file's last line (the call's JSON closed inside the
-    content) is dropped; `if C:
+    left open with no quote after it is joined to the next by `\\n` when
+    that holds its quote, else closed at the end of its line; a one-
+    character escape in an f-string's braces is written `chr(10)`; a file
+    indented as a whole is put at the margin; a `}` nothing opened at the
+    end of the file's last line (the call's JSON closed inside the content)
+    is dropped; `if C:
     A else: B` on one line, and a compound statement after a header's
     colon, are split."""
     lines = text.split("\n")
