@@ -612,9 +612,10 @@ impl Agent<'_> {
         let head = self.head();
         let tests_now = tests.map(|run| self.tests_now(run)).unwrap_or_default();
         let workspace = decompose::workspace_section(!map.is_empty(), &tests_now);
+        let existing = self.state().baseline.files.keys().cloned().collect();
         self.reporter.thinking(true);
         let planned = tokio::select! {
-            planned = decompose::plan(self.model, self.settings, goal, &head, &workspace, self.options()) => Some(planned),
+            planned = decompose::plan(self.model, self.settings, goal, &head, &workspace, self.options(), &existing) => Some(planned),
             _ = self.stop.requested() => None,
         };
         self.reporter.thinking(false);

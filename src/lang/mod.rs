@@ -622,6 +622,17 @@ pub trait Language: Send + Sync {
     fn package_hint(&self, _path: &str, _planned: &[String]) -> Option<String> {
         None
     }
+    /// The package a planned `path` makes of the folder it is in
+    /// (Python's `kelvin/__init__.py` makes `kelvin`); `None` when it makes
+    /// none.
+    fn package_of(&self, _path: &str) -> Option<String> {
+        None
+    }
+    /// Whether `path` is how a package of this language is run (Python's
+    /// `kelvin/__main__.py`, run by `python3 -m kelvin`).
+    fn is_entry(&self, _path: &str) -> bool {
+        false
+    }
     /// `command` as it must run, when it runs a file of this language a
     /// way that cannot work (`python3 mathx/__main__.py`, where the module
     /// imports from its own package, which a file run by its path does not

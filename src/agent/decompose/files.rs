@@ -1,6 +1,8 @@
 //! The files shape of a plan (`{"tasks": [{"path", "purpose"}], "check"}`)
 //! as one task: a subtask per file, then the check.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use crate::lang::Languages;
@@ -19,12 +21,38 @@ const MAX_FILES: usize = 6;
 /// gets the start of it, not a prompt full of code.
 const MAX_PURPOSE: usize = 200;
 
+/// What a plan is made for, beside the model's answer: the goal's words
+/// and the files the workspace holds before the run.
+#[derive(Clone, Copy)]
+pub struct Shape<'a> {
+    pub goal: &'a str,
+    pub existing: &'a BTreeSet<String>,
+}
+
+static NOTHING: BTreeSet<String> = BTreeSet::new();
+
+impl Default for Shape<'_> {
+    /// No goal and an empty folder: the plan as the model gave it.
+    fn default() -> Self {
+        Shape {
+            goal: "",
+            existing: &NOTHING,
+        }
+    }
+}
+
 /// The files shape as one task: a subtask per file, then the check. Put
 /// right on the way by the files' languages (see [`Languages::plan_check`]
 /// and [`crate::lang::Language::plan_path`]): `my-game.py` becomes
 /// `my_game.py` (a module with a hyphen cannot be imported by its tests);
-/// the check is the one that runs the planned tests.
-pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, String> {
+/// the check is the one that runs the planned tests. A new package's
+/// modules that hold nothing the goal asks for are left out (see
+/// [`unasked_modules`]).
+pub(super) fn files_plan(
+    items: &[Value],
+    check: &str,
+    shape: &Shape,
+) -> Result<Vec<TaskPlan>, String> {
     if items.len() > MAX_FILES {
         return Err(format!(
             "it has {} files; give 1 to {MAX_FILES}",
@@ -69,6 +97,18 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
             .collect();
         if !files.iter().any(|(known, _)| *known == path) {
             files.push((path, purpose));
+        }
+    }
+    if unasked_modules(&mut files, shape, &languages) {
+        let planned: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
+        // A check that runs a file left out runs what the plan writes.
+        let runs_left_out = shell_words::split(&check).is_ok_and(|words| {
+            words
+                .iter()
+                .any(|word| languages.for_path(word).is_some() && !planned.contains(&word.as_str()))
+        });
+        if runs_left_out {
+            check.clear();
         }
     }
     let is_test = |path: &str| languages.is_test(path);
@@ -146,6 +186,104 @@ pub(super) fn files_plan(items: &[Value], check: &str) -> Result<Vec<TaskPlan>, 
     }])
 }
 
+/// `files` without the modules of a package the plan makes anew that hold
+/// nothing the goal asks for, nor the tests of them; whether any went. The
+/// goal's functions are then defined in the package's own file (see
+/// [`super::to_called`]). Asked for "to_kelvin(celsius) and
+/// from_kelvin(kelvin) in a Python package", Qwen2.5-Coder 1.5B planned
+/// `kelvin/__version__.py`, `kelvin/celsius_to_kelvin.py` and
+/// `kelvin/kelvin_to_celsius.py` beside `kelvin/__init__.py`, which
+/// imported from them with `*`; three runs (t56 to t58) spent their rounds
+/// on modules no one asked for and never got to the tests. Only for a goal
+/// that calls its functions (`to_kelvin(celsius)`): a module stays when its
+/// purpose names one of them, the goal names it, it runs the package
+/// (`__main__.py`), or it is in the workspace. Of the tests of the modules
+/// left out, the first stays as the package's (`test_kelvin.py`, in its
+/// folder) when no other test is planned.
+fn unasked_modules(
+    files: &mut Vec<(String, String)>,
+    shape: &Shape,
+    languages: &Languages,
+) -> bool {
+    let calls = crate::lang::called_names(shape.goal);
+    if calls.is_empty() {
+        return false;
+    }
+    let new = |path: &str| !shape.existing.contains(path);
+    let packages: Vec<(String, String)> = files
+        .iter()
+        .filter(|(path, _)| new(path))
+        .filter_map(|(path, _)| Some((path.clone(), languages.for_path(path)?.package_of(path)?)))
+        .collect();
+    let mut changed = false;
+    for (init, package) in packages {
+        let unasked: Vec<String> = files
+            .iter()
+            .filter(|(path, purpose)| {
+                let Some(language) = languages.for_path(path) else {
+                    return false;
+                };
+                let in_package = path
+                    .strip_prefix(&format!("{package}/"))
+                    .is_some_and(|rest| !rest.contains('/'));
+                let stem = path.rsplit('/').next().unwrap_or(path);
+                let stem = stem.split('.').next().unwrap_or(stem);
+                in_package
+                    && new(path)
+                    && !language.is_test(path)
+                    && !language.is_entry(path)
+                    && language.package_of(path).is_none()
+                    && !calls
+                        .iter()
+                        .any(|call| crate::text::has_word(purpose, call))
+                    && !crate::text::has_word(shape.goal, stem)
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        if unasked.is_empty() {
+            continue;
+        }
+        let of_unasked = |path: &str| {
+            languages.for_path(path).is_some_and(|language| {
+                language.is_test(path)
+                    && language
+                        .subjects(path)
+                        .iter()
+                        .any(|subject| unasked.contains(subject))
+            })
+        };
+        let mut tested = files
+            .iter()
+            .any(|(path, _)| languages.is_test(path) && !of_unasked(path));
+        // The name the package's tests go by (`test_kelvin.py`).
+        let name = languages
+            .for_path(&init)
+            .and_then(|language| language.test_path(&init))
+            .and_then(|path| path.rsplit('/').next().map(str::to_string));
+        let mut kept = Vec::new();
+        for (path, purpose) in files.drain(..) {
+            if unasked.contains(&path) {
+                continue;
+            }
+            if of_unasked(&path) {
+                if !tested && let Some(name) = &name {
+                    tested = true;
+                    let renamed = match path.rsplit_once('/') {
+                        Some((dir, _)) => format!("{dir}/{name}"),
+                        None => name.clone(),
+                    };
+                    kept.push((renamed, String::new()));
+                }
+                continue;
+            }
+            kept.push((path, purpose));
+        }
+        *files = kept;
+        changed = true;
+    }
+    changed
+}
+
 /// The description of a plan that writes `names`: `Write a.py and b.py`.
 pub(super) fn writes(names: &[&str]) -> String {
     match names.len() {
@@ -170,7 +308,7 @@ pub(super) fn check_subtask(check: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse;
+    use super::super::{parse, parse_for};
     use super::*;
 
     #[test]
@@ -260,6 +398,92 @@ mod tests {
             parse(&long).unwrap()[0].subtasks,
             [format!("Write a.txt: {}", "x".repeat(200))]
         );
+    }
+
+    /// t58's kelvin plan: modules the goal never asked for, beside the
+    /// package's own file, and tests of them.
+    #[test]
+    fn a_new_packages_modules_that_hold_nothing_the_goal_asks_for_are_left_out() {
+        let plan = r#"{"tasks": [
+            {"path": "kelvin/__init__.py", "purpose": "Define the kelvin package"},
+            {"path": "kelvin/__version__.py", "purpose": "Define the package version"},
+            {"path": "kelvin/celsius_to_kelvin.py", "purpose": "Define the celsius_to_kelvin function"},
+            {"path": "kelvin/kelvin_to_celsius.py", "purpose": "Define the kelvin_to_celsius function"},
+            {"path": "kelvin/tests/test_celsius_to_kelvin.py", "purpose": "Write tests for celsius_to_kelvin"},
+            {"path": "kelvin/tests/test_kelvin_to_celsius.py", "purpose": "Write tests for kelvin_to_celsius"}],
+            "check": "python3 -m pytest -q kelvin/tests/test_celsius_to_kelvin.py"}"#;
+        let goal = "I need to_kelvin(celsius) and from_kelvin(kelvin) in a Python package; the \
+                    package is to be named kelvin and tested with pytest";
+        let existing = BTreeSet::new();
+        let shape = Shape {
+            goal,
+            existing: &existing,
+        };
+        let tasks = parse_for(plan, &shape).unwrap();
+        assert_eq!(
+            tasks[0].kinds,
+            [
+                SubtaskKind::Write {
+                    path: "kelvin/__init__.py".into()
+                },
+                SubtaskKind::Write {
+                    path: "kelvin/tests/test_kelvin.py".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 -m pytest -q".into()
+                },
+            ]
+        );
+        assert_eq!(
+            tasks[0].subtasks[1],
+            "Write kelvin/tests/test_kelvin.py. It imports from kelvin (`from kelvin import ...`) \
+             and has 3 to 5 short test_ functions, each calling it and asserting what it returns"
+        );
+        // Without a goal, as the model gave it.
+        assert_eq!(parse(plan).unwrap()[0].kinds.len(), 7);
+        // A module whose purpose names a function the goal calls stays, as
+        // does one the goal names, and the tests of them.
+        let named = plan.replace("Define the celsius_to_kelvin function", "Define to_kelvin");
+        let tasks = parse_for(&named, &shape).unwrap();
+        let paths: Vec<String> = tasks[0].kinds.iter().map(|k| format!("{k:?}")).collect();
+        assert!(
+            paths
+                .iter()
+                .any(|p| p.contains("kelvin/celsius_to_kelvin.py"))
+                && paths
+                    .iter()
+                    .any(|p| p.contains("test_celsius_to_kelvin.py"))
+                && !paths
+                    .iter()
+                    .any(|p| p.contains("kelvin/kelvin_to_celsius.py")),
+            "{paths:?}"
+        );
+        let versioned = format!("{goal}, with its version in __version__");
+        let shape_version = Shape {
+            goal: &versioned,
+            existing: &existing,
+        };
+        let tasks = parse_for(plan, &shape_version).unwrap();
+        assert!(
+            tasks[0].kinds.contains(&SubtaskKind::Write {
+                path: "kelvin/__version__.py".into()
+            }),
+            "{:?}",
+            tasks[0].kinds
+        );
+        // A goal that calls no function, and a package already there, keep
+        // the plan's modules.
+        let mathx = Shape {
+            goal: "Create a kelvin package with conversions and pytest tests",
+            existing: &existing,
+        };
+        assert_eq!(parse_for(plan, &mathx).unwrap()[0].kinds.len(), 7);
+        let there: BTreeSet<String> = ["kelvin/__init__.py".to_string()].into();
+        let shape_there = Shape {
+            goal,
+            existing: &there,
+        };
+        assert_eq!(parse_for(plan, &shape_there).unwrap()[0].kinds.len(), 7);
     }
 
     #[test]

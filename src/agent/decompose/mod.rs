@@ -21,6 +21,8 @@ mod parse;
 mod stdin;
 mod unasked;
 
+use std::collections::BTreeSet;
+
 use serde_json::{Value, json};
 
 use super::prompt;
@@ -34,7 +36,8 @@ pub use existing::{
     on_workspace, planned_writes, project_check, show_subtask, tests_of_their_own, to_called,
     to_code_under_test, to_examples, to_failing_code, to_options, to_stated,
 };
-pub use parse::parse;
+pub use files::Shape;
+pub use parse::{parse, parse_for};
 pub use stdin::to_standard_input;
 pub use unasked::without_unasked_tests;
 
@@ -109,7 +112,9 @@ pub async fn plan(
     head: &str,
     workspace: &str,
     options: Options,
+    existing: &BTreeSet<String>,
 ) -> Result<Event, Failure> {
+    let shape = Shape { goal, existing };
     let first = prompt::answer_request(
         settings,
         format!("{head}\n\n{PLANNER}\n\n{workspace}Answer as {SHAPE}"),
@@ -131,7 +136,7 @@ pub async fn plan(
         calls += 1;
         usage += reply.usage;
         retries += reply.retries;
-        match parse(&reply.content) {
+        match parse_for(&reply.content, &shape) {
             Ok(tasks) => {
                 return Ok(Event::Planned {
                     tasks,

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::files::files_plan;
+use super::files::{Shape, files_plan};
 use crate::state::TaskPlan;
 
 const MAX_TASKS: usize = 8;
@@ -16,6 +16,11 @@ const MAX_DESCRIPTION: usize = 400;
 /// array of tasks, a subtask a string or an object with a `description`),
 /// optionally inside a ```json fence.
 pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
+    parse_for(text, &Shape::default())
+}
+
+/// [`parse`], for the goal and workspace of `shape`.
+pub fn parse_for(text: &str, shape: &Shape) -> Result<Vec<TaskPlan>, String> {
     let text = strip_fence(text.trim());
     let value: Value =
         serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
@@ -29,7 +34,7 @@ pub fn parse(text: &str) -> Result<Vec<TaskPlan>, String> {
     };
     if tasks.iter().any(|task| task.get("path").is_some()) || value.get("check").is_some() {
         let check = value.get("check").and_then(Value::as_str).unwrap_or("");
-        return files_plan(tasks, check);
+        return files_plan(tasks, check, shape);
     }
     if tasks.is_empty() || tasks.len() > MAX_TASKS {
         return Err(format!(

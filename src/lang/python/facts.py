@@ -1432,15 +1432,76 @@ def module_called(text, modules):
     return mended if changed and parse(mended)[0] is not None else None
 
 
+def raised_into_with(text):
+    """A test file with asserts that compare a call with the error it is
+    to raise: `assert f(x) == pytest.raises(ValueError)` (or `... ==
+    ValueError`, either side, `is` too). The call raises before anything
+    is compared, so the test fails whatever the code does; t59's
+    timeparse-tests wrote four such, was told which line and how to
+    expect the error, and sent the same file back until its rounds ran
+    out. Each becomes `with pytest.raises(E):` around the call (`import
+    pytest` is added with the other imports). Only asserts on lines of
+    their own, with no message; None when there is none or the result
+    does not parse."""
+    tree = parse(text)[0]
+    if tree is None:
+        return None
+
+    def raises(node):
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "raises" and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "pytest" and len(node.args) == 1)
+
+    def error(node):
+        name = (node.id if isinstance(node, ast.Name)
+                else node.attr if isinstance(node, ast.Attribute) else "")
+        return name.endswith(("Error", "Exception")) and name != "AssertionError"
+
+    lines = text.split("\n")
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assert) and node.msg is None
+                and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
+                and isinstance(node.test.ops[0], (ast.Eq, ast.Is))):
+            continue
+        left, right = node.test.left, node.test.comparators[0]
+        if isinstance(left, ast.Call) and not raises(left) and (raises(right) or error(right)):
+            call, expected = left, right
+        elif isinstance(right, ast.Call) and not raises(right) and (raises(left) or error(left)):
+            call, expected = right, left
+        else:
+            continue
+        alone = (not lines[node.lineno - 1][:node.col_offset].strip()
+                 and lines[node.end_lineno - 1][node.end_col_offset:].strip()[:1] in ("", "#"))
+        if alone:
+            found.append((node, call, expected))
+    if not found:
+        return None
+    for node, call, expected in sorted(found, key=lambda f: f[0].lineno, reverse=True):
+        indent = lines[node.lineno - 1][:node.col_offset]
+        manager = ast.get_source_segment(text, expected)
+        if not raises(expected):
+            manager = f"pytest.raises({manager})"
+        lines[node.lineno - 1:node.end_lineno] = [
+            f"{indent}with {manager}:",
+            f"{indent}    {ast.get_source_segment(text, call)}",
+        ]
+    mended = "\n".join(lines)
+    return mended if parse(mended)[0] is not None else None
+
+
 def mend_test(text, path, modules):
     """A test file as pytest would run it: a module called as its function
-    imported as that function, `self` left out of test functions that do
-    not use it, a test function defined twice renamed, then a script's
+    imported as that function, a call compared with the error it is to
+    raise put in `with pytest.raises` (raised_into_with), `self` left out
+    of test functions that do not use it, a test function defined twice
+    renamed, then a script's
     statements wrapped into a test (see module_called, unselfed,
     renamed_twins, wrap_script), asserts at the top of a file of tests
     moved into one (asserts_into_test); None when none applies. With it,
     the import lines imports_added put in."""
     mended = module_called(text, modules) or text
+    mended = raised_into_with(mended) or mended
     mended = copies_imported(mended, modules) or mended
     mended, added = imports_added(mended, modules) or (mended, [])
     mended = unselfed(mended) or mended
@@ -1948,7 +2009,8 @@ def main():
         # was refused until the loop guard ended the subtask), and the
         # imports it lacks are added.
         text = files[0]["text"]
-        mended = uncontradicted(text) or text
+        mended = raised_into_with(text) or text
+        mended = uncontradicted(mended) or mended
         # A copy of a name it imports from its module, and asserts outside
         # its test functions, are no more right there than in a new file.
         mended = copies_imported(mended, modules) or mended

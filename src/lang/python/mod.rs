@@ -332,7 +332,8 @@ impl Language for Python {
                 &w.facts,
                 format!(
                     "a test file pytest would not run: a module called as its function imported \
-                     as that function, a copy of a module's function imported from the module \
+                     as that function, an assert comparing a call with the error it is to raise \
+                     written as `with pytest.raises(...):` around the call, a copy of a module's function imported from the module \
                      instead, `self` left out of test functions that do not use it, a test \
                      function defined twice renamed, the asserts of a call that expect two \
                      results of it dropped, a script's statements moved into one test \
@@ -497,6 +498,14 @@ impl Language for Python {
         ))
     }
 
+    fn package_of(&self, path: &str) -> Option<String> {
+        path.strip_suffix("/__init__.py").map(str::to_string)
+    }
+
+    fn is_entry(&self, path: &str) -> bool {
+        path == "__main__.py" || path.ends_with("/__main__.py")
+    }
+
     /// A module in a package, run by its path (`python3 mathx/cli.py`),
     /// sees its own folder and not the package: its `from mathx import
     /// add` (or `from . import add`) fails. Run from the workspace's root
@@ -557,6 +566,8 @@ impl Language for Python {
     }
 
     fn test_file_hint(&self, program: &str) -> String {
+        // A package's `__init__.py` is imported as the package.
+        let program = program.strip_suffix("/__init__.py").unwrap_or(program);
         let module = program.trim_end_matches(".py").replace('/', ".");
         format!(
             ". It imports from {module} (`from {module} import ...`) and has 3 to 5 short test_ \

@@ -1666,6 +1666,47 @@ fn a_test_function_defined_twice_is_renamed() {
     ));
 }
 
+/// An assert that compares a call with the error it is to raise fails
+/// whatever the code does (the call raises first): it becomes a `with
+/// pytest.raises` block around the call, and `import pytest` is added.
+/// t59's timeparse-tests sent such a file back until its rounds ran out.
+#[test]
+fn an_assert_that_compares_a_call_with_its_error_expects_the_error() {
+    let code = "def to_minutes(text):\n    if ':' not in text:\n        raise ValueError(text)\n    return 1\n";
+    let workspace = files(&[("timeparse.py", code)]);
+    let test = "from timeparse import to_minutes\n\n\ndef test_rejects():\n    assert to_minutes('24') == pytest.raises(ValueError)\n    assert ValueError == to_minutes('x')\n\n\ndef test_accepts():\n    assert to_minutes('01:30') == 1\n";
+    let Review::Repair { content, why } = review_in(&workspace, "test_timeparse.py", test) else {
+        panic!("{:?}", review_in(&workspace, "test_timeparse.py", test))
+    };
+    assert_eq!(
+        content,
+        "import pytest\nfrom timeparse import to_minutes\n\n\ndef test_rejects():\n    with pytest.raises(ValueError):\n        to_minutes('24')\n    with pytest.raises(ValueError):\n        to_minutes('x')\n\n\ndef test_accepts():\n    assert to_minutes('01:30') == 1\n"
+    );
+    assert!(why.contains("pytest.raises"), "{why}");
+    // Over a test file that has tests already, the same.
+    let now = files(&[("timeparse.py", code), ("test_timeparse.py", &content)]);
+    let again = content.replace(
+        "    assert to_minutes('01:30') == 1\n",
+        "    assert to_minutes('01:30') == 1\n    assert to_minutes('') == ValueError\n",
+    );
+    let Review::Repair {
+        content: mended, ..
+    } = review_in(&now, "test_timeparse.py", &again)
+    else {
+        panic!("{:?}", review_in(&now, "test_timeparse.py", &again))
+    };
+    assert!(
+        mended.ends_with("    with pytest.raises(ValueError):\n        to_minutes('')\n"),
+        "{mended}"
+    );
+    // A comparison of two values is left as it is.
+    let plain = "from timeparse import to_minutes\n\n\ndef test_accepts():\n    assert to_minutes('01:30') == 1\n";
+    assert_eq!(
+        review_in(&workspace, "test_timeparse.py", plain),
+        Review::Accept
+    );
+}
+
 #[test]
 fn an_import_from_a_module_of_a_package_that_lacks_the_name_is_refused() {
     let workspace = files(&[
