@@ -285,6 +285,85 @@ fn a_model_that_claims_done_while_the_tests_fail_gets_a_new_cycle_not_goal_achie
     assert!(test.read("calc.py").contains("def add"), "add was kept");
 }
 
+/// The calc-fix goal over `calc` and `tests`, with `cycles`: the plan
+/// changes calc.py and is checked by `python3 calc.py`, the model acts by
+/// `rules` (else runs the tests), and the assessment finds each of
+/// `unmet` (a requirement, its evidence) unmet.
+fn calc_fix(
+    calc: &str,
+    tests: &str,
+    rules: serde_json::Value,
+    unmet: &[(&str, &str)],
+    cycles: &str,
+) -> Test {
+    let requirements: Vec<serde_json::Value> = unmet
+        .iter()
+        .map(|(requirement, evidence)| {
+            serde_json::json!({"requirement": requirement, "met": false, "evidence": evidence,
+                "about_tests": true, "about_output": false, "command": "", "expects": ""})
+        })
+        .collect();
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "calc.py", "purpose": "fix average"}],
+            "check": "python3 calc.py"},
+        "rules": rules,
+        "assessments": [{"has": [], "answer": {"requirements": requirements}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    Test::new()
+        .serving(script)
+        .file("calc.py", calc)
+        .file("test_calc.py", tests)
+        .args([
+            "The tests in test_calc.py fail. Fix the bug in calc.py so that they pass",
+            "--max-cycles",
+            cycles,
+        ])
+}
+
+/// t60's calc-fix: the assessor called the project's own tests unmet
+/// beside a check where they all passed, on the evidence that `python3
+/// calc.py` printed nothing; the cycle that followed made calc.py print
+/// that sentence. Tests it names that the check ran and passed meet it.
+#[test]
+fn a_requirement_naming_tests_that_passed_is_met_whatever_the_assessor_read() {
+    let fixed = CALC.replace("(len(numbers) + 1)", "len(numbers)");
+    let misread = "The program printed nothing when it was run with `python3 calc.py`.";
+    let rules = serde_json::json!([
+        ends_when("exit code 0", true, "it runs"),
+        ends_when("Wrote ", true, "written"),
+        on_subtask(
+            "calc.py",
+            "write_file",
+            serde_json::json!({"path": "calc.py", "content": fixed})
+        )
+    ]);
+    let unmet = [
+        ("The test `test_add()` should pass.", misread),
+        ("The test `test_average()` should pass.", misread),
+    ];
+    let test = calc_fix(CALC, TEST_CALC, rules, &unmet, "1");
+    let run = test.run();
+    let state = test.assert_replay_matches();
+    run.assert_code(0);
+    assert!(cycles(&test).is_empty(), "{:?}", cycles(&test));
+    let add = naming(&state.requirements, "test_add");
+    assert!(add.met, "{add:?}");
+    assert_eq!(
+        add.evidence,
+        "`python3 -m pytest -q` ran `test_add` and every test passed (2 passed)"
+    );
+    assert_eq!(test.read("calc.py"), fixed);
+    // With a test that still fails, as the model said.
+    let failing = TEST_CALC.replace("== 5", "== 6");
+    let rules = serde_json::json!([ends_when("exit code", true, "it runs")]);
+    let test = calc_fix(&fixed, &failing, rules, &unmet[..1], "0");
+    test.run().assert_code(1);
+    let state = test.assert_replay_matches();
+    assert!(!naming(&state.requirements, "test_add").met);
+}
+
 #[test]
 fn claims_alone_never_end_in_goal_achieved() {
     // No cycle left: the claims and the failing tests end the run, exit 1,

@@ -316,6 +316,152 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
     requirements
 }
 
+/// Each unmet requirement that names tests the workspace defines
+/// (`tests`: each test file's path and the tests it defines), and names
+/// only such tests, held met when a check ran those tests and every test
+/// it ran passed: that they pass is then what the check shows, whatever
+/// the model read. t60's calc-fix assessor called "The test `test_add()`
+/// should pass." unmet beside `3 passed`, on the evidence that `python3
+/// calc.py` printed nothing, and the cycle that followed made calc.py
+/// print that sentence. A check that names test files (`is_test`) or
+/// folders ran only those.
+pub fn met_by_named_tests(
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    tests: &[(String, Vec<String>)],
+    is_test: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    for requirement in requirements.iter_mut().filter(|r| !r.met) {
+        let named: Vec<&str> = tokens(&requirement.requirement)
+            .filter(|word| word.starts_with("test_") || word.starts_with("Test"))
+            .collect();
+        let files: Option<Vec<&String>> = named
+            .iter()
+            .map(|name| {
+                tests
+                    .iter()
+                    .find(|(_, defined)| defined.iter().any(|d| d == name))
+                    .map(|(path, _)| path)
+            })
+            .collect();
+        let Some(files) = files.filter(|files| !files.is_empty()) else {
+            continue;
+        };
+        let ran = checks.iter().find(|check| {
+            let chosen: Vec<&str> = check
+                .command
+                .split_whitespace()
+                .filter(|word| is_test(word) || word.ends_with('/'))
+                .collect();
+            check.tests_passed()
+                && (chosen.is_empty()
+                    || files.iter().all(|file| {
+                        chosen
+                            .iter()
+                            .any(|word| file.as_str() == *word || file.starts_with(word))
+                    }))
+        });
+        let Some(check) = ran else {
+            continue;
+        };
+        let counted = check
+            .tests
+            .map(|t| format!(" ({} passed)", t.passed))
+            .unwrap_or_default();
+        requirement.met = true;
+        requirement.evidence = format!(
+            "`{}` ran {} and every test passed{counted}",
+            check.command,
+            named
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        held_to_tests(requirement);
+    }
+    requirements
+}
+
+/// Each unmet requirement about tests that says they fail (a word
+/// `fail...`, none `pass...`), held met when a check that failed before
+/// the run (`failed_before`) ran tests now and they all passed: what the
+/// goal says of the project as it was ("The tests in test_calc.py fail.")
+/// is no requirement of it, and the tests it spoke of pass. t60's calc-fix
+/// assessor listed that sentence of the goal as unmet in two runs whose
+/// fix was right, and both ended "not achieved".
+pub fn failure_described(
+    mut requirements: Vec<Requirement>,
+    checks: &[CheckRun],
+    failed_before: &[CheckRun],
+) -> Vec<Requirement> {
+    let passing = checks.iter().find(|check| {
+        check.tests_passed()
+            && failed_before
+                .iter()
+                .any(|then| !then.passed() && words(&then.command) == words(&check.command))
+    });
+    let Some(check) = passing else {
+        return requirements;
+    };
+    for requirement in requirements.iter_mut().filter(|r| !r.met && r.about_tests) {
+        let lower = requirement.requirement.to_lowercase();
+        let says = |stem: &str| tokens(&lower).any(|word| word.starts_with(stem));
+        if !says("fail") || says("pass") {
+            continue;
+        }
+        let counted = check
+            .tests
+            .map(|t| format!(" ({} passed)", t.passed))
+            .unwrap_or_default();
+        requirement.met = true;
+        requirement.evidence = format!(
+            "what the goal says of the project before the run: `{}` failed then, and its tests \
+             pass now{counted}",
+            check.command
+        );
+        held_to_tests(requirement);
+    }
+    requirements
+}
+
+/// Why an assessment's answer cannot be used as it is: a requirement it
+/// calls unmet on evidence that copies the question's own words
+/// (`instructions`, six words in a row or more), not a line of the files
+/// or the checks. t60's calc-fix assessor gave "Before the run the
+/// project's tests failed: what the GOAL says was wrong then ..." and
+/// "The project's tests run with: `python3 -m pytest -q`" as the evidence
+/// that a fix whose tests passed was not done.
+pub fn copied_evidence(requirements: &[Requirement], instructions: &[&str]) -> Option<String> {
+    const RUN: usize = 6;
+    let plain = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let taught: Vec<Vec<String>> = instructions.iter().map(|text| plain(text)).collect();
+    requirements.iter().filter(|r| !r.met).find_map(|r| {
+        let evidence = plain(&r.evidence);
+        let copied = evidence.windows(RUN).any(|run| {
+            taught
+                .iter()
+                .any(|words| words.windows(RUN).any(|taught| taught == run))
+        });
+        copied.then(|| {
+            format!(
+                "the evidence of \"{}\" (\"{}\") copies the question's own words, which show \
+                 nothing. Quote a line of the FILES or the CHECKS as they are now",
+                r.requirement.trim(),
+                r.evidence.trim()
+            )
+        })
+    })
+}
+
 /// The evidence of a requirement [`hold_to_tests`] made unmet: the model
 /// called it met, and no check ran tests.
 const NO_TEST_RAN: &str = "no check ran any test";
@@ -2555,6 +2701,118 @@ pub(crate) mod tests {
             tests: tests.map(|(passed, failed)| Tally { passed, failed }),
             wants_arguments: false,
         }
+    }
+
+    /// t60's calc-fix: an assessor that calls the project's own tests
+    /// unmet beside a check where they all passed.
+    #[test]
+    fn a_requirement_naming_tests_a_passing_check_ran_is_met() {
+        let tests = vec![(
+            "test_calc.py".to_string(),
+            vec!["test_add".to_string(), "test_average".to_string()],
+        )];
+        let mut unmet = req("The test `test_add()` should pass.", false, true);
+        unmet.evidence =
+            "The program printed nothing when it was run with `python3 calc.py`.".into();
+        let met = |checks: &[CheckRun], r: &Requirement| {
+            met_by_named_tests(vec![r.clone()], checks, &tests, |w| w.starts_with("test_"))
+                .remove(0)
+        };
+        let passed = [
+            run("python3 calc.py", Some(0), None),
+            run("python3 -m pytest -q", Some(0), Some((3, 0))),
+        ];
+        let held = met(&passed, &unmet);
+        assert!(
+            held.met && held.about_tests && held.shown_by.is_none(),
+            "{held:?}"
+        );
+        assert_eq!(
+            held.evidence,
+            "`python3 -m pytest -q` ran `test_add` and every test passed (3 passed)"
+        );
+        // A test failed, or none ran: as the model said.
+        let failed = [run("python3 -m pytest -q", Some(1), Some((2, 1)))];
+        assert!(!met(&failed, &unmet).met);
+        assert!(!met(&[run("python3 calc.py", Some(0), None)], &unmet).met);
+        // A check that ran other test files did not run it.
+        let other = [run(
+            "python3 -m pytest -q test_other.py",
+            Some(0),
+            Some((1, 0)),
+        )];
+        assert!(!met(&other, &unmet).met);
+        let own = [run(
+            "python3 -m pytest -q test_calc.py",
+            Some(0),
+            Some((3, 0)),
+        )];
+        assert!(met(&own, &unmet).met);
+        let folder = [run("python3 -m pytest -q tests/", Some(0), Some((1, 0)))];
+        assert!(!met(&folder, &unmet).met);
+        // A test no file defines, even beside one that is: as the model said.
+        let unknown = req("`test_add` and `test_negative` pass", false, true);
+        assert!(!met(&passed, &unknown).met);
+        // No test named: as the model said.
+        let unnamed = req("Tests for average are added", false, true);
+        assert!(!met(&passed, &unnamed).met);
+    }
+
+    /// t60's calc-fix: the goal's "The tests in test_calc.py fail." listed
+    /// as unmet beside the tests that passed.
+    #[test]
+    fn what_the_goal_says_failed_before_the_run_is_no_requirement_once_it_passes() {
+        let premise = req("The tests in test_calc.py fail.", false, true);
+        let before = [run("python3 -m pytest -q", Some(1), Some((1, 2)))];
+        let now = [run("python3 -m pytest -q", Some(0), Some((3, 0)))];
+        let held = failure_described(vec![premise.clone()], &now, &before).remove(0);
+        assert!(held.met, "{held:?}");
+        assert_eq!(
+            held.evidence,
+            "what the goal says of the project before the run: `python3 -m pytest -q` failed \
+             then, and its tests pass now (3 passed)"
+        );
+        // Tests that still fail, tests that passed before too, or a
+        // requirement that they pass: as the model said.
+        let failing = [run("python3 -m pytest -q", Some(1), Some((2, 1)))];
+        assert!(!failure_described(vec![premise.clone()], &failing, &before)[0].met);
+        let passed_before = [run("python3 -m pytest -q", Some(0), Some((3, 0)))];
+        assert!(!failure_described(vec![premise.clone()], &now, &passed_before)[0].met);
+        assert!(!failure_described(vec![premise], &now, &[])[0].met);
+        let pass = req(
+            "Fix the failing average so that the tests pass",
+            false,
+            true,
+        );
+        assert!(!failure_described(vec![pass], &now, &before)[0].met);
+        let code = req("average no longer fails on one number", false, false);
+        assert!(!failure_described(vec![code], &now, &before)[0].met);
+    }
+
+    #[test]
+    fn evidence_that_copies_the_question_is_asked_again() {
+        let question = [
+            "Before the run the project's tests failed: what the GOAL says was wrong then (a \
+             test that failed, an error it reported) describes the project as it was.",
+            "The project's tests run with: `python3 -m pytest -q`",
+        ];
+        let mut copied = req("Fix the bug in calc.py so that they pass", false, true);
+        copied.evidence = "Before the run the project's tests failed: what the GOAL says was \
+                           wrong then"
+            .into();
+        let why = copied_evidence(std::slice::from_ref(&copied), &question).expect("copied");
+        assert!(why.contains("copies the question's own words"), "{why}");
+        copied.evidence = "The project's tests run with: `python3 -m pytest -q`".into();
+        assert!(copied_evidence(std::slice::from_ref(&copied), &question).is_some());
+        // A line of a check, or a met requirement: as it is.
+        copied.evidence = "test_calc.py:9: assert 3.0 == 4".into();
+        assert_eq!(
+            copied_evidence(std::slice::from_ref(&copied), &question),
+            None
+        );
+        let mut met = req("the tests pass", true, true);
+        met.evidence = "The project's tests run with: `python3 -m pytest -q`".into();
+        assert_eq!(copied_evidence(&[met], &question), None);
     }
 
     fn req(text: &str, met: bool, about_tests: bool) -> Requirement {

@@ -95,6 +95,22 @@ impl Agent<'_> {
         found || !known
     }
 
+    /// Each test file of the workspace (one the run wrote, or one there
+    /// before it) with the names it defines, by its language.
+    fn test_names(&self) -> Vec<(String, Vec<String>)> {
+        known_paths(self.state())
+            .into_iter()
+            .filter_map(|path| {
+                let language = self.languages.iter().find(|l| l.owns(path))?;
+                language.is_test(path).then_some(())?;
+                let text = self.tools.text(path)?;
+                let definitions = language.definitions(&[(path.clone(), text)]);
+                let names = definitions.into_iter().next()?.into_iter().map(|d| d.name);
+                Some((path.clone(), names.collect()))
+            })
+            .collect()
+    }
+
     /// The first source file (one the run wrote, or one there before it)
     /// that defines `name` under a longer name (see
     /// [`verdict::longer_name`]), and that name.
@@ -559,6 +575,15 @@ impl Agent<'_> {
         );
         let first = prompt::answer_request(self.settings, ask, schema(), self.options());
         let mut messages = first.messages.clone();
+        // The question's own words, which an answer copies for evidence.
+        let tests_run_with: Vec<String> = checks
+            .iter()
+            .map(|check| format!("{TESTS_RUN_WITH} `{}`", check.command))
+            .collect();
+        let instructions: Vec<&str> = [FAILED_BEFORE]
+            .into_iter()
+            .chain(tests_run_with.iter().map(String::as_str))
+            .collect();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut error = String::new();
         for again in 0..ASKS {
@@ -589,7 +614,8 @@ impl Agent<'_> {
                 Ok(requirements)
                     if again + 1 < ASKS
                         && let Some(why) = verdict::stale_evidence(&requirements, checks)
-                            .or_else(|| verdict::misquoted_evidence(&requirements, checks)) =>
+                            .or_else(|| verdict::misquoted_evidence(&requirements, checks))
+                            .or_else(|| verdict::copied_evidence(&requirements, &instructions)) =>
                 {
                     tracing::warn!(%why, "an assessment whose evidence the checks contradict");
                     messages.push(Message::assistant(reply.content, Vec::new()));
@@ -623,6 +649,17 @@ impl Agent<'_> {
                         self.is_library(word)
                     });
                     let requirements = verdict::hold_to_tests(requirements, checks);
+                    let requirements = verdict::failure_described(
+                        requirements,
+                        checks,
+                        &self.state().checks_before,
+                    );
+                    let requirements = verdict::met_by_named_tests(
+                        requirements,
+                        checks,
+                        &self.test_names(),
+                        |w| self.languages.iter().any(|l| l.is_test(w)),
+                    );
                     let requirements = verdict::to_stated(
                         requirements,
                         self.state().outputs.as_deref().unwrap_or_default(),
@@ -816,6 +853,16 @@ pub(super) fn known_paths(state: &crate::state::State) -> Vec<&String> {
     paths
 }
 
+/// What the assessment is told when the project's tests failed before the
+/// run.
+const FAILED_BEFORE: &str = "Before the run the project's tests failed: what the GOAL says was \
+wrong then (a test that failed, an error it reported) describes the project as it was and is no \
+requirement itself; what it asks is that this be right now, shown by the CHECKS as they are now.";
+
+/// The line of the workspace map that says how the project's tests run
+/// (see [`crate::workspace::Map`]), as the assessor copies it.
+const TESTS_RUN_WITH: &str = "The project's tests run with:";
+
 /// What the assessment asks after the head (which holds the goal).
 fn assessment_prompt(
     files: &[(String, String)],
@@ -894,12 +941,9 @@ fn assessment_prompt(
         }
     }
     if !failed_before.is_empty() {
-        text.push_str(
-            "\nBefore the run the project's tests failed: what the GOAL says was wrong then (a \
-             test that failed, an error it reported) describes the project as it was and is no \
-             requirement itself; what it asks is that this be right now, shown by the CHECKS as \
-             they are now.\n",
-        );
+        text.push('\n');
+        text.push_str(FAILED_BEFORE);
+        text.push('\n');
     }
     text.push_str(&format!(
         "\nList every requirement of the GOAL: each thing the user asked for (a file, a \
