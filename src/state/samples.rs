@@ -191,6 +191,50 @@ pub fn to_read(mut requirements: Vec<Requirement>, readings: &[SampleReading]) -
     requirements
 }
 
+/// `readings` without those of a command with options whose answers agree
+/// on what the same command without them prints, for the same samples:
+/// the goal asks for the option to change something, so such a reading
+/// says only that the model did not see what. t59's show-numbers read
+/// both `python3 show.py sample.txt` and `python3 show.py -n sample.txt`
+/// as the sample's ten lines unnumbered, and its cycle was to make `-n`
+/// print them so.
+pub fn changed_by_options(readings: Vec<SampleReading>) -> Vec<SampleReading> {
+    let words = |command: &str| command.split_whitespace().collect::<Vec<_>>().join(" ");
+    let bare = |command: &str| {
+        command
+            .split_whitespace()
+            .filter(|word| !word.starts_with('-'))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let unchanged: Vec<bool> = readings
+        .iter()
+        .map(|reading| {
+            let without = bare(&reading.command);
+            let Some(agreed) = reading.agreed() else {
+                return false;
+            };
+            without != words(&reading.command)
+                && readings.iter().any(|other| {
+                    words(&other.command) == without
+                        && other.samples == reading.samples
+                        && other.agreed().is_some_and(|a| spoken(a) == spoken(agreed))
+                })
+        })
+        .collect();
+    readings
+        .into_iter()
+        .zip(unchanged)
+        .filter(|(reading, unchanged)| {
+            if *unchanged {
+                tracing::info!(command = %reading.command, "a reading its options do not change");
+            }
+            !unchanged
+        })
+        .map(|(reading, _)| reading)
+        .collect()
+}
+
 /// The commands of unmet requirements that hold an agreed reading (see
 /// [`to_read`]), each once: run beside those of met ones, so that what
 /// they print now is said (q1's word-count assessment held five cases
@@ -394,6 +438,28 @@ mod tests {
             prints: prints.iter().map(|p| p.to_string()).collect(),
             asked: prints.len() as u32,
         }
+    }
+
+    #[test]
+    fn a_reading_its_options_do_not_change_is_left_out() {
+        let lines = "1\n2\n3";
+        let readings = vec![
+            reading("python3 show.py sample.txt", &[lines, lines]),
+            reading("python3 show.py -n sample.txt", &[lines, lines]),
+        ];
+        let kept = changed_by_options(readings.clone());
+        assert_eq!(kept, readings[..1]);
+        // An option that changes what it prints, or one with no reading
+        // without it, is kept.
+        let numbered = vec![
+            readings[0].clone(),
+            reading(
+                "python3 show.py -n sample.txt",
+                &["1 1\n2 2\n3 3", "1 1\n2 2\n3 3"],
+            ),
+        ];
+        assert_eq!(changed_by_options(numbered.clone()), numbered);
+        assert_eq!(changed_by_options(readings[1..].to_vec()), readings[1..]);
     }
 
     fn shown(text: &str, met: bool, command: &str, expects: &str) -> Requirement {

@@ -670,6 +670,7 @@ impl Agent<'_> {
                     let Some(text) = self.read_goal_text(checks).await? else {
                         return Ok(None);
                     };
+                    let read = samples::changed_by_options(read);
                     let requirements = samples::to_read(requirements, &read);
                     let mut runs = self.show(&requirements).await;
                     for command in samples::unmet_read(&requirements, &read) {

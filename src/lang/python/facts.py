@@ -1643,15 +1643,22 @@ def own_imports_dropped(text, path, others=None):
     defined `mul` itself, mathx/mul.py began `from .add import add`, and
     `from mathx import add` failed), each such import at its top left out
     where every name it imports is one the file defines itself (or, for a
-    sibling's, one the file never uses). None when there is none or the
-    result does not parse."""
-    if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "__init__.py":
+    sibling's, one the file never uses). A package's `__init__.py` is the
+    package (t61's kelvin/__init__.py began `from kelvin import to_kelvin,
+    from_kelvin` above its own two functions, and every test failed to
+    import them). None when there is none or the result does not parse."""
+    if not path.endswith(".py"):
+        return None
+    package = path.rsplit("/", 1)[-1] == "__init__.py"
+    if package and "/" not in path:
         return None
     tree = parse(text)[0]
     if tree is None:
         return None
-    own = path[:-3].replace("/", ".")
-    stem = own.rsplit(".", 1)[-1]
+    own = (path.rsplit("/", 1)[0] if package else path[:-3]).replace("/", ".")
+    # A relative import names a module beside the file; in a package's
+    # root that is never the package itself.
+    stem = None if package else own.rsplit(".", 1)[-1]
     defined = {n.name for n in tree.body if isinstance(n, DEFS)}
     defined |= {t.id for n in tree.body if isinstance(n, ast.Assign)
                 for t in n.targets if isinstance(t, ast.Name)}
@@ -1662,7 +1669,8 @@ def own_imports_dropped(text, path, others=None):
         if not isinstance(node, ast.ImportFrom):
             continue
         itself = ((node.level == 0 and node.module == own)
-                  or (node.level == 1 and node.module == stem and "/" in path))
+                  or (stem is not None and node.level == 1 and node.module == stem
+                      and "/" in path))
         # In a cycle with a sibling, a name the file never uses goes too
         # (b3's mul.py imported `add` and never called it).
         cyclic = not itself and imports_back(node, path, others)

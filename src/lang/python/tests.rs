@@ -352,7 +352,7 @@ fn a_module_importing_from_itself_loses_that_import() {
         }
     );
     // The same import in another module, of a name the file does not
-    // define, under another name, or in a package's __init__.py is kept.
+    // define, or under another name is kept.
     assert_eq!(review_in(&files(&[]), "main.py", own), Review::Accept);
     for kept in [
         "from fizzbuzz import helper\n\n\ndef fizzbuzz(n):\n    return helper(n)\n",
@@ -366,9 +366,20 @@ fn a_module_importing_from_itself_loses_that_import() {
             "{kept:?}"
         );
     }
+    // A package's __init__.py is the package: t61's kelvin/__init__.py
+    // began `from kelvin import to_kelvin, from_kelvin` above its own
+    // two functions. Its imports of the package's modules are kept.
     let init = "from mathx import add\n\n\ndef add(a, b):\n    return a + b\n";
     assert_eq!(
         review_in(&files(&[]), "mathx/__init__.py", init),
+        Review::Repair {
+            content: "def add(a, b):\n    return a + b\n".into(),
+            why: CIRCULAR.into()
+        }
+    );
+    let modules = "from mathx.add import add\nfrom . import mul\nfrom .sub import *\n";
+    assert_eq!(
+        review_in(&files(&[]), "mathx/__init__.py", modules),
         Review::Accept
     );
 }
