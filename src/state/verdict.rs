@@ -316,9 +316,9 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
     requirements
 }
 
-/// Each unmet requirement that names tests the workspace defines
-/// (`tests`: each test file's path and the tests it defines), and names
-/// only such tests, held met when a check ran those tests and every test
+/// Each unmet requirement that they pass (a word `pass...`) that names
+/// tests the workspace defines (`tests`: each test file's path and the
+/// tests it defines), and names only such tests, held met when a check ran those tests and every test
 /// it ran passed: that they pass is then what the check shows, whatever
 /// the model read. t60's calc-fix assessor called "The test `test_add()`
 /// should pass." unmet beside `3 passed`, on the evidence that `python3
@@ -332,6 +332,10 @@ pub fn met_by_named_tests(
     is_test: impl Fn(&str) -> bool,
 ) -> Vec<Requirement> {
     for requirement in requirements.iter_mut().filter(|r| !r.met) {
+        let lower = requirement.requirement.to_lowercase();
+        if !tokens(&lower).any(|word| word.starts_with("pass")) {
+            continue;
+        }
         let named: Vec<&str> = tokens(&requirement.requirement)
             .filter(|word| word.starts_with("test_") || word.starts_with("Test"))
             .collect();
@@ -383,14 +387,16 @@ pub fn met_by_named_tests(
     requirements
 }
 
-/// Each unmet requirement about tests that says they fail (a word
-/// `fail...`, none `pass...`), held met when a check that failed before
-/// the run (`failed_before`) ran tests now and they all passed: what the
-/// goal says of the project as it was ("The tests in test_calc.py fail.")
-/// is no requirement of it, and the tests it spoke of pass. t60's calc-fix
-/// assessor listed that sentence of the goal as unmet in two runs whose
-/// fix was right, and both ended "not achieved".
+/// Each unmet requirement about tests that is words of the `goal` saying
+/// they fail (`fail`, `fails`, `failed` or `failing`; no `pass...`), held
+/// met when a check that failed before the run (`failed_before`) ran
+/// tests now and they all passed: what the goal says of the project as it
+/// was ("The tests in test_calc.py fail.") is no requirement of it, and
+/// the tests it spoke of pass. t60's calc-fix assessor listed that
+/// sentence of the goal as unmet in two runs whose fix was right, and both
+/// ended "not achieved".
 pub fn failure_described(
+    goal: &str,
     mut requirements: Vec<Requirement>,
     checks: &[CheckRun],
     failed_before: &[CheckRun],
@@ -406,8 +412,10 @@ pub fn failure_described(
     };
     for requirement in requirements.iter_mut().filter(|r| !r.met && r.about_tests) {
         let lower = requirement.requirement.to_lowercase();
-        let says = |stem: &str| tokens(&lower).any(|word| word.starts_with(stem));
-        if !says("fail") || says("pass") {
+        let fails =
+            tokens(&lower).any(|word| ["fail", "fails", "failed", "failing"].contains(&word));
+        let passes = tokens(&lower).any(|word| word.starts_with("pass"));
+        if !fails || passes || !spoken(goal).contains(&spoken(&requirement.requirement)) {
             continue;
         }
         let counted = check
@@ -2753,6 +2761,9 @@ pub(crate) mod tests {
         // A test no file defines, even beside one that is: as the model said.
         let unknown = req("`test_add` and `test_negative` pass", false, true);
         assert!(!met(&passed, &unknown).met);
+        // What a test must check, not that it passes: as the model said.
+        let content = req("`test_add` checks negative numbers", false, true);
+        assert!(!met(&passed, &content).met);
         // No test named: as the model said.
         let unnamed = req("Tests for average are added", false, true);
         assert!(!met(&passed, &unnamed).met);
@@ -2765,7 +2776,8 @@ pub(crate) mod tests {
         let premise = req("The tests in test_calc.py fail.", false, true);
         let before = [run("python3 -m pytest -q", Some(1), Some((1, 2)))];
         let now = [run("python3 -m pytest -q", Some(0), Some((3, 0)))];
-        let held = failure_described(vec![premise.clone()], &now, &before).remove(0);
+        let goal = "The tests in test_calc.py fail. Fix the bug in calc.py so that they pass";
+        let held = failure_described(goal, vec![premise.clone()], &now, &before).remove(0);
         assert!(held.met, "{held:?}");
         assert_eq!(
             held.evidence,
@@ -2775,18 +2787,23 @@ pub(crate) mod tests {
         // Tests that still fail, tests that passed before too, or a
         // requirement that they pass: as the model said.
         let failing = [run("python3 -m pytest -q", Some(1), Some((2, 1)))];
-        assert!(!failure_described(vec![premise.clone()], &failing, &before)[0].met);
+        assert!(!failure_described(goal, vec![premise.clone()], &failing, &before)[0].met);
         let passed_before = [run("python3 -m pytest -q", Some(0), Some((3, 0)))];
-        assert!(!failure_described(vec![premise.clone()], &now, &passed_before)[0].met);
-        assert!(!failure_described(vec![premise], &now, &[])[0].met);
+        assert!(!failure_described(goal, vec![premise.clone()], &now, &passed_before)[0].met);
+        assert!(!failure_described(goal, vec![premise.clone()], &now, &[])[0].met);
+        // Words that are not the goal's, or a failure that is no verb.
+        assert!(!failure_described("Fix calc.py", vec![premise], &now, &before)[0].met);
+        let cases = req("add tests for the failure cases", false, true);
+        let asked = "The tests fail. Fix it and add tests for the failure cases";
+        assert!(!failure_described(asked, vec![cases], &now, &before)[0].met);
         let pass = req(
             "Fix the failing average so that the tests pass",
             false,
             true,
         );
-        assert!(!failure_described(vec![pass], &now, &before)[0].met);
+        assert!(!failure_described(goal, vec![pass], &now, &before)[0].met);
         let code = req("average no longer fails on one number", false, false);
-        assert!(!failure_described(vec![code], &now, &before)[0].met);
+        assert!(!failure_described(goal, vec![code], &now, &before)[0].met);
     }
 
     #[test]

@@ -650,6 +650,7 @@ impl Agent<'_> {
                     });
                     let requirements = verdict::hold_to_tests(requirements, checks);
                     let requirements = verdict::failure_described(
+                        &self.state().goal,
                         requirements,
                         checks,
                         &self.state().checks_before,
