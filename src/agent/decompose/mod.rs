@@ -147,6 +147,10 @@ pub async fn plan(
                 });
             }
             Err(error) => {
+                // agent.log keeps what the planner said: the event keeps
+                // only the last error.
+                let said: String = reply.content.chars().take(2000).collect();
+                tracing::warn!(%error, reply = %said, "a plan that cannot be used");
                 messages.push(Message::assistant(reply.content, Vec::new()));
                 messages.push(Message::user(format!(
                     "That plan cannot be used: {error}. Answer again with JSON only, shaped as \
