@@ -1588,6 +1588,52 @@ fn a_check_of_a_program_that_opens_its_argument_runs_it_on_a_sample() {
     );
 }
 
+/// t61's timeparse-tests: the planner named no file three times. The
+/// plan is then made of the project: the tests of the one file the goal
+/// names, or the change of it.
+#[test]
+fn a_plan_the_model_cannot_give_is_made_of_the_file_the_goal_names() {
+    let calc = "def add(a, b):\n    return a + b\n";
+    let no_plan = || -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [], "check": ""},
+            "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+                "arguments": {"success": false, "reason": "cannot"}}]}
+        }))
+        .expect("script")
+    };
+    let kinds = |goal: &str| {
+        let test = Test::new()
+            .serving(no_plan())
+            .file("calc.py", calc)
+            .file("notes.txt", "calc.py adds\n")
+            .args([goal, "--max-rounds", "2"]);
+        test.run();
+        let recorded = test.records().into_iter().find_map(|r| match r.event {
+            Event::Planned {
+                tasks, fallback, ..
+            } => Some((tasks, fallback)),
+            _ => None,
+        });
+        let (tasks, fallback) = recorded.expect("a plan");
+        assert!(fallback.is_some_and(|f| f.contains("no valid plan")));
+        let kinds: Vec<String> = tasks[0].kinds.iter().map(|k| format!("{k:?}")).collect();
+        (kinds, tasks[0].subtasks.clone())
+    };
+    let (tests, subtasks) = kinds("Cover calc.py with pytest tests");
+    assert_eq!(
+        tests,
+        [
+            r#"Write { path: "test_calc.py" }"#,
+            r#"Check { cmd: "python3 -m pytest -q" }"#
+        ],
+        "{subtasks:?}"
+    );
+    let (change, subtasks) = kinds("Make add in calc.py also take a third number");
+    assert_eq!(change[0], r#"Write { path: "calc.py" }"#, "{subtasks:?}");
+    assert!(subtasks[0].starts_with("Change calc.py"), "{subtasks:?}");
+}
+
 /// The tasks of the run's plan, as recorded.
 fn planned(test: &Test) -> Vec<runner::state::TaskPlan> {
     test.records()

@@ -78,6 +78,15 @@ impl Agent<'_> {
                 Some(Err(failure)) => return self.model_failed(failure).map(Step::End),
                 Some(Ok(planned)) => planned,
             };
+            if let Event::Planned {
+                tasks,
+                fallback: Some(_),
+                ..
+            } = &mut planned
+                && let Some(plan) = self.plan_of_workspace(goal)
+            {
+                *tasks = plan;
+            }
             if let Event::Planned { tasks, .. } = &mut planned {
                 let opening = self.opening_programs(tasks).await;
                 decompose::files_of_checks(tasks, |path| opening.iter().any(|p| p == path));
@@ -199,6 +208,50 @@ impl Agent<'_> {
             )?;
         }
         Ok(Step::Go)
+    }
+
+    /// The plan when the model gave none that could be used, for a goal
+    /// that names one source file of the project (or of a project with
+    /// one): its tests written (by its language's naming) when the goal
+    /// speaks of tests, else the file changed, and the check the plan's
+    /// files give. t61's timeparse-tests planner named no file three times;
+    /// with the goal as its one task, the model wrote timeparse.py back as
+    /// it was until the loop guard ended the subtask. `None`: the goal as
+    /// the one task, as before.
+    fn plan_of_workspace(&self, goal: &str) -> Option<Vec<crate::state::TaskPlan>> {
+        let baseline = &self.state().baseline.files;
+        let lower = goal.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let source = |path: &&String| {
+            self.languages
+                .iter()
+                .any(|l| l.owns(path) && !l.is_test(path))
+        };
+        let sources: Vec<&String> = baseline.keys().filter(source).collect();
+        let named: Vec<&String> = sources
+            .iter()
+            .copied()
+            .filter(|path| crate::workspace::names_file(&lower, &words, path))
+            .collect();
+        let file = match (named.as_slice(), sources.as_slice()) {
+            ([file], _) | ([], [file]) => *file,
+            _ => return None,
+        };
+        let language = self.languages.iter().find(|l| l.owns(file))?;
+        let path = match self.speaks_of_tests() {
+            true => language.test_path(file)?,
+            false => file.clone(),
+        };
+        let plan = serde_json::json!({"tasks": [{"path": path, "purpose": goal}], "check": ""});
+        let existing = baseline.keys().cloned().collect();
+        let shape = decompose::Shape {
+            goal,
+            existing: &existing,
+        };
+        decompose::parse_for(&plan.to_string(), &shape).ok()
     }
 
     /// Each command whose output the model stated before the plan and that
