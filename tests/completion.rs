@@ -1674,6 +1674,54 @@ fn code_a_goal_asks_tests_of_stays_as_it_is() {
     assert_eq!(test.read("tests/test_bank.py"), tests);
 }
 
+/// A whole file a goal asks tests of keeps its lines as they were: t61's
+/// timeparse-tests rewrote the docstring of the function it was to test,
+/// which changed no definition's shape. What is added beside them is
+/// taken.
+#[test]
+fn a_line_of_code_under_test_rewritten_is_refused_too() {
+    let commented = SLUG.replace(
+        "if len(text) <= width:",
+        "if len(text) <= width:  # short enough",
+    );
+    let tests = "from slug import truncate\n\n\ndef test_short():\n    assert truncate('ab', 5) == 'ab'\n\n\ndef test_long():\n    assert truncate('Hello, World!', 10) == 'Hello, ...'\n";
+    let told = serde_json::json!({"name": "told",
+        "last_tool": "not written: the goal asks for tests of slug.py",
+        "reply": write_reply("test_slug.py", tests)});
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_slug.py", "purpose": "pytest tests for slug.py"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            told,
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Write test_slug.py", "write_file",
+                serde_json::json!({"path": "slug.py", "content": commented}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "pytest tests for slug.py", "met": true,
+             "evidence": "1 passed", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("slug.py", SLUG).args([
+        "slug.py has no tests yet; write some with pytest",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let refused = refusals(&test, runner::state::RefusalKind::CodeUnderTestKept);
+    assert_eq!(refused.len(), 1, "{}", run.stderr);
+    assert!(
+        refused[0].contains("changes line 2 (`if len(text) <= width:`) of slug.py"),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("slug.py"), SLUG);
+    assert_eq!(test.read("test_slug.py"), tests);
+    run.assert_code(0);
+}
+
 /// slug.py's `truncate`, whose tests the goal asks for.
 const SLUG: &str = "def truncate(text, width):\n    if len(text) <= width:\n        return text\n    return text[: width - 3] + \"...\"\n";
 

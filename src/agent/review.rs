@@ -674,12 +674,27 @@ impl Agent<'_> {
                             .is_some_and(|rest| rest.starts_with('.'))
                 })
         };
-        let changed: Vec<String> = shapes
+        let mut changed: Vec<String> = shapes
             .pop()??
             .into_iter()
             .filter(|(name, shape)| in_scope(name) && new.get(name) != Some(shape))
             .map(|(name, _)| format!("`{name}`"))
             .collect();
+        // Of a whole file under test, the lines it had stay, in order, as
+        // they were: what is added beside them is taken, and a docstring
+        // or a comment rewritten is a change too (t61's timeparse-tests
+        // rewrote the docstring of `to_minutes`).
+        if changed.is_empty() && classes.is_empty() {
+            let old = self.tools.text(path)?;
+            let mut kept = content.lines();
+            let lost = old
+                .lines()
+                .enumerate()
+                .find(|(_, line)| !kept.any(|new| new.trim_end() == line.trim_end()));
+            if let Some((at, line)) = lost {
+                changed.push(format!("line {} (`{}`)", at + 1, line.trim()));
+            }
+        }
         if changed.is_empty() {
             return None;
         }
