@@ -236,7 +236,7 @@ fn unasked_modules(
                     && !calls
                         .iter()
                         .any(|call| crate::text::has_word(purpose, call))
-                    && !crate::text::has_word(shape.goal, stem)
+                    && !names_module(shape.goal, stem, &package)
             })
             .map(|(path, _)| path.clone())
             .collect();
@@ -282,6 +282,29 @@ fn unasked_modules(
         changed = true;
     }
     changed
+}
+
+/// Whether `goal` names the module `stem` of `package`: as a word of its
+/// own, not the package's name (t62's `kelvin/kelvin.py`) nor an argument
+/// in a call it gives (`celsius` of `to_kelvin(celsius)`, t62's
+/// `kelvin/celsius.py`).
+fn names_module(goal: &str, stem: &str, package: &str) -> bool {
+    let mut depth = 0usize;
+    let outside: String = goal
+        .chars()
+        .filter(|c| match c {
+            '(' => {
+                depth += 1;
+                false
+            }
+            ')' if depth > 0 => {
+                depth -= 1;
+                false
+            }
+            _ => depth == 0,
+        })
+        .collect();
+    package.rsplit('/').next() != Some(stem) && crate::text::has_word(&outside, stem)
 }
 
 /// The description of a plan that writes `names`: `Write a.py and b.py`.
@@ -471,6 +494,15 @@ mod tests {
             "{:?}",
             tasks[0].kinds
         );
+        // A module named as the package, or as an argument of a call of
+        // the goal, is no module the goal names (t62's kelvin plan).
+        let t62 = plan
+            .replace("kelvin/celsius_to_kelvin.py", "kelvin/celsius.py")
+            .replace("kelvin/kelvin_to_celsius.py", "kelvin/kelvin.py")
+            .replace("test_celsius_to_kelvin.py", "test_celsius.py")
+            .replace("test_kelvin_to_celsius.py", "test_kelvin.py");
+        let kinds = &parse_for(&t62, &shape).unwrap()[0].kinds;
+        assert_eq!(kinds.len(), 3, "{kinds:?}");
         // A goal that calls no function, and a package already there, keep
         // the plan's modules.
         let mathx = Shape {
