@@ -220,22 +220,13 @@ impl Agent<'_> {
     /// the one task, as before.
     fn plan_of_workspace(&self, goal: &str) -> Option<Vec<crate::state::TaskPlan>> {
         let baseline = &self.state().baseline.files;
-        let lower = goal.to_lowercase();
-        let words: Vec<&str> = lower
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .collect();
         let source = |path: &&String| {
             self.languages
                 .iter()
                 .any(|l| l.owns(path) && !l.is_test(path))
         };
         let sources: Vec<&String> = baseline.keys().filter(source).collect();
-        let named: Vec<&String> = sources
-            .iter()
-            .copied()
-            .filter(|path| crate::workspace::names_file(&lower, &words, path))
-            .collect();
+        let named = crate::workspace::named_by(goal, sources.iter().copied());
         let file = match (named.as_slice(), sources.as_slice()) {
             ([file], _) | ([], [file]) => *file,
             _ => return None,

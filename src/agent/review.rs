@@ -648,8 +648,9 @@ impl Agent<'_> {
     /// Why writing `content` to `path` is refused because it changes or
     /// removes what the goal asks tests of (see [`Agent::under_test`]):
     /// each function, class and method of the file (of the classes the
-    /// goal names), by its language's shapes (see [`lang::Language::shapes`]);
-    /// what it adds beside them is taken. Such tests say what the code
+    /// goal names), by its language's shapes (see [`lang::Language::shapes`]),
+    /// and, of a whole file, any line it had; what it adds beside them is
+    /// taken. Such tests say what the code
     /// does as it is. Asked to cover `Account` in bank.py with tests, z3's
     /// plan kept "Change bank.py: Define the Account class with methods
     /// for deposit, withdraw, and balance", and the model's rewrite lost
@@ -661,7 +662,7 @@ impl Agent<'_> {
         let language = self.reviews.languages.for_path(path)?;
         let old = self.tools.text(path)?;
         let mut shapes = language.shapes(&[
-            (path.to_string(), old),
+            (path.to_string(), old.clone()),
             (path.to_string(), content.to_string()),
         ]);
         let new: std::collections::HashMap<String, String> = shapes.pop()??.into_iter().collect();
@@ -685,7 +686,6 @@ impl Agent<'_> {
         // or a comment rewritten is a change too (t61's timeparse-tests
         // rewrote the docstring of `to_minutes`).
         if changed.is_empty() && classes.is_empty() {
-            let old = self.tools.text(path)?;
             let mut kept = content.lines();
             let lost = old
                 .lines()

@@ -318,9 +318,9 @@ pub fn hold_to_tests(mut requirements: Vec<Requirement>, checks: &[CheckRun]) ->
 
 /// Each unmet requirement that they pass (a word `pass...`) that names
 /// tests the workspace defines (`tests`: each test file's path and the
-/// tests it defines), and names only such tests, held met when a check ran those tests and every test
-/// it ran passed: that they pass is then what the check shows, whatever
-/// the model read. t60's calc-fix assessor called "The test `test_add()`
+/// tests it defines), and names only such tests, held met when a check
+/// ran those tests and every test it ran passed: that they pass is then
+/// what the check shows, whatever the model read. t60's calc-fix assessor called "The test `test_add()`
 /// should pass." unmet beside `3 passed`, on the evidence that `python3
 /// calc.py` printed nothing, and the cycle that followed made calc.py
 /// print that sentence. A check that names test files (`is_test`) or
@@ -368,10 +368,7 @@ pub fn met_by_named_tests(
         let Some(check) = ran else {
             continue;
         };
-        let counted = check
-            .tests
-            .map(|t| format!(" ({} passed)", t.passed))
-            .unwrap_or_default();
+        let counted = counted(check);
         requirement.met = true;
         requirement.evidence = format!(
             "`{}` ran {} and every test passed{counted}",
@@ -418,10 +415,7 @@ pub fn failure_described(
         if !fails || passes || !spoken(goal).contains(&spoken(&requirement.requirement)) {
             continue;
         }
-        let counted = check
-            .tests
-            .map(|t| format!(" ({} passed)", t.passed))
-            .unwrap_or_default();
+        let counted = counted(check);
         requirement.met = true;
         requirement.evidence = format!(
             "what the goal says of the project before the run: `{}` failed then, and its tests \
@@ -470,6 +464,15 @@ pub fn copied_evidence(requirements: &[Requirement], instructions: &[&str]) -> O
     })
 }
 
+/// How many tests `check` passed, as evidence says it: ` (3 passed)`; empty
+/// when it counted none.
+fn counted(check: &CheckRun) -> String {
+    check
+        .tests
+        .map(|t| format!(" ({} passed)", t.passed))
+        .unwrap_or_default()
+}
+
 /// The evidence of a requirement [`hold_to_tests`] made unmet: the model
 /// called it met, and no check ran tests.
 const NO_TEST_RAN: &str = "no check ran any test";
@@ -490,10 +493,7 @@ pub fn stale_evidence(requirements: &[Requirement], checks: &[CheckRun]) -> Opti
         let evidence = r.evidence.trim().trim_end_matches('.').to_lowercase();
         !r.met && [NO_TEST_PASSED, NO_TEST_RAN].contains(&evidence.as_str())
     })?;
-    let tests = passed
-        .tests
-        .map(|t| format!(" ({} passed)", t.passed))
-        .unwrap_or_default();
+    let tests = counted(passed);
     Some(format!(
         "its evidence \"{}\" is not true now: `{}` ran tests and they passed{tests}. Judge each \
          requirement on the FILES and CHECKS as they are now",

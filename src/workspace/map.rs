@@ -17,6 +17,10 @@ pub const MAP_BUDGET: usize = 6_000;
 /// One file's line at most: a module of fifty functions is named, not
 /// listed whole.
 const LINE_MAX: usize = 240;
+
+/// How the map's line on the project's tests begins (the assessment knows
+/// it: a small model copies it for evidence).
+pub const TESTS_RUN_WITH: &str = "The project's tests run with:";
 /// Source files whose definitions are asked of their language: the best
 /// ranked ones; more would not fit the budget anyway.
 const DEFINED_FILES: usize = 40;
@@ -52,7 +56,7 @@ impl Map {
         let mut tail = Vec::new();
         if !checks.is_empty() {
             tail.push(format!(
-                "The project's tests run with: {}",
+                "{TESTS_RUN_WITH} {}",
                 checks
                     .iter()
                     .map(|c| format!("`{c}`"))

@@ -16,7 +16,7 @@ mod walk;
 mod tests;
 
 pub use baseline::{MAX_BASELINE, Probed, Watch, done_mark, record as record_baseline};
-pub use map::{MAP_BUDGET, Map};
-pub use rank::names as names_file;
+pub use map::{MAP_BUDGET, Map, TESTS_RUN_WITH};
+pub use rank::named_by;
 pub use round::PlanMap;
 pub use walk::{Entry, MAX_WALK, Walk, walk};

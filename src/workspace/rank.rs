@@ -65,6 +65,19 @@ pub fn names(text: &str, words: &[&str], path: &str) -> bool {
     text.contains(&path) || text.contains(file) || (stem.len() > 2 && words.contains(&stem))
 }
 
+/// The `paths` that `goal` names (see [`names`]), in their order.
+pub fn named_by<'a>(goal: &str, paths: impl IntoIterator<Item = &'a String>) -> Vec<&'a String> {
+    let goal = goal.to_lowercase();
+    let words: Vec<&str> = goal
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    paths
+        .into_iter()
+        .filter(|path| names(&goal, &words, path))
+        .collect()
+}
+
 fn depth(path: &str) -> usize {
     path.matches('/').count()
 }

@@ -578,7 +578,7 @@ impl Agent<'_> {
         // The question's own words, which an answer copies for evidence.
         let tests_run_with: Vec<String> = checks
             .iter()
-            .map(|check| format!("{TESTS_RUN_WITH} `{}`", check.command))
+            .map(|check| format!("{} `{}`", crate::workspace::TESTS_RUN_WITH, check.command))
             .collect();
         let instructions: Vec<&str> = [FAILED_BEFORE]
             .into_iter()
@@ -860,10 +860,6 @@ pub(super) fn known_paths(state: &crate::state::State) -> Vec<&String> {
 const FAILED_BEFORE: &str = "Before the run the project's tests failed: what the GOAL says was \
 wrong then (a test that failed, an error it reported) describes the project as it was and is no \
 requirement itself; what it asks is that this be right now, shown by the CHECKS as they are now.";
-
-/// The line of the workspace map that says how the project's tests run
-/// (see [`crate::workspace::Map`]), as the assessor copies it.
-const TESTS_RUN_WITH: &str = "The project's tests run with:";
 
 /// What the assessment asks after the head (which holds the goal).
 fn assessment_prompt(

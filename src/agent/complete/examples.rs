@@ -365,19 +365,11 @@ impl Agent<'_> {
     /// dicts with a name and an age.
     fn project_code(&self, at: usize) -> Vec<(String, String)> {
         let language = self.languages[at].as_ref();
-        let goal = self.state().goal.to_lowercase();
-        let words: Vec<&str> = goal
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .collect();
         let sources: Vec<String> = (self.state().baseline.files.keys())
             .filter(|path| language.owns(path) && !language.is_test(path))
             .cloned()
             .collect();
-        let named: Vec<&String> = sources
-            .iter()
-            .filter(|path| crate::workspace::names_file(&goal, &words, path))
-            .collect();
+        let named = crate::workspace::named_by(&self.state().goal, &sources);
         let shown = match (named.is_empty(), sources.as_slice()) {
             (false, _) => named,
             (true, [only]) => vec![only],

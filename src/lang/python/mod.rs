@@ -333,8 +333,8 @@ impl Language for Python {
                 format!(
                     "a test file pytest would not run: a module called as its function imported \
                      as that function, an assert comparing a call with the error it is to raise \
-                     written as `with pytest.raises(...):` around the call, a copy of a module's function imported from the module \
-                     instead, `self` left out of test functions that do not use it, a test \
+                     written as `with pytest.raises(...):` around the call, a copy of a module's \
+                     function imported from the module instead, `self` left out of test functions that do not use it, a test \
                      function defined twice renamed, the asserts of a call that expect two \
                      results of it dropped, a script's statements moved into one test \
                      function, or asserts outside the test functions moved into one of their \
@@ -475,12 +475,12 @@ impl Language for Python {
     /// that `from mathx import add` works as a goal's "package with add"
     /// means it to.
     fn package_hint(&self, path: &str, planned: &[String]) -> Option<String> {
-        let package = path.strip_suffix("/__init__.py")?;
+        let package = self.package_of(path)?;
         let imports: Vec<String> = planned
             .iter()
             .filter_map(|other| {
                 let name = other
-                    .strip_prefix(package)?
+                    .strip_prefix(package.as_str())?
                     .strip_prefix('/')?
                     .strip_suffix(".py")?;
                 let module = !name.contains('/') && !name.starts_with("__") && !self.is_test(other);
