@@ -1320,6 +1320,128 @@ def judge_power(work):
     return False, "no script prints 1024 for the arguments 2 10 and 81 for 3 4"
 
 
+
+# A ninth batch of the suite's kinds in other words (session of 2026-12-02
+# 10:30), written before any run of them: `--goals ninth`. Shapes the
+# earlier batches lack: a fix of a bound left out of a range, a function
+# over a dict that orders its keys by their values, tests of a function that
+# raises when its bounds are the wrong way round, a program changed from
+# one argument to any number of them, a package of two predicates, and a
+# script that reads its numbers from standard input.
+RANGES = """\
+def count_between(numbers, low, high):
+    \"\"\"How many of the numbers lie between low and high, both included.\"\"\"
+    return sum(1 for n in numbers if low <= n < high)
+
+
+def outside(numbers, low, high):
+    \"\"\"The numbers below low or above high, in their order.\"\"\"
+    return [n for n in numbers if n < low or n > high]
+"""
+
+TEST_RANGES = """\
+from ranges import count_between, outside
+
+
+def test_count_between_inner():
+    assert count_between([1, 5, 9], 2, 8) == 1
+
+
+def test_count_between_includes_both_ends():
+    assert count_between([2, 5, 8], 2, 8) == 3
+
+
+def test_outside():
+    assert outside([1, 5, 9], 2, 8) == [1, 9]
+"""
+
+SCORES = """\
+def best(scores):
+    \"\"\"The highest score of a dict of name -> score.\"\"\"
+    return max(scores.values())
+
+
+def passed(scores, mark):
+    \"\"\"The names whose score is mark or more, in the dict's order.\"\"\"
+    return [name for name, score in scores.items() if score >= mark]
+"""
+
+BOUNDS = """\
+def clamp(value, low, high):
+    \"\"\"value kept within low and high: low when below, high when above.
+
+    Raises ValueError when low is greater than high.
+    \"\"\"
+    if low > high:
+        raise ValueError(f"low {low} is greater than high {high}")
+    return max(low, min(value, high))
+"""
+
+BROKEN_BOUNDS = BOUNDS.replace("return max(low, min(value, high))", "return min(value, high)")
+
+WELCOME = """\
+import sys
+
+
+def main(argv):
+    print(f"Welcome, {argv[1]}!")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_ranges_fix(work):
+    return fixed(work, "ranges.py", "from ranges import count_between, outside; "
+                                    "assert count_between([0, 3, 4, 7], 3, 7) == 3; "
+                                    "assert count_between([], 0, 1) == 0; "
+                                    "assert outside([0, 3, 8], 1, 5) == [0, 8]")
+
+
+def judge_add_ranking(work):
+    ok, out = probe(work, """
+        from scores import ranking, best, passed
+        scores = {"ann": 3, "bob": 9, "cy": 5}
+        assert ranking(scores) == ["bob", "cy", "ann"], ranking(scores)
+        assert ranking({"di": 1}) == ["di"]
+        assert best(scores) == 9 and passed(scores, 5) == ["bob", "cy"]
+    """)
+    return ok, "ranking works and the others still do" if ok else out
+
+
+def judge_bounds_tests(work):
+    return tests_that_test(work, "bounds.py", BROKEN_BOUNDS, "clamp()")
+
+
+def judge_welcome_many(work):
+    for args, want in ((["Ann", "Bob"], ["Welcome, Ann!", "Welcome, Bob!"]),
+                       (["Cy"], ["Welcome, Cy!"])):
+        code, out = py(["welcome.py", *args], work)
+        if code != 0 or [line.strip() for line in out.strip().splitlines()] != want:
+            return False, f"`welcome.py {' '.join(args)}` printed {out.strip()[:60]!r}"
+    return True, "welcome.py welcomes every name, one per line"
+
+
+def judge_bits(work):
+    return probed_and_tested(
+        work, "from bits import is_even, is_odd; "
+              "assert is_even(4) and not is_even(3); "
+              "assert is_odd(7) and not is_odd(0)",
+        "`from bits import is_even, is_odd` fails")
+
+
+def judge_biggest(work):
+    for path in [p for p in sources(work) if not is_test(p)]:
+        rel = str(path.relative_to(work))
+        code, out = py([rel], work, stdin="3\n9\n2\n")
+        if code == 0 and re.findall(r"-?\d+(?:\.\d+)?", out)[-1:] in (["9"], ["9.0"]):
+            code, out = py([rel], work, stdin="-4\n-1\n-7\n")
+            if code == 0 and re.findall(r"-?\d+(?:\.\d+)?", out)[-1:] in (["-1"], ["-1.0"]):
+                return True, f"{rel} prints the largest number read from stdin"
+    return False, "no script prints the largest of the numbers given on stdin"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -1710,6 +1832,47 @@ TASKS = {
         [],
         judge_power,
     ),
+    "ranges-fix": (
+        "A test in this folder fails. Track down the mistake in ranges.py and correct "
+        "it without touching the tests",
+        {"ranges.py": RANGES, "test_ranges.py": TEST_RANGES},
+        ["test_ranges.py"],
+        judge_ranges_fix,
+    ),
+    "add-ranking": (
+        "Add ranking(scores) to scores.py. scores is a dict of name to score; ranking gives the "
+        "names ordered from the highest score to the lowest",
+        {"scores.py": SCORES},
+        [],
+        judge_add_ranking,
+    ),
+    "bounds-tests": (
+        "bounds.py has no tests yet. Write pytest tests for clamp, the error case included",
+        {"bounds.py": BOUNDS},
+        ["bounds.py"],
+        judge_bounds_tests,
+    ),
+    "welcome-many": (
+        "welcome.py welcomes one person. Change it so that it welcomes every name given on the "
+        "command line, each on its own line",
+        {"welcome.py": WELCOME},
+        [],
+        judge_welcome_many,
+    ),
+    "bits": (
+        "Create a Python package bits with is_even(n) and is_odd(n), both importable from the "
+        "package itself (from bits import is_even), plus pytest tests",
+        {},
+        [],
+        judge_bits,
+    ),
+    "biggest": (
+        "Write biggest.py, which reads numbers from standard input, one per line, and prints the "
+        "largest of them",
+        {},
+        [],
+        judge_biggest,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -1726,8 +1889,10 @@ SIXTH = ["money-fix", "add-lengths", "tally-tests", "join-sep", "mathkit", "vowe
 SEVENTH = ["discount-fix", "add-next-day", "convert-tests", "greet-shout", "distance", "longest"]
 # The eighth batch (session of 2026-12-02 04:06), written before any run of it.
 EIGHTH = ["words-fix", "add-oldest", "timeparse-tests", "show-numbers", "kelvin", "power"]
+# The ninth batch (session of 2026-12-02 10:30), written before any run of it.
+NINTH = ["ranges-fix", "add-ranking", "bounds-tests", "welcome-many", "bits", "biggest"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH]
+               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
