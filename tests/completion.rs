@@ -1918,6 +1918,31 @@ fn a_failing_test_of_kept_code_is_given_the_edit_that_corrects_it() {
     run.assert_code(0);
 }
 
+/// A test of code that stays as it is, sent back with the assert that
+/// failed unchanged, is written to expect what the code returned: t63's
+/// timeparse-tests sent the same wrong assert back, told which line and
+/// how to write it, until its rounds ran out.
+#[test]
+fn a_failed_assert_of_kept_code_sent_back_expects_what_the_code_did() {
+    let wrong = "from slug import truncate\n\n\ndef test_truncate():\n    assert truncate('ab', 5) == 'ab'\n    assert truncate('Hello, World!', 10) == 'Hello, World!'\n";
+    let same_back = serde_json::json!({"name": "sent back", "last_tool": "exit code 1",
+        "reply": write_reply("test_slug.py", wrong)});
+    let test = slug_tests(same_back, wrong);
+    let run = test.run();
+    let right = wrong.replace("== 'Hello, World!'", "== 'Hello, ...'");
+    assert_eq!(test.read("test_slug.py"), right, "{}", run.stderr);
+    assert_eq!(test.read("slug.py"), SLUG);
+    // The model is shown the file as it is written.
+    let results = test.results(|outcome| outcome.write.is_some());
+    assert!(
+        results
+            .last()
+            .is_some_and(|r| r.contains(&format!("CONTENT OF test_slug.py now:\n```\n{right}"))),
+        "{results:#?}"
+    );
+    run.assert_code(0);
+}
+
 /// A program the goal gives an argument that never reads its command line
 /// is not done, whatever its run printed: t4's countdown called
 /// `countdown(5)` in its own code, its check ran it bare, the assessment's

@@ -31,6 +31,8 @@ struct Seen<'a> {
     failed: Option<String>,
     /// The calls the goal's words give the value of.
     given: Vec<(String, String)>,
+    /// The code that stays as it is (see [`focus::staying`]).
+    kept: Vec<String>,
 }
 
 impl Workspace for Seen<'_> {
@@ -67,6 +69,10 @@ impl Workspace for Seen<'_> {
 
     fn goal_examples(&self) -> Vec<(String, String)> {
         self.given.clone()
+    }
+
+    fn kept_code(&self) -> Vec<String> {
+        self.kept.clone()
     }
 }
 
@@ -948,6 +954,7 @@ impl Agent<'_> {
             existed: &self.state().baseline.files,
             failed: focus::failed_output(self.state()),
             given: self.state().goal_given(),
+            kept: focus::staying(self.state()),
         };
         language.review(path, content, &workspace)
     }

@@ -109,6 +109,11 @@ pub trait Workspace {
     fn goal_examples(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// The files of code that stay as they are (the code a goal asks tests
+    /// of): a failing test of theirs is what is wrong.
+    fn kept_code(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A test as its test runner names it inside its file (`test_average`,

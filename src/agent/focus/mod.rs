@@ -29,7 +29,7 @@ pub use last::{
 };
 pub use next_step::{
     Ending, Repair, Shown, after_work, differ, fix_failure, goal_repair, kept_test, next_step,
-    repair, where_option_is_read, wrote_back,
+    repair, staying, where_option_is_read, wrote_back,
 };
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";

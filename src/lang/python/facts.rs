@@ -340,6 +340,10 @@ pub struct Answer {
     /// (see [`merge_definitions`]).
     #[serde(default)]
     pub definitions: Option<String>,
+    /// The asserts of `wrapped` written to expect what code that stays as
+    /// it is did (see [`Current::done`]), as they are now.
+    #[serde(default)]
+    pub as_done: Vec<String>,
 }
 
 impl Facts {
@@ -358,11 +362,31 @@ impl Facts {
 }
 
 /// The text a write's first file replaces, for merging asserts, and the
-/// lines of it the last failed test run pointed at.
+/// lines of it the last failed test run pointed at; of a test file, what
+/// the asserts that failed there found the calls did (see [`Done`]), and
+/// the files that stay as they are whose calls those are.
 #[derive(Debug, Clone, Copy)]
 pub struct Current<'a> {
     pub text: &'a str,
     pub failing: &'a [u32],
+    pub done: &'a [Done],
+    pub kept: &'a [String],
+}
+
+/// A failed assert of the last test run (its statement as the test runner
+/// showed it) and what its call did there: raised the error named
+/// `raises`, returned `returned` (as Python writes the value), or gave
+/// what the values the assert compared show (`compared`: `assert
+/// 'Hello, ...' == 'Hello, World!'`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Done {
+    pub statement: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raises: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returned: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compared: Option<String>,
 }
 
 /// Asks Python's parser about `files` (path and text); `current` is what
@@ -378,6 +402,8 @@ pub fn ask(files: &[(&str, &str)], current: Option<Current<'_>>, test: bool) -> 
         "files": files,
         "current": current.map(|c| c.text),
         "failing": current.map_or(&[][..], |c| c.failing),
+        "done": current.map_or(&[][..], |c| c.done),
+        "kept": current.map_or(&[][..], |c| c.kept),
         "test": test,
     });
     answered(&request, "read the files; judging nothing")

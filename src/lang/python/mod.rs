@@ -266,12 +266,24 @@ impl Language for Python {
             .failed_output()
             .map(|output| lines_pointed_at(&output, path))
             .unwrap_or_default();
+        // Of a test file the run wrote: the project's own tests say what
+        // the code must do, and are not written to what it does.
+        let kept = workspace.kept_code();
+        let done = match is_test && !kept.is_empty() && !workspace.existed(path) {
+            true => workspace
+                .failed_output()
+                .map(|output| pytest::done(&output))
+                .unwrap_or_default(),
+            false => Vec::new(),
+        };
         let current = now
             .as_deref()
             .filter(|_| is_test)
             .map(|text| facts::Current {
                 text,
                 failing: &failing,
+                done: &done,
+                kept: &kept,
             });
         let mut batch: Vec<(&str, &str)> = vec![(path, content)];
         batch.extend(others.iter().map(|(p, t)| (p.as_str(), t.as_str())));
@@ -321,6 +333,26 @@ impl Language for Python {
             // The imports a file lacks where what to import is certain
             // (see `imports_added` in facts.py), alone.
             (None, None, Some(w)) if w.alone => (w.text.as_str(), &w.facts, added_why(&w.added)),
+            // The asserts of code that stays as it is that failed at the
+            // last run, written to expect what that code did.
+            (None, None, Some(w)) if is_test && !answer.as_done.is_empty() => (
+                w.text.as_str(),
+                &w.facts,
+                format!(
+                    "{} {} as it is, so a test of it expects what it does: the asserts that \
+                     failed at the last run are written to expect what their calls did there: \
+                     {}{}",
+                    kept.join(", "),
+                    if kept.len() == 1 { "stays" } else { "stay" },
+                    answer
+                        .as_done
+                        .iter()
+                        .map(|line| format!("`{}`", line.replace('\n', " ")))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    also_added(&w.added)
+                ),
+            ),
             // A test file pytest would not run as written, mended where the
             // mend loses nothing: a script (pytest imports it and finds no
             // test) and top-level tests that take `self` and never use it

@@ -66,6 +66,46 @@ pub fn failed_checks(output: &str) -> Vec<FailedCheck> {
     found
 }
 
+/// What each failed test of pytest's `output` (see [`failed_checks`]) found
+/// its call did, where the report says it: the error it raised (a name
+/// ending in `Error` or `Exception`, not `AssertionError`), the value it
+/// returned, or the values its assert compared.
+pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
+    failed_checks(output)
+        .into_iter()
+        .filter_map(|check| {
+            let got = check.got?;
+            let name = got.split(':').next().unwrap_or_default().trim();
+            let name = name.rsplit('.').next().unwrap_or(name);
+            let raised = (name.ends_with("Error") || name.ends_with("Exception"))
+                && name != "AssertionError"
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            // pytest 9 begins an assert's line with its error's name.
+            let compared = got
+                .trim_start_matches("AssertionError: ")
+                .starts_with("assert ")
+                .then(|| got.trim_start_matches("AssertionError: ").to_string());
+            let (raises, returned) = match (raised, &compared) {
+                (true, _) => (Some(name.to_string()), None),
+                (false, Some(_)) => (None, None),
+                (false, None) => {
+                    let said = got
+                        .rsplit_once(", the test says ")
+                        .map_or(got.as_str(), |(s, _)| s);
+                    let (_, value) = said.rsplit_once(" returned ")?;
+                    (None, Some(value.trim().to_string()))
+                }
+            };
+            Some(crate::lang::python::facts::Done {
+                statement: check.statement,
+                raises,
+                returned,
+                compared,
+            })
+        })
+        .collect()
+}
+
 /// What `call` returned, and what the test's `statement` compares it to
 /// when it is one side of an `==`: `f(0) returned -32.0, the test says
 /// 32`. Told only "where f(0) returned -32.0", t2's temp-fix model took

@@ -27,11 +27,13 @@ impl Workspace for Files {
 }
 
 /// [`Files`] told more: that none of them was there before the run
-/// (`drafts`), and what the last failed command printed.
+/// (`drafts`) but the code that stays as it is (`kept`, see
+/// [`Workspace::kept_code`]), and what the last failed command printed.
 struct Told {
     files: Files,
     drafts: bool,
     failed: Option<&'static str>,
+    kept: Vec<String>,
 }
 
 impl Workspace for Told {
@@ -45,10 +47,13 @@ impl Workspace for Told {
         self.files.written()
     }
     fn existed(&self, path: &str) -> bool {
-        !self.drafts && self.files.existed(path)
+        self.kept.iter().any(|p| p == path) || (!self.drafts && self.files.existed(path))
     }
     fn failed_output(&self) -> Option<String> {
         self.failed.map(str::to_string)
+    }
+    fn kept_code(&self) -> Vec<String> {
+        self.kept.clone()
     }
 }
 
@@ -1008,6 +1013,7 @@ fn an_assert_written_alone_replaces_the_one_of_its_call_that_failed() {
         files: files(&[("inv.py", inventory), ("test_inv.py", current)]),
         drafts: false,
         failed: Some(output),
+        kept: Vec::new(),
     };
     let pytest = "$ python3 -m pytest -q\nexit code 1\n--- stdout ---\nF\n    def test_count():\n>       \
                   assert inv.count('cherry') == 3\nE       AssertionError: assert 2 == 3\n\n\
@@ -1436,6 +1442,7 @@ fn a_write_that_leaves_a_program_running_nothing_is_refused() {
         files: files(&[("greet.py", greet)]),
         drafts: true,
         failed: None,
+        kept: Vec::new(),
     };
     assert_eq!(
         Python.review("greet.py", dropped, &draft_of_the_run),
@@ -3081,5 +3088,146 @@ fn the_asserts_a_write_corrects_are_put_in_one_for_one() {
     assert_eq!(
         crate::lang::asserts_corrected(&Python, "test_game.py", &twice, new),
         None
+    );
+}
+
+const KEPT_TIMEPARSE: &str = r#"def to_minutes(text):
+    """Minutes since midnight of a time written "HH:MM": "01:30" -> 90.
+
+    Raises ValueError when the text is not such a time.
+    """
+    hours, sep, minutes = text.partition(":")
+    if not sep or not hours.isdigit() or not minutes.isdigit():
+        raise ValueError(f"not a time: {text!r}")
+    hours, minutes = int(hours), int(minutes)
+    if hours > 23 or minutes > 59:
+        raise ValueError(f"not a time: {text!r}")
+    return hours * 60 + minutes
+"#;
+
+const FAILED_TIMEPARSE_TESTS: &str = r#"import pytest
+import timeparse
+
+
+def test_accepts():
+    assert timeparse.to_minutes('01:30') == 91
+    assert timeparse.to_minutes('00:00') == 0
+
+
+def test_rejects():
+    assert timeparse.to_minutes('24:00') == 1440
+    with pytest.raises(ValueError):
+        timeparse.to_minutes('12:60')
+"#;
+
+/// pytest 9's report of [`FAILED_TIMEPARSE_TESTS`] run on
+/// [`KEPT_TIMEPARSE`].
+const FAILED_TIMEPARSE_REPORT: &str = r#"FF                                                                       [100%]
+=================================== FAILURES ===================================
+_________________________________ test_accepts _________________________________
+
+    def test_accepts():
+>       assert timeparse.to_minutes('01:30') == 91
+E       AssertionError: assert 90 == 91
+E        +  where 90 = <function to_minutes at 0x7fd7e7413380>('01:30')
+E        +    where <function to_minutes at 0x7fd7e7413380> = timeparse.to_minutes
+
+tests/test_timeparse.py:6: AssertionError
+_________________________________ test_rejects _________________________________
+
+    def test_rejects():
+>       assert timeparse.to_minutes('24:00') == 1440
+               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+tests/test_timeparse.py:11: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+
+text = '24:00'
+
+    def to_minutes(text):
+        """Minutes since midnight of a time written "HH:MM": "01:30" -> 90.
+    
+        Raises ValueError when the text is not such a time.
+        """
+        hours, sep, minutes = text.partition(":")
+        if not sep or not hours.isdigit() or not minutes.isdigit():
+            raise ValueError(f"not a time: {text!r}")
+        hours, minutes = int(hours), int(minutes)
+        if hours > 23 or minutes > 59:
+>           raise ValueError(f"not a time: {text!r}")
+E           ValueError: not a time: '24:00'
+
+timeparse.py:11: ValueError
+=========================== short test summary info ============================
+FAILED tests/test_timeparse.py::test_accepts - AssertionError: assert 90 == 91
+FAILED tests/test_timeparse.py::test_rejects - ValueError: not a time: '24:00'
+2 failed in 0.03s
+"#;
+
+/// A test of code that stays as it is expects what that code does: sent
+/// back with the asserts that failed at the last run unchanged, it is
+/// written with the error a call raised expected and the value a call
+/// returned in place of the one written. t63's timeparse-tests sent
+/// `assert timeparse.to_minutes('24:00') == 1440` back unchanged until its
+/// rounds ran out, told each time which line and how to write it.
+#[test]
+fn a_test_of_code_that_stays_expects_what_the_code_did() {
+    let path = "tests/test_timeparse.py";
+    // The tests are the run's: all but the code that stays are drafts.
+    let workspace = Told {
+        files: files(&[
+            ("timeparse.py", KEPT_TIMEPARSE),
+            (path, FAILED_TIMEPARSE_TESTS),
+        ]),
+        drafts: true,
+        failed: Some(FAILED_TIMEPARSE_REPORT),
+        kept: vec!["timeparse.py".to_string()],
+    };
+    let Review::Repair { content, why } = Python.review(path, FAILED_TIMEPARSE_TESTS, &workspace)
+    else {
+        panic!(
+            "{:?}",
+            Python.review(path, FAILED_TIMEPARSE_TESTS, &workspace)
+        )
+    };
+    assert_eq!(
+        content,
+        FAILED_TIMEPARSE_TESTS.replace("== 91", "== 90").replace(
+            "    assert timeparse.to_minutes('24:00') == 1440\n",
+            "    with pytest.raises(ValueError):\n        timeparse.to_minutes('24:00')\n"
+        )
+    );
+    assert!(why.contains("timeparse.py stays as it is"), "{why}");
+    assert!(
+        why.contains("`timeparse.to_minutes('01:30') == 90`") || why.contains("== 90"),
+        "{why}"
+    );
+    // Written anew with the same asserts in another order and spacing.
+    let moved = "import timeparse\n\n\ndef test_all():\n    assert timeparse.to_minutes(\"24:00\")==1440\n    assert 91 == timeparse.to_minutes('01:30')\n";
+    let Review::Repair { content, .. } = Python.review(path, moved, &workspace) else {
+        panic!("{:?}", Python.review(path, moved, &workspace))
+    };
+    assert_eq!(
+        content,
+        "import pytest\nimport timeparse\n\n\ndef test_all():\n    with pytest.raises(ValueError):\n        timeparse.to_minutes('24:00')\n    assert 90 == timeparse.to_minutes('01:30')\n"
+    );
+    // The project's own tests say what the code must do: left as they are.
+    let own = Told {
+        drafts: false,
+        ..workspace
+    };
+    assert_eq!(
+        Python.review(path, FAILED_TIMEPARSE_TESTS, &own),
+        Review::Accept
+    );
+    // Code that may change: the test may be right, and it is left as it is.
+    let changing = Told {
+        kept: Vec::new(),
+        drafts: true,
+        ..own
+    };
+    assert_eq!(
+        Python.review(path, FAILED_TIMEPARSE_TESTS, &changing),
+        Review::Accept
     );
 }
