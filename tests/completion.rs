@@ -2007,6 +2007,59 @@ fn a_program_given_an_argument_that_never_reads_it_is_not_done() {
     unread(&run);
 }
 
+/// A run with no arguments shows nothing of what a program does with the
+/// arguments the goal gives it: t65's welcome-many printed `argv[0]`, its
+/// requirement was met by `python3 welcome.py` printing "Welcome,
+/// welcome.py!", and the run said "Goal achieved". Shown by a run with
+/// names, the right program is done.
+#[test]
+fn a_bare_run_does_not_show_what_a_program_does_with_its_arguments() {
+    let welcome = "import sys\n\n\ndef main(argv):\n    print(f\"Welcome, {argv[1]}!\")\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    let own_name = welcome.replace("argv[1]", "argv[0]");
+    let every = welcome.replace(
+        "    print(f\"Welcome, {argv[1]}!\")",
+        "    for name in argv[1:]:\n        print(f\"Welcome, {name}!\")",
+    );
+    let script = |program: &str, shown: &str, expects: &str| -> crate::support::fake_ollama::Script {
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "welcome.py", "purpose": "welcomes every name given"}],
+                "check": "python3 welcome.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it passes"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("welcome.py", "write_file", serde_json::json!({"path": "welcome.py", "content": program}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "it welcomes every name given on the command line, each on its own line",
+                 "met": true, "evidence": "it does", "about_tests": false, "about_output": true,
+                 "command": shown, "expects": expects}]}}],
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 welcome.py"}}]}
+        }))
+        .expect("script")
+    };
+    let goal = "welcome.py welcomes one person. Change it so that it welcomes every name given \
+                on the command line, each on its own line";
+    let run_with = |program: &str, shown: &str, expects: &str| {
+        let test = Test::new()
+            .serving(script(program, shown, expects))
+            .file("welcome.py", welcome)
+            .args([goal, "--max-cycles", "0"]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, run) = run_with(&own_name, "python3 welcome.py", "Welcome, welcome.py!");
+    run.assert_code(1);
+    assert!(
+        run.stderr
+            .contains("`python3 welcome.py` gives welcome.py no arguments"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(test.read("welcome.py"), own_name);
+    let (_, run) = run_with(&every, "python3 welcome.py Ann Bob", "Welcome, Ann!\nWelcome, Bob!");
+    run.assert_code(0);
+}
+
 /// A cycle's write that breaks what the last assessment found met is told
 /// so in its result, with the run that showed it: t5's countdown met the
 /// goal, and a cycle for a requirement the goal does not give ("handle a

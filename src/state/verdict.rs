@@ -1546,6 +1546,53 @@ pub fn hold_to_arguments(
     requirements
 }
 
+/// For a goal whose words give its program arguments (`given`, see
+/// [`given_arguments`]), a requirement the assessment shows met by a run of
+/// a program of the workspace (`is_program`) with none after it is not
+/// met, unless another met requirement shows that program run with some
+/// (what it does with none may be a case the goal names): that run cannot
+/// show what the program does with the arguments the goal gives it. t65's
+/// welcome-many ("welcomes every name given on the command line") printed
+/// `argv[0]`, and its one requirement was met by `python3 welcome.py`
+/// printing "Welcome, welcome.py!": "Goal achieved".
+pub fn bare_runs_unmet(
+    mut requirements: Vec<Requirement>,
+    given: bool,
+    is_program: impl Fn(&str) -> bool,
+) -> Vec<Requirement> {
+    if !given {
+        return requirements;
+    }
+    // Each met requirement's run: its program, and whether words follow it.
+    let runs: Vec<(String, bool)> = requirements
+        .iter()
+        .filter_map(Requirement::to_run)
+        .filter_map(|command| {
+            let words = shell_words::split(command).ok()?;
+            let at = words.iter().rposition(|word| is_program(word))?;
+            Some((words[at].clone(), at + 1 < words.len()))
+        })
+        .collect();
+    for requirement in &mut requirements {
+        let Some(command) = requirement.to_run().map(str::to_string) else {
+            continue;
+        };
+        let words = shell_words::split(&command).unwrap_or_default();
+        let Some(program) = words.last().filter(|word| is_program(word)) else {
+            continue;
+        };
+        if runs.iter().any(|(run, passes)| run == program && *passes) {
+            continue;
+        }
+        requirement.met = false;
+        requirement.evidence = format!(
+            "`{command}` gives {program} no arguments, so it cannot show what {program} does \
+             with the arguments the goal gives it: run it with some, as the goal says"
+        );
+    }
+    requirements
+}
+
 /// A goal whose program reads its standard input (`reads`, see
 /// [`reads_standard_input`]) is not met by a program that never reads it:
 /// for each program a passed check or a met requirement's command runs
@@ -2830,6 +2877,35 @@ pub(crate) mod tests {
         let mut met = req("the tests pass", true, true);
         met.evidence = "The project's tests run with: `python3 -m pytest -q`".into();
         assert_eq!(copied_evidence(&[met], &question), None);
+    }
+
+    /// A run with no arguments meets nothing of a goal that gives its
+    /// program some, unless the program is shown run with some too.
+    #[test]
+    fn a_bare_run_meets_nothing_of_a_goal_that_gives_arguments() {
+        let program = |word: &str| word == "welcome.py";
+        let bare = output("welcomes every name", "python3 welcome.py", "Welcome, welcome.py!");
+        let held = bare_runs_unmet(vec![bare.clone()], true, program);
+        assert!(!held[0].met);
+        assert!(
+            held[0]
+                .evidence
+                .contains("`python3 welcome.py` gives welcome.py no arguments"),
+            "{}",
+            held[0].evidence
+        );
+        // Words that give no arguments, or another program: as it was.
+        assert_eq!(bare_runs_unmet(vec![bare.clone()], false, program), vec![bare.clone()]);
+        assert_eq!(bare_runs_unmet(vec![bare.clone()], true, |_| false), vec![bare.clone()]);
+        // A run with names shows it.
+        let named = output("welcomes every name", "python3 welcome.py Ann Bob", "Welcome, Ann!");
+        assert_eq!(bare_runs_unmet(vec![named.clone()], true, program), vec![named.clone()]);
+        // What it does with none, beside a run with some, is a case of its own.
+        let both = vec![named.clone(), bare.clone()];
+        assert_eq!(bare_runs_unmet(both.clone(), true, program), both);
+        // The tests' run is no run of the program.
+        let tests = output("tests pass", "python3 -m pytest -q", "passed");
+        assert_eq!(bare_runs_unmet(vec![tests.clone()], true, program), vec![tests]);
     }
 
     fn req(text: &str, met: bool, about_tests: bool) -> Requirement {

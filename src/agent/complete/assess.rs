@@ -747,6 +747,16 @@ impl Agent<'_> {
                         },
                         |word| self.tools.contents(word).is_some(),
                     );
+                    let requirements = verdict::bare_runs_unmet(
+                        requirements,
+                        verdict::given_arguments(&self.state().goal),
+                        |word| {
+                            self.languages
+                                .iter()
+                                .any(|l| l.owns(word) && !l.is_test(word))
+                                && self.tools.contents(word).is_some()
+                        },
+                    );
                     let requirements = verdict::hold_to_standard_input(
                         verdict::reads_standard_input(&self.state().goal),
                         requirements,
