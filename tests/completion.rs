@@ -2020,7 +2020,10 @@ fn a_bare_run_does_not_show_what_a_program_does_with_its_arguments() {
         "    print(f\"Welcome, {argv[1]}!\")",
         "    for name in argv[1:]:\n        print(f\"Welcome, {name}!\")",
     );
-    let script = |program: &str, shown: &str, expects: &str| -> crate::support::fake_ollama::Script {
+    let script = |program: &str,
+                  shown: &str,
+                  expects: &str|
+     -> crate::support::fake_ollama::Script {
         serde_json::from_value(serde_json::json!({
             "plan": {"tasks": [{"path": "welcome.py", "purpose": "welcomes every name given"}],
                 "check": "python3 welcome.py"},
@@ -2056,7 +2059,11 @@ fn a_bare_run_does_not_show_what_a_program_does_with_its_arguments() {
         run.stderr
     );
     assert_eq!(test.read("welcome.py"), own_name);
-    let (_, run) = run_with(&every, "python3 welcome.py Ann Bob", "Welcome, Ann!\nWelcome, Bob!");
+    let (_, run) = run_with(
+        &every,
+        "python3 welcome.py Ann Bob",
+        "Welcome, Ann!\nWelcome, Bob!",
+    );
     run.assert_code(0);
 }
 
@@ -4422,7 +4429,9 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     let added = format!(
         "{textutil}\n\ndef count_vowels(text):\n    return sum(c in 'aeiouAEIOU' for c in text)\n"
     );
-    let script = |second: [&str; 6]| -> crate::support::fake_ollama::Script {
+    let script_choosing = |second: [&str; 6],
+                           chooses: &[&str]|
+     -> crate::support::fake_ollama::Script {
         serde_json::from_value(serde_json::json!({
             "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
                 "check": "python3 textutil.py"},
@@ -4436,10 +4445,12 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
                 "assert count_vowels('AEIOUaeiou') == 10",
                 "assert count_vowels('bcdfghjklmnpqrstvwxyz') == 0"]},
             "returns": {"returns": second},
+            "chooses": chooses,
             "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
         }))
         .expect("script")
     };
+    let script = |second: [&str; 6]| script_choosing(second, &[]);
     let requirement = |state: &runner::state::State, text: &str| {
         state
             .requirements
@@ -4476,6 +4487,19 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     // right, with no test.
     let agreeing = add_function(script(["2", "1", "1", "0", "10", "6"]), textutil);
     agreeing.run().assert_code(0);
+
+    // t66's second answers (`--api openai`): half agreed, 'python' among
+    // them, and the model stood by its 2 when asked which the call
+    // returns. The right function was held wrong, and the model made it
+    // count one vowel too many. Half is too unsure to hold it to.
+    let half = add_function(
+        script_choosing(["2", "3", "2", "0", "5", "6"], &["2"]),
+        textutil,
+    );
+    let run = half.run();
+    run.assert_code(0);
+    let state = half.assert_replay_matches();
+    assert_eq!(requirement(&state, held), None, "{:?}", state.requirements);
 }
 
 /// t37's mathkit: a wrong function whose passing tests assert only what

@@ -428,6 +428,41 @@ pub fn failure_described(
 }
 
 /// Why an assessment's answer cannot be used as it is: a requirement it
+/// calls met on evidence that quotes a line of code (a line of its own
+/// after the first, with code's punctuation) that no file and no check
+/// holds (`holds`, white space and quotes aside). t65's welcome-many
+/// assessor gave "The welcome.py file now contains the following lines:"
+/// and `for name in argv[1:]:` under them, a line welcome.py never had,
+/// and called the goal met.
+pub fn invented_evidence(
+    requirements: &[Requirement],
+    holds: impl Fn(&str) -> bool,
+) -> Option<String> {
+    requirements.iter().filter(|r| r.met).find_map(|r| {
+        let invented = r.evidence.lines().skip(1).map(str::trim).find(|line| {
+            line.chars().count() >= 8
+                && line.contains(['(', '=', '[', ':'])
+                && !line.ends_with("...")
+                && !holds(line)
+        })?;
+        Some(format!(
+            "the evidence of \"{}\" quotes `{invented}`, which no file and no check holds. \
+             Quote lines as they are in the FILES and CHECKS now",
+            r.requirement.trim()
+        ))
+    })
+}
+
+/// `text` as [`invented_evidence`] compares lines: white space left out,
+/// double quotes as single ones.
+pub fn quoted_form(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| if c == '"' { '\'' } else { c })
+        .collect()
+}
+
+/// Why an assessment's answer cannot be used as it is: a requirement it
 /// calls unmet on evidence that copies the question's own words
 /// (`instructions`, six words in a row or more), not a line of the files
 /// or the checks. t60's calc-fix assessor gave "Before the run the
@@ -1548,40 +1583,43 @@ pub fn hold_to_arguments(
 
 /// For a goal whose words give its program arguments (`given`, see
 /// [`given_arguments`]), a requirement the assessment shows met by a run of
-/// a program of the workspace (`is_program`) with none after it is not
-/// met, unless another met requirement shows that program run with some
-/// (what it does with none may be a case the goal names): that run cannot
-/// show what the program does with the arguments the goal gives it. t65's
-/// welcome-many ("welcomes every name given on the command line") printed
-/// `argv[0]`, and its one requirement was met by `python3 welcome.py`
-/// printing "Welcome, welcome.py!": "Goal achieved".
+/// a program of the workspace (`run_of` gives how its language runs it,
+/// `python3 welcome.py`) with no words after it is not met, unless another
+/// met requirement shows that program run with some (what it does with
+/// none may be a case the goal names): that run cannot show what the
+/// program does with the arguments the goal gives it. t65's welcome-many
+/// ("welcomes every name given on the command line") printed `argv[0]`,
+/// and its one requirement was met by `python3 welcome.py` printing
+/// "Welcome, welcome.py!": "Goal achieved".
 pub fn bare_runs_unmet(
     mut requirements: Vec<Requirement>,
     given: bool,
-    is_program: impl Fn(&str) -> bool,
+    run_of: impl Fn(&str) -> Option<String>,
 ) -> Vec<Requirement> {
     if !given {
         return requirements;
     }
-    // Each met requirement's run: its program, and whether words follow it.
-    let runs: Vec<(String, bool)> = requirements
+    // The program a command runs, and whether words follow it.
+    let run = |command: &str| -> Option<(String, bool)> {
+        let words = shell_words::split(command).ok()?;
+        words.iter().enumerate().find_map(|(at, word)| {
+            let runs = shell_words::split(&run_of(word)?).ok()?;
+            (runs.as_slice() == &words[..=at]).then(|| (word.clone(), at + 1 < words.len()))
+        })
+    };
+    let shown: Vec<(String, bool)> = requirements
         .iter()
         .filter_map(Requirement::to_run)
-        .filter_map(|command| {
-            let words = shell_words::split(command).ok()?;
-            let at = words.iter().rposition(|word| is_program(word))?;
-            Some((words[at].clone(), at + 1 < words.len()))
-        })
+        .filter_map(run)
         .collect();
     for requirement in &mut requirements {
         let Some(command) = requirement.to_run().map(str::to_string) else {
             continue;
         };
-        let words = shell_words::split(&command).unwrap_or_default();
-        let Some(program) = words.last().filter(|word| is_program(word)) else {
+        let Some((program, false)) = run(&command) else {
             continue;
         };
-        if runs.iter().any(|(run, passes)| run == program && *passes) {
+        if shown.iter().any(|(run, passes)| *run == program && *passes) {
             continue;
         }
         requirement.met = false;
@@ -2879,12 +2917,43 @@ pub(crate) mod tests {
         assert_eq!(copied_evidence(&[met], &question), None);
     }
 
+    /// Evidence of a met requirement that quotes a line of code no file
+    /// and no check holds cannot be used; quoted as it is, it can.
+    #[test]
+    fn evidence_that_quotes_code_nothing_holds_is_asked_again() {
+        let file = quoted_form("def main(argv):\n    print(f\"Welcome, {argv[0]}!\")\n");
+        let holds = |line: &str| file.contains(&quoted_form(line));
+        let mut invented = req("it welcomes every name", true, false);
+        invented.evidence = "The welcome.py file now contains the following lines:\ndef main(argv):\n    for name in argv[1:]:\n        if".into();
+        let why = invented_evidence(std::slice::from_ref(&invented), holds).expect("invented");
+        assert!(why.contains("quotes `for name in argv[1:]:`"), "{why}");
+        // Unmet, it asks nothing.
+        let unmet = Requirement {
+            met: false,
+            ..invented.clone()
+        };
+        assert_eq!(invented_evidence(&[unmet], holds), None);
+        // Quoted as the file holds it (other quotes and spacing aside).
+        let mut quoted = invented.clone();
+        quoted.evidence =
+            "welcome.py holds:\ndef main( argv ):\n    print(f'Welcome, {argv[0]}!')".into();
+        assert_eq!(invented_evidence(&[quoted], holds), None);
+        // Prose on one line is no quote.
+        let mut prose = invented;
+        prose.evidence = "it loops: for name in argv[1:]".into();
+        assert_eq!(invented_evidence(&[prose], holds), None);
+    }
+
     /// A run with no arguments meets nothing of a goal that gives its
     /// program some, unless the program is shown run with some too.
     #[test]
     fn a_bare_run_meets_nothing_of_a_goal_that_gives_arguments() {
-        let program = |word: &str| word == "welcome.py";
-        let bare = output("welcomes every name", "python3 welcome.py", "Welcome, welcome.py!");
+        let program = |word: &str| (word == "welcome.py").then(|| "python3 welcome.py".to_string());
+        let bare = output(
+            "welcomes every name",
+            "python3 welcome.py",
+            "Welcome, welcome.py!",
+        );
         let held = bare_runs_unmet(vec![bare.clone()], true, program);
         assert!(!held[0].met);
         assert!(
@@ -2895,17 +2964,39 @@ pub(crate) mod tests {
             held[0].evidence
         );
         // Words that give no arguments, or another program: as it was.
-        assert_eq!(bare_runs_unmet(vec![bare.clone()], false, program), vec![bare.clone()]);
-        assert_eq!(bare_runs_unmet(vec![bare.clone()], true, |_| false), vec![bare.clone()]);
+        assert_eq!(
+            bare_runs_unmet(vec![bare.clone()], false, program),
+            vec![bare.clone()]
+        );
+        assert_eq!(
+            bare_runs_unmet(vec![bare.clone()], true, |_| None),
+            vec![bare.clone()]
+        );
+        // A command that does not run it (`ls -l welcome.py`): as it was.
+        let listed = output("welcome.py is there", "ls -l welcome.py", "welcome.py");
+        assert_eq!(
+            bare_runs_unmet(vec![listed.clone()], true, program),
+            vec![listed]
+        );
         // A run with names shows it.
-        let named = output("welcomes every name", "python3 welcome.py Ann Bob", "Welcome, Ann!");
-        assert_eq!(bare_runs_unmet(vec![named.clone()], true, program), vec![named.clone()]);
+        let named = output(
+            "welcomes every name",
+            "python3 welcome.py Ann Bob",
+            "Welcome, Ann!",
+        );
+        assert_eq!(
+            bare_runs_unmet(vec![named.clone()], true, program),
+            vec![named.clone()]
+        );
         // What it does with none, beside a run with some, is a case of its own.
         let both = vec![named.clone(), bare.clone()];
         assert_eq!(bare_runs_unmet(both.clone(), true, program), both);
         // The tests' run is no run of the program.
         let tests = output("tests pass", "python3 -m pytest -q", "passed");
-        assert_eq!(bare_runs_unmet(vec![tests.clone()], true, program), vec![tests]);
+        assert_eq!(
+            bare_runs_unmet(vec![tests.clone()], true, program),
+            vec![tests]
+        );
     }
 
     fn req(text: &str, met: bool, about_tests: bool) -> Requirement {

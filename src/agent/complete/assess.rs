@@ -17,6 +17,9 @@ use crate::store::{Durability, StoreError};
 const FILES_BUDGET: usize = 8 * 1024;
 /// Answers asked of the model before the assessment is given up.
 const ASKS: usize = 2;
+/// Source files whose lines an assessment's evidence is held to quote as
+/// they are (see [`verdict::invented_evidence`]), at most.
+const MAX_QUOTABLE_FILES: usize = 200;
 /// Requirements asked for at most, each string at most this long, and the
 /// answer's tokens at most: a small model asked for JSON without bounds
 /// writes until the token cap, minutes on a workstation's CPU. The bounds
@@ -586,6 +589,25 @@ impl Agent<'_> {
             .collect();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut error = String::new();
+        // What evidence may quote: the goal, the source files of the
+        // workspace (the run's first, a bounded number) and the checks.
+        let quotable: Vec<String> = {
+            let state = self.state();
+            let source = |path: &&String| self.languages.iter().any(|l| l.owns(path));
+            std::iter::once(state.goal.clone())
+                .chain(
+                    state
+                        .files
+                        .keys()
+                        .chain(state.baseline.files.keys())
+                        .filter(source)
+                        .take(MAX_QUOTABLE_FILES)
+                        .filter_map(|path| self.tools.text(path)),
+                )
+                .chain(checks.iter().map(|check| check.output.clone()))
+                .map(|text| verdict::quoted_form(&text))
+                .collect()
+        };
         for again in 0..ASKS {
             let mut options = self.options();
             options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
@@ -615,6 +637,12 @@ impl Agent<'_> {
                     if again + 1 < ASKS
                         && let Some(why) = verdict::stale_evidence(&requirements, checks)
                             .or_else(|| verdict::misquoted_evidence(&requirements, checks))
+                            .or_else(|| {
+                                verdict::invented_evidence(&requirements, |line| {
+                                    let line = verdict::quoted_form(line);
+                                    quotable.iter().any(|text| text.contains(&line))
+                                })
+                            })
                             .or_else(|| verdict::copied_evidence(&requirements, &instructions)) =>
                 {
                     tracing::warn!(%why, "an assessment whose evidence the checks contradict");
@@ -751,10 +779,13 @@ impl Agent<'_> {
                         requirements,
                         verdict::given_arguments(&self.state().goal),
                         |word| {
-                            self.languages
+                            let language = self
+                                .languages
                                 .iter()
-                                .any(|l| l.owns(word) && !l.is_test(word))
-                                && self.tools.contents(word).is_some()
+                                .find(|l| l.owns(word) && !l.is_test(word))?;
+                            self.tools
+                                .contents(word)
+                                .map(|_| language.run_command(word))
                         },
                     );
                     let requirements = verdict::hold_to_standard_input(

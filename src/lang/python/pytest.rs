@@ -77,9 +77,12 @@ pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
             let got = check.got?;
             let name = got.split(':').next().unwrap_or_default().trim();
             let name = name.rsplit('.').next().unwrap_or(name);
+            // Raised inside the code the test calls, not at the test's own
+            // line (a call with too few arguments raises `TypeError` there).
             let raised = (name.ends_with("Error") || name.ends_with("Exception"))
                 && name != "AssertionError"
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && raised_in(output, &check.test).is_some_and(|path| !is_test_path(&path));
             // pytest 9 begins an assert's line with its error's name.
             let compared = got
                 .trim_start_matches("AssertionError: ")
@@ -104,6 +107,42 @@ pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
             })
         })
         .collect()
+}
+
+/// The file where the error of failed test `test`'s section of pytest's
+/// `output` was raised: its last `path.py:N: Error` line.
+fn raised_in(output: &str, test: &str) -> Option<String> {
+    let (_, failures) = output.split_once(" FAILURES ")?;
+    let mut section = false;
+    let mut last = None;
+    for line in failures.lines() {
+        if line.contains("= short test summary info =") {
+            break;
+        }
+        if let Some(name) = header(line) {
+            if section {
+                break;
+            }
+            section = name == test;
+            continue;
+        }
+        if section
+            && let Some((path, rest)) = line.trim().split_once(".py:")
+            && rest
+                .split_once(": ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        {
+            last = Some(format!("{path}.py"));
+        }
+    }
+    last
+}
+
+/// Whether `path` is a test file by pytest's naming (`test_*.py`,
+/// `*_test.py`).
+fn is_test_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.starts_with("test_") || name.ends_with("_test.py")
 }
 
 /// What `call` returned, and what the test's `statement` compares it to
@@ -190,6 +229,50 @@ pub fn as_shown(literal: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// What each failed assert's call did: the error raised inside the
+    /// code it calls; not one raised at the test's own line (a call with
+    /// too few arguments).
+    #[test]
+    fn an_error_is_what_a_call_did_when_the_code_raised_it() {
+        let output = r#"FF                                                                       [100%]
+=================================== FAILURES ===================================
+___________________________________ test_one ___________________________________
+
+    def test_one():
+>       assert clamp(5) == 5
+               ^^^^^^^^
+E       TypeError: clamp() missing 2 required positional arguments: 'low' and 'high'
+
+test_bounds.py:5: TypeError
+___________________________________ test_two ___________________________________
+
+    def test_two():
+>       assert clamp(1, 5, 0) == 1
+               ^^^^^^^^^^^^^^
+
+test_bounds.py:9: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+
+value = 1, low = 5, high = 0
+
+    def clamp(value, low, high):
+        if low > high:
+>           raise ValueError("low above high")
+E           ValueError: low above high
+
+bounds.py:3: ValueError
+=========================== short test summary info ============================
+FAILED test_bounds.py::test_one - TypeError: clamp() missing 2 required posit...
+FAILED test_bounds.py::test_two - ValueError: low above high
+2 failed in 0.04s
+"#;
+        let done = super::done(output);
+        assert_eq!(done.len(), 1, "{done:?}");
+        assert_eq!(done[0].statement, "assert clamp(1, 5, 0) == 1");
+        assert_eq!(done[0].raises.as_deref(), Some("ValueError"));
+    }
+
     use super::*;
 
     const CONVERT: &str = "\
