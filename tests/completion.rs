@@ -2011,7 +2011,9 @@ fn a_program_given_an_argument_that_never_reads_it_is_not_done() {
 /// arguments the goal gives it: t65's welcome-many printed `argv[0]`, its
 /// requirement was met by `python3 welcome.py` printing "Welcome,
 /// welcome.py!", and the run said "Goal achieved". Shown by a run with
-/// names, the right program is done.
+/// names, the right program is done, though its bare check printed
+/// nothing (t67's right welcome.py was held to print something every time
+/// it runs by that check, three assessments in a row).
 #[test]
 fn a_bare_run_does_not_show_what_a_program_does_with_its_arguments() {
     let welcome = "import sys\n\n\ndef main(argv):\n    print(f\"Welcome, {argv[1]}!\")\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
@@ -2036,6 +2038,11 @@ fn a_bare_run_does_not_show_what_a_program_does_with_its_arguments() {
                 {"requirement": "it welcomes every name given on the command line, each on its own line",
                  "met": true, "evidence": "it does", "about_tests": false, "about_output": true,
                  "command": shown, "expects": expects}]}}],
+            // What the program prints every time it runs, read from the
+            // goal's words: the welcome of a name (t67's).
+            "goal_text": {"always_prints": "Welcome, <name>!",
+                "shown_text": "The program should now welcome every name given on the command line, each on its own line.",
+                "every_time": "print('Welcome, ' + ' '.join(sys.argv))"},
             "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 welcome.py"}}]}
         }))
         .expect("script")

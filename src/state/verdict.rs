@@ -1581,6 +1581,20 @@ pub fn hold_to_arguments(
     requirements
 }
 
+/// The program of the workspace `command` runs (`run_of` gives how its
+/// language runs a program, `python3 welcome.py`, and nothing for a word
+/// that is none), and whether words follow it: `None` when it runs none.
+pub fn program_run(
+    command: &str,
+    run_of: impl Fn(&str) -> Option<String>,
+) -> Option<(String, bool)> {
+    let words = shell_words::split(command).ok()?;
+    words.iter().enumerate().find_map(|(at, word)| {
+        let runs = shell_words::split(&run_of(word)?).ok()?;
+        (runs.as_slice() == &words[..=at]).then(|| (word.clone(), at + 1 < words.len()))
+    })
+}
+
 /// For a goal whose words give its program arguments (`given`, see
 /// [`given_arguments`]), a requirement the assessment shows met by a run of
 /// a program of the workspace (`run_of` gives how its language runs it,
@@ -1599,14 +1613,7 @@ pub fn bare_runs_unmet(
     if !given {
         return requirements;
     }
-    // The program a command runs, and whether words follow it.
-    let run = |command: &str| -> Option<(String, bool)> {
-        let words = shell_words::split(command).ok()?;
-        words.iter().enumerate().find_map(|(at, word)| {
-            let runs = shell_words::split(&run_of(word)?).ok()?;
-            (runs.as_slice() == &words[..=at]).then(|| (word.clone(), at + 1 < words.len()))
-        })
-    };
+    let run = |command: &str| program_run(command, &run_of);
     let shown: Vec<(String, bool)> = requirements
         .iter()
         .filter_map(Requirement::to_run)
