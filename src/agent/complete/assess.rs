@@ -796,18 +796,15 @@ impl Agent<'_> {
                     let requirements = verdict::hold_to_arguments(
                         requirements,
                         checks,
-                        verdict::given_arguments(&self.state().goal),
+                        given,
                         |word| match !speaks && self.is_library(word) {
                             true => None,
                             false => self.ignores_input(word),
                         },
                         |word| self.tools.contents(word).is_some(),
                     );
-                    let requirements = verdict::bare_runs_unmet(
-                        requirements,
-                        verdict::given_arguments(&self.state().goal),
-                        |word| self.run_of(word),
-                    );
+                    let requirements =
+                        verdict::bare_runs_unmet(requirements, given, |word| self.run_of(word));
                     let requirements = verdict::hold_to_standard_input(
                         verdict::reads_standard_input(&self.state().goal),
                         requirements,

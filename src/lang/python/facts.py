@@ -2160,8 +2160,7 @@ def main():
         # was refused until the loop guard ended the subtask), and the
         # imports it lacks are added.
         text = files[0]["text"]
-        mended = source
-        mended = raised_into_with(mended) or mended
+        mended = raised_into_with(source) or source
         mended = uncontradicted(mended) or mended
         # A copy of a name it imports from its module, and asserts outside
         # its test functions, are no more right there than in a new file.

@@ -262,18 +262,16 @@ impl Language for Python {
         // The file as it is, last in the batch: what the write makes worse
         // is refused, not what it keeps.
         let now = workspace.text(path);
-        let failing = workspace
-            .failed_output()
-            .map(|output| lines_pointed_at(&output, path))
+        let failed = workspace.failed_output();
+        let failing = failed
+            .as_deref()
+            .map(|output| lines_pointed_at(output, path))
             .unwrap_or_default();
         // Of a test file the run wrote: the project's own tests say what
         // the code must do, and are not written to what it does.
         let kept = workspace.kept_code();
         let done = match is_test && !kept.is_empty() && !workspace.existed(path) {
-            true => workspace
-                .failed_output()
-                .map(|output| pytest::done(&output))
-                .unwrap_or_default(),
+            true => failed.as_deref().map(pytest::done).unwrap_or_default(),
             false => Vec::new(),
         };
         let current = now

@@ -2,7 +2,8 @@
 //! each failure under `FAILURES`, read for the test's line that failed
 //! (`>`) and the value the code gave (`E  +  where -32.0 = f(0)`).
 
-use crate::lang::FailedCheck;
+use super::Python;
+use crate::lang::{FailedCheck, Language};
 
 /// Each failed test of pytest's `output` with the line of it that failed
 /// and, when pytest says it, what the call it checks returned. A section's
@@ -82,7 +83,7 @@ pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
             let raised = (name.ends_with("Error") || name.ends_with("Exception"))
                 && name != "AssertionError"
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && raised_in(output, &check.test).is_some_and(|path| !is_test_path(&path));
+                && raised_in(output, &check.test).is_some_and(|path| !Python.is_test(&path));
             // pytest 9 begins an assert's line with its error's name.
             let compared = got
                 .trim_start_matches("AssertionError: ")
@@ -136,13 +137,6 @@ fn raised_in(output: &str, test: &str) -> Option<String> {
         }
     }
     last
-}
-
-/// Whether `path` is a test file by pytest's naming (`test_*.py`,
-/// `*_test.py`).
-fn is_test_path(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.starts_with("test_") || name.ends_with("_test.py")
 }
 
 /// What `call` returned, and what the test's `statement` compares it to
@@ -229,6 +223,7 @@ pub fn as_shown(literal: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// What each failed assert's call did: the error raised inside the
     /// code it calls; not one raised at the test's own line (a call with
@@ -272,8 +267,6 @@ FAILED test_bounds.py::test_two - ValueError: low above high
         assert_eq!(done[0].statement, "assert clamp(1, 5, 0) == 1");
         assert_eq!(done[0].raises.as_deref(), Some("ValueError"));
     }
-
-    use super::*;
 
     const CONVERT: &str = "\
 $ python3 -m pytest -q
