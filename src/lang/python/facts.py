@@ -660,9 +660,10 @@ def unset(text, tree, undefined_names):
     cli-flag rewrote greet.py's `main` without the line that set `name`
     (`greeting` has a parameter `name`, so no file-wide count sees it), and
     every run of it raised NameError until its rounds ran out. Names whose
-    attribute is read are `undefined`'s; none under a star import or any
-    `from __future__` import (with `annotations`, an annotation is never
-    read).
+    attribute is read are `undefined`'s; none under a star import that may
+    bind anything (one of a module of the workspace binds what it exports,
+    see star_exports) or any `from __future__` import (with `annotations`,
+    an annotation is never read).
     One a name and scope, in the order of the file: {name, line,
     function} (function: the name of the function or class that reads it,
     None at the top)."""
@@ -684,6 +685,10 @@ def unset(text, tree, undefined_names):
               if s.is_assigned() or s.is_imported() or s.is_namespace()}
     at_top |= {s.get_name() for t in every for s in t.get_symbols()
                if s.is_declared_global() and s.is_assigned()}
+    # What star imports of the workspace's modules bind (see bound_names).
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            at_top |= WORKSPACE_EXPORTS.get(node.module, set())
     skip = set(dir(builtins)) | {u["name"] for u in undefined_names}
     found = []
     for table in every:
@@ -811,9 +816,92 @@ def imports_added(text, modules, test=True):
     return (mended, added) if parse(mended)[0] is not None else None
 
 
+# What `from M import *` binds, by the name of a module of the workspace
+# (see star_exports); main sets it from the files it is sent.
+WORKSPACE_EXPORTS = {}
+
+
+def module_of(path):
+    """The name Python imports the file at `path` by (`mathx/__init__.py`
+    -> `mathx`, `mathx/add.py` -> `mathx.add`), or None."""
+    if not path.endswith(".py"):
+        return None
+    stem = path[:-3]
+    if stem.endswith("/__init__"):
+        stem = stem[:-len("/__init__")]
+    parts = stem.split("/")
+    return ".".join(parts) if all(p.isidentifier() for p in parts) else None
+
+
+def star_exports(files):
+    """The names `from M import *` binds, for each module M among `files`
+    (path, text): its `__all__` when that is a list of strings, else the
+    names its top level binds that do not begin with `_`, following its own
+    star imports of other modules among `files`. A module whose star
+    import reaches outside them, or that does not parse, is left out: it
+    may bind anything. t66's package test began `from mathx import *` and
+    used `pytest.fixture` with no `import pytest`; under that star import
+    nothing was certain, and the NameError went back to the model."""
+    texts = {}
+    for path, text in files:
+        name = module_of(path)
+        if name is not None:
+            texts[name] = (path, text)
+
+    def resolve(name, seen):
+        tree = parse(texts[name][1])[0]
+        if tree is None:
+            return None
+        package = name if texts[name][0].endswith("__init__.py") else name.rpartition(".")[0]
+        try:
+            top = symtable.symtable(texts[name][1], texts[name][0], "exec")
+        except (SyntaxError, ValueError):
+            return None
+
+        def tables(table):
+            yield table
+            for child in table.get_children():
+                yield from tables(child)
+
+        names = {s.get_name() for s in top.get_symbols()
+                 if s.is_assigned() or s.is_imported() or s.is_namespace()}
+        names |= {s.get_name() for t in tables(top) for s in t.get_symbols()
+                  if s.is_declared_global() and s.is_assigned()}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)):
+                continue
+            base = package
+            for _ in range(max(node.level - 1, 0)):
+                base = base.rpartition(".")[0]
+            target = (f"{base}.{node.module}" if node.level and node.module and base
+                      else base if node.level else node.module)
+            if target not in texts or target in seen:
+                return None
+            more = resolve(target, seen | {target})
+            if more is None:
+                return None
+            names |= more
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__all__"
+                    and isinstance(node.value, (ast.List, ast.Tuple))
+                    and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                            for e in node.value.elts)):
+                return {e.value for e in node.value.elts}
+        return {n for n in names if not n.startswith("_")}
+
+    found = {}
+    for name in texts:
+        exported = resolve(name, {name})
+        if exported is not None:
+            found[name] = exported
+    return found
+
+
 def bound_names(tree):
     """The names a file binds anywhere in it, and the builtins; None when a
-    star import may bind anything."""
+    star import may bind anything (one of a module of the workspace binds
+    what star_exports found it exports)."""
     bound = set(dir(builtins))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -824,9 +912,12 @@ def bound_names(tree):
             bound.add(node.arg)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                if alias.name == "*":
+                if alias.name != "*":
+                    bound.add((alias.asname or alias.name).split(".")[0])
+                elif node.level == 0 and node.module in WORKSPACE_EXPORTS:
+                    bound |= WORKSPACE_EXPORTS[node.module]
+                else:
                     return None
-                bound.add((alias.asname or alias.name).split(".")[0])
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             bound.update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
@@ -2117,6 +2208,8 @@ def put_back(old, new, failed):
 def main():
     request = json.load(sys.stdin)
     files = request.get("files", [])
+    # The file sent first is the one written; the rest are the workspace's.
+    WORKSPACE_EXPORTS.update(star_exports([(f["path"], f["text"]) for f in files[1:]]))
     current = request.get("current")
     if request.get("put_back"):
         asked = request["put_back"]

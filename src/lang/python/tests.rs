@@ -2399,6 +2399,56 @@ fn a_program_that_asks_for_keyboard_input_is_given_the_edit_that_reads_its_argum
 /// functions (p2's add-tests: `assert inv.count('cherry') == 2`): no
 /// import of `inv` is offered, the line that sets it is.
 #[test]
+fn a_star_import_of_a_workspace_module_binds_what_that_module_exports() {
+    // t66's package: `from mathx import *` and `@pytest.fixture` with no
+    // `import pytest`. What a star import of the workspace's own package
+    // binds is known (its __init__ and the modules it star-imports), so
+    // pytest is certainly missing.
+    let package = files(&[
+        (
+            "mathx/__init__.py",
+            "from .add import *\nfrom .mul import mul\n",
+        ),
+        ("mathx/add.py", "def add(a, b):\n    return a + b\n"),
+        ("mathx/mul.py", "def mul(a, b):\n    return a * b\n"),
+    ]);
+    let test = "from mathx import *\n\n\n@pytest.fixture\ndef pair():\n    return 2, 3\n\n\n\
+                def test_add(pair):\n    assert add(*pair) == 5\n";
+    assert_eq!(
+        review_in(&package, "test_mathx.py", test),
+        Review::Repair {
+            content: format!("import pytest\n{test}"),
+            why: "added at its top the import it lacked: `import pytest`".into(),
+        }
+    );
+    // A module that exports pytest itself, by `__all__` or a star import
+    // that reaches outside the workspace: nothing is certain.
+    for init in [
+        "import pytest\nfrom .add import add\n",
+        "from .add import *\nfrom os.path import *\n",
+    ] {
+        let unsure = files(&[
+            ("mathx/__init__.py", init),
+            ("mathx/add.py", "def add(a, b):\n    return a + b\n"),
+        ]);
+        assert_eq!(
+            review_in(&unsure, "test_mathx.py", test),
+            Review::Accept,
+            "{init}"
+        );
+    }
+    // `__all__` is what a star import binds, when the module has one.
+    let listed = files(&[(
+        "mathx/__init__.py",
+        "import pytest\n__all__ = ['add']\n\n\ndef add(a, b):\n    return a + b\n",
+    )]);
+    assert!(matches!(
+        review_in(&listed, "test_mathx.py", test),
+        Review::Repair { .. }
+    ));
+}
+
+#[test]
 fn a_name_the_file_sets_is_not_offered_as_an_import() {
     // The call asserted twice: the merge of asserts alone cannot place it.
     let tests = "from inventory import Inventory\n\n\ndef test_count():\n    inv = Inventory()\n    assert inv.count('cherry') == 0\n    inv.add('cherry')\n    assert inv.count('cherry') == 1\n";
