@@ -3261,6 +3261,16 @@ fn a_test_of_code_that_stays_expects_what_the_code_did() {
         content,
         "import pytest\nimport timeparse\n\n\ndef test_all():\n    with pytest.raises(ValueError):\n        timeparse.to_minutes('24:00')\n    assert 90 == timeparse.to_minutes('01:30')\n"
     );
+    // An assert of the call already inside `with pytest.raises` stays
+    // (t68's bounds-tests: it was nested in a second one).
+    let guarded = "import pytest\nimport timeparse\n\n\ndef test_all():\n    with pytest.raises(ValueError):\n        assert timeparse.to_minutes('24:00')\n    assert timeparse.to_minutes('24:00') == 1440\n";
+    let Review::Repair { content, .. } = Python.review(path, guarded, &workspace) else {
+        panic!("{:?}", Python.review(path, guarded, &workspace))
+    };
+    assert_eq!(
+        content,
+        "import pytest\nimport timeparse\n\n\ndef test_all():\n    with pytest.raises(ValueError):\n        assert timeparse.to_minutes('24:00')\n    with pytest.raises(ValueError):\n        timeparse.to_minutes('24:00')\n"
+    );
     // The project's own tests say what the code must do: left as they are.
     let own = Told {
         drafts: false,
