@@ -21,6 +21,9 @@ pub enum Mutant {
     /// One expression working on the other end of a list: `append(x)` and
     /// `insert(0, x)`, `pop()` and `pop(0)`, `[-1]` and `[0]`.
     Order { was: String, now: String },
+    /// One bound of `min` or `max` of two values dropped: `max(low, x)`
+    /// made `x` or `low`.
+    Bound { was: String, now: String },
 }
 
 impl Mutant {
@@ -34,6 +37,10 @@ impl Mutant {
                 now: text("now")?,
             }),
             "order" => Some(Self::Order {
+                was: text("was")?,
+                now: text("now")?,
+            }),
+            "bound" => Some(Self::Bound {
                 was: text("was")?,
                 now: text("now")?,
             }),
@@ -91,6 +98,8 @@ mod tests {
             {\"name\": \"Stack.size\", \"mutant\": \"arithmetic\", \"was\": \"n + 1\", \
              \"now\": \"n - 1\", \"killed\": true}\n\
             {\"name\": \"Stack.clear\", \"mutant\": \"does nothing\", \"killed\": false}\n\
+            {\"name\": \"clamp\", \"mutant\": \"bound\", \"was\": \"max(lo, x)\", \
+             \"now\": \"x\", \"killed\": false}\n\
             {\"name\": \"Stack.top\", \"mutant\": \"order\", \"killed\": false}\n";
         assert_eq!(
             read(printed),
@@ -109,6 +118,13 @@ mod tests {
                 Survivor {
                     name: "Stack.clear".into(),
                     mutant: Mutant::DoesNothing
+                },
+                Survivor {
+                    name: "clamp".into(),
+                    mutant: Mutant::Bound {
+                        was: "max(lo, x)".into(),
+                        now: "x".into()
+                    }
                 },
             ]),
             "a change that does not say what it changed is left out"

@@ -1085,7 +1085,7 @@ pub struct Uncaught {
 /// Tests asked of a file of the project are met only by tests that fail
 /// when its functions are broken: with any mutant of them (a function made
 /// to return None or to do nothing, an arithmetic swapped, a list's other
-/// end), they must not all pass. stack-tests ended "Goal achieved" three
+/// end, a bound of `min` or `max` dropped), they must not all pass. stack-tests ended "Goal achieved" three
 /// times on tests that pushed one item and asserted the size or the top;
 /// the judge's `push` that put items at the bottom passed them. The
 /// requirement about tests the
@@ -1115,6 +1115,11 @@ pub fn hold_to_mutants(
                     Mutant::Arithmetic { was, now } => format!(
                         "the tests still pass when `{was}` in {name} is `{now}`: add a new test \
                          function that asserts the exact value {name} gives"
+                    ),
+                    Mutant::Bound { was, now } => format!(
+                        "the tests still pass when `{was}` in {name} is `{now}`: add a new test \
+                         function that calls {name} with values where `{was}` and `{now}` differ \
+                         and asserts the exact value it gives"
                     ),
                     Mutant::Order { was, now } => format!(
                         "the tests still pass when `{was}` in {name} is `{now}`: add a new test \

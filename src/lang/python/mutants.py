@@ -13,7 +13,7 @@ why}, with "was" and "now" for a change of one expression. A mutant is
 returns None) for a function that returns a value, and "does nothing" (its
 body is `pass`) for one that returns none; then one for each expression of
 it (see `changes`): "arithmetic" (`+` made `-`, or `x + 1` made `1`) or "order" (`append(x)`
-made `insert(0, x)`). Tests that still pass with a mutant cannot tell the
+made `insert(0, x)`) or "bound" (`max(low, x)` made `x`). Tests that still pass with a mutant cannot tell the
 function from a broken one.
 
 No file is changed: each run is a forked process in which the loader of
@@ -133,11 +133,40 @@ def method_call(node, name, count):
         and node.func.attr == name and len(node.args) == count and not node.keywords
 
 
+def plain(node):
+    """A name, an attribute, a number, or a bound itself: what a bound of
+    `min` or `max` compares without a call whose range may make one side
+    always win (`max(0, len(s))`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, (ast.Name, ast.Attribute)) or bound(node) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool))
+
+
+def bound(node):
+    """`min(a, b)` or `max(a, b)`: two plain values, nothing else."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("min", "max") and len(node.args) == 2 and not node.keywords \
+        and all(plain(a) for a in node.args) \
+        and not all(isinstance(a, ast.Constant) for a in node.args)
+
+
 def changes(node):
     """How `node` can be changed, as (kind, change): `kind` is "arithmetic"
-    (`+` and `-`, `*` and `/` swapped) or "order" (the other end of a list:
-    `append(x)` and `insert(0, x)`, `pop()` and `pop(0)`, `[-1]` and `[0]`);
-    `change` changes a copy of `node` in place."""
+    (`+` and `-`, `*` and `/` swapped), "order" (the other end of a list:
+    `append(x)` and `insert(0, x)`, `pop()` and `pop(0)`, `[-1]` and `[0]`)
+    or "bound" (`max(low, x)` made `x` or `low`: t68's bounds-tests
+    never clamped a value below `low`, and a clamp without its lower bound
+    passed them); `change` changes a copy of `node` in place."""
+    if bound(node):
+        def kept(at):
+            def one(n):
+                # `max(x, x)` is `x`; the node stays where it is.
+                n.args = [n.args[at], copy.deepcopy(n.args[at])]
+                n.shown = ast.unparse(n.args[0])
+            return one
+        return [("bound", kept(1)), ("bound", kept(0))]
     if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in SWAPPED \
             and not same_either_way(node):
         def swap(n):

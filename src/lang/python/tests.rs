@@ -2309,6 +2309,51 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
         &["test_tally.py"],
     );
     assert_eq!(survivors, Some(vec![]));
+    // A bound of `min` or `max` dropped (t68's bounds-tests never clamped
+    // a value below `low`): caught only by a test where that bound decides.
+    let bounds = "def clamp(value, low, high):\n    if low > high:\n        raise ValueError(low)\n    \
+                  return max(low, min(value, high))\n";
+    let inside = "from bounds import clamp\n\ndef test_clamp():\n    assert clamp(20, 5, 15) == 15\n    \
+                  assert clamp(10, 5, 15) == 10\n";
+    let (survivors, _) = mutants_in(
+        &[("bounds.py", bounds), ("test_bounds.py", inside)],
+        "bounds.py",
+        &["clamp"],
+        &["test_bounds.py"],
+    );
+    assert_eq!(
+        survivors,
+        Some(vec![Survivor {
+            name: "clamp".into(),
+            mutant: Mutant::Bound {
+                was: "max(low, min(value, high))".into(),
+                now: "min(value, high)".into(),
+            },
+        }])
+    );
+    let below = format!("{inside}    assert clamp(1, 5, 15) == 5\n");
+    let (survivors, _) = mutants_in(
+        &[("bounds.py", bounds), ("test_bounds.py", &below)],
+        "bounds.py",
+        &["clamp"],
+        &["test_bounds.py"],
+    );
+    assert_eq!(survivors, Some(vec![]));
+    // Not a bound no test could drop: `max(0, len(s))` is never below 0.
+    let length = "def size(s):\n    return max(0, len(s))\n";
+    let (survivors, _) = mutants_in(
+        &[
+            ("size.py", length),
+            (
+                "test_size.py",
+                "from size import size\n\ndef test_size():\n    assert size('ab') == 2\n",
+            ),
+        ],
+        "size.py",
+        &["size"],
+        &["test_size.py"],
+    );
+    assert_eq!(survivors, Some(vec![]));
     // Tests that fail as they are say nothing of the mutants.
     let failing = "from stack import Stack\n\ndef test_size():\n    assert Stack().size() == 1\n";
     let (survivors, same) = mutants_in(
