@@ -652,6 +652,23 @@ def is_module(name):
         return False
 
 
+def symbol_tables(table):
+    """`table` and every symbol table under it."""
+    yield table
+    for child in table.get_children():
+        yield from symbol_tables(child)
+
+
+def bound_at_top(top):
+    """The names a module's top level binds, by its symbol table `top`:
+    assigned, imported or defined there, or assigned under `global`."""
+    names = {s.get_name() for s in top.get_symbols()
+             if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    names |= {s.get_name() for t in symbol_tables(top) for s in t.get_symbols()
+              if s.is_declared_global() and s.is_assigned()}
+    return names
+
+
 def unset(text, tree, undefined_names):
     """Plain names read where Python finds nothing bound to them: in a
     function, not its own, not of a function around it, not bound at the
@@ -675,16 +692,8 @@ def unset(text, tree, undefined_names):
     except (SyntaxError, ValueError):
         return []
 
-    def tables(table):
-        yield table
-        for child in table.get_children():
-            yield from tables(child)
-
-    every = list(tables(top))
-    at_top = {s.get_name() for s in top.get_symbols()
-              if s.is_assigned() or s.is_imported() or s.is_namespace()}
-    at_top |= {s.get_name() for t in every for s in t.get_symbols()
-               if s.is_declared_global() and s.is_assigned()}
+    every = list(symbol_tables(top))
+    at_top = bound_at_top(top)
     # What star imports of the workspace's modules bind (see bound_names).
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
@@ -857,16 +866,7 @@ def star_exports(files):
             top = symtable.symtable(texts[name][1], texts[name][0], "exec")
         except (SyntaxError, ValueError):
             return None
-
-        def tables(table):
-            yield table
-            for child in table.get_children():
-                yield from tables(child)
-
-        names = {s.get_name() for s in top.get_symbols()
-                 if s.is_assigned() or s.is_imported() or s.is_namespace()}
-        names |= {s.get_name() for t in tables(top) for s in t.get_symbols()
-                  if s.is_declared_global() and s.is_assigned()}
+        names = bound_at_top(top)
         for node in ast.walk(tree):
             if not (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)):
                 continue
