@@ -519,6 +519,58 @@ fn an_output_that_is_not_printed_ends_not_achieved_when_no_cycle_is_left() {
     assert!(!test.read("greet.py").contains(".upper()"));
 }
 
+/// A program that welcomes the first of its names twice: its output holds
+/// the lines the assessment expects after the doubled one, and is not
+/// taken for them (t70's welcome-many ended "Goal achieved" on it).
+#[test]
+fn lines_expected_are_not_held_by_an_output_that_prints_one_of_them_again() {
+    let guard =
+        "import sys\n\nif len(sys.argv) < 2:\n    sys.exit(\"usage: welcome.py NAME...\")\n";
+    let one = format!("{guard}print(f\"Welcome, {{sys.argv[1]}}!\")\n");
+    let doubled = format!("{one}for name in sys.argv[1:]:\n    print(f\"Welcome, {{name}}!\")\n");
+    let script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Welcome every name", "subtasks": [
+            "Change welcome.py so that it welcomes every name it is given",
+            "Run `python3 welcome.py Ann Bob`"]}]},
+        "assessments": [{"answer": {"requirements": [
+            {"requirement": "welcome.py welcomes every name given, each on its own line",
+             "met": true, "evidence": "a loop over sys.argv", "about_tests": false,
+             "about_output": true, "command": "python3 welcome.py a b c",
+             "expects": "Welcome, a!\nWelcome, b!\nWelcome, c!"}]}}],
+        "rules": [
+            ends_when("exit code 0", true, "it runs"),
+            ends_when("Wrote ", true, "written"),
+            {"name": "loop", "subtask": "every name", "reply": write_reply("welcome.py", &doubled)}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd",
+            "arguments": {"cmd": "python3 welcome.py Ann Bob"}}]}
+    }))
+    .expect("script");
+    let goal = "Change welcome.py so that it welcomes every name given on the command line";
+    let test =
+        Test::new()
+            .serving(script)
+            .file("welcome.py", &one)
+            .args([goal, "--max-cycles", "0"]);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(test.read("welcome.py"), doubled);
+    let first = naming(&assessments(&test)[0], "every name");
+    assert!(!first.met, "{first:?}");
+    assert!(
+        first
+            .evidence
+            .contains("printed \"Welcome, a!\" 2 times, where the lines expected have it once"),
+        "{}",
+        first.evidence
+    );
+    assert_eq!(
+        state.ended.as_ref().map(|e| e.outcome),
+        Some(Outcome::NotAchieved)
+    );
+    assert!(!run.stderr.contains("Goal achieved"), "{}", run.stderr);
+}
+
 /// greet.py as a model changed it for a --shout flag: it shouts with the
 /// flag, and greets with "Hi" without it.
 const HI: &str = "import sys\n\n\ndef main():\n    args = sys.argv[1:]\n    names = [a for a in args if a != \"--shout\"]\n    name = names[0] if names else \"world\"\n    greeting = f\"Hi, {name}!\"\n    print(greeting.upper() if \"--shout\" in args else greeting)\n\n\nif __name__ == \"__main__\":\n    main()\n";
