@@ -1442,6 +1442,163 @@ def judge_biggest(work):
     return False, "no script prints the largest of the numbers given on stdin"
 
 
+# A tenth batch of the suite's kinds in other words (session of 2026-12-03
+# 06:10), written before any run of it: `--goals tenth`. Shapes the earlier
+# batches lack: a fix of a division that drops a part-filled last page, a
+# function the reverse of one the module has (returning a tuple), tests of
+# a pair of functions each the inverse of the other over letters, an
+# optional second positional argument with a default, a package checked to
+# be a package (a folder), and a program whose answer is a string of digits.
+PAGES = """\
+def page_count(total, per_page):
+    \"\"\"How many pages `total` items fill at `per_page` a page; a part-filled last page counts.\"\"\"
+    return total // per_page
+
+
+def page_items(items, page, per_page):
+    \"\"\"The items on page `page` (pages are counted from 1).\"\"\"
+    start = (page - 1) * per_page
+    return items[start:start + per_page]
+"""
+
+TEST_PAGES = """\
+from pages import page_count, page_items
+
+
+def test_full_pages():
+    assert page_count(30, 10) == 3
+
+
+def test_part_filled_last_page():
+    assert page_count(31, 10) == 4
+
+
+def test_no_items():
+    assert page_count(0, 10) == 0
+
+
+def test_page_items():
+    assert page_items([1, 2, 3, 4, 5, 6, 7], 3, 3) == [7]
+"""
+
+COLORS = """\
+def rgb_to_hex(r, g, b):
+    \"\"\"The hex code of a colour: 255, 128, 0 -> '#ff8000'.\"\"\"
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def is_hex(code):
+    \"\"\"True for a colour code written as '#' and six hex digits, like '#ff8000'.\"\"\"
+    return len(code) == 7 and code[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in code[1:])
+"""
+
+CIPHER = """\
+def shift_letter(letter, shift):
+    \"\"\"The letter moved `shift` places along the alphabet, from z round to a; its case kept.\"\"\"
+    base = ord("a") if letter.islower() else ord("A")
+    return chr(base + (ord(letter) - base + shift) % 26)
+
+
+def encode(text, shift):
+    \"\"\"The Caesar cipher of the text: every letter moved `shift` places, the rest kept.\"\"\"
+    return "".join(shift_letter(c, shift) if c.isascii() and c.isalpha() else c for c in text)
+
+
+def decode(text, shift):
+    \"\"\"The text that encode(text, shift) came from.\"\"\"
+    return encode(text, -shift)
+"""
+
+# Broken copies of cipher.py: letters moved the wrong way (encode('abc', 1)
+# gives 'zab' and decode moves them forward: only tests that encode and
+# decode back, or shift by 13, pass), and letters not wrapped from z round
+# to a (what a shift by 13 of most words shows).
+BROKEN_CIPHERS = {
+    "encode() (letters moved the wrong way)":
+        CIPHER.replace("shift_letter(c, shift) if", "shift_letter(c, -shift) if"),
+    "shift_letter() (no wrap from z to a)":
+        CIPHER.replace("(ord(letter) - base + shift) % 26", "ord(letter) - base + shift"),
+}
+
+TIP = """\
+import sys
+
+
+def main(argv):
+    bill = float(argv[1])
+    tip = bill * 15 / 100
+    print(f"{tip:.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_pages_fix(work):
+    return fixed(work, "pages.py", "from pages import page_count, page_items; "
+                                   "assert page_count(7, 2) == 4, page_count(7, 2); "
+                                   "assert page_count(20, 5) == 4, page_count(20, 5); "
+                                   "assert page_count(1, 50) == 1, page_count(1, 50); "
+                                   "assert page_items(list('abcdefg'), 2, 3) == ['d', 'e', 'f']")
+
+
+def judge_add_hex(work):
+    ok, out = probe(work, """
+        from colors import hex_to_rgb, rgb_to_hex, is_hex
+        assert hex_to_rgb('#ff8000') == (255, 128, 0), hex_to_rgb('#ff8000')
+        assert hex_to_rgb('#000000') == (0, 0, 0), hex_to_rgb('#000000')
+        assert hex_to_rgb('#0a10ff') == (10, 16, 255), hex_to_rgb('#0a10ff')
+        assert rgb_to_hex(*hex_to_rgb('#123abc')) == '#123abc'
+        assert rgb_to_hex(1, 2, 3) == '#010203' and is_hex('#ff8000') and not is_hex('ff8000')
+    """)
+    return ok, "hex_to_rgb works and the others still do" if ok else out
+
+
+def judge_cipher_tests(work):
+    # Tests that fail on either broken copy test something.
+    for what, broken in BROKEN_CIPHERS.items():
+        ok, why = tests_that_test(work, "cipher.py", broken, what)
+        if ok or "still pass with a broken" not in why:
+            return ok, why
+    return False, "the tests still pass with either broken copy of cipher.py: they test nothing"
+
+
+def judge_tip_percent(work):
+    for args, want in ((["40"], "6.00"), (["40", "20"], "8.00"), (["12.50", "10"], "1.25"),
+                       (["80", "25"], "20.00"), (["200"], "30.00")):
+        code, out = py(["tip.py", *args], work)
+        if code != 0 or out.strip() != want:
+            return False, f"`tip.py {' '.join(args)}` printed {out.strip()[:60]!r}, not {want}"
+    return True, "tip.py takes the percentage as a second argument, 15 without it"
+
+
+def judge_series(work):
+    return probed_and_tested(work, """
+        import series
+        assert hasattr(series, "__path__"), f"series is the module {series.__file__}, not a package"
+        from series import fib, triangle
+        for n, want in ((0, 0), (1, 1), (2, 1), (7, 13), (10, 55), (20, 6765)):
+            assert fib(n) == want, (n, fib(n))
+        for n, want in ((1, 1), (4, 10), (10, 55), (100, 5050)):
+            assert triangle(n) == want, (n, triangle(n))
+    """, "the package series is wrong")
+
+
+def judge_binary(work):
+    want = {"10": "1010", "1": "1", "6": "110", "255": "11111111", "64": "1000000"}
+    for path in [p for p in sources(work) if not is_test(p)]:
+        rel = str(path.relative_to(work))
+        for number, digits in want.items():
+            code, out = py([rel, number], work)
+            # The last run of 0s and 1s: "1010", "0b1010", "10 in binary is 1010".
+            if code != 0 or re.findall(r"[01]+", out)[-1:] != [digits]:
+                break
+        else:
+            return True, f"{rel} prints 10 as 1010, 255 as 11111111 and more"
+    return False, "no script prints the binary digits of the number it is given (10 -> 1010)"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -1873,6 +2030,49 @@ TASKS = {
         [],
         judge_biggest,
     ),
+    "pages-fix": (
+        "test_pages.py doesn't pass: pages.py gets one case wrong. Fix pages.py and leave the "
+        "test file as it is",
+        {"pages.py": PAGES, "test_pages.py": TEST_PAGES},
+        ["test_pages.py"],
+        judge_pages_fix,
+    ),
+    "add-hex": (
+        "colors.py turns RGB values into hex codes. Add hex_to_rgb(code) that does the opposite: "
+        "hex_to_rgb('#ff8000') returns (255, 128, 0)",
+        {"colors.py": COLORS},
+        [],
+        judge_add_hex,
+    ),
+    "cipher-tests": (
+        "There are no tests for cipher.py. Please write pytest tests for encode and decode",
+        {"cipher.py": CIPHER},
+        ["cipher.py"],
+        judge_cipher_tests,
+    ),
+    "tip-percent": (
+        "tip.py prints a 15% tip for the bill given as its argument. Let it take the tip "
+        "percentage as an optional second argument, so that `python tip.py 40 20` prints 8.00; "
+        "without it the tip stays 15%",
+        {"tip.py": TIP},
+        [],
+        judge_tip_percent,
+    ),
+    "series": (
+        "Create a Python package named series with fib(n), the nth Fibonacci number (fib(0) is 0 "
+        "and fib(1) is 1), and triangle(n), the sum 1 + 2 + ... + n. Both should import straight "
+        "from the package (from series import fib, triangle). Add pytest tests",
+        {},
+        [],
+        judge_series,
+    ),
+    "binary": (
+        "Write binary.py: it takes a positive whole number as its argument and prints it in "
+        "binary, for example 10 gives 1010",
+        {},
+        [],
+        judge_binary,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -1891,8 +2091,11 @@ SEVENTH = ["discount-fix", "add-next-day", "convert-tests", "greet-shout", "dist
 EIGHTH = ["words-fix", "add-oldest", "timeparse-tests", "show-numbers", "kelvin", "power"]
 # The ninth batch (session of 2026-12-02 10:30), written before any run of it.
 NINTH = ["ranges-fix", "add-ranking", "bounds-tests", "welcome-many", "bits", "biggest"]
+# The tenth batch (session of 2026-12-03 06:10), written before any run of it.
+TENTH = ["pages-fix", "add-hex", "cipher-tests", "tip-percent", "series", "binary"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
-               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH]
+               "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH,
+               *TENTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.

@@ -34,6 +34,7 @@ does with a fact.
 """
 import ast
 import builtins
+import collections
 import copy
 import hashlib
 import io
@@ -1581,7 +1582,19 @@ def raised_into_with(text):
     return mended if parse(mended)[0] is not None else None
 
 
-def as_kept_code_does(text, done, kept):
+def methods_of(text):
+    """The names of the methods the top-level classes of module `text`
+    define, but the special ones (`__init__`), which a test does not call
+    by name."""
+    tree = parse(text)[0]
+    if tree is None:
+        return set()
+    return {item.name for node in tree.body if isinstance(node, ast.ClassDef)
+            for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and not item.name.startswith("__")}
+
+
+def as_kept_code_does(text, done, kept, methods=()):
     """A test file with the asserts of calls that failed at the last run on
     code that stays as it is (the code a goal asks tests of) written to
     expect what those calls did: `with pytest.raises(E):` around a call
@@ -1594,7 +1607,12 @@ def as_kept_code_does(text, done, kept):
     (the value, as Python writes it). `kept`: the names the code that stays
     defines. A call is one of a kept name with literal arguments, the only
     such call of its assert, which is on lines of its own with no message;
-    the same call is written the same wherever an assert makes it. With
+    the same call is written the same wherever an assert makes it. A call
+    of a method of the kept classes (`methods`: their names) on an object
+    the test made (t72's add-tests: `inventory.remove('apple') == None` on
+    an empty Inventory, which raises ValueError) depends on what was done
+    to the object before, so it is one only where no other assert of the
+    file makes the same call: that assert is the one that failed. With
     the file, the lines as written now; None when none applies or the
     result does not parse."""
     tree = parse(text)[0]
@@ -1614,12 +1632,20 @@ def as_kept_code_does(text, done, kept):
             return False
         name = (node.func.id if isinstance(node.func, ast.Name)
                 else node.func.attr if isinstance(node.func, ast.Attribute) else None)
-        return (name in kept and all(literal(a) for a in node.args)
+        return ((name in kept or (isinstance(node.func, ast.Attribute) and name in methods
+                                  and once.get(ast.unparse(node)) == 1))
+                and all(literal(a) for a in node.args)
                 and all(literal(k.value) for k in node.keywords))
 
     def the_call(node):
         calls = [n for n in ast.walk(node.test) if kept_call(n)]
         return calls[0] if len(calls) == 1 else None
+
+    # How many asserts of the file make each call of a method.
+    once = collections.Counter(
+        ast.unparse(call) for node in ast.walk(tree) if isinstance(node, ast.Assert)
+        for call in {ast.unparse(c): c for c in ast.walk(node.test)
+                     if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)}.values())
 
     def returned_by(node, call, compared):
         """The value `call` gave, from the assert `compared` of the values
@@ -2245,13 +2271,14 @@ def main():
                if f["path"].endswith(".py") and "/" not in f["path"] and f["path"] != files[0]["path"]}
     # The asserts of code that stays as it is, written to expect what it
     # did at the last run (see as_kept_code_does).
-    kept_names = set()
+    kept_names, kept_methods = set(), set()
     for name in request.get("kept") or ():
         kept_names |= modules.get(name[:-3], set()) if name.endswith(".py") else set()
+        kept_methods |= methods_of(next((f["text"] for f in files[1:] if f["path"] == name), ""))
     source = files[0]["text"] if files else ""
     as_done = None
     if files and request.get("test") and all_facts[0]["error"] is None:
-        as_done = as_kept_code_does(source, request.get("done") or (), kept_names)
+        as_done = as_kept_code_does(source, request.get("done") or (), kept_names, kept_methods)
     if as_done is not None:
         source = as_done[0]
     if files and request.get("test") and all_facts[0]["error"] is None and not had_tests:

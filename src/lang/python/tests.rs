@@ -3336,3 +3336,95 @@ fn a_test_of_code_that_stays_expects_what_the_code_did() {
         Review::Accept
     );
 }
+
+/// t72's add-tests: the code that stays, a class with state.
+const KEPT_INVENTORY: &str = r#"class Inventory:
+    """Items and how many of each are in stock."""
+
+    def __init__(self):
+        self.items = {}
+
+    def add(self, name, count=1):
+        self.items[name] = self.items.get(name, 0) + count
+
+    def remove(self, name, count=1):
+        if self.items.get(name, 0) < count:
+            raise ValueError(f"not enough {name}")
+        self.items[name] -= count
+
+    def count(self, name):
+        return self.items.get(name, 0)
+"#;
+
+/// t72's add-tests: the model's tests of [`KEPT_INVENTORY`], sent back
+/// unchanged after they failed with [`FAILED_INVENTORY_REPORT`].
+const FAILED_INVENTORY_TESTS: &str = "from inventory import Inventory\n\ndef test_remove():\n    inventory = Inventory()\n    assert inventory.remove('apple') == None\n\ndef test_count():\n    inventory = Inventory()\n    assert inventory.count('apple') == 0\n";
+
+const FAILED_INVENTORY_REPORT: &str = r#"F.                                                                       [100%]
+=================================== FAILURES ===================================
+_________________________________ test_remove __________________________________
+
+    def test_remove():
+        inventory = Inventory()
+>       assert inventory.remove('apple') == None
+               ^^^^^^^^^^^^^^^^^^^^^^^^^
+
+test_inventory.py:5: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+
+self = <inventory.Inventory object at 0x7ff9b6812250>, name = 'apple', count = 1
+
+    def remove(self, name, count=1):
+        if self.items.get(name, 0) < count:
+>           raise ValueError(f"not enough {name}")
+E           ValueError: not enough apple
+
+inventory.py:12: ValueError
+=========================== short test summary info ============================
+FAILED test_inventory.py::test_remove - ValueError: not enough apple
+1 failed, 1 passed in 0.03s
+"#;
+
+#[test]
+fn a_method_of_kept_code_that_raised_is_expected_to_raise_where_one_assert_calls_it() {
+    let path = "test_inventory.py";
+    let workspace = Told {
+        files: files(&[
+            ("inventory.py", KEPT_INVENTORY),
+            (path, FAILED_INVENTORY_TESTS),
+        ]),
+        drafts: true,
+        failed: Some(FAILED_INVENTORY_REPORT),
+        kept: vec!["inventory.py".to_string()],
+    };
+    let Review::Repair { content, .. } = Python.review(path, FAILED_INVENTORY_TESTS, &workspace)
+    else {
+        panic!(
+            "{:?}",
+            Python.review(path, FAILED_INVENTORY_TESTS, &workspace)
+        )
+    };
+    assert_eq!(
+        content,
+        format!(
+            "import pytest\n{}",
+            FAILED_INVENTORY_TESTS.replace(
+                "    assert inventory.remove('apple') == None\n",
+                "    with pytest.raises(ValueError):\n        inventory.remove('apple')\n"
+            )
+        )
+    );
+    // Where another assert makes the same call, on an object in another
+    // state, which of them failed is not known: left as it is.
+    let twice = format!(
+        "{FAILED_INVENTORY_TESTS}\ndef test_remove_added():\n    inventory = Inventory()\n    inventory.add('apple')\n    assert inventory.remove('apple') == None\n"
+    );
+    let review = Python.review(path, &twice, &workspace);
+    if let Review::Repair { content, .. } = &review {
+        assert!(
+            content.contains("assert inventory.remove('apple') == None\n\ndef test_count"),
+            "{content}"
+        );
+        assert!(!content.contains("pytest.raises"), "{content}");
+    }
+}
