@@ -5560,6 +5560,200 @@ fn an_option_is_held_to_what_the_goal_says_it_prints_not_to_what_the_model_read(
     assert!(read(&state.requirements).met, "{:?}", state.requirements);
 }
 
+/// A goal that quotes no run of its program but gives it arguments is
+/// asked which runs its words give as examples, and each is held as a
+/// quoted one is (see the test below). t74's binary ("for example 10 gives
+/// 1010") printed `01010` and ended "Goal achieved". An answer that gives
+/// the whole command line gives the same run; a goal that calls a
+/// function is not asked.
+#[test]
+fn a_run_the_goal_gives_as_an_example_is_held_to_what_it_prints() {
+    let padded = "import sys\n\nprint(\"0\" + format(int(sys.argv[1]), \"o\"))\n";
+    let run = |arguments: serde_json::Value, goal: &str| {
+        let mut script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"description": "Write octal.py", "subtasks": [
+                    "Write octal.py: print the octal form of its argument",
+                    "Run `python3 octal.py 9`"]}]},
+                "rules": [
+                    {"name": "the write", "subtask": "Write octal.py", "lacks": ["format(int"],
+                     "reply": write_reply("octal.py", padded)},
+                    {"name": "the check", "subtask": "Run `python3 octal.py 9`",
+                     "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 octal.py 9"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ]
+            }))
+            .expect("script");
+        script.arguments = arguments;
+        script.prints = serde_json::json!({"prints": ["10"]});
+        let test = Test::new()
+            .serving(script)
+            .args([goal, "--max-cycles", "0"]);
+        let run = test.run();
+        (test, run)
+    };
+    let goal = "Write octal.py: it prints the octal form of the whole number given as its \
+                argument; for instance 8 gives 10";
+    for given in ["8", "python octal.py 8"] {
+        let (test, ended) = run(serde_json::json!({"arguments": [given]}), goal);
+        ended.assert_code(1);
+        assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+        let state = test.assert_replay_matches();
+        let stated = state.outputs.clone().expect("asked");
+        assert_eq!(stated.len(), 1, "{stated:?}");
+        assert_eq!(stated[0].command, "python3 octal.py 8");
+        assert!(stated[0].quoted && stated[0].was.is_empty(), "{stated:?}");
+        assert_eq!(stated[0].agreed(), Some("10"));
+        let held = naming(&state.requirements, "as the goal's words say");
+        assert!(!held.met, "{held:?}");
+        assert_eq!(held.evidence, "it printed \"010\"");
+        assert!(asked_examples(&test));
+    }
+    // No example given: nothing asked of what a run prints.
+    let (test, _) = run(serde_json::json!({"arguments": []}), goal);
+    assert_eq!(test.assert_replay_matches().outputs, None);
+    // A goal that calls a function speaks of the function's arguments.
+    let (test, _) = run(
+        serde_json::json!({"arguments": ["8"]}),
+        "Write octal.py with octal(n), which returns the octal form of its argument; for \
+         instance octal(8) returns '10'",
+    );
+    assert!(!asked_examples(&test));
+}
+
+/// Whether the model was asked which runs the goal gives as examples.
+fn asked_examples(test: &Test) -> bool {
+    test.server()
+        .requests()
+        .iter()
+        .any(|r| r["format"]["properties"].get("arguments").is_some())
+}
+
+/// A run of a program of the project that the goal quotes with words
+/// after it is asked of as an option's is (see the test above): what it
+/// must print, from the goal's words and what it printed before the run,
+/// held against it at every assessment. t73's tip-percent quoted `python
+/// tip.py 40 20` as printing 8.00; the program ignored its second
+/// argument, an assessment read `6.00` off its output, and the run ended
+/// "Goal achieved". Here the assessment says every requirement is met.
+#[test]
+fn a_run_the_goal_quotes_is_held_to_what_the_goal_says_it_prints() {
+    let flat = "import sys\n\n\ndef main(argv):\n    amount = float(argv[1])\n    print(f\"{amount * 5 / 100:.2f}\")\n\n\nif __name__ == \"__main__\":\n    main(sys.argv)\n";
+    // The plan's change names the rate and still ignores the argument.
+    let named = flat.replace(
+        "    print(f\"{amount * 5 / 100:.2f}\")",
+        "    rate = 5\n    print(f\"{amount * rate / 100:.2f}\")",
+    );
+    let rated = named.replace("rate = 5", "rate = float(argv[2]) if len(argv) > 2 else 5");
+    let run = |prints: serde_json::Value, cycles: &str| {
+        let mut script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"description": "Take the rate", "subtasks": [
+                    "Change fee.py: read the rate from its second argument",
+                    "Run `python3 fee.py 50`"]}]},
+                "rules": [
+                    {"name": "the cycle's change", "subtask": "as the goal's words say",
+                     "lacks": ["argv[2]"], "reply": write_reply("fee.py", &rated)},
+                    {"name": "the stated run", "subtask": "Run `python3 fee.py 100 7` and make",
+                     "lacks": ["--- stdout ---\n7.00"], "reply": {"tool_calls": [{
+                        "name": "run_cmd", "arguments": {"cmd": "python3 fee.py 100 7"}}]}},
+                    {"name": "the shorter run", "subtask": "Run `python3 fee.py 100` and make",
+                     "lacks": ["$ python3 fee.py 100\nexit code 0"], "reply": {"tool_calls": [{
+                        "name": "run_cmd", "arguments": {"cmd": "python3 fee.py 100"}}]}},
+                    {"name": "the change", "subtask": "Change fee.py: read the rate",
+                     "lacks": ["rate = 5"], "reply": write_reply("fee.py", &named)},
+                    {"name": "the check", "subtask": "Run `python3 fee.py 50`",
+                     "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 fee.py 50"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ]
+            }))
+            .expect("script");
+        script.prints = prints;
+        let test = Test::new().serving(script).file("fee.py", flat).args([
+            "fee.py prints a 5% fee of the amount given as its argument. Let it take the rate \
+             as an optional second argument, so that `python fee.py 100 7` prints 7.00",
+            "--max-cycles",
+            cycles,
+        ]);
+        let run = test.run();
+        (test, run)
+    };
+    let both = serde_json::json!({"prints": ["7.00", "5.00"]});
+    let (test, ended) = run(both.clone(), "0");
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    assert_eq!(test.read("fee.py"), named);
+    let state = test.assert_replay_matches();
+    let stated = state.outputs.clone().expect("asked");
+    assert_eq!(stated.len(), 2, "{stated:?}");
+    assert_eq!(stated[0].command, "python3 fee.py 100 7");
+    assert_eq!(stated[0].was.trim(), "5.00");
+    assert!(stated[0].quoted);
+    assert_eq!(stated[0].agreed(), Some("7.00"));
+    // The same run without its last word, which the goal may leave as it
+    // was, is asked of too, and its answer held whether it is what it
+    // printed before or not (t75's tip-percent made every tip 20%).
+    assert_eq!(stated[1].command, "python3 fee.py 100");
+    assert!(stated[1].quoted && stated[1].was.is_empty(), "{stated:?}");
+    assert_eq!(stated[1].held(), Some("5.00"));
+    let held = naming(&state.requirements, "as the goal's words say");
+    assert!(!held.met, "{held:?}");
+    assert_eq!(held.evidence, "it printed \"5.00\"");
+    // The first question showed what the run printed before.
+    let requests = test.server().requests();
+    let asked = requests
+        .iter()
+        .map(|r| r["messages"].to_string())
+        .find(|m| m.contains("\\\"prints\\\""))
+        .expect("the first question");
+    assert!(
+        asked.contains("Before this run, `python3 fee.py 100 7` printed:\\n5.00"),
+        "{asked}"
+    );
+    assert!(asked.contains("give \\\"\\\" for it"), "{asked}");
+    // The plan holds the change to it, and a cycle makes it so.
+    let show = SubtaskKind::Show {
+        cmd: "python3 fee.py 100 7".into(),
+        expects: "7.00".into(),
+    };
+    assert!(
+        state.tree.tasks[0].subtasks.iter().any(|s| s.kind == show),
+        "{:?}",
+        state.tree.tasks[0]
+    );
+    let (test, done) = run(both, "1");
+    done.assert_code(0);
+    assert_eq!(test.read("fee.py"), rated);
+    let state = test.assert_replay_matches();
+    let kept = naming(&state.requirements, "`python3 fee.py 100` prints \"5.00\"");
+    assert!(kept.met, "{kept:?}");
+    // A goal whose words do not say what it prints: an empty answer holds
+    // nothing to it.
+    let (test, ended) = run(serde_json::json!({"prints": ["", ""]}), "0");
+    assert!(
+        !ended.stderr.contains("as the goal's words say"),
+        "{}",
+        ended.stderr
+    );
+    let state = test.assert_replay_matches();
+    let stated = state.outputs.expect("asked");
+    assert!(stated.iter().all(|o| o.readings().is_empty()), "{stated:?}");
+    assert!(
+        !state
+            .requirements
+            .iter()
+            .any(|r| r.requirement.contains("as the goal's words say")),
+        "{:?}",
+        state.requirements
+    );
+}
+
 /// A program that reads its arguments is run with one before the plan as
 /// well as bare, and what the goal's option must make it print is asked
 /// and held with it too: t48's cli-flag ended "Goal achieved" with

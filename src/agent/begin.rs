@@ -253,7 +253,7 @@ impl Agent<'_> {
         outputs
             .iter()
             .filter_map(|output| {
-                let expects = output.agreed()?;
+                let expects = output.held()?;
                 let program = output.command.split_whitespace().find(|word| {
                     baseline.contains_key(*word) && self.languages.iter().any(|l| l.owns(word))
                 })?;

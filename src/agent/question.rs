@@ -427,7 +427,7 @@ impl Agent<'_> {
         let runs_it = |command: &str| command.split_whitespace().any(|word| word == path);
         let mut wanted: Vec<(String, String)> = Vec::new();
         for output in state.outputs.as_deref().unwrap_or_default() {
-            if let Some(expects) = output.agreed()
+            if let Some(expects) = output.held()
                 && runs_it(&output.command)
             {
                 wanted.push((output.command.clone(), expects.to_string()));

@@ -721,6 +721,60 @@ pub fn shown_with_options(mut requirements: Vec<Requirement>) -> Vec<Requirement
     requirements
 }
 
+/// A requirement the last assessment (`earlier`) held unmet, shown by a
+/// command whose output did not hold the text it expected, keeps that text
+/// while the same command's output now (`runs`) does not hold it either:
+/// an assessment that lists it again, in the same words and shown by the
+/// same command, and expects another text of it, read that text off the
+/// output it was shown, not off the goal. t73's tip-percent held "`python
+/// tip.py 40 20` prints 8.00" unmet when it printed 6.00; the next
+/// assessment listed it again, expected `6.00` of the unchanged program,
+/// and the run ended "Goal achieved".
+pub fn held_as_before(
+    mut requirements: Vec<Requirement>,
+    earlier: &[Requirement],
+    runs: &[Shown],
+) -> Vec<Requirement> {
+    for requirement in &mut requirements {
+        let Some(command) = requirement.to_show().map(words) else {
+            continue;
+        };
+        let Some(run) = runs
+            .iter()
+            .find(|run| words(&run.command) == command && run.exit_code == Some(0))
+        else {
+            continue;
+        };
+        let Some(expects) = requirement.shown_by.as_ref().map(|s| s.expects.trim()) else {
+            continue;
+        };
+        let kept = earlier.iter().find_map(|before| {
+            let shown_by = before.shown_by.as_ref().filter(|_| !before.met)?;
+            let was = shown_by.expects.trim();
+            (spoken(&before.requirement) == spoken(&requirement.requirement)
+                && words(&shown_by.command) == command
+                && !was.is_empty()
+                && !describes(was)
+                && spoken(was) != spoken(expects))
+            .then_some(was)
+        });
+        let Some(kept) = kept else {
+            continue;
+        };
+        if let Err(why) = holds(&run.printed, kept) {
+            requirement.evidence = format!(
+                "`{command}` {why}; the last assessment held this requirement to {kept:?}, and \
+                 the program's output has not come to hold it"
+            );
+            requirement.met = false;
+            if let Some(shown_by) = &mut requirement.shown_by {
+                shown_by.expects = kept.to_string();
+            }
+        }
+    }
+    requirements
+}
+
 /// Why the command given for a requirement not about output failed when
 /// it ran, if it did. One that was not run (beyond the runs' bound, or a
 /// run of tests, which the checks judge) is not held against it.
@@ -1758,9 +1812,15 @@ pub struct StatedOutput {
     pub command: String,
     /// The answers, in the order asked.
     pub prints: Vec<String>,
-    /// What the program printed before the run, without the option.
+    /// What the program printed before the run, without the option (or,
+    /// for a run the goal quotes, that run).
     #[serde(default)]
     pub was: String,
+    /// A run the goal quotes, with no option (see [`goal_runs`]): held only
+    /// to what two answers agree on, since the goal may not say what it
+    /// prints.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quoted: bool,
 }
 
 impl StatedOutput {
@@ -1795,12 +1855,28 @@ impl StatedOutput {
         })
     }
 
+    /// What the command is held to print: what the answers agree on; for a
+    /// run the goal quotes or gives as an example (see `quoted`), only a
+    /// short text of one line ([`MAX_QUOTED_WORDS`] words at most): a
+    /// longer one is more likely a form the model chose (a table's
+    /// layout) than one the goal's words give.
+    pub fn held(&self) -> Option<&str> {
+        let agreed = self.agreed()?;
+        let short = agreed.trim().lines().count() <= 1
+            && spoken(agreed).split(' ').count() <= MAX_QUOTED_WORDS;
+        (!self.quoted || short).then_some(agreed)
+    }
+
     /// Whether the answers that were given are all asked: a third one is
     /// asked when the first two leave nothing agreed.
     pub fn settled(&self) -> bool {
         self.agreed().is_some() || self.prints.len() >= 3
     }
 }
+
+/// Words of letters and digits of a text a quoted run is held to, at most
+/// (see [`StatedOutput::held`]).
+pub const MAX_QUOTED_WORDS: usize = 4;
 
 /// A text's words of letters and digits, in their case, one space apart:
 /// what two outputs share when they say the same (`HELLO, WORLD!` and
@@ -1855,7 +1931,10 @@ pub fn hold_to_stated(
         let Some((_, printed)) = runs.iter().find(|(command, _)| *command == output.command) else {
             continue;
         };
-        let agreed = output.agreed();
+        let agreed = output.held();
+        if output.quoted && agreed.is_none() {
+            continue;
+        }
         let text = match agreed {
             Some(expects) => stated_requirement(&output.command, expects),
             None => read_requirement(&output.command),
@@ -1927,7 +2006,7 @@ pub fn hold_to_stated(
 /// the model to make the program print that.
 pub fn to_stated(mut requirements: Vec<Requirement>, stated: &[StatedOutput]) -> Vec<Requirement> {
     for output in stated {
-        let Some(expects) = output.agreed() else {
+        let Some(expects) = output.held() else {
             continue;
         };
         for requirement in &mut requirements {
@@ -2231,13 +2310,17 @@ pub fn absent(command: &str, exists: impl Fn(&str) -> bool) -> Vec<String> {
         .into_iter()
         .skip(1)
         .filter(|word| !word.starts_with('-'))
-        .filter(|word| {
-            word.rsplit_once('.').is_some_and(|(stem, ext)| {
-                !stem.is_empty() && ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            })
-        })
+        .filter(|word| file_like(word))
         .filter(|word| !exists(word))
         .collect()
+}
+
+/// Whether a word looks like a file's name: a letter after its last dot
+/// (`test.txt`, `data/in.csv`; not `8.00`).
+fn file_like(word: &str) -> bool {
+    word.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    })
 }
 
 /// `; test.txt is no file of the workspace: write it ...` for the files a
@@ -2285,7 +2368,7 @@ pub(crate) fn described_quotes(expects: &str) -> Vec<&str> {
 /// first at the start or after a space or a colon, the second at the end
 /// or before a space or a sentence's punctuation (an apostrophe in a word,
 /// `program's`, opens nothing).
-fn quoted(text: &str) -> Vec<&str> {
+pub(crate) fn quoted(text: &str) -> Vec<&str> {
     let mut found = Vec::new();
     let mut rest = text;
     let mut offset = 0;
@@ -2320,6 +2403,80 @@ fn quoted(text: &str) -> Vec<&str> {
         rest = &text[offset..];
     }
     found
+}
+
+/// The runs of a program of the workspace with words after it that `goal`
+/// quotes (`python tip.py 40 20`), as its language runs it (`run_of` gives
+/// that for a program's word, `python3 tip.py`), the words after it kept,
+/// each once, in order: what such a run prints is asked of the model from
+/// the goal's words alone (see [`StatedOutput`]). One that passes an
+/// option (asked of apart, see [`with_value`]), a file of the workspace
+/// (`is_file`: what it prints hangs on the file's content, see
+/// `crate::state::samples`) or a word of the shell (`|`, `>`) is left out.
+/// t73's tip-percent ("... so that `python tip.py 40 20` prints 8.00")
+/// ended "Goal achieved" with the program printing 6.00 for it.
+pub fn goal_runs(
+    goal: &str,
+    run_of: impl Fn(&str) -> Option<String>,
+    is_file: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for span in quoted(goal) {
+        let Ok(words) = shell_words::split(span) else {
+            continue;
+        };
+        let Some((at, run)) = words
+            .iter()
+            .enumerate()
+            .take(2)
+            .find_map(|(at, word)| run_of(word).map(|run| (at, run)))
+        else {
+            continue;
+        };
+        let Some(command) = plain_run(&run, &words[at + 1..], &is_file) else {
+            continue;
+        };
+        if !found
+            .iter()
+            .any(|known| words_of(known) == words_of(&command))
+        {
+            found.push(command);
+        }
+    }
+    found
+}
+
+/// A program's run (`run`, `python3 binary.py`) with `words` after it,
+/// when there are some and none is an option, a file of the workspace
+/// (`is_file`) or a name that looks like one (what the run prints hangs on
+/// a content the goal's words do not give), or a word of the shell (see
+/// [`goal_runs`]).
+pub fn plain_run(run: &str, words: &[String], is_file: impl Fn(&str) -> bool) -> Option<String> {
+    let plain = |word: &String| {
+        !word.is_empty()
+            && !word.starts_with('-')
+            && !is_file(word)
+            && !file_like(word)
+            && !word.chars().any(|c| "|<>&;$`".contains(c))
+    };
+    (!words.is_empty() && words.iter().all(plain))
+        .then(|| format!("{run} {}", shell_words::join(words)))
+}
+
+/// The first program the goal's words name by its path (`binary.py`,
+/// punctuation around it aside) that `run_of` runs: the word and its run.
+pub fn named_program(
+    goal: &str,
+    run_of: impl Fn(&str) -> Option<String>,
+) -> Option<(String, String)> {
+    goal.split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !(c.is_alphanumeric() || "._/-".contains(c))))
+        .map(|word| word.trim_end_matches('.'))
+        .find_map(|word| run_of(word).map(|run| (word.to_string(), run)))
+}
+
+fn words_of(command: &str) -> Vec<&str> {
+    command.split_whitespace().collect()
 }
 
 /// The option of `command` that its output `printed` gives back (any
@@ -2503,6 +2660,7 @@ pub(crate) mod tests {
             command: "python3 greet.py --shout".into(),
             prints: vec![a.into(), b.into()],
             was: "Hello, world!".into(),
+            quoted: false,
         };
         assert_eq!(
             stated("HELLO, WORLD!", "HELLO WORLD").agreed(),
@@ -2569,6 +2727,7 @@ pub(crate) mod tests {
                     command: "python3 count.py --chars".into(),
                     prints: vec!["13".into(), "13".into()],
                     was: "3".into(),
+                    quoted: false,
                 }],
                 &[("python3 count.py --chars".into(), Some(printed.into()))],
             )[0]
@@ -2583,6 +2742,7 @@ pub(crate) mod tests {
             command: "python3 count.py --chars".into(),
             prints: vec!["13".into(), "4".into(), "216".into()],
             was: "3".into(),
+            quoted: false,
         };
         let read = |printed: &str| {
             hold_to_stated(
@@ -2651,6 +2811,7 @@ pub(crate) mod tests {
             command: "python3 greet.py --shout".into(),
             prints: vec!["HELLO, WORLD!".into(), "HELLO WORLD".into()],
             was: "Hello, world!".into(),
+            quoted: false,
         }];
         let shown = |command: &str, expects: &str| Requirement {
             requirement: "it takes an optional --shout flag".into(),
@@ -3099,6 +3260,147 @@ pub(crate) mod tests {
             not_run: None,
             absent: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_runs_a_goal_quotes_are_its_programs_with_words_after_them() {
+        let run_of = |word: &str| {
+            (word.ends_with(".py") && !word.starts_with("test_")).then(|| format!("python3 {word}"))
+        };
+        let is_file = |word: &str| word == "bills.txt";
+        let runs = |goal: &str| goal_runs(goal, run_of, is_file);
+        assert_eq!(
+            runs(
+                "Let it take the rate as a second argument, so that `python fee.py 100 7` prints \
+                 7.00; `python3 fee.py 100  7` too, and `fee.py 20 'a b'`."
+            ),
+            ["python3 fee.py 100 7", "python3 fee.py 20 'a b'"]
+        );
+        // No words after it, an option, a file it reads, the shell's
+        // words, a test, or no program of the project: none.
+        for goal in [
+            "`python fee.py` prints 5.00",
+            "`python fee.py --rate 7 100` prints 7.00",
+            "`python fee.py bills.txt` prints 12.00",
+            "`python fee.py other.csv` prints 12.00",
+            "`python fee.py 100 | head` prints 5.00",
+            "`python3 test_fee.py 1` passes",
+            "`python3 -m pytest -q` passes",
+            "`cargo run 100` prints 5.00",
+            "python fee.py 100 7 prints 7.00",
+        ] {
+            assert!(runs(goal).is_empty(), "{goal}: {:?}", runs(goal));
+        }
+        assert_eq!(
+            named_program("Write binary.py: it prints 10 as 1010.", run_of),
+            Some(("binary.py".to_string(), "python3 binary.py".to_string()))
+        );
+        assert_eq!(named_program("Fix the tests in test_fee.py", run_of), None);
+    }
+
+    #[test]
+    fn a_quoted_run_is_held_only_to_what_two_answers_agree_on() {
+        let quoted = |prints: &[&str]| StatedOutput {
+            command: "python3 fee.py 100 7".into(),
+            prints: prints.iter().map(|p| p.to_string()).collect(),
+            was: "5.00".into(),
+            quoted: true,
+        };
+        let printed = [(
+            "python3 fee.py 100 7".to_string(),
+            Some("5.00\n".to_string()),
+        )];
+        let held = hold_to_stated(Vec::new(), &[quoted(&["7.00", "7.00"])], &printed);
+        assert_eq!(held.len(), 1);
+        assert!(!held[0].met);
+        assert_eq!(
+            held[0].requirement,
+            "`python3 fee.py 100 7` prints \"7.00\", as the goal's words say"
+        );
+        // Three that disagree: the goal may not say what it prints.
+        let apart = quoted(&["7.00", "7.5", "0.07"]);
+        assert!(hold_to_stated(Vec::new(), std::slice::from_ref(&apart), &printed).is_empty());
+        // An option's run is held all the same (see above).
+        let option = StatedOutput {
+            quoted: false,
+            ..apart
+        };
+        assert_eq!(hold_to_stated(Vec::new(), &[option], &printed).len(), 1);
+    }
+
+    #[test]
+    fn a_requirement_keeps_the_text_it_was_held_to_while_the_output_does_not_hold_it() {
+        let text = "It takes the percentage as a second argument, so that `python tip.py 40 20` \
+                    prints 8.00.";
+        let command = "python3 tip.py 40 20";
+        let earlier = [
+            output("It prints a 15% tip", "python3 tip.py 40", "6.00"),
+            Requirement {
+                met: false,
+                ..output(text, command, "8.00")
+            },
+        ];
+        let unchanged = [printed(command, 0, "6.00\n")];
+        // The next assessment reads the text off the unchanged output.
+        let read_off = || vec![output(text, command, "6.00")];
+        let held = held_as_before(hold_to_output(read_off(), &unchanged), &earlier, &unchanged);
+        assert!(!held[0].met, "{held:?}");
+        assert_eq!(held[0].shown_by.as_ref().unwrap().expects, "8.00");
+        assert_eq!(
+            held[0].evidence,
+            "`python3 tip.py 40 20` printed \"6.00\", which does not hold \"8.00\": it printed 6 where 8 \
+             must be; the last \
+             assessment held this requirement to \"8.00\", and the program's output has not \
+             come to hold it"
+        );
+        // Once the output holds the earlier text, the new one judges.
+        let fixed = [printed(command, 0, "8.00\n")];
+        let met = vec![output(text, command, "8.00")];
+        assert!(held_as_before(hold_to_output(met, &fixed), &earlier, &fixed)[0].met);
+        let odd = held_as_before(hold_to_output(read_off(), &fixed), &earlier, &fixed);
+        assert!(!odd[0].met, "{odd:?}");
+        // Another requirement shown by the same command, one the last
+        // assessment found met, or one shown by another command, is not
+        // held to it.
+        let other = vec![output(
+            "It prints the tip with two decimals",
+            command,
+            "6.00",
+        )];
+        assert!(held_as_before(hold_to_output(other, &unchanged), &earlier, &unchanged)[0].met);
+        let was_met = [output(text, command, "8.00")];
+        assert!(
+            held_as_before(hold_to_output(read_off(), &unchanged), &was_met, &unchanged)[0].met
+        );
+        let elsewhere = [Requirement {
+            met: false,
+            ..output(text, "python3 tip.py 40", "8.00")
+        }];
+        assert!(
+            held_as_before(
+                hold_to_output(read_off(), &unchanged),
+                &elsewhere,
+                &unchanged
+            )[0]
+            .met
+        );
+        // An earlier text that described the output holds nothing.
+        let described = [Requirement {
+            met: false,
+            ..output(
+                text,
+                command,
+                "The output should be the tip for the given percentage.",
+            )
+        }];
+        assert!(
+            held_as_before(
+                hold_to_output(read_off(), &unchanged),
+                &described,
+                &unchanged
+            )[0]
+            .met
+        );
     }
 
     #[test]

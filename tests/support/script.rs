@@ -55,6 +55,11 @@ pub struct Script {
     /// option that is one of these; by default, and when none is, `a`.
     #[serde(default)]
     pub picks: Vec<String>,
+    /// The answer to the question of which runs of the goal's program its
+    /// words give as examples (the format asks for `arguments`); none by
+    /// default.
+    #[serde(default = "default_arguments")]
+    pub arguments: Value,
     /// The answer to the question of what the goal's options make a
     /// program print (the format asks for `prints`); none by default.
     #[serde(default = "default_prints")]
@@ -118,6 +123,9 @@ fn default_bytes_per_token() -> u64 {
 }
 fn default_examples() -> Value {
     json!({"examples": []})
+}
+fn default_arguments() -> Value {
+    json!({"arguments": []})
 }
 fn default_prints() -> Value {
     json!({"prints": []})
@@ -332,6 +340,9 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
             })
             .unwrap_or("a");
         return answered(json!({ "why": "read off the sample", "letter": letter }));
+    }
+    if format["properties"].get("arguments").is_some() {
+        return answered(script.arguments.clone());
     }
     if format["properties"].get("prints").is_some() {
         return answered(script.prints.clone());

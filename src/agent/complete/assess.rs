@@ -531,7 +531,7 @@ impl Agent<'_> {
     /// Whether `word` is a source file that was there before the run and
     /// whose top level, as it is now, only defines (by its language's
     /// `runs_nothing`): a library of the project.
-    fn is_library(&self, word: &str) -> bool {
+    pub(super) fn is_library(&self, word: &str) -> bool {
         let Some(language) = self.languages.iter().find(|l| l.owns(word)) else {
             return false;
         };
@@ -720,6 +720,8 @@ impl Agent<'_> {
                         }
                     }
                     let requirements = verdict::hold_to_output(requirements, &runs);
+                    let requirements =
+                        verdict::held_as_before(requirements, &self.state().requirements, &runs);
                     let requirements = samples::hold_to_read(requirements, &read, &runs);
                     let Some(choices) = self.choose_samples(&requirements, &read, &runs).await?
                     else {

@@ -145,17 +145,21 @@ fn returns_prompt(lines: &[String]) -> String {
 
 /// The strings of `key` in a structured answer.
 pub(super) fn lines_of(content: &str, key: &str) -> Vec<String> {
-    let Ok(value) = json_of(content) else {
-        return Vec::new();
-    };
-    value[key]
-        .as_array()
-        .into_iter()
-        .flatten()
+    items_of(content, key)
+        .iter()
         .filter_map(Value::as_str)
         .map(|line| line.trim().to_string())
         .filter(|line| !line.is_empty())
         .collect()
+}
+
+/// The items of the array an answer (JSON) gives under `key`; none when it
+/// gives none.
+pub(super) fn items_of(content: &str, key: &str) -> Vec<Value> {
+    json_of(content)
+        .ok()
+        .and_then(|value| value[key].as_array().cloned())
+        .unwrap_or_default()
 }
 
 /// Each assert of `sides` (its two sides, by the language) whose one side

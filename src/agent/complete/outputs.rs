@@ -9,9 +9,13 @@
 //! it to what two answers agree on, or, when none do, to one of the
 //! answers (`verdict::hold_to_stated`). g1's cli-flag assessment was
 //! shown `greet.py --shout` printing `HELLO, world!`, took it for "the
-//! greeting in capitals", and the run ended "Goal achieved".
+//! greeting in capitals", and the run ended "Goal achieved". So is what a
+//! run of a program of the project that the goal quotes with words after
+//! it prints (t73's tip-percent: "so that `python tip.py 40 20` prints
+//! 8.00"), held only to what two answers agree on.
 
-use super::examples::{lines_of, lines_schema};
+use super::checks::same_command;
+use super::examples::{items_of, lines_of, lines_schema};
 use crate::agent::Agent;
 use crate::chat::Usage;
 use crate::model::ChatReply;
@@ -22,14 +26,37 @@ use crate::store::{Durability, StoreError};
 /// A command and what it printed.
 type Printed = (String, String);
 
+/// The texts of an answer under `key`, trimmed, in order: an empty one is
+/// kept in its place (it says the goal gives no text for that command, see
+/// [`unsaid`]), where [`lines_of`] would shift the rest onto the wrong
+/// commands.
+fn texts_of(content: &str, key: &str) -> Vec<String> {
+    items_of(content, key)
+        .iter()
+        .map(|text| text.as_str().map(|text| text.trim().to_string()))
+        .collect::<Option<Vec<String>>>()
+        .unwrap_or_default()
+}
+
 /// A command asked about: a program that ran before the plan (`program`)
 /// with an option the goal names (`option`, with its value), and what the
-/// program printed then (`was`).
+/// program printed then (`was`); or a run the goal quotes (see
+/// [`verdict::goal_runs`]: `option` empty), and what it printed before
+/// the run, when it passed.
 struct Asked {
     command: String,
     program: String,
     option: String,
     was: String,
+}
+
+/// A run the goal quotes or gives as an example (see `Agent::goal_runs`),
+/// or the same without its last word (`shorter`), and what it printed
+/// before the run, `None` when it failed.
+struct GoalRun {
+    command: String,
+    printed: Option<String>,
+    shorter: bool,
 }
 
 /// What the questions of a run cost.
@@ -50,26 +77,60 @@ impl Tally {
     }
 }
 
-/// Programs that ran before the plan, and options, asked about at most.
+/// Programs that ran before the plan, options, and runs the goal quotes,
+/// asked about at most.
 const MAX_PROGRAMS: usize = 2;
 const MAX_OPTIONS: usize = 2;
+const MAX_QUOTED: usize = 2;
 /// Seconds each stated command may run (as the runs after a write).
 const STATED_TIMEOUT: u64 = 10;
 /// Characters of a program's earlier output shown.
 const SHOWN: usize = 300;
 
+/// The question asked when the goal quotes no run of its program (`run`,
+/// `python3 binary.py`) and gives it arguments: the words given after it
+/// in the runs whose output the goal's words decide.
+fn examples_prompt(run: &str) -> String {
+    format!(
+        "No tool call now. From the GOAL's words alone (not from any code): in which runs of \
+         `{run}` do the GOAL's words decide exactly what it prints (an example the GOAL gives, \
+         or a case its words settle)? Write the words given after `{run}` in each such run, at \
+         most {MAX_QUOTED}, and none when the GOAL's words settle no output. Answer with JSON: \
+         {{\"arguments\": [\"...\"]}}"
+    )
+}
+
+/// Said of runs the goal quotes (`quoted`): the goal may not say what one
+/// prints, and an empty answer says so (no reading, see
+/// [`StatedOutput::readings`]) where a guess would hold a right program
+/// to a wrong text.
+fn unsaid(quoted: bool) -> &'static str {
+    match quoted {
+        true => " Where the GOAL's words do not say what a command prints, give \"\" for it.",
+        false => "",
+    }
+}
+
 /// The first question: what each of `commands` must print, given what the
 /// programs printed before the run (`before`: command and output).
-fn prints_prompt(before: &[(String, String)], commands: &[String]) -> String {
+fn prints_prompt(before: &[(String, String)], commands: &[String], quoted: bool) -> String {
     let shown: String = before
         .iter()
         .map(|(command, printed)| format!("`{command}` printed:\n{}\n", cut(printed.trim(), SHOWN)))
         .collect();
     let listed: String = commands.iter().map(|c| format!("`{c}`\n")).collect();
+    let (from, what) = match before.is_empty() {
+        true => (String::new(), "the GOAL's words alone"),
+        false => (
+            format!("Before this run, {shown}"),
+            "the GOAL's words and that output alone",
+        ),
+    };
     format!(
-        "No tool call now. Before this run, {shown}From the GOAL's words and that output alone \
-         (not from any code), write exactly what each of these commands must print once the \
-         GOAL is done, in the same order:\n{listed}Answer with JSON: {{\"prints\": [\"...\"]}}"
+        "No tool call now. {from}From {what} (not from any code), write exactly what each of \
+         these commands must print once the GOAL is done, in the same order:\n{listed}Answer \
+         with JSON: {{\"prints\": [\"...\"]}}{}",
+        unsaid(quoted)
     )
 }
 
@@ -85,23 +146,33 @@ fn said(before: &[(String, String)], verb: &str, commands: &[String]) -> (String
 }
 
 /// The second question, in other words, asked apart from the first answer.
-fn outputs_prompt(before: &[(String, String)], commands: &[String]) -> String {
+fn outputs_prompt(before: &[(String, String)], commands: &[String], quoted: bool) -> String {
     let (shown, listed) = said(before, "printed", commands);
+    let asks = match before.is_empty() {
+        true => "The GOAL asks for a change.".to_string(),
+        false => format!("{shown} before this run, and the GOAL asks for a change."),
+    };
     format!(
-        "No tool call now. {shown} before this run, and the GOAL asks for a change. Once it is \
-         made, what exact text does each of these commands print?\n{listed}Answer with JSON, one \
-         text for each command, in the same order: {{\"outputs\": [\"...\"]}}"
+        "No tool call now. {asks} Once it is made, what exact text \
+         does each of these commands print?\n{listed}Answer with JSON, one text for each \
+         command, in the same order: {{\"outputs\": [\"...\"]}}{}",
+        unsaid(quoted)
     )
 }
 
 /// The third question, asked when the first two answers leave a command
 /// with nothing agreed.
-fn texts_prompt(before: &[(String, String)], commands: &[String]) -> String {
+fn texts_prompt(before: &[(String, String)], commands: &[String], quoted: bool) -> String {
     let (shown, listed) = said(before, "showed", commands);
+    let shown = match before.is_empty() {
+        true => String::new(),
+        false => format!("Before the change, {shown}. "),
+    };
     format!(
         "No tool call now. The GOAL is done, and a user types each of these commands:\n{listed}\
-         Before the change, {shown}. Judging by the GOAL's words only, write the exact text each \
-         command shows the user, in the same order. Answer with JSON: {{\"texts\": [\"...\"]}}"
+         {shown}Judging by the GOAL's words only, write the exact text each command shows the \
+         user, in the same order. Answer with JSON: {{\"texts\": [\"...\"]}}{}",
+        unsaid(quoted)
     )
 }
 
@@ -117,6 +188,13 @@ fn again_prompt(asked: &Asked, answered: &str) -> String {
         option,
         ..
     } = asked;
+    if option.is_empty() {
+        return format!(
+            "Your answer for `{command}`, {answered:?}, is what it printed before this run. What \
+             exact text does `{command}` print once the GOAL is done (the same text, if the GOAL \
+             does not change it)? Answer with JSON: {{\"with_option\": [\"...\"]}}"
+        );
+    }
     format!(
         "Your answer for `{command}`, {answered:?}, is what `{program}` printed before this run, \
          without `{option}`. The GOAL says what `{option}` must change. What exact text does \
@@ -165,6 +243,109 @@ impl Agent<'_> {
         (before, asked)
     }
 
+    /// The runs of programs that the goal quotes (see
+    /// [`verdict::goal_runs`]), but those already `asked` with an option;
+    /// when it quotes none and gives its program arguments, in words that
+    /// call no function, the runs the model gives as the goal's examples
+    /// (see [`examples_prompt`]: t74's binary, "for example 10 gives 1010",
+    /// printed `01010` and ended "Goal achieved"). Each is run once as the
+    /// project is before the plan: what it printed, `None` when it failed
+    /// (a program the goal asks for that is not there yet). `Ok(None)`:
+    /// the run ended meanwhile.
+    async fn goal_runs(
+        &mut self,
+        asked: &[Asked],
+        tally: &mut Tally,
+    ) -> Result<Option<Vec<GoalRun>>, StoreError> {
+        let run_of = |word: &str| {
+            let language = self
+                .languages
+                .iter()
+                .find(|l| l.owns(word) && !l.is_test(word))?;
+            Some(language.run_command(word))
+        };
+        let is_file = |word: &str| self.tools.contents(word).is_some();
+        let goal = self.state().goal.clone();
+        let mut commands: Vec<String> = verdict::goal_runs(&goal, run_of, is_file)
+            .into_iter()
+            .filter(|command| !asked.iter().any(|a| same_command(&a.command, command)))
+            .collect();
+        let gives = verdict::given_arguments(&goal) || verdict::speaks_of_arguments(&goal);
+        let example = (commands.is_empty() && gives && crate::lang::called_names(&goal).is_empty())
+            .then(|| verdict::named_program(&goal, run_of))
+            .flatten()
+            .filter(|(word, _)| !self.is_library(word));
+        if let Some((_, run)) = example {
+            let head = self.head();
+            let ask = format!("{head}\n\n{}", examples_prompt(&run));
+            let format = lines_schema("arguments", 0, MAX_QUOTED);
+            let Some(reply) = self.ask_answer(ask, format).await? else {
+                return Ok(None);
+            };
+            tally.add(&reply);
+            for given in lines_of(&reply.content, "arguments") {
+                let words = shell_words::split(&given).unwrap_or_default();
+                // An answer that gives the whole command line: the words
+                // after the program.
+                let words = match words.iter().position(|w| run.ends_with(w.as_str())) {
+                    Some(at) if run_of(&words[at]).is_some() => words[at + 1..].to_vec(),
+                    _ => words,
+                };
+                if let Some(command) = verdict::plain_run(&run, &words, is_file)
+                    && !commands.iter().any(|known| same_command(known, &command))
+                {
+                    commands.push(command);
+                }
+            }
+        }
+        let mut runs = Vec::new();
+        for command in commands.into_iter().take(MAX_QUOTED) {
+            if self.stop.is_requested() {
+                break;
+            }
+            let shorter = self.shorter_run(&command);
+            let run = self.run_check_within(&command, Some(STATED_TIMEOUT)).await;
+            let printed = run.passed().then(|| crate::tools::printed(&run.output));
+            runs.push(GoalRun {
+                command,
+                printed,
+                shorter: false,
+            });
+            let Some(shorter) =
+                shorter.filter(|s| !runs.iter().any(|r| same_command(&r.command, s)))
+            else {
+                continue;
+            };
+            let run = self.run_check_within(&shorter, Some(STATED_TIMEOUT)).await;
+            if run.passed() {
+                runs.push(GoalRun {
+                    command: shorter,
+                    printed: Some(crate::tools::printed(&run.output)),
+                    shorter: true,
+                });
+            }
+        }
+        Ok(Some(runs))
+    }
+
+    /// A run of a program the project had with two words or more after it
+    /// (`python3 tip.py 40 20`), without the last one (`python3 tip.py
+    /// 40`): the case a goal that adds to what the program takes may leave
+    /// as it was. t75's tip-percent was held to `tip.py 40 20` printing
+    /// 8.00 and made every tip 20%; its assessment read the `8.00` of
+    /// `tip.py 40` as "15% by default", and the run ended "Goal achieved".
+    fn shorter_run(&self, command: &str) -> Option<String> {
+        let words = shell_words::split(command).ok()?;
+        let at = words.iter().position(|word| {
+            self.state().baseline.files.contains_key(word.as_str())
+                && self
+                    .languages
+                    .iter()
+                    .any(|l| l.owns(word) && !l.is_test(word))
+        })?;
+        (words.len() >= at + 3).then(|| shell_words::join(&words[..words.len() - 1]))
+    }
+
     /// The answers to one question (`ask`, whose format asks for `key`),
     /// one for each of `asked`, or fewer when the answer does not give
     /// one for each; an answer that gives a command what its program
@@ -186,12 +367,15 @@ impl Agent<'_> {
             return Ok(None);
         };
         tally.add(&reply);
-        let mut answers = lines_of(&reply.content, key);
+        let mut answers = texts_of(&reply.content, key);
         if answers.len() != n {
             return Ok(Some(answers));
         }
         for (answer, command) in answers.iter_mut().zip(asked) {
-            if spoken(answer) != spoken(&command.was) {
+            // A quoted run that printed nothing before has nothing to
+            // answer again of.
+            let nothing = command.option.is_empty() && spoken(&command.was).is_empty();
+            if nothing || spoken(answer) != spoken(&command.was) {
                 continue;
             }
             let earlier = [ask.clone(), reply.content.clone()];
@@ -216,25 +400,52 @@ impl Agent<'_> {
 
     /// Asks what the goal's options must make the programs print, once a
     /// run (before the plan, see `begin`), when a program ran before the
-    /// plan and the goal names an option. `Ok(false)`: the run ended
-    /// meanwhile.
+    /// plan and the goal names an option; and what each run of a program
+    /// of the project that the goal quotes prints (see [`Self::goal_runs`]).
+    /// `Ok(false)`: the run ended meanwhile.
     pub(in crate::agent) async fn ask_outputs(&mut self) -> Result<bool, StoreError> {
         if self.state().outputs.is_some() {
             return Ok(true);
         }
-        let (before, asked) = self.stated_commands();
+        let (mut before, mut asked) = self.stated_commands();
+        let mut tally = Tally::default();
+        let Some(runs) = self.goal_runs(&asked, &mut tally).await? else {
+            return Ok(false);
+        };
+        for GoalRun {
+            command,
+            printed,
+            shorter,
+        } in runs
+        {
+            // A shorter run is held to what it prints once the goal is
+            // done, whether that is what it printed before or not.
+            let was = match shorter {
+                true => String::new(),
+                false => printed.clone().unwrap_or_default(),
+            };
+            if let Some(printed) = printed {
+                before.push((command.clone(), printed));
+            }
+            asked.push(Asked {
+                program: command.clone(),
+                command,
+                option: String::new(),
+                was,
+            });
+        }
         if asked.is_empty() {
             return Ok(true);
         }
         let commands: Vec<String> = asked.iter().map(|a| a.command.clone()).collect();
+        let quoted = asked.iter().any(|a| a.option.is_empty());
         let head = self.head();
         let n = commands.len();
-        let mut tally = Tally::default();
-        let first = format!("{head}\n\n{}", prints_prompt(&before, &commands));
+        let first = format!("{head}\n\n{}", prints_prompt(&before, &commands, quoted));
         let Some(firsts) = self.answers(&asked, first, "prints", &mut tally).await? else {
             return Ok(false);
         };
-        let second = format!("{head}\n\n{}", outputs_prompt(&before, &commands));
+        let second = format!("{head}\n\n{}", outputs_prompt(&before, &commands, quoted));
         let Some(seconds) = self.answers(&asked, second, "outputs", &mut tally).await? else {
             return Ok(false);
         };
@@ -247,12 +458,13 @@ impl Agent<'_> {
                     command: asked.command.clone(),
                     prints: vec![a, b],
                     was: asked.was.clone(),
+                    quoted: asked.option.is_empty(),
                 })
                 .collect(),
             _ => Vec::new(),
         };
         if !outputs.iter().all(StatedOutput::settled) {
-            let third = format!("{head}\n\n{}", texts_prompt(&before, &commands));
+            let third = format!("{head}\n\n{}", texts_prompt(&before, &commands, quoted));
             let Some(thirds) = self.answers(&asked, third, "texts", &mut tally).await? else {
                 return Ok(false);
             };
@@ -300,22 +512,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_empty_answer_keeps_its_place() {
+        assert_eq!(
+            texts_of(r#"{"prints": [" HELLO ", "", "7.00"]}"#, "prints"),
+            ["HELLO", "", "7.00"]
+        );
+        assert!(texts_of(r#"{"prints": ["a", 1]}"#, "prints").is_empty());
+        assert!(texts_of("no json", "prints").is_empty());
+    }
+
+    #[test]
+    fn a_quoted_run_alone_is_asked_from_the_goal_s_words_and_may_be_unsaid() {
+        let commands = vec!["python3 fee.py 100 7".to_string()];
+        let first = prints_prompt(&[], &commands, true);
+        assert!(
+            first.starts_with("No tool call now. From the GOAL's words alone (not from any code)"),
+            "{first}"
+        );
+        assert!(first.ends_with("give \"\" for it."), "{first}");
+        let second = outputs_prompt(&[], &commands, true);
+        assert!(
+            second.starts_with("No tool call now. The GOAL asks for a change. Once it is made"),
+            "{second}"
+        );
+        let third = texts_prompt(&[], &commands, false);
+        assert!(!third.contains("Before the change"), "{third}");
+        assert!(third.ends_with("{\"texts\": [\"...\"]}"), "{third}");
+    }
+
+    #[test]
     fn the_questions_show_what_ran_before_and_no_output_of_now() {
         let before = vec![("python3 greet.py".to_string(), "Hello, world!".to_string())];
         let commands = vec!["python3 greet.py --shout".to_string()];
-        let first = prints_prompt(&before, &commands);
+        let first = prints_prompt(&before, &commands, false);
         assert!(
             first.contains("Before this run, `python3 greet.py` printed:\nHello, world!\n"),
             "{first}"
         );
         assert!(first.contains("`python3 greet.py --shout`\n"), "{first}");
-        let second = outputs_prompt(&before, &commands);
+        let second = outputs_prompt(&before, &commands, false);
         assert!(
             second.contains("`python3 greet.py` printed \"Hello, world!\" before this run"),
             "{second}"
         );
         assert!(second.ends_with("{\"outputs\": [\"...\"]}"), "{second}");
-        let third = texts_prompt(&before, &commands);
+        let third = texts_prompt(&before, &commands, false);
         assert!(
             third.contains("Before the change, `python3 greet.py` showed \"Hello, world!\"."),
             "{third}"
