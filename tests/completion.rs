@@ -5624,6 +5624,76 @@ fn a_run_the_goal_gives_as_an_example_is_held_to_what_it_prints() {
     assert!(!asked_examples(&test));
 }
 
+/// A run the goal gives as an example that the answers say the goal
+/// leaves as it was (what it printed before the run, said again when
+/// asked again) is held to that. t77's welcome-many printed its first
+/// three arguments whatever it was given; the check passed three names,
+/// and the run ended "Goal achieved" with `welcome.py John` failing.
+#[test]
+fn an_example_run_the_goal_leaves_as_it_was_is_held_to_what_it_printed() {
+    let one = "import sys\n\nprint(f\"Hello, {sys.argv[1]}!\")\n";
+    let three = "import sys\n\nfor i in (1, 2, 3):\n    print(f\"Hello, {sys.argv[i]}!\")\n";
+    let every = "import sys\n\nfor name in sys.argv[1:]:\n    print(f\"Hello, {name}!\")\n";
+    let run = |cycles: &str| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"description": "Greet everyone", "subtasks": [
+                    "Change hello.py: greet each name",
+                    "Run `python3 hello.py Ann Bob Cy`"]}]},
+                "rules": [
+                    {"name": "the cycle's change", "subtask": "as the goal's words say",
+                     "lacks": ["argv[1:]"], "reply": write_reply("hello.py", every)},
+                    {"name": "the change", "subtask": "Change hello.py",
+                     "lacks": ["(1, 2, 3)"], "reply": write_reply("hello.py", three)},
+                    {"name": "the stated run", "subtask": "Run `python3 hello.py Ann` and make",
+                     "lacks": ["$ python3 hello.py Ann\nexit code"], "reply": {"tool_calls": [{
+                        "name": "run_cmd", "arguments": {"cmd": "python3 hello.py Ann"}}]}},
+                    {"name": "the check", "subtask": "Run `python3 hello.py Ann Bob Cy`",
+                     "lacks": ["exit code 0"], "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 hello.py Ann Bob Cy"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ],
+                "arguments": {"arguments": ["Ann"]},
+                "prints": {"prints": ["Hello, Ann!"]}
+            }))
+            .expect("script");
+        let test = Test::new().serving(script).file("hello.py", one).args([
+            "hello.py greets one person. Make it greet every name it is given on the command \
+             line, one greeting a line",
+            "--max-cycles",
+            cycles,
+        ]);
+        let run = test.run();
+        (test, run)
+    };
+    let (test, ended) = run("0");
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    let state = test.assert_replay_matches();
+    let stated = state.outputs.clone().expect("asked");
+    assert_eq!(stated.len(), 1, "{stated:?}");
+    assert_eq!(stated[0].command, "python3 hello.py Ann");
+    assert_eq!(stated[0].was.trim(), "Hello, Ann!");
+    assert_eq!(stated[0].held(), Some("Hello, Ann!"));
+    let held = naming(&state.requirements, "as the goal's words say");
+    assert!(!held.met, "{held:?}");
+    // Asked again once, not after each question.
+    let again = test
+        .server()
+        .requests()
+        .iter()
+        .filter(|r| r["format"]["properties"].get("with_option").is_some())
+        .count();
+    assert_eq!(again, 1);
+    let (test, done) = run("1");
+    done.assert_code(0);
+    assert_eq!(test.read("hello.py"), every);
+    let state = test.assert_replay_matches();
+    assert!(naming(&state.requirements, "as the goal's words say").met);
+}
+
 /// Whether the model was asked which runs the goal gives as examples.
 fn asked_examples(test: &Test) -> bool {
     test.server()

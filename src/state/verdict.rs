@@ -1828,12 +1828,16 @@ impl StatedOutput {
     /// printed before the run without the option: one that says the same
     /// answered what it prints now, not what the option must make it print
     /// (i1's second answer was `Hello, world!`, and its assessment took
-    /// `HELLO, world!` for the goal).
+    /// `HELLO, world!` for the goal). A run the goal quotes or gives as an
+    /// example keeps such an answer: it was asked again, and said the goal
+    /// leaves that run as it was (t77's welcome-many printed three names
+    /// whatever it was given, and `welcome.py John`, which printed
+    /// `Welcome, John!` before, failed).
     pub fn readings(&self) -> Vec<&str> {
         let was = spoken(&self.was);
         self.prints
             .iter()
-            .filter(|answer| !spoken(answer).is_empty() && spoken(answer) != was)
+            .filter(|answer| !spoken(answer).is_empty() && (self.quoted || spoken(answer) != was))
             .map(|answer| answer.trim())
             .collect()
     }
@@ -2204,7 +2208,7 @@ pub fn holds<'a>(printed: &str, expects: &'a str) -> Result<&'a str, String> {
     if let Some(found) = [expects, unquoted]
         .into_iter()
         .chain(described_quotes(expects))
-        .find(|wanted| !wanted.trim().is_empty() && all.contains(&words(wanted)))
+        .find(|wanted| !wanted.trim().is_empty() && bounded(&all, &words(wanted)))
     {
         return match repeated_line(printed, found) {
             None => Ok(found),
@@ -2611,6 +2615,20 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Text with its runs of whitespace made one space.
+/// Whether `text` holds `part` where neither runs on into a letter or
+/// digit of the text around it: `01010` does not hold `1010` (t76's binary
+/// assessment called it met), `Hi, Ann!` holds `Hi`.
+fn bounded(text: &str, part: &str) -> bool {
+    let alnum = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let starts = alnum(part.chars().next());
+    let ends = alnum(part.chars().next_back());
+    text.match_indices(part).any(|(at, _)| {
+        let runs_in = starts && alnum(text[..at].chars().next_back());
+        let runs_on = ends && alnum(text[at + part.len()..].chars().next());
+        !runs_in && !runs_on
+    })
+}
+
 fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -2953,6 +2971,12 @@ pub(crate) mod tests {
             .is_ok()
         );
         assert!(holds("Hi\nHi\n", "Hi").is_ok());
+        // Not inside a longer word or number.
+        assert!(holds("01010\n", "1010").is_err());
+        assert!(holds("10100\n", "1010").is_err());
+        assert!(holds("Hi, Ann!\n", "Hi").is_ok());
+        assert!(holds("Total: 12.5\n", "12.5").is_ok());
+        assert!(holds("Welcome, Annabel!\n", "Welcome, Ann").is_err());
         assert!(holds("Hi\nHi\n", "Hi\nHi").is_ok());
         // The words that differ, when the rest is the same.
         assert_eq!(
@@ -3317,6 +3341,14 @@ pub(crate) mod tests {
             held[0].requirement,
             "`python3 fee.py 100 7` prints \"7.00\", as the goal's words say"
         );
+        // What it printed before, said twice (asked again, see
+        // `outputs::again_prompt`): the goal leaves it as it was.
+        let same = hold_to_stated(Vec::new(), &[quoted(&["5.00", "5.00"])], &printed);
+        assert_eq!(same.len(), 1);
+        assert!(same[0].met);
+        let failed = [("python3 fee.py 100 7".to_string(), None)];
+        let same = hold_to_stated(Vec::new(), &[quoted(&["5.00", "5.00"])], &failed);
+        assert!(!same[0].met);
         // Three that disagree: the goal may not say what it prints.
         let apart = quoted(&["7.00", "7.5", "0.07"]);
         assert!(hold_to_stated(Vec::new(), std::slice::from_ref(&apart), &printed).is_empty());

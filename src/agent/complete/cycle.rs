@@ -61,10 +61,17 @@ pub(super) fn cycle_task(
     sources: &[String],
 ) -> TaskPlan {
     let unmet: Vec<&Requirement> = requirements.iter().filter(|r| !r.met).collect();
-    // With no check, a failed subtask is done again (see verdict::verdict).
+    // With no check, a failed subtask is done again (see verdict::verdict),
+    // but a run of a stated command that the requirement it shows is a
+    // subtask of below.
+    let shown: Vec<String> = unmet
+        .iter()
+        .filter_map(|r| r.to_redo())
+        .map(|(command, expects)| crate::agent::decompose::show_subtask(command, expects))
+        .collect();
     let again = failed
         .iter()
-        .filter(|_| checks.is_empty())
+        .filter(|subtask| checks.is_empty() && !shown.contains(subtask))
         .map(|subtask| (cut(subtask), SubtaskKind::Free));
     // Tests that must pass, with a check that failed: the check's own
     // subtask below ("make it succeed") is that work, unless there are no
@@ -157,10 +164,13 @@ pub(super) fn cycle_task(
     // output holds what it must: a cli-flag cycle whose check was `python3
     // greet.py` passed it with `--shout` still printed back as a name, and
     // the next cycle did the same.
+    // Once each, when two requirements give the same run and texts that
+    // differ in spacing or punctuation only.
     let mut shows: Vec<(&str, &str)> = Vec::new();
     for (command, expects) in unmet.iter().filter_map(|r| r.to_redo()) {
         let known = shows.iter().any(|(known, wanted)| {
-            known.split_whitespace().eq(command.split_whitespace()) && *wanted == expects
+            known.split_whitespace().eq(command.split_whitespace())
+                && verdict::spoken(wanted) == verdict::spoken(expects)
         });
         if !known {
             shows.push((command, expects));
@@ -286,6 +296,23 @@ mod tests {
             ]
         );
         assert_eq!(task.description, "Cycle 1: what is still missing: mul");
+    }
+
+    /// A failed run of a stated command, with no check, is not done again
+    /// beside the same run the unmet requirement it shows gives.
+    #[test]
+    fn a_failed_show_subtask_is_not_done_twice() {
+        let mut stated = req("`python3 hi.py Ann` prints \"Hi, Ann!\"", false);
+        stated.about_output = true;
+        stated.shown_by = Some(verdict::ShownBy {
+            command: "python3 hi.py Ann".into(),
+            expects: "Hi, Ann!".into(),
+        });
+        let show = crate::agent::decompose::show_subtask("python3 hi.py Ann", "Hi, Ann!");
+        let failed = [show.clone(), "Write notes.txt".to_string()];
+        let task = cycle_task(1, &[], &[stated], &failed, None, &["hi.py".into()]);
+        assert_eq!(task.subtasks.iter().filter(|s| **s == show).count(), 1);
+        assert!(task.subtasks.contains(&"Write notes.txt".to_string()));
     }
 
     /// A package's `__init__.py` that must import a name: the cycle writes
