@@ -1599,6 +1599,187 @@ def judge_binary(work):
     return False, "no script prints the binary digits of the number it is given (10 -> 1010)"
 
 
+# An eleventh batch of the suite's kinds in other words (session of
+# 2026-12-06 05:52), written before any run of it: `--goals eleventh`.
+# Shapes the earlier batches lack: a median wrong on lists of even length,
+# a method added to a class that removes and returns an item, tests of two
+# validators (the tests must fail on a validator that accepts too much), a
+# flag that switches what a program counts in a file it is given, a package
+# of two string functions, and a program whose answer is a word.
+SCORES = """\
+def mean(values):
+    \"\"\"The arithmetic mean of a non-empty list of numbers.\"\"\"
+    return sum(values) / len(values)
+
+
+def median(values):
+    \"\"\"The middle value of the sorted list; the mean of the two middle ones when the length is even.\"\"\"
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle]
+"""
+
+TEST_SCORES = """\
+from scores import mean, median
+
+
+def test_mean():
+    assert mean([1, 2, 3, 4]) == 2.5
+
+
+def test_median_odd():
+    assert median([5, 1, 3]) == 3
+
+
+def test_median_even():
+    assert median([4, 1, 3, 2]) == 2.5
+"""
+
+TODO = """\
+class TodoList:
+    \"\"\"Things to do, in the order they were added.\"\"\"
+
+    def __init__(self):
+        self.entries = []
+
+    def add(self, text):
+        self.entries.append(text)
+        return len(self.entries)
+
+    def items(self):
+        return list(self.entries)
+"""
+
+VALIDATE = """\
+def is_valid_username(name):
+    \"\"\"3 to 12 characters, letters, digits and underscores only, not starting with a digit.\"\"\"
+    if not 3 <= len(name) <= 12:
+        return False
+    if name[0].isdigit():
+        return False
+    return all(c.isascii() and (c.isalnum() or c == "_") for c in name)
+
+
+def is_strong_password(password):
+    \"\"\"At least 8 characters with a lower-case letter, an upper-case letter and a digit.\"\"\"
+    return (
+        len(password) >= 8
+        and any(c.islower() for c in password)
+        and any(c.isupper() for c in password)
+        and any(c.isdigit() for c in password)
+    )
+"""
+
+# Broken copies of validate.py: a username check without its length limits,
+# and a password check that forgets the digit.
+BROKEN_VALIDATES = {
+    "is_valid_username() (no length limits)":
+        VALIDATE.replace("if not 3 <= len(name) <= 12:", "if not name:"),
+    "is_strong_password() (no digit needed)":
+        VALIDATE.replace("        and any(c.isdigit() for c in password)\n", ""),
+}
+
+LINECOUNT = """\
+import sys
+
+
+def main(argv):
+    with open(argv[1]) as f:
+        text = f.read()
+    print(len(text.splitlines()))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_median_fix(work):
+    return fixed(work, "scores.py", "from scores import mean, median; "
+                                    "assert median([1, 2, 3, 4, 5, 6]) == 3.5, median([1, 2, 3, 4, 5, 6]); "
+                                    "assert median([9, 1]) == 5, median([9, 1]); "
+                                    "assert median([7]) == 7, median([7]); "
+                                    "assert median([3, 9, 1]) == 3 and mean([2, 4]) == 3")
+
+
+def judge_add_done(work):
+    ok, out = probe(work, """
+        from todo import TodoList
+        todo = TodoList()
+        assert todo.add("milk") == 1 and todo.add("bread") == 2 and todo.add("eggs") == 3
+        assert todo.done(1) == "bread", "done(1) gave %r" % (todo.done(1),)
+    """)
+    if not ok:
+        # done(1) may count from 1: accept either, consistently.
+        ok1, out1 = probe(work, """
+            from todo import TodoList
+            todo = TodoList()
+            for thing in ("milk", "bread", "eggs"):
+                todo.add(thing)
+            assert todo.done(1) == "milk", todo.done
+            assert todo.items() == ["bread", "eggs"], todo.items()
+        """)
+        return ok1, "done() counts from 1 and removes the item" if ok1 else out
+    ok, out = probe(work, """
+        from todo import TodoList
+        todo = TodoList()
+        for thing in ("milk", "bread", "eggs"):
+            todo.add(thing)
+        assert todo.done(1) == "bread"
+        assert todo.items() == ["milk", "eggs"], todo.items()
+        assert todo.done(0) == "milk" and todo.items() == ["eggs"], todo.items()
+    """)
+    return ok, "done() removes the item and returns it; add and items still work" if ok else out
+
+
+def judge_validate_tests(work):
+    for what, broken in BROKEN_VALIDATES.items():
+        ok, why = tests_that_test(work, "validate.py", broken, what)
+        if ok or "still pass with a broken" not in why:
+            return ok, why
+    return False, "the tests still pass with either broken copy of validate.py: they test nothing"
+
+
+def judge_count_words(work):
+    text = "the cat sat\non the mat\n\nend\n"
+    (work.parent / "story.txt").write_text(text)
+    path = str(work.parent / "story.txt")
+    code, out = py(["count.py", path], work)
+    if code != 0 or out.split() != ["4"]:
+        return False, f"`count.py story.txt` printed {out.strip()[:60]!r}, not 4"
+    for args in (["--words", path], [path, "--words"]):
+        code, out = py(["count.py", *args], work)
+        if code == 0 and out.split() == ["7"]:
+            return True, "count.py counts lines, and words with --words"
+    return False, f"`count.py --words story.txt` printed {out.strip()[:60]!r}, not 7"
+
+
+def judge_wordplay(work):
+    return probed_and_tested(work, """
+        import wordplay
+        assert hasattr(wordplay, "__path__"), f"wordplay is the module {wordplay.__file__}, not a package"
+        from wordplay import is_anagram, reverse_words
+        assert is_anagram("listen", "silent") and is_anagram("Dormitory", "dirtyroom")
+        assert not is_anagram("apple", "paper") and not is_anagram("ab", "abb")
+        assert reverse_words("one two three") == "three two one", reverse_words("one two three")
+        assert reverse_words("solo") == "solo"
+    """, "the package wordplay is wrong")
+
+
+def judge_parity(work):
+    want = {"7": "odd", "10": "even", "0": "even", "-3": "odd", "1": "odd", "128": "even"}
+    for path in [p for p in sources(work) if not is_test(p)]:
+        rel = str(path.relative_to(work))
+        for number, word in want.items():
+            code, out = py([rel, number], work)
+            words = re.findall(r"[a-z]+", out.lower())
+            if code != 0 or word not in words or ({"even", "odd"} - {word}) & set(words):
+                break
+        else:
+            return True, f"{rel} says odd for 7 and -3, even for 10 and 0"
+    return False, "no parity.py that says odd or even for the number it is given (7 -> odd)"
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -2073,6 +2254,49 @@ TASKS = {
         [],
         judge_binary,
     ),
+    "median-fix": (
+        "pytest reports a failure in test_scores.py. Find the mistake in scores.py and correct "
+        "it; the tests themselves are right",
+        {"scores.py": SCORES, "test_scores.py": TEST_SCORES},
+        ["test_scores.py"],
+        judge_median_fix,
+    ),
+    "add-done": (
+        "todo.py has a TodoList class. Give it a method done(index) that takes the item at that "
+        "position off the list and returns it",
+        {"todo.py": TODO},
+        [],
+        judge_add_done,
+    ),
+    "validate-tests": (
+        "validate.py has no tests yet. Add pytest tests covering is_valid_username and "
+        "is_strong_password",
+        {"validate.py": VALIDATE},
+        ["validate.py"],
+        judge_validate_tests,
+    ),
+    "count-words": (
+        "count.py prints the number of lines in the file named on its command line. Add a "
+        "--words option that makes it print the number of words instead",
+        {"count.py": LINECOUNT},
+        [],
+        judge_count_words,
+    ),
+    "wordplay": (
+        "Make a Python package wordplay with is_anagram(a, b), true when the two words use the "
+        "same letters ignoring case, and reverse_words(text), the words of the text in reverse "
+        "order. `from wordplay import is_anagram, reverse_words` must work. Include pytest tests",
+        {},
+        [],
+        judge_wordplay,
+    ),
+    "parity": (
+        "Create parity.py, which says whether the whole number passed to it is even or odd: "
+        "`python3 parity.py 7` prints odd",
+        {},
+        [],
+        judge_parity,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -2093,9 +2317,11 @@ EIGHTH = ["words-fix", "add-oldest", "timeparse-tests", "show-numbers", "kelvin"
 NINTH = ["ranges-fix", "add-ranking", "bounds-tests", "welcome-many", "bits", "biggest"]
 # The tenth batch (session of 2026-12-03 06:10), written before any run of it.
 TENTH = ["pages-fix", "add-hex", "cipher-tests", "tip-percent", "series", "binary"]
+# The eleventh batch (session of 2026-12-06 05:52), written before any run of it.
+ELEVENTH = ["median-fix", "add-done", "validate-tests", "count-words", "wordplay", "parity"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
                "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH,
-               *TENTH]
+               *TENTH, *ELEVENTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
