@@ -5641,9 +5641,13 @@ fn an_example_run_the_goal_leaves_as_it_was_is_held_to_what_it_printed() {
                     "Change hello.py: greet each name",
                     "Run `python3 hello.py Ann Bob Cy`"]}]},
                 "rules": [
-                    {"name": "the cycle's change", "subtask": "as the goal's words say",
+                    {"name": "the cycle's change", "subtask": "Make this true",
                      "lacks": ["argv[1:]"], "reply": write_reply("hello.py", every)},
-                    {"name": "the change", "subtask": "Change hello.py",
+                    {"name": "the changed run", "subtask": "something else than",
+                     "lacks": ["$ python3 hello.py Ann Bob\nexit code"],
+                     "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 hello.py Ann Bob"}}]}},
+                    {"name": "the change", "subtask": "Change hello.py: greet each name",
                      "lacks": ["(1, 2, 3)"], "reply": write_reply("hello.py", three)},
                     {"name": "the stated run", "subtask": "Run `python3 hello.py Ann` and make",
                      "lacks": ["$ python3 hello.py Ann\nexit code"], "reply": {"tool_calls": [{
@@ -5656,7 +5660,8 @@ fn an_example_run_the_goal_leaves_as_it_was_is_held_to_what_it_printed() {
                         "arguments": {"success": true, "reason": "done"}}]}}
                 ],
                 "arguments": {"arguments": ["Ann"]},
-                "prints": {"prints": ["Hello, Ann!"]}
+                "prints": {"prints": ["Hello, Ann!"]},
+                "changed": {"changed": ["Ann Bob"]}
             }))
             .expect("script");
         let test = Test::new().serving(script).file("hello.py", one).args([
@@ -5673,12 +5678,19 @@ fn an_example_run_the_goal_leaves_as_it_was_is_held_to_what_it_printed() {
     assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
     let state = test.assert_replay_matches();
     let stated = state.outputs.clone().expect("asked");
-    assert_eq!(stated.len(), 1, "{stated:?}");
+    assert_eq!(stated.len(), 2, "{stated:?}");
     assert_eq!(stated[0].command, "python3 hello.py Ann");
     assert_eq!(stated[0].was.trim(), "Hello, Ann!");
     assert_eq!(stated[0].held(), Some("Hello, Ann!"));
     let held = naming(&state.requirements, "as the goal's words say");
     assert!(!held.met, "{held:?}");
+    // The example shows no change: the run the model names as one the
+    // change alters is held to print something else than before.
+    assert!(stated[1].changes, "{stated:?}");
+    assert_eq!(stated[1].command, "python3 hello.py Ann Bob");
+    assert_eq!(stated[1].was.trim(), "Hello, Ann!");
+    let changed = naming(&state.requirements, "something else than");
+    assert!(!changed.met, "{changed:?}");
     // Asked again once, not after each question.
     let again = test
         .server()
@@ -5692,6 +5704,58 @@ fn an_example_run_the_goal_leaves_as_it_was_is_held_to_what_it_printed() {
     assert_eq!(test.read("hello.py"), every);
     let state = test.assert_replay_matches();
     assert!(naming(&state.requirements, "as the goal's words say").met);
+    assert!(naming(&state.requirements, "something else than").met);
+}
+
+/// A program the goal asks to change, left as it was, whose examples print
+/// what they printed before: the run the model names as one the change
+/// alters still prints the same, and the run does not end "Goal achieved".
+/// t78's welcome-many gave `welcome.py John` and `welcome.py Jane` as its
+/// examples and ended "Goal achieved" with welcome.py welcoming one name.
+#[test]
+fn a_change_no_run_shows_is_not_achieved() {
+    let one = "import sys\n\nname = sys.argv[1]\nprint(f\"Hello, {name}!\")\n";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Greet everyone", "subtasks": [
+            "Change hello.py: greet each name"]}]},
+        "rules": [
+            {"name": "the change, made as it was", "subtask": "Change hello.py",
+             "lacks": ["name = sys.argv[1]"], "reply": write_reply("hello.py", one)},
+            {"name": "anything else is done", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "done"}}]}}
+        ],
+        "arguments": {"arguments": ["Ann", "Bob"]},
+        "prints": {"prints": ["Hello, Ann!", "Hello, Bob!"]},
+        "changed": {"changed": ["python3 hello.py Ann Bob"]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file(
+            "hello.py",
+            "import sys\n\nprint(f\"Hello, {sys.argv[1]}!\")\n",
+        )
+        .args([
+            "hello.py greets one person. Make it greet every name it is given on the command \
+             line, one greeting a line",
+            "--max-cycles",
+            "0",
+        ]);
+    let ended = test.run();
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    let state = test.assert_replay_matches();
+    let stated = state.outputs.clone().expect("asked");
+    let changed: Vec<_> = stated.iter().filter(|o| o.changes).collect();
+    assert_eq!(changed.len(), 1, "{stated:?}");
+    assert_eq!(changed[0].command, "python3 hello.py Ann Bob");
+    let requirement = naming(&state.requirements, "something else than");
+    assert!(!requirement.met, "{requirement:?}");
+    assert!(
+        requirement.evidence.contains("Hello, Ann!"),
+        "{requirement:?}"
+    );
 }
 
 /// Whether the model was asked which runs the goal gives as examples.

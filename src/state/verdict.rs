@@ -1821,6 +1821,12 @@ pub struct StatedOutput {
     /// prints.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub quoted: bool,
+    /// A run the model named as one whose output the goal changes, asked
+    /// when every other run the goal gives prints what it printed before
+    /// (see [`shows_no_change`]): held to print something else than `was`,
+    /// and to succeed. `prints` is empty.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub changes: bool,
 }
 
 impl StatedOutput {
@@ -1878,6 +1884,44 @@ impl StatedOutput {
     }
 }
 
+/// The quoted runs of `outputs` but those whose arguments are what another
+/// run of the same program is held to print, while they are not held to
+/// print that run's arguments: the goal's output read as an input. t78's
+/// binary ("for example 10 gives 1010") was asked of `binary.py 10` and of
+/// `binary.py 1010`, held to `1010` both, and its right program could never
+/// meet the second. A pair each of which prints the other's arguments (a
+/// program that reverses its word) is kept.
+pub fn without_outputs_read_as_inputs(outputs: Vec<StatedOutput>) -> Vec<StatedOutput> {
+    let split = |command: &str| shell_words::split(command).unwrap_or_default();
+    let read_as_input = |run: &StatedOutput| {
+        let words = split(&run.command);
+        run.quoted
+            && outputs.iter().any(|other| {
+                let theirs = split(&other.command);
+                let shared = words
+                    .iter()
+                    .zip(&theirs)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let (Some(held), true) = (other.held(), other.quoted && shared >= 2) else {
+                    return false;
+                };
+                let (mine, its) = (words[shared..].join(" "), theirs[shared..].join(" "));
+                !mine.is_empty()
+                    && spoken(&mine) == spoken(held)
+                    && run
+                        .held()
+                        .is_none_or(|printed| spoken(printed) != spoken(&its))
+            })
+    };
+    let dropped: Vec<bool> = outputs.iter().map(read_as_input).collect();
+    outputs
+        .into_iter()
+        .zip(dropped)
+        .filter_map(|(output, dropped)| (!dropped).then_some(output))
+        .collect()
+}
+
 /// Words of letters and digits of a text a quoted run is held to, at most
 /// (see [`StatedOutput::held`]).
 pub const MAX_QUOTED_WORDS: usize = 4;
@@ -1908,6 +1952,36 @@ fn read_requirement(command: &str) -> String {
     format!("`{command}` prints what the goal's words say")
 }
 
+fn changed_requirement(command: &str, was: &str) -> String {
+    match spoken(was).is_empty() {
+        true => format!("`{command}` succeeds, as the goal changes the program"),
+        false => format!(
+            "`{command}` prints something else than {:?}, what it printed before the run, as \
+             the goal changes what it prints",
+            cut(was.trim(), 80)
+        ),
+    }
+}
+
+/// Whether the runs the goal quotes or gives as examples show no change:
+/// each of them that printed something before the run is held to print
+/// that again (the goal leaves it as it was), and no run is held to
+/// anything else. t78's welcome-many gave `welcome.py John` and
+/// `welcome.py Jane` as its examples, each printed what it printed before,
+/// and a program left as it was ended "Goal achieved" though the goal asked
+/// it to welcome every name it is given.
+pub fn shows_no_change(outputs: &[StatedOutput]) -> bool {
+    let held: Vec<(&StatedOutput, &str)> = outputs
+        .iter()
+        .filter_map(|o| o.held().map(|text| (o, text)))
+        .collect();
+    let as_before = |(o, text): &(&StatedOutput, &str)| {
+        o.quoted && !spoken(&o.was).is_empty() && spoken(text) == spoken(&o.was)
+    };
+    let unsaid = |(o, _): &(&StatedOutput, &str)| o.quoted && spoken(&o.was).is_empty();
+    held.iter().any(as_before) && held.iter().all(|h| as_before(h) || unsaid(h))
+}
+
 /// Each command whose output the model stated from the goal's words
 /// (`stated`) against its run now (`runs`: the command and what it
 /// printed, `None` when it failed). When two answers agree, a requirement
@@ -1928,6 +2002,34 @@ pub fn hold_to_stated(
     runs: &[(String, Option<String>)],
 ) -> Vec<Requirement> {
     for output in stated {
+        if output.changes {
+            let Some((_, printed)) = runs.iter().find(|(command, _)| *command == output.command)
+            else {
+                continue;
+            };
+            let text = changed_requirement(&output.command, &output.was);
+            requirements.retain(|r| r.requirement != text);
+            let met = printed
+                .as_deref()
+                .is_some_and(|printed| spoken(printed) != spoken(&output.was));
+            let evidence = match printed {
+                None => "it failed".to_string(),
+                Some(printed) => format!("it printed {:?}", cut(printed.trim(), 80)),
+            };
+            requirements.push(Requirement {
+                requirement: text,
+                met,
+                evidence,
+                about_tests: false,
+                about_output: true,
+                shown_by: Some(ShownBy {
+                    command: output.command.clone(),
+                    expects: String::new(),
+                }),
+                file: None,
+            });
+            continue;
+        }
         let readings = output.readings();
         if readings.is_empty() {
             continue;
@@ -2679,6 +2781,7 @@ pub(crate) mod tests {
             prints: vec![a.into(), b.into()],
             was: "Hello, world!".into(),
             quoted: false,
+            changes: false,
         };
         assert_eq!(
             stated("HELLO, WORLD!", "HELLO WORLD").agreed(),
@@ -2746,6 +2849,7 @@ pub(crate) mod tests {
                     prints: vec!["13".into(), "13".into()],
                     was: "3".into(),
                     quoted: false,
+                    changes: false,
                 }],
                 &[("python3 count.py --chars".into(), Some(printed.into()))],
             )[0]
@@ -2761,6 +2865,7 @@ pub(crate) mod tests {
             prints: vec!["13".into(), "4".into(), "216".into()],
             was: "3".into(),
             quoted: false,
+            changes: false,
         };
         let read = |printed: &str| {
             hold_to_stated(
@@ -2830,6 +2935,7 @@ pub(crate) mod tests {
             prints: vec!["HELLO, WORLD!".into(), "HELLO WORLD".into()],
             was: "Hello, world!".into(),
             quoted: false,
+            changes: false,
         }];
         let shown = |command: &str, expects: &str| Requirement {
             requirement: "it takes an optional --shout flag".into(),
@@ -3322,6 +3428,102 @@ pub(crate) mod tests {
         assert_eq!(named_program("Fix the tests in test_fee.py", run_of), None);
     }
 
+    /// Examples that print what they printed before show no change; one
+    /// held to another text, or a run with an option, does.
+    #[test]
+    fn examples_left_as_they_were_show_no_change() {
+        let run = |command: &str, prints: &str, was: &str| StatedOutput {
+            command: command.into(),
+            prints: vec![prints.into(), prints.into()],
+            was: was.into(),
+            quoted: true,
+            changes: false,
+        };
+        let john = run("python3 w.py John", "Welcome, John!", "Welcome, John!");
+        let jane = run("python3 w.py Jane", "Welcome, Jane!", "Welcome, Jane!");
+        assert!(shows_no_change(&[john.clone(), jane.clone()]));
+        // A shorter run (nothing before) neither shows nor hides a change.
+        let shorter = run("python3 w.py", "Welcome!", "");
+        assert!(shows_no_change(&[john.clone(), shorter]));
+        let tip = run("python3 tip.py 40 20", "8.00", "6.00");
+        assert!(!shows_no_change(&[john.clone(), tip]));
+        let mut flag = run("python3 w.py --shout Ann", "WELCOME, ANN!", "Welcome, Ann!");
+        flag.quoted = false;
+        assert!(!shows_no_change(&[john.clone(), flag]));
+        // Nothing held at all shows nothing either way.
+        assert!(!shows_no_change(&[]));
+        let mut unsure = john.clone();
+        unsure.prints = vec!["Welcome, John!".into(), "Hi".into()];
+        assert!(!shows_no_change(&[unsure]));
+    }
+
+    /// A run held to change is met by any other output, not by the one it
+    /// printed before nor by a failure.
+    #[test]
+    fn a_run_held_to_change_is_met_by_another_output_only() {
+        let changed = StatedOutput {
+            command: "python3 w.py Ann Bob".into(),
+            prints: Vec::new(),
+            was: "Welcome, Ann!".into(),
+            quoted: true,
+            changes: true,
+        };
+        let held = |printed: Option<&str>| {
+            let runs = [(changed.command.clone(), printed.map(str::to_string))];
+            let requirements = hold_to_stated(Vec::new(), std::slice::from_ref(&changed), &runs);
+            assert_eq!(requirements.len(), 1, "{requirements:?}");
+            assert!(requirements[0].requirement.contains("something else than"));
+            requirements[0].met
+        };
+        assert!(!held(Some("Welcome, Ann!\n")));
+        assert!(!held(None));
+        assert!(held(Some("Welcome, Ann!\nWelcome, Bob!\n")));
+    }
+
+    /// A run whose arguments are what another run of the program is held
+    /// to print is the goal's output read as an input: dropped, unless the
+    /// two print each other's arguments.
+    #[test]
+    fn a_run_of_what_another_run_prints_is_not_held() {
+        let run = |command: &str, prints: &str| StatedOutput {
+            command: command.into(),
+            prints: vec![prints.into(), prints.into()],
+            was: String::new(),
+            quoted: true,
+            changes: false,
+        };
+        let kept = |outputs: Vec<StatedOutput>| -> Vec<String> {
+            without_outputs_read_as_inputs(outputs)
+                .into_iter()
+                .map(|o| o.command)
+                .collect()
+        };
+        let binary = vec![
+            run("python3 binary.py 10", "1010"),
+            run("python3 binary.py 1010", "1010"),
+        ];
+        assert_eq!(kept(binary), ["python3 binary.py 10"]);
+        let reverse = vec![
+            run("python3 rev.py abc", "cba"),
+            run("python3 rev.py cba", "abc"),
+        ];
+        assert_eq!(
+            kept(reverse.clone()),
+            ["python3 rev.py abc", "python3 rev.py cba"]
+        );
+        // Another program's output is no input of this one.
+        let two = vec![
+            run("python3 a.py 10", "1010"),
+            run("python3 b.py 1010", "1"),
+        ];
+        assert_eq!(kept(two).len(), 2);
+        // A run held to nothing agreed is not read off.
+        let mut unsure = run("python3 binary.py 10", "1010");
+        unsure.prints = vec!["1010".into(), "10".into()];
+        let outputs = vec![unsure, run("python3 binary.py 1010", "1010")];
+        assert_eq!(kept(outputs).len(), 2);
+    }
+
     #[test]
     fn a_quoted_run_is_held_only_to_what_two_answers_agree_on() {
         let quoted = |prints: &[&str]| StatedOutput {
@@ -3329,6 +3531,7 @@ pub(crate) mod tests {
             prints: prints.iter().map(|p| p.to_string()).collect(),
             was: "5.00".into(),
             quoted: true,
+            changes: false,
         };
         let printed = [(
             "python3 fee.py 100 7".to_string(),
@@ -3355,6 +3558,7 @@ pub(crate) mod tests {
         // An option's run is held all the same (see above).
         let option = StatedOutput {
             quoted: false,
+            changes: false,
             ..apart
         };
         assert_eq!(hold_to_stated(Vec::new(), &[option], &printed).len(), 1);

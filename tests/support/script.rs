@@ -77,6 +77,10 @@ pub struct Script {
     /// `with_option`); by default none (the earlier answer stands).
     #[serde(default)]
     pub with_option: Option<Value>,
+    /// The answer to the question for a run whose output the goal's change
+    /// alters (a format with `changed`); by default none.
+    #[serde(default)]
+    pub changed: Option<Value>,
     /// The answers to the questions of what a command prints for the
     /// sample it reads (the format asks for `must_print`, then `output`,
     /// then `shows`): an object of those keys, each with its text, or with
@@ -350,6 +354,10 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
     if format["properties"].get("outputs").is_some() {
         let agreed = || json!({ "outputs": script.prints["prints"].clone() });
         return answered(script.outputs.clone().unwrap_or_else(agreed));
+    }
+    if format["properties"].get("changed").is_some() {
+        let none = || json!({ "changed": [] });
+        return answered(script.changed.clone().unwrap_or_else(none));
     }
     if format["properties"].get("with_option").is_some() {
         let none = || json!({ "with_option": [] });

@@ -100,6 +100,31 @@ fn examples_prompt(run: &str) -> String {
     )
 }
 
+/// The words of an answer (`given`) after `run`'s program: an answer may
+/// give the whole command line.
+fn words_after(run: &str, given: &str, is_program: impl Fn(&str) -> bool) -> Vec<String> {
+    let words = shell_words::split(given).unwrap_or_default();
+    match words.iter().position(|w| run.ends_with(w.as_str())) {
+        Some(at) if is_program(&words[at]) => words[at + 1..].to_vec(),
+        _ => words,
+    }
+}
+
+/// Asked when every run the goal quotes or gives as an example prints
+/// what it printed before (`before`, see [`verdict::shows_no_change`]):
+/// the words given after `run` in a run whose output the goal's change
+/// alters.
+fn changed_prompt(run: &str, before: &[(String, String)]) -> String {
+    let (shown, _) = said(before, "printed", &[]);
+    format!(
+        "No tool call now. Before this run, {shown}, and by the GOAL's words these runs of \
+         `{run}` print the same once the GOAL is done. The GOAL asks for a change: from its \
+         words alone, give the words given after `{run}` in one run whose output the change \
+         alters (a case the GOAL's words speak of that those runs do not show), or none when \
+         the GOAL changes no output of `{run}`. Answer with JSON: {{\"changed\": [\"...\"]}}"
+    )
+}
+
 /// Said of runs the goal quotes (`quoted`): the goal may not say what one
 /// prints, and an empty answer says so (no reading, see
 /// [`StatedOutput::readings`]) where a guess would hold a right program
@@ -256,7 +281,7 @@ impl Agent<'_> {
         &mut self,
         asked: &[Asked],
         tally: &mut Tally,
-    ) -> Result<Option<Vec<GoalRun>>, StoreError> {
+    ) -> Result<Option<(Vec<GoalRun>, Option<String>)>, StoreError> {
         let run_of = |word: &str| {
             let language = self
                 .languages
@@ -275,23 +300,18 @@ impl Agent<'_> {
             .then(|| verdict::named_program(&goal, run_of))
             .flatten()
             .filter(|(word, _)| !self.is_library(word));
-        if let Some((_, run)) = example {
+        if let Some((_, run)) = &example {
+            let run = run.as_str();
             let head = self.head();
-            let ask = format!("{head}\n\n{}", examples_prompt(&run));
+            let ask = format!("{head}\n\n{}", examples_prompt(run));
             let format = lines_schema("arguments", 0, MAX_QUOTED);
             let Some(reply) = self.ask_answer(ask, format).await? else {
                 return Ok(None);
             };
             tally.add(&reply);
             for given in lines_of(&reply.content, "arguments") {
-                let words = shell_words::split(&given).unwrap_or_default();
-                // An answer that gives the whole command line: the words
-                // after the program.
-                let words = match words.iter().position(|w| run.ends_with(w.as_str())) {
-                    Some(at) if run_of(&words[at]).is_some() => words[at + 1..].to_vec(),
-                    _ => words,
-                };
-                if let Some(command) = verdict::plain_run(&run, &words, is_file)
+                let words = words_after(run, &given, |w| run_of(w).is_some());
+                if let Some(command) = verdict::plain_run(run, &words, is_file)
                     && !commands.iter().any(|known| same_command(known, &command))
                 {
                     commands.push(command);
@@ -325,7 +345,58 @@ impl Agent<'_> {
                 });
             }
         }
-        Ok(Some(runs))
+        Ok(Some((runs, example.map(|(_, run)| run))))
+    }
+
+    /// The run the model names as one whose output the goal's change alters
+    /// (see [`changed_prompt`]), when the runs the goal gives as examples of
+    /// `run` show no change: held to print something else than it printed
+    /// now, before the plan. `Ok(None)`: the run ended meanwhile.
+    async fn changed_run(
+        &mut self,
+        run: &str,
+        outputs: &[StatedOutput],
+        tally: &mut Tally,
+    ) -> Result<Option<Option<StatedOutput>>, StoreError> {
+        let before: Vec<(String, String)> = outputs
+            .iter()
+            .filter(|o| o.quoted && !o.was.trim().is_empty())
+            .map(|o| (o.command.clone(), o.was.clone()))
+            .collect();
+        let head = self.head();
+        let ask = format!("{head}\n\n{}", changed_prompt(run, &before));
+        let Some(reply) = self.ask_answer(ask, lines_schema("changed", 0, 1)).await? else {
+            return Ok(None);
+        };
+        tally.add(&reply);
+        let runs_a_program = |word: &str| {
+            self.languages
+                .iter()
+                .any(|l| l.owns(word) && !l.is_test(word))
+        };
+        let is_file = |word: &str| self.tools.contents(word).is_some();
+        let command = lines_of(&reply.content, "changed")
+            .into_iter()
+            .next()
+            .map(|given| words_after(run, &given, runs_a_program))
+            .filter(|words| !words.is_empty())
+            .and_then(|words| verdict::plain_run(run, &words, is_file))
+            .filter(|command| !outputs.iter().any(|o| same_command(&o.command, command)));
+        let Some(command) = command else {
+            return Ok(Some(None));
+        };
+        let now = self.run_check_within(&command, Some(STATED_TIMEOUT)).await;
+        let was = match now.passed() {
+            true => crate::tools::printed(&now.output),
+            false => String::new(),
+        };
+        Ok(Some(Some(StatedOutput {
+            command,
+            prints: Vec::new(),
+            was,
+            quoted: true,
+            changes: true,
+        })))
     }
 
     /// A run of a program the project had with two words or more after it
@@ -416,7 +487,7 @@ impl Agent<'_> {
         }
         let (mut before, mut asked) = self.stated_commands();
         let mut tally = Tally::default();
-        let Some(runs) = self.goal_runs(&asked, &mut tally).await? else {
+        let Some((runs, example)) = self.goal_runs(&asked, &mut tally).await? else {
             return Ok(false);
         };
         for GoalRun {
@@ -466,6 +537,7 @@ impl Agent<'_> {
                     prints: vec![a, b],
                     was: asked.was.clone(),
                     quoted: asked.option.is_empty(),
+                    changes: false,
                 })
                 .collect(),
             _ => Vec::new(),
@@ -480,6 +552,13 @@ impl Agent<'_> {
                     output.prints.push(text);
                 }
             }
+        }
+        let mut outputs = verdict::without_outputs_read_as_inputs(outputs);
+        if let Some(run) = example.filter(|_| verdict::shows_no_change(&outputs)) {
+            let Some(changed) = self.changed_run(&run, &outputs, &mut tally).await? else {
+                return Ok(false);
+            };
+            outputs.extend(changed);
         }
         self.record(
             Event::OutputsStated {
@@ -500,7 +579,10 @@ impl Agent<'_> {
     pub(super) async fn run_stated(&mut self) -> Vec<(String, Option<String>)> {
         let stated = self.state().outputs.clone().unwrap_or_default();
         let mut runs = Vec::new();
-        for output in stated.iter().filter(|o| !o.readings().is_empty()) {
+        for output in stated
+            .iter()
+            .filter(|o| o.changes || !o.readings().is_empty())
+        {
             if self.stop.is_requested() {
                 break;
             }
