@@ -68,7 +68,7 @@ pub fn apply(text: &str, old: &str, new: &str, path: &str) -> Result<String, Edi
             let new = indented_at_line(&text[*start..*end], old, new);
             Ok(spliced(text, *start, *end, &new))
         }
-        [] => Err(no_match(text, old, path)),
+        [] => Err(no_match(text, old, new, path)),
         several => Err(several_matches(text, path, several)),
     }
 }
@@ -396,7 +396,27 @@ fn once_around(text: &str, all: &[&str], first: usize, last: usize) -> Option<St
         .find(|quote| !quote.trim().is_empty() && text.matches(quote.as_str()).count() == 1)
 }
 
-fn no_match(text: &str, old: &str, path: &str) -> EditRefusal {
+fn no_match(text: &str, old: &str, new: &str, path: &str) -> EditRefusal {
+    // `new` begins with an `old` the file does not have: code added after
+    // a line of the model's own (t79's add-done sent `old: "def
+    // done(index):"` and that line with a body as `new`, three times, and
+    // t73's add-hex did the same). Say how an addition is quoted, with the
+    // file's last lines to quote.
+    let adds = !old.trim().is_empty() && new.trim_start().starts_with(old.trim());
+    let all: Vec<&str> = text.lines().collect();
+    let last = all.iter().rposition(|line| !line.trim().is_empty());
+    if let Some(quote) = last
+        .filter(|_| adds)
+        .and_then(|last| once_around(text, &all, last + 1, last + 1))
+    {
+        return format!(
+            "edit_file {path}: `old` was not found; nothing was changed. `old` must be lines \
+             {path} has now, and your `new` begins with your `old`: that adds code the file does \
+             not have yet. To add it at the end of {path}, give as `old` its last lines:\n```\n\
+             {quote}\n```\nand as `new` those same lines followed by the code you add, indented \
+             as the code it belongs to."
+        );
+    }
     let first = old
         .lines()
         .map(str::trim)
@@ -553,6 +573,43 @@ mod tests {
         );
         let error = apply(text, "return f'Hello, {name}!';;", "x", "g.py").unwrap_err();
         assert!(error.contains("not found"), "{error}");
+    }
+
+    /// An `old` the file does not have that `new` begins with: an
+    /// addition, answered with the file's last lines to quote.
+    #[test]
+    fn an_addition_after_a_line_of_the_model_s_own_is_shown_the_file_s_end() {
+        let todo = "class Todo:\n    def items(self):\n        return list(self.entries)\n";
+        let error = apply(
+            todo,
+            "def done(index):",
+            "def done(index):\n    return self.entries.pop(index)",
+            "todo.py",
+        )
+        .unwrap_err();
+        assert!(error.contains("begins with your `old`"), "{error}");
+        assert!(
+            error.contains("```\n    def items(self):\n        return list(self.entries)\n```"),
+            "{error}"
+        );
+        // Quoted as told, the addition is made.
+        let quote = "    def items(self):\n        return list(self.entries)";
+        let edited = apply(
+            todo,
+            quote,
+            &format!(
+                "{quote}\n\n    def done(self, index):\n        return self.entries.pop(index)"
+            ),
+            "todo.py",
+        )
+        .unwrap();
+        assert!(
+            edited.ends_with("        return self.entries.pop(index)\n"),
+            "{edited}"
+        );
+        // A replacement that does not begin with `old` is shown the nearest lines.
+        let error = apply(todo, "def itms(self):", "def items(self, n):", "todo.py").unwrap_err();
+        assert!(error.contains("2:     def items(self):"), "{error}");
     }
 
     #[test]
