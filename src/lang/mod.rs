@@ -627,6 +627,13 @@ pub trait Language: Send + Sync {
     fn package_hint(&self, _path: &str, _planned: &[String]) -> Option<String> {
         None
     }
+    /// The module of `files` that stands where a package `name` was asked
+    /// for (Python's `wordplay.py` for `wordplay`, with no
+    /// `wordplay/__init__.py`); `None` when there is none, or the package
+    /// is there.
+    fn module_for_package(&self, _name: &str, _files: &[String]) -> Option<String> {
+        None
+    }
     /// The package a planned `path` makes of the folder it is in
     /// (Python's `kelvin/__init__.py` makes `kelvin`); `None` when it makes
     /// none.

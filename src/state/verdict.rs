@@ -877,6 +877,71 @@ pub fn hold_to_named(
     requirements
 }
 
+/// The names the goal calls packages: the word after "package" (past
+/// "named" or "called") and the word before it, each a name of letters,
+/// digits and underscores (`wordplay` of "a Python package wordplay",
+/// `mathx` of "a mathx package").
+pub fn package_names(goal: &str) -> Vec<String> {
+    let words: Vec<String> = goal
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '_')
+                .to_string()
+        })
+        .collect();
+    let name = |w: &String| {
+        w.chars().next().is_some_and(|c| c.is_alphabetic())
+            && w.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let mut names: Vec<String> = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        if !word.eq_ignore_ascii_case("package") {
+            continue;
+        }
+        let after = words[at + 1..]
+            .iter()
+            .find(|w| !["named", "called"].contains(&w.to_lowercase().as_str()));
+        let before = at.checked_sub(1).map(|b| &words[b]);
+        for found in [after, before].into_iter().flatten().filter(|w| name(w)) {
+            if !names.contains(found) {
+                names.push(found.clone());
+            }
+        }
+    }
+    names
+}
+
+/// Each package the goal asks for (see [`package_names`]) that this run
+/// made a module of instead (`module_for`: the module, `wordplay.py`):
+/// an unmet requirement. t79's wordplay ("Make a Python package wordplay
+/// ...") wrote `wordplay.py`, and the run ended "Goal achieved".
+pub fn hold_to_packages(
+    goal: &str,
+    mut requirements: Vec<Requirement>,
+    module_for: impl Fn(&str) -> Option<String>,
+) -> Vec<Requirement> {
+    for name in package_names(goal) {
+        let Some(module) = module_for(&name) else {
+            continue;
+        };
+        let text = format!(
+            "{name} is a package, as the goal asks: a folder {name}/ whose __init__.py gives what \
+             the goal names"
+        );
+        requirements.retain(|r| r.requirement != text);
+        requirements.push(Requirement {
+            requirement: text,
+            met: false,
+            evidence: format!("{module} is a module, not a package; there is no folder {name}/"),
+            about_tests: false,
+            about_output: false,
+            shown_by: None,
+            file: None,
+        });
+    }
+    requirements
+}
+
 /// The evidence of a name the goal calls that no source file defines (see
 /// [`hold_to_named`]); [`named_apart`] finds its requirements by it.
 fn undefined(name: &str) -> String {
@@ -3426,6 +3491,35 @@ pub(crate) mod tests {
             Some(("binary.py".to_string(), "python3 binary.py".to_string()))
         );
         assert_eq!(named_program("Fix the tests in test_fee.py", run_of), None);
+    }
+
+    /// The names a goal calls packages, and a module made in a package's
+    /// place held unmet.
+    #[test]
+    fn a_module_made_where_a_package_was_asked_is_not_met() {
+        assert_eq!(
+            package_names("Make a Python package wordplay with is_anagram(a, b)"),
+            ["wordplay", "Python"]
+        );
+        assert_eq!(
+            package_names("Create a Python package named series with fib(n)"),
+            ["series", "Python"]
+        );
+        assert_eq!(
+            package_names("Create a mathx package with add"),
+            ["with", "mathx"]
+        );
+        assert!(package_names("Write fizzbuzz.py with tests").is_empty());
+        let module = |name: &str| (name == "wordplay").then(|| "wordplay.py".to_string());
+        let held = hold_to_packages("Make a Python package wordplay", Vec::new(), module);
+        assert_eq!(held.len(), 1);
+        assert!(!held[0].met);
+        assert!(
+            held[0].evidence.contains("wordplay.py is a module"),
+            "{held:?}"
+        );
+        let none = hold_to_packages("Make a Python package wordplay", Vec::new(), |_| None);
+        assert!(none.is_empty());
     }
 
     /// Examples that print what they printed before show no change; one

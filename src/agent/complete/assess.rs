@@ -448,6 +448,18 @@ impl Agent<'_> {
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
     /// only (the others are not read).
+    /// The module this run made where the goal asks for a package `name`
+    /// (see [`crate::lang::Language::module_for_package`]); one the project
+    /// had is the user's layout, and is left alone.
+    fn module_for_package(&self, name: &str) -> Option<String> {
+        let files = super::workspace_files(self.tools.root());
+        let baseline = &self.state().baseline.files;
+        self.languages
+            .iter()
+            .find_map(|language| language.module_for_package(name, &files))
+            .filter(|module| !baseline.contains_key(module))
+    }
+
     pub(in crate::agent) fn unexported(&self) -> Vec<crate::lang::Unexported> {
         let state = self.state();
         let in_named = |path: &&String| {
@@ -788,6 +800,10 @@ impl Agent<'_> {
                         requirements,
                         &self.unexported(),
                     );
+                    let requirements =
+                        verdict::hold_to_packages(&self.state().goal, requirements, |name| {
+                            self.module_for_package(name)
+                        });
                     let requirements = verdict::hold_to_output_asked(speaks, requirements);
                     // A library of the project run with arguments by the
                     // model's own check, for a goal that asks for no

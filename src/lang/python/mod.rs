@@ -532,6 +532,12 @@ impl Language for Python {
         path.strip_suffix("/__init__.py").map(str::to_string)
     }
 
+    fn module_for_package(&self, name: &str, files: &[String]) -> Option<String> {
+        let module = format!("{name}.py");
+        let package = format!("{name}/__init__.py");
+        (files.contains(&module) && !files.contains(&package)).then_some(module)
+    }
+
     fn is_entry(&self, path: &str) -> bool {
         path == "__main__.py" || path.ends_with("/__main__.py")
     }
