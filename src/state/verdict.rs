@@ -2081,18 +2081,7 @@ pub fn hold_to_stated(
                 None => "it failed".to_string(),
                 Some(printed) => format!("it printed {:?}", cut(printed.trim(), 80)),
             };
-            requirements.push(Requirement {
-                requirement: text,
-                met,
-                evidence,
-                about_tests: false,
-                about_output: true,
-                shown_by: Some(ShownBy {
-                    command: output.command.clone(),
-                    expects: String::new(),
-                }),
-                file: None,
-            });
+            requirements.push(stated_run(text, met, evidence, &output.command, ""));
             continue;
         }
         let readings = output.readings();
@@ -2151,20 +2140,38 @@ pub fn hold_to_stated(
                 shown_by.expects = String::new();
             }
         }
-        requirements.push(Requirement {
-            requirement: text,
+        requirements.push(stated_run(
+            text,
             met,
             evidence,
-            about_tests: false,
-            about_output: true,
-            shown_by: Some(ShownBy {
-                command: output.command.clone(),
-                expects: agreed.unwrap_or_default().to_string(),
-            }),
-            file: None,
-        });
+            &output.command,
+            agreed.unwrap_or_default(),
+        ));
     }
     requirements
+}
+
+/// A requirement of what a stated run prints (see [`hold_to_stated`]),
+/// shown by that run.
+fn stated_run(
+    requirement: String,
+    met: bool,
+    evidence: String,
+    command: &str,
+    expects: &str,
+) -> Requirement {
+    Requirement {
+        requirement,
+        met,
+        evidence,
+        about_tests: false,
+        about_output: true,
+        shown_by: Some(ShownBy {
+            command: command.to_string(),
+            expects: expects.to_string(),
+        }),
+        file: None,
+    }
 }
 
 /// Each requirement the assessment shows by a command whose output the
@@ -2781,7 +2788,6 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
         .map(|word| word.trim_end_matches(['.', ':', ';', '!', '?']))
 }
 
-/// Text with its runs of whitespace made one space.
 /// Whether `text` holds `part` where neither runs on into a letter or
 /// digit of the text around it: `01010` does not hold `1010` (t76's binary
 /// assessment called it met), `Hi, Ann!` holds `Hi`.
@@ -2796,6 +2802,7 @@ fn bounded(text: &str, part: &str) -> bool {
     })
 }
 
+/// Text with its runs of whitespace made one space.
 fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

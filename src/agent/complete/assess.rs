@@ -444,10 +444,6 @@ impl Agent<'_> {
         self.callers(&names).values().any(|callers| callers.tested)
     }
 
-    /// The names the package folders the goal names do not give as they
-    /// are named (see [`crate::lang::Language::unexported`]), from the
-    /// files the run wrote and those there before it, in those folders
-    /// only (the others are not read).
     /// The module this run made where the goal asks for a package `name`
     /// (see [`crate::lang::Language::module_for_package`]); one the project
     /// had is the user's layout, and is left alone.
@@ -460,6 +456,10 @@ impl Agent<'_> {
             .filter(|module| !baseline.contains_key(module))
     }
 
+    /// The names the package folders the goal names do not give as they
+    /// are named (see [`crate::lang::Language::unexported`]), from the
+    /// files the run wrote and those there before it, in those folders
+    /// only (the others are not read).
     pub(in crate::agent) fn unexported(&self) -> Vec<crate::lang::Unexported> {
         let state = self.state();
         let in_named = |path: &&String| {

@@ -62,8 +62,8 @@ pub(super) fn cycle_task(
 ) -> TaskPlan {
     let unmet: Vec<&Requirement> = requirements.iter().filter(|r| !r.met).collect();
     // With no check, a failed subtask is done again (see verdict::verdict),
-    // but a run of a stated command that the requirement it shows is a
-    // subtask of below.
+    // but not a run of a stated command that an unmet requirement gives as
+    // its own subtask below.
     let shown: Vec<String> = unmet
         .iter()
         .filter_map(|r| r.to_redo())
