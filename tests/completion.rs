@@ -4561,6 +4561,31 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     assert_eq!(requirement(&state, held), None, "{:?}", state.requirements);
 }
 
+/// A model that adds a `count_vowels` counting lower-case vowels only
+/// ('AEIOUaeiou' gives 5), checks with `check`, states `examples`; `more`
+/// adds to the script.
+fn lower_vowels_script(
+    check: &str,
+    examples: &[&str],
+    more: serde_json::Value,
+) -> crate::support::fake_ollama::Script {
+    let added = format!(
+        "{TEXTUTIL}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text)\n"
+    );
+    let mut script = serde_json::json!({
+        "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+            "check": check},
+        "rules": writes_textutil(&added),
+        "assessments": [{"has": [], "answer": count_vowels_answer(true, COUNTS_THEM)}],
+        "examples": {"examples": examples},
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": check}}]}
+    });
+    for (key, value) in more.as_object().into_iter().flatten() {
+        script[key] = value.clone();
+    }
+    serde_json::from_value(script).expect("script")
+}
+
 /// t37's mathkit: a wrong function whose passing tests assert only what
 /// it gets right ended "Goal achieved", the model's own example that it
 /// failed left out as the model's working out. Asked which of the two
@@ -4569,37 +4594,25 @@ fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
 /// first leaves the example out, as before.
 #[test]
 fn a_function_wrong_on_an_example_the_model_stands_by_is_not_goal_achieved() {
-    // Counts lower-case vowels only: 'AEIOUaeiou' gives 5.
-    let added = format!(
-        "{TEXTUTIL}\n\ndef count_vowels(text):\n    return sum(c in 'aeiou' for c in text)\n"
-    );
     let tests = "from textutil import count_vowels\n\n\ndef test_lower():\n    assert count_vowels('hello') == 2\n";
-    let script = |chooses: &[&str]| -> crate::support::fake_ollama::Script {
-        serde_json::from_value(serde_json::json!({
-            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
-                "check": "python3 -m pytest -q"},
-            "rules": writes_textutil(&added),
-            "assessments": [{"has": [], "answer": count_vowels_answer(true, COUNTS_THEM)}],
-            "examples": {"examples": [
+    let script = |chooses: &[&str]| {
+        lower_vowels_script(
+            "python3 -m pytest -q",
+            &[
                 "assert count_vowels('hello') == 2",
                 "assert count_vowels('world') == 1",
                 "assert count_vowels('AEIOUaeiou') == 10",
-                "assert count_vowels('') == 0"]},
-            "chooses": chooses,
-            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
-        }))
-        .expect("script")
+                "assert count_vowels('') == 0",
+            ],
+            serde_json::json!({"chooses": chooses}),
+        )
     };
     let held = "count_vowels returns what the goal says it returns";
     let stands = add_function(script(&["10"]), TEXTUTIL).file("test_textutil.py", tests);
     let run = stands.run();
     run.assert_code(1);
     let state = stands.assert_replay_matches();
-    let unmet = state
-        .requirements
-        .iter()
-        .find(|r| r.requirement == held)
-        .unwrap_or_else(|| panic!("{:?}", state.requirements));
+    let unmet = naming(&state.requirements, held);
     assert!(
         !unmet.met && unmet.evidence.contains("'AEIOUaeiou'"),
         "{unmet:?}"
@@ -4611,6 +4624,75 @@ fn a_function_wrong_on_an_example_the_model_stands_by_is_not_goal_achieved() {
     first.run().assert_code(0);
     let state = first.assert_replay_matches();
     assert!(!state.settled[0].held, "{:?}", state.settled);
+}
+
+/// t80's wordplay: the model said twice that a call returns what its own
+/// wrong reading of the goal gives, and wrote the function so; its tests
+/// and the assessment agreed, and the run ended "Goal achieved". Asked
+/// for the function alone, from the goal's words, it writes it right:
+/// where two such writings agree on a call, the function is held to
+/// their value, as to the goal's own word; where they disagree, to the
+/// model's answers as before.
+#[test]
+fn a_function_held_to_what_two_writings_of_it_agree_on() {
+    let right =
+        "def count_vowels(text):\n    return sum(1 for c in text.lower() if c in 'aeiou')\n";
+    let lower = "def count_vowels(text):\n    return len([c for c in text if c in 'aeiou'])\n";
+    // The model says 'AEIOUaeiou' gives 5, as the function does.
+    let script = |writes: &[&str]| {
+        lower_vowels_script(
+            "python3 textutil.py",
+            &[
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels('AEIOUaeiou') == 5",
+            ],
+            serde_json::json!({"writes": writes}),
+        )
+    };
+    let held = "count_vowels returns what the goal says it returns";
+
+    let agreeing = add_function(script(&[right]), TEXTUTIL);
+    let run = agreeing.run();
+    run.assert_code(1);
+    let state = agreeing.assert_replay_matches();
+    let examples = state.examples.clone().unwrap_or_default();
+    let written: Vec<(&str, &str)> = examples
+        .iter()
+        .filter(|e| e.written)
+        .map(|e| (e.call.as_str(), e.returns[0].as_str()))
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ("count_vowels('hello')", "2"),
+            ("count_vowels('AEIOUaeiou')", "10")
+        ],
+        "{examples:?}"
+    );
+    let unmet = naming(&state.requirements, held);
+    assert!(
+        !unmet.met
+            && unmet
+                .evidence
+                .contains("count_vowels('AEIOUaeiou') returned 5"),
+        "{unmet:?}"
+    );
+    // Its history says what the writings agreed on, for `cat`.
+    let history = agreeing.read(".agent_context/history.jsonl");
+    assert!(history.contains("\"written\":true"), "{history}");
+
+    // Writings that disagree on a call hold nothing there: the model's
+    // answer stands, and the function returns it.
+    let split = add_function(script(&[right, lower]), TEXTUTIL);
+    split.run().assert_code(0);
+    let state = split.assert_replay_matches();
+    let examples = state.examples.clone().unwrap_or_default();
+    let written: Vec<bool> = examples.iter().map(|e| e.written).collect();
+    assert_eq!(written, [true, false], "{examples:?}");
+
+    // No writing (a model that answers with no code): as before.
+    let none = add_function(script(&[]), TEXTUTIL);
+    none.run().assert_code(0);
 }
 
 /// p1's add-function (`--api openai`): the assessment called a right

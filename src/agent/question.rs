@@ -140,6 +140,7 @@ impl Agent<'_> {
                 .map(|(call, value)| Example {
                     call: call.clone(),
                     returns: vec![value.clone()],
+                    written: false,
                 })
                 .collect();
             let Some(command) = language.examples_command(path, name, &own) else {
@@ -182,6 +183,7 @@ impl Agent<'_> {
         let mut calls = vec![Example {
             call: repair.call.clone(),
             returns: vec![repair.expected.clone()],
+            written: false,
         }];
         for (call, value) in self.state().goal_given() {
             if examples::call_name(&call) == Some(repair.name.as_str())
@@ -190,6 +192,7 @@ impl Agent<'_> {
                 calls.push(Example {
                     call,
                     returns: vec![value],
+                    written: false,
                 });
             }
         }

@@ -66,6 +66,7 @@ impl Agent<'_> {
                         .map(|(call, expected)| Example {
                             call: call.clone(),
                             returns: vec![expected.clone()],
+                            written: false,
                         })
                         .collect();
                     if let Some(run) = language.examples_command(module, name, &own) {

@@ -15,6 +15,11 @@ pub struct Example {
     /// The value each answer of the model said it returns, as a literal;
     /// the example counts only when they agree.
     pub returns: Vec<String>,
+    /// The values are what two writings of the function of their own,
+    /// from the goal's words alone, returned on the call, and agreed on
+    /// (see `complete::examples`): held as the goal's own word is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub written: bool,
 }
 
 impl Example {
@@ -260,8 +265,10 @@ pub fn difference(actual: &str, expected: &str) -> Option<String> {
 
 /// The goal's word on what calls return: each example both answers gave
 /// the same value for (quotes aside: the second answer may give the value
-/// bare) whose value the goal's words give (see [`given_by`]), as the call
-/// and the value as the first answer wrote it. What a test of such a call
+/// bare) whose value the goal's words give (see [`given_by`]), or that two
+/// writings of the function from those words agreed on ([`Example::
+/// written`]), as the call and the value as the first answer wrote it.
+/// What a test of such a call
 /// must expect, and what the code must return, whatever the model
 /// believes: t26's add-duration wrote a test of `format_duration(3725) ==
 /// '01:02:05'` in the cycle that was to make it '1:02:05', as the goal says.
@@ -271,7 +278,8 @@ pub fn goal_given(goal: &str, examples: &[Example]) -> Vec<(String, String)> {
         .filter_map(|example| {
             let (first, rest) = example.returns.split_first()?;
             let agreed = rest.iter().all(|other| unquoted(other) == unquoted(first));
-            (agreed && example.name().is_some() && given_by(goal, first))
+            let said = example.written || given_by(goal, first);
+            (agreed && example.name().is_some() && said)
                 .then(|| (example.call.trim().to_string(), first.trim().to_string()))
         })
         .collect()
@@ -366,6 +374,7 @@ mod tests {
         let example = |call: &str, returns: &[&str]| Example {
             call: call.into(),
             returns: returns.iter().map(|r| r.to_string()).collect(),
+            written: false,
         };
         let examples = [
             // The second answer gave the value bare: it agrees.

@@ -722,6 +722,19 @@ pub trait Language: Send + Sync {
     ) -> Option<String> {
         None
     }
+    /// [`Language::examples_command`] of `name` as `source` (a writing of
+    /// the function of its own, not a file of the workspace) defines it,
+    /// run from the workspace's root as that command is: what a second
+    /// writing of a function the goal describes returns on the goal's
+    /// calls (see `complete::examples`). `None` when the language cannot.
+    fn written_command(
+        &self,
+        _source: &str,
+        _name: &str,
+        _examples: &[examples::Example],
+    ) -> Option<String> {
+        None
+    }
     /// The command that makes `call` (of literals) of `name`, defined by
     /// source file `module`, and prints the lines of `name` it ran, as
     /// [`trace::read`] reads them; run as [`Language::examples_command`]

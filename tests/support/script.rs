@@ -44,6 +44,12 @@ pub struct Script {
     /// answer's asserts (a model that agrees with itself).
     #[serde(default)]
     pub returns: Option<Value>,
+    /// The code the model writes when asked for a function of its own,
+    /// from the goal's words alone (the format asks for `code`): the first
+    /// at the run's temperature, the second (or the first again) warmer;
+    /// none by default (an empty answer).
+    #[serde(default)]
+    pub writes: Vec<String>,
     /// The values the model chooses when asked which of two a call
     /// returns (the format asks for `answer`): the letter of the one of
     /// these; by default, and when neither is, `a` (a model that picks
@@ -315,6 +321,15 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
     if format["properties"].get("returns").is_some() {
         let agreed = || json!({ "returns": script.examples["examples"].clone() });
         return answered(script.returns.clone().unwrap_or_else(agreed));
+    }
+    if format["properties"].get("code").is_some() {
+        let temperature = request["options"]["temperature"]
+            .as_f64()
+            .or_else(|| request["temperature"].as_f64())
+            .unwrap_or_default();
+        let at = usize::from(temperature >= 0.5);
+        let code = script.writes.get(at).or(script.writes.first());
+        return answered(json!({ "code": code.cloned().unwrap_or_default() }));
     }
     if format["properties"].get("answer").is_some() {
         let text = request_text(request);

@@ -97,6 +97,73 @@ fn examples_prompt(
     )
 }
 
+/// Writings of one function asked for, and the characters of one kept at
+/// most.
+const WRITINGS: u32 = 2;
+const MAX_WRITING: usize = 2_000;
+
+/// The question for a writing of `name` of its own, from the GOAL's words
+/// (and the project's `code`, for the shape of its data).
+fn writing_prompt(name: &str, language: &str, code: &[(String, String)]) -> String {
+    let shown: String = code
+        .iter()
+        .map(|(path, text)| format!("{path}, as it was before this run:\n```\n{text}\n```\n"))
+        .collect();
+    format!(
+        "{shown}No tool call now. Write only the {language} function `{name}` as the GOAL's \
+         words describe it: no tests, no examples, no other code. Answer with JSON: \
+         {{\"code\": \"...\"}}"
+    )
+}
+
+fn writing_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "code": { "type": "string", "maxLength": MAX_WRITING } },
+        "required": ["code"]
+    })
+}
+
+/// The code a writing's answer gives: its `code`, or the last fenced block
+/// in it when there is one.
+fn code_of(content: &str) -> Option<String> {
+    let value = json_of(content).ok()?;
+    let code = value["code"].as_str()?;
+    let code = match crate::model::text_calls::code_blocks(code)
+        .into_iter()
+        .next_back()
+    {
+        Some((_, block)) => block.to_string(),
+        None => code.to_string(),
+    };
+    Some(code).filter(|code| !code.trim().is_empty())
+}
+
+/// The values of `stated` that the examples hold: a value both writings
+/// agreed on (`written`: each call and the value it returned, the
+/// language's literal) in place of the model's answers, but where the
+/// goal's own words give the value (see [`examples::given_by`]).
+fn with_written(goal: &str, stated: Vec<Example>, written: Vec<(String, String)>) -> Vec<Example> {
+    let mut examples = stated;
+    for (call, value) in written {
+        let given = |e: &Example| {
+            let first = e.returns.first().map(String::as_str).unwrap_or_default();
+            examples::given_by(goal, first)
+        };
+        let example = Example {
+            call: call.clone(),
+            returns: vec![value.clone(), value],
+            written: true,
+        };
+        match examples.iter_mut().find(|e| same_call(&e.call, &call)) {
+            Some(known) if given(known) => {}
+            Some(known) => *known = example,
+            None => examples.push(example),
+        }
+    }
+    examples
+}
+
 /// Characters of the project's code shown with the examples question at
 /// most (see [`Agent::project_code`]).
 const MAX_CODE: usize = 4_000;
@@ -342,16 +409,25 @@ impl Agent<'_> {
             });
             // A call the second answer left out, or changed, counts not.
             examples = stated
-                .into_iter()
+                .iter()
+                .cloned()
                 .filter_map(|(call, first)| {
                     let (_, second) = again.iter().find(|(known, _)| same_call(known, &call))?;
                     Some(Example {
                         returns: vec![first, second.clone()],
+                        written: false,
                         call,
                     })
                 })
                 .collect();
         }
+        let Some(written) = self.written(&names, at, &stated, &code).await? else {
+            return Ok(false);
+        };
+        let (written, used, again) = written;
+        usage += used;
+        retries += again;
+        let examples = with_written(&self.state().goal, examples, written);
         self.record(
             Event::ExamplesStated {
                 examples,
@@ -361,6 +437,96 @@ impl Agent<'_> {
             Durability::Lazy,
         )?;
         Ok(true)
+    }
+
+    /// What two writings of each of `names` of their own, asked from the
+    /// goal's words (not shown the run's code), returned on the calls of
+    /// `stated` whose value the goal's words do not give: each call both
+    /// returned the same value on, and that value, with the usage and
+    /// retries of the questions. A coder model writes what the goal says
+    /// more surely than it works out what a call returns: asked from
+    /// wordplay's goal, Qwen2.5-Coder 1.5B said twice that
+    /// `reverse_words('Hello World')` returns 'dlroW olleH' and wrote
+    /// the function so, but asked for the function alone, wrote the words
+    /// reversed. Probed over 7 goals, its two answers agreed on a wrong
+    /// value on 5 of 32 calls; its writings of the same functions, at
+    /// temperature 0 and 0.7, were all right but one, which raised
+    /// IndexError on ''. `None` when the run ended meanwhile.
+    #[allow(clippy::type_complexity)]
+    async fn written(
+        &mut self,
+        names: &[String],
+        at: usize,
+        stated: &[(String, String)],
+        code: &[(String, String)],
+    ) -> Result<Option<(Vec<(String, String)>, crate::chat::Usage, u32)>, StoreError> {
+        let languages = self.languages;
+        let language = languages[at].as_ref();
+        let spelled = spelled(language.name());
+        let goal = self.state().goal.clone();
+        let head = self.head();
+        let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
+        let mut agreed = Vec::new();
+        for name in names {
+            let calls: Vec<Example> = stated
+                .iter()
+                .filter(|(call, value)| {
+                    examples::call_name(call) == Some(name.as_str())
+                        && !examples::given_by(&goal, value)
+                })
+                .map(|(call, _)| Example {
+                    call: call.clone(),
+                    returns: vec!["None".into()],
+                    written: false,
+                })
+                .collect();
+            if calls.is_empty() {
+                continue;
+            }
+            let mut returned: Vec<Vec<(String, String)>> = Vec::new();
+            for again in 0..WRITINGS {
+                let ask = format!("{head}\n\n{}", writing_prompt(name, &spelled, code));
+                let Some(reply) = self.ask_answer_warmer(ask, writing_schema(), again).await?
+                else {
+                    return Ok(None);
+                };
+                usage += reply.usage;
+                retries += reply.retries;
+                tracing::info!(%name, answer = %reply.content, "the function written again");
+                let Some(source) = code_of(&reply.content).filter(|c| language.defines(c, name))
+                else {
+                    continue;
+                };
+                let Some(command) = language.written_command(&source, name, &calls) else {
+                    break;
+                };
+                let outcome = self
+                    .tools
+                    .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
+                    .await;
+                let printed = crate::tools::printed(&outcome.result);
+                let Some((tried, _)) = examples::read(&printed) else {
+                    tracing::info!(%name, %printed, "the writing could not be called");
+                    continue;
+                };
+                returned.push(
+                    tried
+                        .into_iter()
+                        .filter_map(|t| Some((t.call, t.got.ok()?)))
+                        .collect(),
+                );
+            }
+            let [first, second] = returned.as_slice() else {
+                continue;
+            };
+            for (call, value) in first {
+                if second.iter().any(|(c, v)| same_call(c, call) && v == value) {
+                    agreed.push((call.clone(), value.clone()));
+                }
+            }
+        }
+        tracing::info!(?agreed, "what the writings agreed on");
+        Ok(Some((agreed, usage, retries)))
     }
 
     /// The project's own source files in the language at `at` as they
@@ -405,6 +571,17 @@ impl Agent<'_> {
         self.ask_answer_after(None, ask, format).await
     }
 
+    /// [`Self::ask_answer`] at a temperature `again` steps warmer (see
+    /// [`prompt::warmer`]), for an answer that differs from the last.
+    async fn ask_answer_warmer(
+        &mut self,
+        ask: String,
+        format: Value,
+        again: u32,
+    ) -> Result<Option<crate::model::ChatReply>, StoreError> {
+        self.ask_answer_at(None, ask, format, again * 2).await
+    }
+
     /// One structured answer after `earlier` (a question of these and the
     /// model's answer, see [`prompt::answer_request_after`]); `Ok(None)`
     /// when the run ended meanwhile.
@@ -414,7 +591,20 @@ impl Agent<'_> {
         ask: String,
         format: Value,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
+        self.ask_answer_at(earlier, ask, format, 0).await
+    }
+
+    /// One structured answer after `earlier`, `warmer` steps above the
+    /// run's temperature; `Ok(None)` when the run ended meanwhile.
+    async fn ask_answer_at(
+        &mut self,
+        earlier: Option<[String; 2]>,
+        ask: String,
+        format: Value,
+        warmer: u32,
+    ) -> Result<Option<crate::model::ChatReply>, StoreError> {
         let mut options = self.options();
+        options.temperature = prompt::warmer(options.temperature, warmer);
         options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
         let request: ChatRequest = match earlier {
             Some(earlier) => {
@@ -465,6 +655,9 @@ impl Agent<'_> {
                 tracing::info!(%name, %module, %printed, "the examples could not call it");
                 continue;
             };
+            // A value two writings of the function agreed on (see
+            // [`Self::written`]) is held as one the goal's words give.
+            let written = |t: &Tried| own.iter().any(|e| e.written && same_call(&e.call, &t.call));
             let unsure = unsure(tried.len(), seen);
             // It did not finish: the example after the last one printed
             // is the one that hung, or ended the program.
@@ -491,7 +684,7 @@ impl Agent<'_> {
             // return is not held against the function; one it returns
             // still shows the function ran, and ran right.
             if unsure {
-                tried.retain(|t| t.same);
+                tried.retain(|t| t.same || written(t));
             }
             // A value the goal's words do not give is the model's own
             // working out (n1's add-function: both answers said
@@ -512,10 +705,12 @@ impl Agent<'_> {
             // wrong for the rest of the run): it is left out.
             tried.retain(|t| {
                 t.got.is_ok()
+                    || written(t)
                     || examples::given_by(&goal, &t.wanted)
                     || examples::arguments_given(&goal, &t.call)
             });
-            let given = |t: &Tried| examples::given_by(&goal, &t.wanted) || t.got.is_err();
+            let given =
+                |t: &Tried| examples::given_by(&goal, &t.wanted) || t.got.is_err() || written(t);
             if let Some(differs) = tried.iter().find(|t| !t.same && !given(t)).cloned() {
                 let Some(held) = self.settle(&differs).await? else {
                     return Ok(None);

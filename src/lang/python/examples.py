@@ -31,13 +31,14 @@ def shown(value):
 
 
 def same(got, wanted):
-    """Equal, or a number close to it, or the same when printed: "the
+    """Equal, or a number close to it (a conversion's constant may be
+    written 0.621371 or 0.621371192), or the same when printed: "the
     number as a string" for 7 is '7', and a model may write either."""
     if got == wanted:
         return True
     numbers = (int, float)
     if isinstance(got, numbers) and isinstance(wanted, numbers) and not isinstance(got, bool):
-        return math.isclose(got, wanted, rel_tol=1e-9, abs_tol=1e-12)
+        return math.isclose(got, wanted, rel_tol=1e-5, abs_tol=1e-9)
     return type(got) is not type(wanted) and str(got) == str(wanted)
 
 

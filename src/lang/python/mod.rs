@@ -111,6 +111,33 @@ fn also_added(added: &[String]) -> String {
 /// [`Language::examples_command`]).
 const EXAMPLES_SCRIPT: &str = concat!(include_str!("calls.py"), include_str!("examples.py"));
 
+/// The script that calls a function written again from the goal's words
+/// on the goal's examples (see [`Language::written_command`]).
+const WRITTEN_SCRIPT: &str = concat!(
+    include_str!("calls.py"),
+    include_str!("written.py"),
+    include_str!("examples.py")
+);
+
+/// `python3 -c SCRIPT FIRST NAME EXAMPLES`: `script` (one of
+/// [`EXAMPLES_SCRIPT`] and [`WRITTEN_SCRIPT`]) on the calls of `examples`
+/// and the values they should return, as JSON.
+fn examples_script(
+    script: &str,
+    first: &str,
+    name: &str,
+    examples: &[crate::lang::examples::Example],
+) -> Option<String> {
+    let examples: Vec<(&str, &[String])> = examples
+        .iter()
+        .map(|example| (example.call.as_str(), example.returns.as_slice()))
+        .collect();
+    let examples = serde_json::to_string(&examples).ok()?;
+    Some(shell_words::join([
+        "python3", "-c", script, first, name, &examples,
+    ]))
+}
+
 /// The script that prints the lines one call of a function runs (see
 /// [`Language::trace_command`]).
 const TRACE_SCRIPT: &str = concat!(include_str!("calls.py"), include_str!("trace.py"));
@@ -872,19 +899,18 @@ impl Language for Python {
         examples: &[crate::lang::examples::Example],
     ) -> Option<String> {
         let dotted = self.dotted(module)?;
-        let examples: Vec<(&str, &[String])> = examples
-            .iter()
-            .map(|example| (example.call.as_str(), example.returns.as_slice()))
-            .collect();
-        let examples = serde_json::to_string(&examples).ok()?;
-        Some(shell_words::join([
-            "python3",
-            "-c",
-            EXAMPLES_SCRIPT,
-            &dotted,
-            name,
-            &examples,
-        ]))
+        examples_script(EXAMPLES_SCRIPT, &dotted, name, examples)
+    }
+
+    /// `python3 -c SCRIPT SOURCE NAME EXAMPLES` (`written.py`): `SOURCE`
+    /// run as a module of its own.
+    fn written_command(
+        &self,
+        source: &str,
+        name: &str,
+        examples: &[crate::lang::examples::Example],
+    ) -> Option<String> {
+        examples_script(WRITTEN_SCRIPT, source, name, examples)
     }
 
     /// `python3 -c SCRIPT MODULE NAME CALL` (`trace.py`), the module

@@ -2006,6 +2006,7 @@ fn examples_printed(
         .map(|(call, returns)| crate::lang::examples::Example {
             call: call.to_string(),
             returns: returns.iter().map(|r| r.to_string()).collect(),
+            written: false,
         })
         .collect();
     let command = Python
