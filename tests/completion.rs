@@ -4631,8 +4631,8 @@ fn a_function_wrong_on_an_example_the_model_stands_by_is_not_goal_achieved() {
 /// and the assessment agreed, and the run ended "Goal achieved". Asked
 /// for the function alone, from the goal's words, it writes it right:
 /// where two such writings agree on a call, the function is held to
-/// their value, as to the goal's own word; where they disagree, to the
-/// model's answers as before.
+/// their value, as to the goal's own word; where the first two disagree,
+/// a third decides; where none agree, the model's answers stand.
 #[test]
 fn a_function_held_to_what_two_writings_of_it_agree_on() {
     let right =
@@ -4651,7 +4651,7 @@ fn a_function_held_to_what_two_writings_of_it_agree_on() {
     };
     let held = "count_vowels returns what the goal says it returns";
 
-    let agreeing = add_function(script(&[right]), TEXTUTIL);
+    let agreeing = add_function(script(&[right, right]), TEXTUTIL);
     let run = agreeing.run();
     run.assert_code(1);
     let state = agreeing.assert_replay_matches();
@@ -4680,6 +4680,27 @@ fn a_function_held_to_what_two_writings_of_it_agree_on() {
     // Its history says what the writings agreed on, for `cat`.
     let history = agreeing.read(".agent_context/history.jsonl");
     assert!(history.contains("\"written\":true"), "{history}");
+
+    // Writings asked of the model's server.
+    let writings = |test: &Test| {
+        let requests = test.server().requests();
+        let writing = |r: &&serde_json::Value| {
+            r["messages"][0]["content"]
+                .as_str()
+                .is_some_and(|s| s.contains("Write the one function asked for"))
+        };
+        requests.iter().filter(writing).count()
+    };
+    assert_eq!(writings(&agreeing), 2, "two that agree are enough");
+
+    // The first two disagree on a call: a third writing decides it.
+    let decided = add_function(script(&[right, lower, right]), TEXTUTIL);
+    decided.run().assert_code(1);
+    let state = decided.assert_replay_matches();
+    let examples = state.examples.clone().unwrap_or_default();
+    let written: Vec<bool> = examples.iter().map(|e| e.written).collect();
+    assert_eq!(written, [true, true], "{examples:?}");
+    assert_eq!(writings(&decided), 3);
 
     // Writings that disagree on a call hold nothing there: the model's
     // answer stands, and the function returns it.

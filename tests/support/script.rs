@@ -45,9 +45,9 @@ pub struct Script {
     #[serde(default)]
     pub returns: Option<Value>,
     /// The code the model writes when asked for a function of its own,
-    /// from the goal's words alone (the format asks for `code`): the first
-    /// at the run's temperature, the second (or the first again) warmer;
-    /// none by default (an empty answer).
+    /// from the goal's words alone (in plain text): the first at the run's
+    /// temperature, the second warmer, the third warmer still; past the
+    /// list, and by default, an answer with no code.
     #[serde(default)]
     pub writes: Vec<String>,
     /// The values the model chooses when asked which of two a call
@@ -322,14 +322,24 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
         let agreed = || json!({ "returns": script.examples["examples"].clone() });
         return answered(script.returns.clone().unwrap_or_else(agreed));
     }
-    if format["properties"].get("code").is_some() {
+    // A function written of its own, in plain text: the writing of the
+    // temperature's step (0.2, 0.6, 1.0), or none.
+    let system = messages.first().and_then(|m| m["content"].as_str());
+    if system.is_some_and(|s| s.contains("Write the one function asked for")) {
         let temperature = request["options"]["temperature"]
             .as_f64()
             .or_else(|| request["temperature"].as_f64())
             .unwrap_or_default();
-        let at = usize::from(temperature >= 0.5);
-        let code = script.writes.get(at).or(script.writes.first());
-        return answered(json!({ "code": code.cloned().unwrap_or_default() }));
+        let at = ((temperature - 0.2) / 0.4).round().max(0.0) as usize;
+        let content = match script.writes.get(at) {
+            Some(code) => format!("Here it is:\n```python\n{code}```\n"),
+            None => "I cannot write it.".to_string(),
+        };
+        let reply = Reply {
+            content,
+            ..Reply::default()
+        };
+        return (reply, None);
     }
     if format["properties"].get("answer").is_some() {
         let text = request_text(request);

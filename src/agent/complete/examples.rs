@@ -97,10 +97,9 @@ fn examples_prompt(
     )
 }
 
-/// Writings of one function asked for, and the characters of one kept at
-/// most.
-const WRITINGS: u32 = 2;
-const MAX_WRITING: usize = 2_000;
+/// Writings of one function asked for at most: a third only when the
+/// first two disagree on a call, or one of them could not be called.
+const WRITINGS: u32 = 3;
 
 /// The question for a writing of `name` of its own, from the GOAL's words
 /// (and the project's `code`, for the shape of its data).
@@ -110,36 +109,42 @@ fn writing_prompt(name: &str, language: &str, code: &[(String, String)]) -> Stri
         .map(|(path, text)| format!("{path}, as it was before this run:\n```\n{text}\n```\n"))
         .collect();
     format!(
-        "{shown}No tool call now. Write only the {language} function `{name}` as the GOAL's \
-         words describe it: no tests, no examples, no other code. Answer with JSON: \
-         {{\"code\": \"...\"}}"
+        "{shown}Write only the {language} function `{name}` as the GOAL's words describe \
+         it: no tests, no examples, no other code."
     )
 }
 
-fn writing_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": { "code": { "type": "string", "maxLength": MAX_WRITING } },
-        "required": ["code"]
-    })
-}
-
-/// The code a writing's answer gives: its `code`, or the last fenced block
-/// in it when there is one.
+/// The code a writing's answer gives: the last fenced block in it, or all
+/// of it when it has none.
 fn code_of(content: &str) -> Option<String> {
-    let value = json_of(content).ok()?;
-    let code = value["code"].as_str()?;
-    let code = match crate::model::text_calls::code_blocks(code)
+    let code = match crate::model::text_calls::code_blocks(content)
         .into_iter()
         .next_back()
     {
         Some((_, block)) => block.to_string(),
-        None => code.to_string(),
+        None => content.to_string(),
     };
     Some(code).filter(|code| !code.trim().is_empty())
 }
 
-/// The values of `stated` that the examples hold: a value both writings
+/// Each call and the value that at least two of `returned` (each writing's
+/// calls and values) give it.
+fn agreed(returned: &[Vec<(String, String)>]) -> Vec<(String, String)> {
+    let mut agreed: Vec<(String, String)> = Vec::new();
+    for (at, values) in returned.iter().enumerate() {
+        for (call, value) in values {
+            let again = returned[at + 1..]
+                .iter()
+                .any(|later| later.iter().any(|(c, v)| same_call(c, call) && v == value));
+            if again && !agreed.iter().any(|(c, _)| same_call(c, call)) {
+                agreed.push((call.clone(), value.clone()));
+            }
+        }
+    }
+    agreed
+}
+
+/// The values of `stated` that the examples hold: a value two writings
 /// agreed on (`written`: each call and the value it returned, the
 /// language's literal) in place of the model's answers, but where the
 /// goal's own words give the value (see [`examples::given_by`]).
@@ -439,19 +444,21 @@ impl Agent<'_> {
         Ok(true)
     }
 
-    /// What two writings of each of `names` of their own, asked from the
+    /// What writings of each of `names` of their own, asked from the
     /// goal's words (not shown the run's code), returned on the calls of
-    /// `stated` whose value the goal's words do not give: each call both
-    /// returned the same value on, and that value, with the usage and
-    /// retries of the questions. A coder model writes what the goal says
-    /// more surely than it works out what a call returns: asked from
+    /// `stated` whose value the goal's words do not give: each call two
+    /// writings returned the same value on, and that value, with the usage
+    /// and retries of the questions. A coder model writes what the goal
+    /// says more surely than it works out what a call returns: asked from
     /// wordplay's goal, Qwen2.5-Coder 1.5B said twice that
-    /// `reverse_words('Hello World')` returns 'dlroW olleH' and wrote
-    /// the function so, but asked for the function alone, wrote the words
+    /// `reverse_words('Hello World')` returns 'dlroW olleH' and wrote the
+    /// function so, but asked for the function alone, wrote the words
     /// reversed. Probed over 7 goals, its two answers agreed on a wrong
     /// value on 5 of 32 calls; its writings of the same functions, at
     /// temperature 0 and 0.7, were all right but one, which raised
-    /// IndexError on ''. `None` when the run ended meanwhile.
+    /// IndexError on ''. A writing warmer than the run's can be wrong too
+    /// (t82's wordplay: `text[::-1]` at 0.6), so where the first two
+    /// disagree a third decides. `None` when the run ended meanwhile.
     #[allow(clippy::type_complexity)]
     async fn written(
         &mut self,
@@ -466,7 +473,7 @@ impl Agent<'_> {
         let goal = self.state().goal.clone();
         let head = self.head();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
-        let mut agreed = Vec::new();
+        let mut held = Vec::new();
         for name in names {
             let calls: Vec<Example> = stated
                 .iter()
@@ -480,14 +487,16 @@ impl Agent<'_> {
                     written: false,
                 })
                 .collect();
-            if calls.is_empty() {
-                continue;
-            }
             let mut returned: Vec<Vec<(String, String)>> = Vec::new();
             for again in 0..WRITINGS {
+                // A third writing decides only where the first two
+                // disagree, and only beside one that could be called.
+                let decided = agreed(&returned).len() == calls.len();
+                if calls.is_empty() || again == 2 && (returned.is_empty() || decided) {
+                    break;
+                }
                 let ask = format!("{head}\n\n{}", writing_prompt(name, &spelled, code));
-                let Some(reply) = self.ask_answer_warmer(ask, writing_schema(), again).await?
-                else {
+                let Some(reply) = self.ask_writing(ask, again).await? else {
                     return Ok(None);
                 };
                 usage += reply.usage;
@@ -516,17 +525,10 @@ impl Agent<'_> {
                         .collect(),
                 );
             }
-            let [first, second] = returned.as_slice() else {
-                continue;
-            };
-            for (call, value) in first {
-                if second.iter().any(|(c, v)| same_call(c, call) && v == value) {
-                    agreed.push((call.clone(), value.clone()));
-                }
-            }
+            held.extend(agreed(&returned));
         }
-        tracing::info!(?agreed, "what the writings agreed on");
-        Ok(Some((agreed, usage, retries)))
+        tracing::info!(?held, "what the writings agreed on");
+        Ok(Some((held, usage, retries)))
     }
 
     /// The project's own source files in the language at `at` as they
@@ -571,15 +573,15 @@ impl Agent<'_> {
         self.ask_answer_after(None, ask, format).await
     }
 
-    /// [`Self::ask_answer`] at a temperature `again` steps warmer (see
-    /// [`prompt::warmer`]), for an answer that differs from the last.
-    async fn ask_answer_warmer(
+    /// A writing of a function of its own (see [`Self::written`]), `again`
+    /// times asked before; `Ok(None)` when the run ended meanwhile.
+    async fn ask_writing(
         &mut self,
         ask: String,
-        format: Value,
         again: u32,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
-        self.ask_answer_at(None, ask, format, again * 2).await
+        let request = prompt::writing_request(self.settings, self.num_ctx, ask, again * 2);
+        self.answer_to(&request).await
     }
 
     /// One structured answer after `earlier` (a question of these and the
@@ -591,20 +593,7 @@ impl Agent<'_> {
         ask: String,
         format: Value,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
-        self.ask_answer_at(earlier, ask, format, 0).await
-    }
-
-    /// One structured answer after `earlier`, `warmer` steps above the
-    /// run's temperature; `Ok(None)` when the run ended meanwhile.
-    async fn ask_answer_at(
-        &mut self,
-        earlier: Option<[String; 2]>,
-        ask: String,
-        format: Value,
-        warmer: u32,
-    ) -> Result<Option<crate::model::ChatReply>, StoreError> {
         let mut options = self.options();
-        options.temperature = prompt::warmer(options.temperature, warmer);
         options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
         let request: ChatRequest = match earlier {
             Some(earlier) => {
@@ -612,7 +601,16 @@ impl Agent<'_> {
             }
             None => prompt::answer_request(self.settings, ask, format, options),
         };
-        match self.ask(&request).await {
+        self.answer_to(&request).await
+    }
+
+    /// The model's answer to `request`; `Ok(None)` when the run ended
+    /// meanwhile.
+    async fn answer_to(
+        &mut self,
+        request: &ChatRequest,
+    ) -> Result<Option<crate::model::ChatReply>, StoreError> {
+        match self.ask(request).await {
             None => self
                 .end(Outcome::Interrupted, "stopped by the user".into())
                 .map(|_| None),

@@ -96,6 +96,31 @@ pub fn answer_request_after(
     request
 }
 
+/// The system prompt of a [`writing_request`].
+pub const WRITING_SYSTEM: &str = "You are a careful programmer. Write the one function asked for \
+from its description. Answer in plain text: the code in one code block.";
+
+/// A function written of its own from the goal's words (see
+/// `complete::examples`), `again` steps warmer than the run: no tools, no
+/// plan, no format. Held to a JSON string, Qwen2.5-Coder 1.5B wrote a
+/// function's body on one line at 0.6 (2 of 3 writings of wordplay's
+/// is_anagram raised SyntaxError); in a code block, none did.
+pub fn writing_request(settings: &Settings, num_ctx: u64, ask: String, again: u32) -> ChatRequest {
+    ChatRequest {
+        messages: vec![Message::system(WRITING_SYSTEM), Message::user(ask)],
+        tools: Vec::new(),
+        format: None,
+        options: Options {
+            temperature: warmer(settings.temperature, again),
+            num_ctx,
+            num_predict: Some(settings.num_predict.min(MAX_WRITING_TOKENS)),
+        },
+    }
+}
+
+/// Tokens a writing of one function is given at most.
+const MAX_WRITING_TOKENS: u32 = 600;
+
 /// The system prompt of a [`question_request`].
 const REPAIR_SYSTEM: &str = "You are a careful programmer fixing a bug. Answer in plain text: \
 first one sentence on what is wrong, then the corrected code in one code block.";
