@@ -266,12 +266,12 @@ pub fn difference(actual: &str, expected: &str) -> Option<String> {
 /// The goal's word on what calls return: each example both answers gave
 /// the same value for (quotes aside: the second answer may give the value
 /// bare) whose value the goal's words give (see [`given_by`]), or that two
-/// writings of the function from those words agreed on ([`Example::
-/// written`]), as the call and the value as the first answer wrote it.
-/// What a test of such a call
-/// must expect, and what the code must return, whatever the model
-/// believes: t26's add-duration wrote a test of `format_duration(3725) ==
-/// '01:02:05'` in the cycle that was to make it '1:02:05', as the goal says.
+/// writings of the function from those words agreed on
+/// ([`Example::written`]), as the call and the value as the first answer
+/// wrote it. What a test of such a call must expect, and what the code
+/// must return, whatever the model believes: t26's add-duration wrote a
+/// test of `format_duration(3725) == '01:02:05'` in the cycle that was to
+/// make it '1:02:05', as the goal says.
 pub fn goal_given(goal: &str, examples: &[Example]) -> Vec<(String, String)> {
     examples
         .iter()

@@ -724,9 +724,9 @@ pub trait Language: Send + Sync {
     }
     /// [`Language::examples_command`] of `name` as `source` (a writing of
     /// the function of its own, not a file of the workspace) defines it,
-    /// run from the workspace's root as that command is: what a second
-    /// writing of a function the goal describes returns on the goal's
-    /// calls (see `complete::examples`). `None` when the language cannot.
+    /// run from the workspace's root as that command is: what a writing
+    /// of a function the goal describes returns on the goal's calls (see
+    /// `complete::examples`). `None` when the language cannot.
     fn written_command(
         &self,
         _source: &str,

@@ -149,12 +149,12 @@ fn agreed(returned: &[Vec<(String, String)>]) -> Vec<(String, String)> {
 /// language's literal) in place of the model's answers, but where the
 /// goal's own words give the value (see [`examples::given_by`]).
 fn with_written(goal: &str, stated: Vec<Example>, written: Vec<(String, String)>) -> Vec<Example> {
+    let given = |e: &Example| {
+        let first = e.returns.first().map(String::as_str).unwrap_or_default();
+        examples::given_by(goal, first)
+    };
     let mut examples = stated;
     for (call, value) in written {
-        let given = |e: &Example| {
-            let first = e.returns.first().map(String::as_str).unwrap_or_default();
-            examples::given_by(goal, first)
-        };
         let example = Example {
             call: call.clone(),
             returns: vec![value.clone(), value],
