@@ -6277,6 +6277,74 @@ fn a_program_run_on_a_sample_is_held_to_what_the_goal_gives_for_the_sample() {
     assert_eq!(state.samples[0].asked, 3, "{:?}", state.samples);
 }
 
+/// t83's vowels: the model's two readings of a sample agreed on a wrong
+/// count, and a right program was held to it. Programs written of their
+/// own from the goal's words, run on a copy of the sample, are held over
+/// the readings where two print alike: a right program is met though the
+/// readings say otherwise, and a wrong one that prints what the readings
+/// say is not. Where the writings do not print alike, the readings stand.
+#[test]
+fn a_program_is_held_to_what_two_programs_written_apart_print_for_the_sample() {
+    let words = "import sys\n\nprint(len(open(sys.argv[1]).read().split()))\n";
+    let lines = "import sys\n\nprint(len(open(sys.argv[1]).read().splitlines()))\n";
+    // A writing that says it in words, and writes a file of its own.
+    let said = "import sys\n\nprint('The file has', len(open(sys.argv[1]).read().splitlines()), \
+                'lines')\nopen('apart.txt', 'w').write('x')\n";
+    let run = |program: &str, readings: &str, programs: &[&str]| {
+        let mut script = line_count_script(program, program, serde_json::json!([]));
+        script.samples = serde_json::json!({"must_print": readings, "output": readings});
+        script.programs = programs.iter().map(|p| p.to_string()).collect();
+        line_count_with(script, &[("sample.txt", "one two\nthree\n")], "0")
+    };
+    // A right program, readings that agree on 3, two writings that print
+    // 2 (one in words): met, and held to 2.
+    let (test, done) = run(lines, "3", &[lines, said]);
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(
+        state.samples[0].written,
+        ["2", "The file has 2 lines"],
+        "{:?}",
+        state.samples
+    );
+    let counted = naming(&state.requirements, "what the goal asks for");
+    assert!(
+        counted.met && counted.shown_by.as_ref().unwrap().expects == "2",
+        "{counted:?}"
+    );
+    // The writings ran on a copy: the workspace holds no file of theirs.
+    assert!(!test.workspace.join("apart.txt").exists());
+    // A wrong program that prints what the readings say: not met.
+    let (test, ended) = run(words, "3", &[lines, lines]);
+    ended.assert_code(1);
+    assert!(!ended.stderr.contains("Goal achieved"), "{}", ended.stderr);
+    let state = test.assert_replay_matches();
+    let counted = naming(&state.requirements, "what the goal asks for");
+    assert!(
+        !counted.met
+            && counted.evidence.contains("give \"2\"")
+            && counted.evidence.contains("two programs written apart"),
+        "{counted:?}"
+    );
+    // Writings that do not print alike (a third asked, with no code):
+    // the readings stand.
+    let (test, ended) = run(lines, "3", &[lines, words]);
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert_eq!(state.samples[0].written, ["2", "3"]);
+    let asked = test
+        .server()
+        .requests()
+        .iter()
+        .filter(|r| {
+            r["messages"][0]["content"]
+                .as_str()
+                .is_some_and(|s| s.contains("Write the one program asked for"))
+        })
+        .count();
+    assert_eq!(asked, 3);
+}
+
 /// t41's longest: a right program printed the longest line of its sample,
 /// the model's readings of the goal disagreed and foresaw none of it, and
 /// the run ended not achieved. Asked which of the output and the readings

@@ -634,6 +634,12 @@ pub trait Language: Send + Sync {
     fn module_for_package(&self, _name: &str, _files: &[String]) -> Option<String> {
         None
     }
+    /// The file that makes a package of the folder `name` (Python's
+    /// `wordplay/__init__.py` for `wordplay`); `None` when the language has
+    /// no such file.
+    fn package_file(&self, _name: &str) -> Option<String> {
+        None
+    }
     /// The package a planned `path` makes of the folder it is in
     /// (Python's `kelvin/__init__.py` makes `kelvin`); `None` when it makes
     /// none.
@@ -733,6 +739,19 @@ pub trait Language: Send + Sync {
         _name: &str,
         _examples: &[examples::Example],
     ) -> Option<String> {
+        None
+    }
+    /// The program file `command` runs, when it runs one of this
+    /// language's as its interpreter does (Python's `vowels.py` of
+    /// `python3 vowels.py < input.txt`).
+    fn program_in(&self, _command: &str) -> Option<String> {
+        None
+    }
+    /// `command` with `source` (a writing of the program of its own) run
+    /// in place of the file it runs (see [`Language::program_in`]), with
+    /// the same arguments and input: what that writing prints (see
+    /// `complete::samples`). `None` when the language cannot.
+    fn written_program_command(&self, _source: &str, _command: &str) -> Option<String> {
         None
     }
     /// The command that makes `call` (of literals) of `name`, defined by

@@ -32,6 +32,11 @@ pub struct SampleReading {
     pub prints: Vec<String>,
     /// Questions asked (an answer that could not be read is not kept).
     pub asked: u32,
+    /// What programs written apart from the goal's words (not shown the
+    /// run's code) printed when run as `command` on copies of the samples,
+    /// each that ran and exited 0 (see `complete::samples`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub written: Vec<String>,
 }
 
 impl SampleReading {
@@ -40,29 +45,56 @@ impl SampleReading {
         said(&self.prints)
     }
 
-    /// What two answers agree on: the same words (spacing, punctuation
-    /// aside), or one said within the other (`25` and `The file has 25
-    /// words.`), then the shorter.
+    /// What the command must print: what two programs written apart print
+    /// alike (see [`Self::written_agreed`]), or in the words of what two
+    /// answers agree on when it is said within that (`3` of `Vowels: 3`);
+    /// with no two such programs, what two answers agree on (see
+    /// [`agreed_in`]). A model reads a count off a sample less surely than
+    /// it writes the program that counts: t83's vowels read `Hello,
+    /// world!` as 2 vowels twice, and a right program that printed 3 was
+    /// held unmet.
     pub fn agreed(&self) -> Option<&str> {
-        let readings = self.readings();
-        readings.iter().enumerate().find_map(|(i, a)| {
-            readings[i + 1..].iter().find_map(|b| {
-                let (short, long) = match spoken(a).len() <= spoken(b).len() {
-                    true => (*a, *b),
-                    false => (*b, *a),
-                };
-                says(long, short).then_some(short)
-            })
-        })
+        let read = agreed_in(&self.readings());
+        match self.written_agreed() {
+            Some(written) => match read {
+                Some(read) if says(written, read) => Some(read),
+                _ => Some(written),
+            },
+            None => read,
+        }
+    }
+
+    /// What two programs written apart printed alike (see
+    /// [`agreed_in`]).
+    pub fn written_agreed(&self) -> Option<&str> {
+        agreed_in(&said(&self.written))
+    }
+
+    /// Where [`Self::agreed`] comes from, as the evidence says it.
+    pub fn given_by(&self) -> &'static str {
+        match self.written_agreed() {
+            Some(_) => {
+                "as two programs written apart from the goal's words, not shown the code, print"
+            }
+            None => "read apart from the code and its output",
+        }
     }
 
     /// Whether `printed` is what the answers give: the agreed text, in its
     /// words (`12` does not say `2`), or, with nothing agreed, one of the
     /// answers (a bare number said whole within one counts, see
-    /// [`says_whole`]).
+    /// [`says_whole`]). What two programs written apart print alike holds
+    /// a shorter output said within it with the same figures (`3` within
+    /// `The line has 3 vowels.`), not one that leaves a figure out.
     pub fn foresees(&self, printed: &str) -> bool {
+        let within_written = || {
+            self.written_agreed().is_some_and(|written| {
+                let figures = figures_of(printed);
+                !figures.is_empty() && figures == figures_of(written) && says(written, printed)
+            })
+        };
         match self.agreed() {
-            Some(expects) => says(printed, expects),
+            Some(expects) => says(printed, expects) || within_written(),
             None => self.readings().iter().any(|answer| {
                 says(printed, answer)
                     || (printed.chars().any(|c| c.is_ascii_digit()) && says_whole(answer, printed))
@@ -362,6 +394,31 @@ fn says_whole(text: &str, number: &str) -> bool {
     !wanted.is_empty() && words.windows(wanted.len()).any(|w| w == wanted.as_slice())
 }
 
+/// The numbers `text` says, in order (`3` and `10` of `3 lines, 10
+/// words`).
+fn figures_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .map(|w| w.trim_matches(['.', '-']))
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// What two of `readings` agree on: the same words (spacing, punctuation
+/// aside), or one said within the other (`25` and `The file has 25
+/// words.`), then the shorter.
+pub fn agreed_in<'a>(readings: &[&'a str]) -> Option<&'a str> {
+    readings.iter().enumerate().find_map(|(i, a)| {
+        readings[i + 1..].iter().find_map(|b| {
+            let (short, long) = match spoken(a).len() <= spoken(b).len() {
+                true => (*a, *b),
+                false => (*b, *a),
+            };
+            says(long, short).then_some(short)
+        })
+    })
+}
+
 /// A met requirement shown by a command with a reading is met only when
 /// the command printed the agreed text, in its words (`12` does not say
 /// `2`), or, with nothing agreed, one of the answers (a bare number said
@@ -397,9 +454,10 @@ pub fn hold_to_read(
             requirement.met = true;
             requirement.evidence = format!(
                 "`{command}` printed {:?}, what the goal's words give for the content of {} \
-                 (read apart from the code and its output)",
+                 ({})",
                 cut(printed, 80),
-                reading.files()
+                reading.files(),
+                reading.given_by()
             );
             continue;
         }
@@ -407,9 +465,10 @@ pub fn hold_to_read(
         requirement.evidence = match agreed {
             Some(expects) => format!(
                 "`{command}` printed {:?}; for the content of {}, the goal's words give \
-                 {expects:?} (read apart from the code and its output)",
+                 {expects:?} ({})",
                 cut(printed, 80),
-                reading.files()
+                reading.files(),
+                reading.given_by()
             ),
             None => format!(
                 "`{command}` printed {:?}, and no reading of the goal's words on the content \
@@ -437,7 +496,40 @@ mod tests {
             }],
             prints: prints.iter().map(|p| p.to_string()).collect(),
             asked: prints.len() as u32,
+            written: Vec::new(),
         }
+    }
+
+    /// Two programs written apart that print alike are held over the
+    /// readings; a reading said within what they print gives its words.
+    #[test]
+    fn what_two_programs_written_apart_print_is_held_over_the_readings() {
+        let mut counted = reading("python3 vowels.py < input.txt", &["2", "2"]);
+        assert_eq!(counted.agreed(), Some("2"));
+        counted.written = vec!["Vowels: 3".into(), "3".into()];
+        assert_eq!(counted.written_agreed(), Some("3"));
+        assert_eq!(counted.agreed(), Some("3"));
+        assert!(counted.foresees("3") && counted.foresees("There are 3 vowels"));
+        assert!(!counted.foresees("2"));
+        // Not alike: the readings stand.
+        counted.written = vec!["3".into(), "4".into()];
+        assert_eq!(counted.agreed(), Some("2"));
+        assert!(counted.given_by().starts_with("read apart"));
+        // Said in words by both, with the reading within: the reading's
+        // words; a shorter output with the same figures is foreseen, one
+        // that leaves a figure out is not.
+        let mut figures = reading("python3 wc.py sample.txt", &["3 10", "3 10"]);
+        figures.written = vec!["3 lines, 10 words".into(), "3 lines, 10 words".into()];
+        assert_eq!(figures.agreed(), Some("3 lines, 10 words"));
+        assert!(figures.foresees("3 lines, 10 words"));
+        assert!(!figures.foresees("3"));
+        let mut said = reading("python3 vowels.py < input.txt", &["3", "3"]);
+        said.written = vec![
+            "The line has 3 vowels.".into(),
+            "The line has 3 vowels.".into(),
+        ];
+        assert_eq!(said.agreed(), Some("3"));
+        assert!(said.given_by().starts_with("as two programs"));
     }
 
     #[test]

@@ -912,16 +912,20 @@ pub fn package_names(goal: &str) -> Vec<String> {
 }
 
 /// Each package the goal asks for (see [`package_names`]) that this run
-/// made a module of instead (`module_for`: the module, `wordplay.py`):
-/// an unmet requirement. t79's wordplay ("Make a Python package wordplay
-/// ...") wrote `wordplay.py`, and the run ended "Goal achieved".
+/// made a module of instead (`module_for`: the module, `wordplay.py`, and
+/// the package's own file, `wordplay/__init__.py`): an unmet requirement
+/// about that file, whose evidence says the code goes there. t79's
+/// wordplay ("Make a Python package wordplay ...") wrote `wordplay.py`, and
+/// the run ended "Goal achieved"; t83's cycle, told only "Change
+/// wordplay.py: make this true: wordplay is a package", wrote
+/// `wordplay/__init__.py` as an import of the package from itself.
 pub fn hold_to_packages(
     goal: &str,
     mut requirements: Vec<Requirement>,
-    module_for: impl Fn(&str) -> Option<String>,
+    module_for: impl Fn(&str) -> Option<(String, String)>,
 ) -> Vec<Requirement> {
     for name in package_names(goal) {
-        let Some(module) = module_for(&name) else {
+        let Some((module, file)) = module_for(&name) else {
             continue;
         };
         let text = format!(
@@ -932,11 +936,14 @@ pub fn hold_to_packages(
         requirements.push(Requirement {
             requirement: text,
             met: false,
-            evidence: format!("{module} is a module, not a package; there is no folder {name}/"),
+            evidence: format!(
+                "{module} is a module, not a package; there is no folder {name}/: {file} holds \
+                 the code of {module} itself, and imports nothing from {name}"
+            ),
             about_tests: false,
             about_output: false,
             shown_by: None,
-            file: None,
+            file: Some(file),
         });
     }
     requirements
@@ -3517,14 +3524,20 @@ pub(crate) mod tests {
             ["with", "mathx"]
         );
         assert!(package_names("Write fizzbuzz.py with tests").is_empty());
-        let module = |name: &str| (name == "wordplay").then(|| "wordplay.py".to_string());
+        let module = |name: &str| {
+            (name == "wordplay").then(|| ("wordplay.py".into(), "wordplay/__init__.py".into()))
+        };
         let held = hold_to_packages("Make a Python package wordplay", Vec::new(), module);
         assert_eq!(held.len(), 1);
         assert!(!held[0].met);
         assert!(
-            held[0].evidence.contains("wordplay.py is a module"),
+            held[0].evidence.contains("wordplay.py is a module")
+                && held[0]
+                    .evidence
+                    .contains("wordplay/__init__.py holds the code of wordplay.py itself"),
             "{held:?}"
         );
+        assert_eq!(held[0].file.as_deref(), Some("wordplay/__init__.py"));
         let none = hold_to_packages("Make a Python package wordplay", Vec::new(), |_| None);
         assert!(none.is_empty());
     }

@@ -48,6 +48,7 @@ pub use command::{DEFAULT_ALLOWED, printed};
 pub use edit::{apply as apply_edit, made_before as edit_made_before, smallest as smallest_edit};
 pub use files::sha256_hex;
 pub use output::HeadTail;
+pub use policy::input_file;
 pub use process::{Limits, become_subreaper};
 pub use refusal::{Refusal, RefusalKind};
 pub use removal::lost_definitions;
@@ -252,6 +253,50 @@ impl Toolbox {
     /// (`python3 -c`), which the model may not.
     pub async fn run_own(&self, cmd: &str, timeout: Duration, stop: &Stop) -> ActionOutcome {
         let place = self.place().await;
+        command::run(&place, cmd, timeout, &self.own_config(), stop).await
+    }
+
+    /// [`Toolbox::run_own`] in a folder of its own that holds only
+    /// `files` (paths relative to it, and their content), not in the
+    /// workspace: a program the runner had written apart runs on copies of
+    /// the workspace's samples, and what it writes goes with the folder.
+    /// A folder that cannot be made is a refusal, as a command that cannot
+    /// start is.
+    pub async fn run_own_apart(
+        &self,
+        cmd: &str,
+        files: &[(String, String)],
+        timeout: Duration,
+        stop: &Stop,
+    ) -> ActionOutcome {
+        let tmp = self.tmp.as_deref().map(tempfile::TempDir::path);
+        let made = tempfile::Builder::new()
+            .prefix("apart-")
+            .tempdir_in(tmp.map_or_else(env::temp_root, Path::to_path_buf))
+            .and_then(|dir| {
+                for (path, content) in files {
+                    let to = dir.path().join(path);
+                    if let Some(parent) = to.parent() {
+                        fs_err::create_dir_all(parent)?;
+                    }
+                    fs_err::write(to, content)?;
+                }
+                Ok(dir)
+            });
+        let dir = match made {
+            Ok(dir) => dir,
+            Err(error) => {
+                return ActionOutcome::refused(
+                    RefusalKind::CommandNotAllowed,
+                    format!("no folder to run `{cmd}` apart in: {error}"),
+                );
+            }
+        };
+        let place = command::Place {
+            root: dir.path(),
+            tmp,
+            reads: self.reads().await,
+        };
         command::run(&place, cmd, timeout, &self.own_config(), stop).await
     }
 

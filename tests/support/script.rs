@@ -50,6 +50,10 @@ pub struct Script {
     /// list, and by default, an answer with no code.
     #[serde(default)]
     pub writes: Vec<String>,
+    /// The code the model writes when asked for a program of its own, as
+    /// `writes` is for a function.
+    #[serde(default)]
+    pub programs: Vec<String>,
     /// The values the model chooses when asked which of two a call
     /// returns (the format asks for `answer`): the letter of the one of
     /// these; by default, and when neither is, `a` (a model that picks
@@ -322,16 +326,21 @@ pub(super) fn answer(script: &Script, request: &Value, seen: usize) -> (Reply, O
         let agreed = || json!({ "returns": script.examples["examples"].clone() });
         return answered(script.returns.clone().unwrap_or_else(agreed));
     }
-    // A function written of its own, in plain text: the writing of the
-    // temperature's step (0.2, 0.6, 1.0), or none.
+    // A function or a program written of its own, in plain text: the
+    // writing of the temperature's step (0.2, 0.6, 1.0), or none.
     let system = messages.first().and_then(|m| m["content"].as_str());
-    if system.is_some_and(|s| s.contains("Write the one function asked for")) {
+    let written = match system {
+        Some(s) if s.contains("Write the one function asked for") => Some(&script.writes),
+        Some(s) if s.contains("Write the one program asked for") => Some(&script.programs),
+        _ => None,
+    };
+    if let Some(writes) = written {
         let temperature = request["options"]["temperature"]
             .as_f64()
             .or_else(|| request["temperature"].as_f64())
             .unwrap_or_default();
         let at = ((temperature - 0.2) / 0.4).round().max(0.0) as usize;
-        let content = match script.writes.get(at) {
+        let content = match writes.get(at) {
             Some(code) => format!("Here it is:\n```python\n{code}```\n"),
             None => "I cannot write it.".to_string(),
         };

@@ -445,15 +445,17 @@ impl Agent<'_> {
     }
 
     /// The module this run made where the goal asks for a package `name`
-    /// (see [`crate::lang::Language::module_for_package`]); one the project
-    /// had is the user's layout, and is left alone.
-    fn module_for_package(&self, name: &str) -> Option<String> {
+    /// (see [`crate::lang::Language::module_for_package`]), and the file
+    /// that makes the package; one the project had is the user's layout,
+    /// and is left alone.
+    fn module_for_package(&self, name: &str) -> Option<(String, String)> {
         let files = super::workspace_files(self.tools.root());
         let baseline = &self.state().baseline.files;
-        self.languages
-            .iter()
-            .find_map(|language| language.module_for_package(name, &files))
-            .filter(|module| !baseline.contains_key(module))
+        self.languages.iter().find_map(|language| {
+            let module = language.module_for_package(name, &files)?;
+            let file = language.package_file(name)?;
+            (!baseline.contains_key(&module)).then_some((module, file))
+        })
     }
 
     /// The names the package folders the goal names do not give as they

@@ -49,7 +49,7 @@ pub(super) fn lines_schema(key: &str, min: usize, max: usize) -> Value {
 }
 
 /// The language's name as a person writes it: `Python`.
-fn spelled(name: &str) -> String {
+pub(super) fn spelled(name: &str) -> String {
     let mut chars = name.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
@@ -116,7 +116,7 @@ fn writing_prompt(name: &str, language: &str, code: &[(String, String)]) -> Stri
 
 /// The code a writing's answer gives: the last fenced block in it, or all
 /// of it when it has none.
-fn code_of(content: &str) -> Option<String> {
+pub(super) fn code_of(content: &str) -> Option<String> {
     let code = match crate::model::text_calls::code_blocks(content)
         .into_iter()
         .next_back()
@@ -580,7 +580,13 @@ impl Agent<'_> {
         ask: String,
         again: u32,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
-        let request = prompt::writing_request(self.settings, self.num_ctx, ask, again * 2);
+        let request = prompt::writing_request(
+            prompt::Writing::Function,
+            self.settings,
+            self.num_ctx,
+            ask,
+            again * 2,
+        );
         self.answer_to(&request).await
     }
 
@@ -606,7 +612,7 @@ impl Agent<'_> {
 
     /// The model's answer to `request`; `Ok(None)` when the run ended
     /// meanwhile.
-    async fn answer_to(
+    pub(super) async fn answer_to(
         &mut self,
         request: &ChatRequest,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {

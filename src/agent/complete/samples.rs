@@ -12,7 +12,9 @@
 use serde_json::{Value, json};
 
 use super::assess::json_of;
+use super::examples::spelled;
 use crate::agent::Agent;
+use crate::agent::prompt;
 use crate::digest::sha256_hex;
 use crate::state::Event;
 use crate::state::samples::{self, Sample, SampleChoice, SampleReading};
@@ -21,6 +23,10 @@ use crate::store::{Durability, StoreError};
 
 /// Commands read at one assessment, at most.
 const MAX_READ: usize = 4;
+/// Writings of a program, at most (see [`Agent::written_prints`]).
+const WRITINGS: u32 = 3;
+/// How long a program written apart may run.
+const WRITTEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 /// An answer's characters, at most.
 const MAX_TEXT: usize = 300;
 
@@ -124,6 +130,7 @@ impl Agent<'_> {
     ) -> Result<Option<Vec<SampleReading>>, StoreError> {
         let mut current = Vec::new();
         let mut asked_now = Vec::new();
+        let mut programs = Programs::default();
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         for (command, files) in self.sampled(requirements) {
             let samples: Vec<Sample> = files
@@ -148,6 +155,7 @@ impl Agent<'_> {
                 samples,
                 prints: Vec::new(),
                 asked: 0,
+                written: Vec::new(),
             };
             let head = self.head();
             while reading.asked < 2 || !reading.settled() {
@@ -168,6 +176,14 @@ impl Agent<'_> {
                     .filter(|answer| !samples::echoes(answer, &command, &files));
                 reading.prints.extend(answer);
             }
+            let Some((written, used, again)) =
+                self.written_prints(&command, &files, &mut programs).await?
+            else {
+                return Ok(None);
+            };
+            reading.written = written;
+            usage += used;
+            retries += again;
             asked_now.push(reading.clone());
             current.push(reading);
         }
@@ -182,6 +198,103 @@ impl Agent<'_> {
             )?;
         }
         Ok(Some(current))
+    }
+}
+
+/// The writings of each program asked at one reading of the samples, in
+/// the order asked (`None`: an answer with no code): the commands that run
+/// the same program run the same writings.
+#[derive(Default)]
+struct Programs(Vec<(String, Vec<Option<String>>)>);
+
+/// What a program is asked for, written of its own.
+fn program_prompt(path: &str, language: &str) -> String {
+    format!(
+        "Write the whole {language} program {path} as the GOAL's words describe it: one file \
+         that reads what the GOAL says it reads, the way the GOAL says, and prints what the GOAL \
+         asks. No tests, no examples, no other files."
+    )
+}
+
+impl Agent<'_> {
+    /// What programs written of their own from the goal's words (not
+    /// shown the run's code nor any output) print when run as `command`
+    /// on copies of `files` (see [`SampleReading::written`]), with the
+    /// usage and retries of the questions: two writings, the second
+    /// warmer, and a third when those two do not print alike or one did
+    /// not run. Only for a program the run makes anew: one the project
+    /// had does more than the goal's words say. `None` when the run ended
+    /// meanwhile.
+    async fn written_prints(
+        &mut self,
+        command: &str,
+        files: &[(String, String)],
+        programs: &mut Programs,
+    ) -> Result<Option<(Vec<String>, crate::chat::Usage, u32)>, StoreError> {
+        let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
+        let mut printed: Vec<String> = Vec::new();
+        let languages = self.languages;
+        let found = languages
+            .iter()
+            .find_map(|language| Some((language.as_ref(), language.program_in(command)?)));
+        let Some((language, path)) = found else {
+            return Ok(Some((printed, usage, retries)));
+        };
+        if self.state().baseline.files.contains_key(&path) {
+            return Ok(Some((printed, usage, retries)));
+        }
+        let at = match programs.0.iter().position(|(known, _)| *known == path) {
+            Some(at) => at,
+            None => {
+                programs.0.push((path.clone(), Vec::new()));
+                programs.0.len() - 1
+            }
+        };
+        for again in 0..WRITINGS {
+            let agreed = samples::agreed_in(&samples::said(&printed)).is_some();
+            if again == 2 && (printed.is_empty() || agreed) {
+                break;
+            }
+            if programs.0[at].1.len() <= again as usize {
+                let ask = format!(
+                    "{}\n\n{}",
+                    self.head(),
+                    program_prompt(&path, &spelled(language.name()))
+                );
+                let request = prompt::writing_request(
+                    prompt::Writing::Program,
+                    self.settings,
+                    self.num_ctx,
+                    ask,
+                    again * 2,
+                );
+                let Some(reply) = self.answer_to(&request).await? else {
+                    return Ok(None);
+                };
+                usage += reply.usage;
+                retries += reply.retries;
+                tracing::info!(%path, answer = %reply.content, "the program written again");
+                programs.0[at]
+                    .1
+                    .push(super::examples::code_of(&reply.content));
+            }
+            let Some(source) = programs.0[at].1[again as usize].clone() else {
+                continue;
+            };
+            let Some(run) = language.written_program_command(&source, command) else {
+                break;
+            };
+            let outcome = self
+                .tools
+                .run_own_apart(&run, files, WRITTEN_TIMEOUT, &self.stop)
+                .await;
+            let output = crate::tools::printed(&outcome.result);
+            tracing::info!(%command, exit_code = ?outcome.exit_code, %output, "a program written again, run");
+            if outcome.exit_code == Some(0) && !output.trim().is_empty() {
+                printed.push(output.trim().to_string());
+            }
+        }
+        Ok(Some((printed, usage, retries)))
     }
 }
 

@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::lang::Languages;
+use crate::state::verdict::package_names;
 use crate::state::{SubtaskKind, TaskPlan};
+use crate::text::replace_word;
 
 /// What a planned write of a program adds to the model's words.
 pub(super) const WHOLE: &str = ". Complete working code, no placeholders";
@@ -99,6 +101,7 @@ pub(super) fn files_plan(
             files.push((path, purpose));
         }
     }
+    asked_packages(&mut files, &mut check, shape, &languages);
     if unasked_modules(&mut files, shape, &languages) {
         let planned: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         // A check that runs a file left out runs what the plan writes.
@@ -184,6 +187,48 @@ pub(super) fn files_plan(
         description,
         subtasks,
     }])
+}
+
+/// Each package the goal asks for (see [`package_names`]) that the plan
+/// would make a module of instead (Python's `wordplay.py` for "a Python
+/// package wordplay"), when neither the plan nor the workspace has a file
+/// in its folder: the module is planned as the package's own file
+/// (`wordplay/__init__.py`), and a check that ran the module is left to
+/// the plan's tests. t83's wordplay and distance planned the module; the
+/// assessment held "wordplay is a package" unmet, and the cycle that was
+/// to make one wrote `wordplay/__init__.py` as `from wordplay import
+/// is_anagram, reverse_words`, which imports the package from itself.
+fn asked_packages(
+    files: &mut [(String, String)],
+    check: &mut String,
+    shape: &Shape,
+    languages: &Languages,
+) {
+    for name in package_names(shape.goal) {
+        let folder = format!("{name}/");
+        let planned: Vec<String> = files.iter().map(|(path, _)| path.clone()).collect();
+        let in_folder = |path: &String| path.starts_with(&folder);
+        if planned.iter().any(in_folder) || shape.existing.iter().any(in_folder) {
+            continue;
+        }
+        let made = languages.all().find_map(|language| {
+            let module = language.module_for_package(&name, &planned)?;
+            let file = language.package_file(&name)?;
+            (!shape.existing.contains(&module)).then_some((module, file))
+        });
+        let Some((module, file)) = made else {
+            continue;
+        };
+        for (path, purpose) in files.iter_mut() {
+            *purpose = replace_word(purpose, &module, &file);
+            if *path == module {
+                path.clone_from(&file);
+            }
+        }
+        if shell_words::split(check).is_ok_and(|words| words.contains(&module)) {
+            check.clear();
+        }
+    }
 }
 
 /// `files` without the modules of a package the plan makes anew that hold
@@ -516,6 +561,82 @@ mod tests {
             existing: &there,
         };
         assert_eq!(parse_for(plan, &shape_there).unwrap()[0].kinds.len(), 7);
+    }
+
+    /// t83's distance plan: a module where the goal asks for a package.
+    #[test]
+    fn a_module_planned_where_the_goal_asks_for_a_package_is_planned_as_the_package() {
+        let plan = r#"{"tasks": [
+            {"path": "distance.py", "purpose": "Define km_to_miles and miles_to_km in the distance.py file"},
+            {"path": "test_distance.py", "purpose": "Tests of distance.py"}],
+            "check": "python3 distance.py"}"#;
+        let goal = "Make a Python package called distance with km_to_miles(km) and \
+                    miles_to_km(miles), importable as `from distance import km_to_miles, \
+                    miles_to_km`, plus pytest tests";
+        let existing = BTreeSet::new();
+        let shape = Shape {
+            goal,
+            existing: &existing,
+        };
+        let tasks = parse_for(plan, &shape).unwrap();
+        assert_eq!(
+            tasks[0].kinds,
+            [
+                SubtaskKind::Write {
+                    path: "distance/__init__.py".into()
+                },
+                SubtaskKind::Write {
+                    path: "test_distance.py".into()
+                },
+                SubtaskKind::Check {
+                    cmd: "python3 -m pytest -q".into()
+                },
+            ]
+        );
+        assert!(
+            tasks[0].subtasks[0].starts_with(
+                "Write distance/__init__.py: Define km_to_miles and miles_to_km in \
+                              the distance/__init__.py file"
+            ),
+            "{}",
+            tasks[0].subtasks[0]
+        );
+        assert!(
+            tasks[0].subtasks[1].contains(
+                "Tests of distance/__init__.py. It imports from distance (`from distance import"
+            ),
+            "{}",
+            tasks[0].subtasks[1]
+        );
+        // A goal that asks for no package, a module already there, and a
+        // plan that makes the package's folder keep the plan's module.
+        let no_package = Shape {
+            goal: "Write distance.py with km_to_miles(km) and pytest tests",
+            existing: &existing,
+        };
+        let there: BTreeSet<String> = ["distance.py".to_string()].into();
+        let module_there = Shape {
+            goal,
+            existing: &there,
+        };
+        for shape in [no_package, module_there] {
+            assert_eq!(
+                parse_for(plan, &shape).unwrap()[0].kinds[0],
+                SubtaskKind::Write {
+                    path: "distance.py".into()
+                }
+            );
+        }
+        let folder = plan.replace(
+            r#"{"path": "test_distance.py""#,
+            r#"{"path": "distance/units.py", "purpose": "constants"}, {"path": "test_distance.py""#,
+        );
+        assert_eq!(
+            parse_for(&folder, &shape).unwrap()[0].kinds[0],
+            SubtaskKind::Write {
+                path: "distance.py".into()
+            }
+        );
     }
 
     #[test]

@@ -96,30 +96,62 @@ pub fn answer_request_after(
     request
 }
 
-/// The system prompt of a [`writing_request`].
-pub const WRITING_SYSTEM: &str = "You are a careful programmer. Write the one function asked for \
-from its description. Answer in plain text: the code in one code block.";
+/// What a [`writing_request`] asks for, of its own from the goal's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writing {
+    /// One function (see `complete::examples`).
+    Function,
+    /// A whole program (see `complete::samples`).
+    Program,
+}
 
-/// A function written of its own from the goal's words (see
-/// `complete::examples`), `again` steps warmer than the run: no tools, no
-/// plan, no format. Held to a JSON string, Qwen2.5-Coder 1.5B wrote a
-/// function's body on one line at 0.6 (2 of 3 writings of wordplay's
-/// is_anagram raised SyntaxError); in a code block, none did.
-pub fn writing_request(settings: &Settings, num_ctx: u64, ask: String, again: u32) -> ChatRequest {
+impl Writing {
+    /// The system prompt.
+    pub fn system(self) -> &'static str {
+        match self {
+            Writing::Function => {
+                "You are a careful programmer. Write the one function asked for from its \
+                 description. Answer in plain text: the code in one code block."
+            }
+            Writing::Program => {
+                "You are a careful programmer. Write the one program asked for from its \
+                 description. Answer in plain text: the code in one code block."
+            }
+        }
+    }
+
+    /// Tokens a writing is given at most.
+    fn max_tokens(self) -> u32 {
+        match self {
+            Writing::Function => 600,
+            Writing::Program => 800,
+        }
+    }
+}
+
+/// A function or a program written of its own from the goal's words,
+/// `again` steps warmer than the run: no tools, no plan, no format. Held
+/// to a JSON string, Qwen2.5-Coder 1.5B wrote a function's body on one
+/// line at 0.6 (2 of 3 writings of wordplay's is_anagram raised
+/// SyntaxError); in a code block, none did.
+pub fn writing_request(
+    what: Writing,
+    settings: &Settings,
+    num_ctx: u64,
+    ask: String,
+    again: u32,
+) -> ChatRequest {
     ChatRequest {
-        messages: vec![Message::system(WRITING_SYSTEM), Message::user(ask)],
+        messages: vec![Message::system(what.system()), Message::user(ask)],
         tools: Vec::new(),
         format: None,
         options: Options {
             temperature: warmer(settings.temperature, again),
             num_ctx,
-            num_predict: Some(settings.num_predict.min(MAX_WRITING_TOKENS)),
+            num_predict: Some(settings.num_predict.min(what.max_tokens())),
         },
     }
 }
-
-/// Tokens a writing of one function is given at most.
-const MAX_WRITING_TOKENS: u32 = 600;
 
 /// The system prompt of a [`question_request`].
 const REPAIR_SYSTEM: &str = "You are a careful programmer fixing a bug. Answer in plain text: \

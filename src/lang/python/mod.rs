@@ -119,6 +119,10 @@ const WRITTEN_SCRIPT: &str = concat!(
     include_str!("examples.py")
 );
 
+/// The script that runs a program written apart in place of the
+/// workspace's (see [`Language::written_program_command`]).
+const PROGRAM_SCRIPT: &str = include_str!("program.py");
+
 /// `python3 -c SCRIPT FIRST NAME EXAMPLES`: `script` (one of
 /// [`EXAMPLES_SCRIPT`] and [`WRITTEN_SCRIPT`]) on the calls of `examples`
 /// and the values they should return, as JSON.
@@ -555,6 +559,10 @@ impl Language for Python {
         ))
     }
 
+    fn package_file(&self, name: &str) -> Option<String> {
+        Some(format!("{name}/__init__.py"))
+    }
+
     fn package_of(&self, path: &str) -> Option<String> {
         path.strip_suffix("/__init__.py").map(str::to_string)
     }
@@ -911,6 +919,34 @@ impl Language for Python {
         examples: &[crate::lang::examples::Example],
     ) -> Option<String> {
         examples_script(WRITTEN_SCRIPT, source, name, examples)
+    }
+
+    fn program_in(&self, command: &str) -> Option<String> {
+        let before = crate::tools::input_file(command).map_or(command, |(before, _)| before);
+        let words = shell_words::split(before).ok()?;
+        let [program, path, ..] = words.as_slice() else {
+            return None;
+        };
+        let path = path.strip_prefix("./").unwrap_or(path);
+        (matches!(program.as_str(), "python3" | "python") && self.owns(path) && !self.is_test(path))
+            .then(|| path.to_string())
+    }
+
+    /// `python3 -c SCRIPT SOURCE PATH ARGS... [< INPUT]` (`program.py`).
+    fn written_program_command(&self, source: &str, command: &str) -> Option<String> {
+        let path = self.program_in(command)?;
+        let (before, input) = match crate::tools::input_file(command) {
+            Some((before, input)) => (before, Some(input)),
+            None => (command, None),
+        };
+        let words = shell_words::split(before).ok()?;
+        let mut run = vec!["python3", "-c", PROGRAM_SCRIPT, source, &path];
+        run.extend(words[2..].iter().map(String::as_str));
+        let run = shell_words::join(run);
+        Some(match input {
+            Some(input) => format!("{run} < {}", shell_words::quote(&input)),
+            None => run,
+        })
     }
 
     /// `python3 -c SCRIPT MODULE NAME CALL` (`trace.py`), the module

@@ -109,6 +109,39 @@ fn from_itself(write: &Write) -> Option<String> {
     })
 }
 
+/// A package's own file that imports from the package, names it does not
+/// define (`from wordplay import is_anagram` as `wordplay/__init__.py`):
+/// `import wordplay` finds the folder, so the file reads itself, and the
+/// import fails ("cannot import name ... from partially initialized
+/// module"). t83's wordplay and distance wrote it where a module of the
+/// package's name was there too (`wordplay.py`). A file that had such an
+/// import before is the project's.
+fn from_its_package(write: &Write) -> Option<String> {
+    let path = write.path;
+    let package = path.strip_suffix("/__init__.py")?.replace('/', ".");
+    let defined = |name: &String| write.facts.defs.iter().any(|d| d.name == *name);
+    let import = write.facts.imports.iter().find(|import| {
+        import.module == package
+            && import
+                .names
+                .as_ref()
+                .is_some_and(|names| !names.iter().all(defined))
+    })?;
+    let had = write
+        .was
+        .is_some_and(|was| was.imports.iter().any(|i| i.module == package));
+    let names = import.names.as_ref()?.join(", ");
+    (!had).then(|| {
+        format!(
+            "{path} is the package {package} itself: `from {package} import {names}` in it reads \
+             the package from itself, which gives it nothing (`import {package}` finds the \
+             folder, not a module beside it). Give the whole of {path} with the code it is to \
+             give (its functions, each with `def`), or import them from a module inside the \
+             folder (`from .name import ...`)."
+        )
+    })
+}
+
 /// Why the write should not happen, with what to write instead when known.
 pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
     let path = write.path;
@@ -137,7 +170,7 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
-    if let Some(own) = from_itself(write) {
+    if let Some(own) = from_itself(write).or_else(|| from_its_package(write)) {
         return Some((own, None));
     }
     let had = write.was.map_or(0, |was| was.unreachable.len());

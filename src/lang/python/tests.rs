@@ -1796,6 +1796,42 @@ fn a_module_that_imports_from_itself_is_refused() {
     assert!(!matches!(kept, Review::Refuse(_)), "{kept:?}");
 }
 
+/// t83's wordplay: the package's own file imports from the package,
+/// beside a module of its name.
+#[test]
+fn a_package_that_imports_from_itself_is_refused() {
+    let workspace = files(&[(
+        "wordplay.py",
+        "def is_anagram(a, b):\n    return sorted(a) == sorted(b)\n",
+    )]);
+    let init = "from wordplay import is_anagram, reverse_words\n";
+    let Review::Refuse(refusal) = review_in(&workspace, "wordplay/__init__.py", init) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        refusal.reason,
+        "wordplay/__init__.py is the package wordplay itself: `from wordplay import is_anagram, \
+         reverse_words` in it reads the package from itself, which gives it nothing (`import \
+         wordplay` finds the folder, not a module beside it). Give the whole of \
+         wordplay/__init__.py with the code it is to give (its functions, each with `def`), or \
+         import them from a module inside the folder (`from .name import ...`)."
+    );
+    // Its modules it may import, absolutely or not; a file that had the
+    // import is the project's.
+    for right in [
+        "from .core import is_anagram\n",
+        "from wordplay.core import is_anagram\n",
+    ] {
+        assert_eq!(
+            review_in(&workspace, "wordplay/__init__.py", right),
+            Review::Accept
+        );
+    }
+    let had = files(&[("wordplay/__init__.py", init)]);
+    let kept = review_in(&had, "wordplay/__init__.py", &format!("{init}X = 1\n"));
+    assert!(!matches!(kept, Review::Refuse(_)), "{kept:?}");
+}
+
 #[test]
 fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_it() {
     let file = |p: &str, t: &str| (p.to_string(), t.to_string());
@@ -3428,4 +3464,42 @@ fn a_method_of_kept_code_that_raised_is_expected_to_raise_where_one_assert_calls
         );
         assert!(!content.contains("pytest.raises"), "{content}");
     }
+}
+
+/// A program written apart runs in place of the workspace's, with its
+/// arguments and its input.
+#[test]
+fn a_program_written_apart_runs_with_the_commands_arguments_and_input() {
+    let python = Python;
+    assert_eq!(
+        python
+            .program_in("python3 ./vowels.py < input.txt")
+            .as_deref(),
+        Some("vowels.py")
+    );
+    assert_eq!(python.program_in("python3 -m pytest -q"), None);
+    assert_eq!(python.program_in("python3 test_vowels.py"), None);
+    let source = "import sys\nline = sys.stdin.readline()\n\
+                  print(sys.argv[0], sys.argv[1:], sum(c in 'aeiou' for c in line.lower()))\n";
+    let command = python
+        .written_program_command(source, "python3 vowels.py --all 'a b' < input.txt")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fs_err::write(dir.path().join("input.txt"), "Hello, world!\n").unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "vowels.py ['--all', 'a b'] 3\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        python.written_program_command(source, "python3 -m pytest"),
+        None
+    );
 }
