@@ -625,7 +625,7 @@ impl Agent<'_> {
             return None;
         }
         let old = self.tools.text(path)?;
-        let corrected = lang::asserts_corrected(language, path, &old, content)?;
+        let corrected = lang::asserts_corrected(language, &old, content)?;
         self.kept_tests(path, &corrected)
             .is_none()
             .then_some(corrected)

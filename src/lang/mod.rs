@@ -905,19 +905,17 @@ pub fn dropped_asserts(language: &dyn Language, old: &str, new: &str) -> Vec<Str
 
 /// Test file `old` with the asserts `new` corrects put in, one for one,
 /// and nothing else of `new`: each asserting line of `new` (see
-/// [`Language::asserts`]) is a line of `old`, or asserts a call (see
-/// [`Language::asserted_calls`]) that exactly one asserting line of `old`
-/// asserts too, to another value, and takes that line's place, at its
-/// indentation. `None` when `new` corrects nothing, or has an assert of
-/// another kind. t34's rps wrote its test file again to correct one
-/// assert and left out five others, was refused for dropping them, and
-/// sent the same write until the round cap.
-pub fn asserts_corrected(
-    language: &dyn Language,
-    path: &str,
-    old: &str,
-    new: &str,
-) -> Option<String> {
+/// [`Language::asserts`]) is a line of `old`, or compares a call (see
+/// [`Language::assertions`], read line by line: `new` may be a fragment
+/// that does not parse whole) that asserting lines of `old` compare too,
+/// all of them the same line, to another value, and takes their places, at
+/// their indentation. `None` when `new` corrects nothing, or has an assert
+/// of another kind, or of a call `old` asserts on lines that differ. t34's
+/// rps wrote its test file again to correct one assert and left out five
+/// others, was refused for dropping them, and sent the same write until
+/// the round cap; t84's rps sent the one test function it corrected and
+/// the first line of the next, of an assert `old` had twice.
+pub fn asserts_corrected(language: &dyn Language, old: &str, new: &str) -> Option<String> {
     let asserting = |text: &str| -> Vec<(usize, String)> {
         text.lines()
             .enumerate()
@@ -926,35 +924,43 @@ pub fn asserts_corrected(
             .collect()
     };
     let (before, after) = (asserting(old), asserting(new));
-    let calls = language.asserted_calls(&[(path.to_string(), new.to_string())]);
+    let fresh: Vec<String> = after
+        .into_iter()
+        .map(|(_, line)| line)
+        .filter(|line| !before.iter().any(|(_, was)| was == line))
+        .collect();
+    if fresh.is_empty() {
+        return None;
+    }
+    let compared = language.assertions(&fresh);
+    let before_lines: Vec<String> = before.iter().map(|(_, line)| line.clone()).collect();
+    let compared_before = language.assertions(&before_lines);
     let mut lines: Vec<String> = old.lines().map(str::to_string).collect();
-    let mut corrected = false;
-    for (_, line) in &after {
-        if before.iter().any(|(_, was)| was == line) {
-            continue;
-        }
-        let (call, _) = calls.iter().find(|(call, expected)| {
-            line.contains(call.as_str()) && line.contains(expected.as_str())
-        })?;
-        let [(at, _)] = before
+    for (line, compared) in fresh.iter().zip(compared) {
+        let (call, _) = compared?;
+        let places: Vec<(usize, &String)> = before
             .iter()
-            .filter(|(_, was)| was.contains(call.as_str()))
-            .collect::<Vec<_>>()[..]
-        else {
-            return None;
-        };
-        let indent: String = lines[*at]
-            .chars()
-            .take_while(|c| c.is_whitespace())
+            .zip(&compared_before)
+            .filter(|(_, was)| was.as_ref().is_some_and(|(c, _)| *c == call))
+            .map(|((at, text), _)| (*at, text))
             .collect();
-        lines[*at] = format!("{indent}{line}");
-        corrected = true;
+        let (_, first) = places.first()?;
+        if places.iter().any(|(_, text)| text != first) {
+            return None;
+        }
+        for (at, _) in places {
+            let indent: String = lines[at]
+                .chars()
+                .take_while(|c| c.is_whitespace())
+                .collect();
+            lines[at] = format!("{indent}{line}");
+        }
     }
     let mut text = lines.join("\n");
     if old.ends_with('\n') {
         text.push('\n');
     }
-    corrected.then_some(text)
+    Some(text)
 }
 
 /// A line with each name outside quotes made `x` and the spaces outside

@@ -3194,7 +3194,7 @@ fn the_asserts_a_write_corrects_are_put_in_one_for_one() {
                assert play('scissors', 'rock') == 'two'\n";
     let new = "from game import play\n\n\ndef test_play():\n    assert play('rock', 'rock') == 'tie'\n    \
                assert play('rock', 'scissors') == 'one'\n";
-    let corrected = crate::lang::asserts_corrected(&Python, "test_game.py", old, new);
+    let corrected = crate::lang::asserts_corrected(&Python, old, new);
     assert_eq!(
         corrected.as_deref(),
         Some(
@@ -3205,21 +3205,36 @@ fn the_asserts_a_write_corrects_are_put_in_one_for_one() {
     // Nothing corrected: nothing to put in.
     let fewer =
         "from game import play\n\n\ndef test_play():\n    assert play('rock', 'rock') == 'tie'\n";
-    assert_eq!(
-        crate::lang::asserts_corrected(&Python, "test_game.py", old, fewer),
-        None
-    );
+    assert_eq!(crate::lang::asserts_corrected(&Python, old, fewer), None);
     // An assert of a call the file does not assert is not a correction.
     let other = format!("{new}    assert play('paper', 'paper') == 'tie'\n");
-    assert_eq!(
-        crate::lang::asserts_corrected(&Python, "test_game.py", old, &other),
-        None
-    );
-    // Nor one of a call the file asserts on two lines.
+    assert_eq!(crate::lang::asserts_corrected(&Python, old, &other), None);
+    // Nor one of a call the file asserts on two lines that differ.
+    let differ = format!("{old}    assert play('rock', 'scissors') == 'three'\n");
+    assert_eq!(crate::lang::asserts_corrected(&Python, &differ, new), None);
+    // The same line twice is corrected twice (t84's rps: a call of calls,
+    // and a fragment that does not parse whole).
     let twice = format!("{old}    assert play('rock', 'scissors') == 'two'\n");
     assert_eq!(
-        crate::lang::asserts_corrected(&Python, "test_game.py", &twice, new),
-        None
+        crate::lang::asserts_corrected(&Python, &twice, new).as_deref(),
+        Some(
+            twice
+                .replace("'scissors') == 'two'", "'scissors') == 'one'")
+                .as_str()
+        )
+    );
+    let calls = "from game import *\n\n\ndef test_3():\n    assert winner(paper(), rock()) == 'two'\n\n\n\
+                 def test_13():\n    assert winner(paper(), rock()) == 'two'\n\n\n\
+                 def test_2():\n    assert winner(rock(), paper()) == 'two'\n";
+    let fragment =
+        "def test_3():\n    assert winner(paper(), rock()) == 'one'\n\n\ndef test_6():\n";
+    assert_eq!(
+        crate::lang::asserts_corrected(&Python, calls, fragment).as_deref(),
+        Some(
+            calls
+                .replace("rock()) == 'two'", "rock()) == 'one'")
+                .as_str()
+        )
     );
 }
 
