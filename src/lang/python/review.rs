@@ -665,6 +665,45 @@ fn copied_from(write: &Write, m: &Module) -> Option<String> {
     })
 }
 
+/// A test file that defines again a function of the code it tests (the
+/// module it is named for, or one this run wrote) and calls it: its tests
+/// call that copy, and pass whatever the code does. t85's wordplay wrote
+/// `is_anagram` and `reverse_words` into test_wordplay.py above its
+/// tests; pytest passed, and a cycle was spent on tests that call the
+/// package. A copy the file had is the project's.
+fn copies_under_test(write: &Write) -> Option<String> {
+    let subjects = crate::lang::Language::subjects(&super::Python, write.path);
+    let tested = |m: &&Module| {
+        m.path != write.path
+            && (subjects.iter().any(|s| s == m.path) || write.written.contains(&m.name))
+    };
+    let had = |name: &str| {
+        write
+            .was
+            .is_some_and(|was| was.defs.iter().any(|d| d.name == name))
+    };
+    write
+        .modules
+        .iter()
+        .filter(tested)
+        .filter(|m| {
+            write.facts.defs.iter().any(|d| {
+                d.kind == "def"
+                    && !had(&d.name)
+                    && m.facts.defines(&d.name)
+                    && write.facts.calls.contains(&d.name)
+            })
+        })
+        .find_map(|m| copied_from(write, m))
+        .map(|copied| {
+            format!(
+                "its tests would call its own copy, not the code, and pass whatever the code \
+                 does.{}",
+                copied.trim_end_matches('.')
+            )
+        })
+}
+
 /// What keeps a test file from testing anything.
 fn test_problem(write: &Write) -> Option<String> {
     let facts = write.facts;
@@ -683,6 +722,7 @@ fn test_problem(write: &Write) -> Option<String> {
         ));
     }
     contradiction(facts)
+        .or_else(|| copies_under_test(write))
         .or_else(|| unittest_asserts(facts))
         .or_else(|| unprovided_arguments(write))
         .or_else(|| missing_imports(write))

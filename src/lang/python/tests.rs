@@ -1832,6 +1832,46 @@ fn a_package_that_imports_from_itself_is_refused() {
     assert!(!matches!(kept, Review::Refuse(_)), "{kept:?}");
 }
 
+/// t85's wordplay: a test file that defines the package's functions
+/// again above its tests, which then call the copies.
+#[test]
+fn a_test_file_that_copies_the_code_it_tests_is_refused() {
+    let workspace = files(&[(
+        "wordplay/__init__.py",
+        "def is_anagram(a, b):\n    return sorted(a.lower()) == sorted(b.lower())\n",
+    )]);
+    let copied = "def is_anagram(a, b):\n    return sorted(a) == sorted(b)\n\n\n\
+                  def test_is_anagram():\n    assert is_anagram('listen', 'silent')\n";
+    let Review::Refuse(refusal) = review_in(&workspace, "test_wordplay.py", copied) else {
+        panic!("refused");
+    };
+    assert_eq!(
+        refusal.reason,
+        "in test_wordplay.py, its tests would call its own copy, not the code, and pass \
+         whatever the code does. It defines `is_anagram` again, as wordplay/__init__.py does: \
+         import it from wordplay instead of copying it. Give the whole file with that changed."
+    );
+    let imported = "from wordplay import is_anagram\n\n\n\
+                    def test_is_anagram():\n    assert is_anagram('listen', 'silent')\n";
+    assert_eq!(
+        review_in(&workspace, "test_wordplay.py", imported),
+        Review::Accept
+    );
+    // A helper of another name is the tests' own, as is a copy nothing
+    // calls.
+    let helper = format!("{imported}\n\ndef letters(word):\n    return sorted(word)\n");
+    assert_eq!(
+        review_in(&workspace, "test_wordplay.py", &helper),
+        Review::Accept
+    );
+    let uncalled = "def is_anagram(a, b):\n    return sorted(a) == sorted(b)\n\n\n\
+                    def test_nothing():\n    assert 1 == 1\n";
+    assert!(!matches!(
+        review_in(&workspace, "test_wordplay.py", uncalled),
+        Review::Refuse(refusal) if refusal.reason.contains("its own copy")
+    ));
+}
+
 #[test]
 fn a_package_module_named_as_its_function_is_unexported_until_its_init_imports_it() {
     let file = |p: &str, t: &str| (p.to_string(), t.to_string());
