@@ -1588,6 +1588,51 @@ fn a_check_of_a_program_that_opens_its_argument_runs_it_on_a_sample() {
     );
 }
 
+/// t85's longest: a goal that gives its new program a file on its
+/// command line, planned with a bare check, which passed printing nothing.
+/// The check runs the program on sample.txt, which the plan writes first;
+/// a goal that gives it no file keeps the bare check.
+#[test]
+fn a_new_program_the_goal_gives_a_file_is_checked_on_a_sample() {
+    let kinds = |goal: &str| -> Vec<String> {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"path": "longest.py", "purpose": "print the longest line"}],
+                    "check": "python3 longest.py"},
+                "otherwise": {"tool_calls": [{"name": "mark_subtask_complete",
+                    "arguments": {"success": false, "reason": "cannot"}}]}
+            }))
+            .expect("script");
+        let test = Test::new()
+            .serving(script)
+            .args([goal, "--max-rounds", "1"]);
+        test.run();
+        planned(&test)[0]
+            .kinds
+            .iter()
+            .map(|k| format!("{k:?}"))
+            .collect()
+    };
+    assert_eq!(
+        kinds(
+            "Write longest.py: given the name of a text file as its argument, it prints the \
+             longest line in that file"
+        ),
+        [
+            r#"Write { path: "longest.py" }"#,
+            r#"Write { path: "sample.txt" }"#,
+            r#"Check { cmd: "python3 longest.py sample.txt" }"#
+        ]
+    );
+    assert_eq!(
+        kinds("Write longest.py, which prints the longest of the words it is given as arguments"),
+        [
+            r#"Write { path: "longest.py" }"#,
+            r#"Check { cmd: "python3 longest.py" }"#
+        ]
+    );
+}
+
 /// t61's timeparse-tests: the planner named no file three times. The
 /// plan is then made of the project: the tests of the one file the goal
 /// names, or the change of it.

@@ -88,7 +88,23 @@ impl Agent<'_> {
                 *tasks = plan;
             }
             if let Event::Planned { tasks, .. } = &mut planned {
-                let opening = self.opening_programs(tasks).await;
+                let mut opening = self.opening_programs(tasks).await;
+                // A goal whose program is given a file on its command line:
+                // the programs the plan makes anew open one. t85's longest
+                // ("given the name of a text file as its argument") was
+                // checked `python3 longest.py`, which passed printing
+                // nothing, and its assessment made up a run of a file
+                // nobody wrote.
+                if crate::state::verdict::given_a_file(goal) {
+                    let baseline = &self.state().baseline.files;
+                    opening.extend(decompose::planned_writes(tasks).into_iter().filter(|path| {
+                        !baseline.contains_key(path)
+                            && self
+                                .languages
+                                .iter()
+                                .any(|l| l.owns(path) && !l.is_test(path))
+                    }));
+                }
                 decompose::files_of_checks(tasks, |path| opening.iter().any(|p| p == path));
                 let baseline = &self.state().baseline.files;
                 if tests.as_ref().is_some_and(fail) {

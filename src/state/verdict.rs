@@ -1521,6 +1521,16 @@ pub fn gives_arguments(goal: &str) -> bool {
     speaks_of_arguments(goal) || given_arguments(goal) || !named_options(goal).is_empty()
 }
 
+/// Whether the goal's words give its program a file on its command line
+/// (see [`given_arguments`]: "the name of a text file as its argument",
+/// "the file named on the command line"), not on its standard input.
+pub fn given_a_file(goal: &str) -> bool {
+    let lower = goal.to_lowercase();
+    given_arguments(goal)
+        && !reads_standard_input(goal)
+        && tokens(&lower).any(|word| ["file", "filename", "files", "path"].contains(&word))
+}
+
 /// Whether the goal's words say its program reads its standard input
 /// ("reads one line from standard input", "from stdin", "lines piped to
 /// it"): its check gives it a file of input (see
