@@ -3233,7 +3233,8 @@ fn backup(requirement: &str, evidence: &str, command: &str, expects: &str) -> Te
         "rules": [
             ends_when("exit code 0", true, "it runs"),
             ends_when("Wrote ", true, "written"),
-            {"name": "code", "subtask": "Write backup.py", "reply": write_reply("backup.py", copier)}
+            {"name": "code", "subtask": "Write backup.py", "reply": write_reply("backup.py", copier)},
+            {"name": "sample", "subtask": "Write sample.txt", "reply": write_reply("sample.txt", "notes\n")}
         ],
         "assessments": [{"has": [], "answer": {"requirements": [
             {"requirement": requirement, "met": true, "evidence": evidence, "about_tests": false,
@@ -3589,6 +3590,18 @@ fn a_requirement_about_output_is_run_in_its_cycle_until_the_output_holds_it() {
 /// what it is told), writes sample.txt when told to and runs the program
 /// on it; the assessment wants "3" of that run.
 fn counts_a_sample_it_is_given(program: &str, told: Vec<serde_json::Value>) -> Test {
+    counts_a_sample_it_is_given_for(WORD_COUNT, program, told)
+}
+
+/// The word-count goal of the suite.
+const WORD_COUNT: &str = "Write a script word_count.py that prints the number of words in the file given as its argument";
+
+/// [`counts_a_sample_it_is_given`] for `goal`.
+fn counts_a_sample_it_is_given_for(
+    goal: &str,
+    program: &str,
+    told: Vec<serde_json::Value>,
+) -> Test {
     let given = "python3 word_count.py sample.txt";
     let mut rules = vec![
         serde_json::json!({"name": "the sample is there", "last_tool": "to sample.txt",
@@ -3604,7 +3617,7 @@ fn counts_a_sample_it_is_given(program: &str, told: Vec<serde_json::Value>) -> T
         serde_json::json!({"name": "code", "subtask": "Write word_count.py",
             "reply": write_reply("word_count.py", program)}),
     ]);
-    word_count(serde_json::json!({
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
         "plan": {"tasks": [{"path": "word_count.py", "purpose": "count the words of a file"}],
             "check": "python3 word_count.py"},
         "rules": rules,
@@ -3614,6 +3627,10 @@ fn counts_a_sample_it_is_given(program: &str, told: Vec<serde_json::Value>) -> T
              "command": given, "expects": "3"}]}}],
         "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 word_count.py"}}]}
     }))
+    .expect("script");
+    Test::new()
+        .serving(script)
+        .args([goal, "--max-cycles", "0"])
 }
 
 /// A check that runs the program with no argument, where the goal gives it
@@ -3627,7 +3644,12 @@ fn counts_a_sample_it_is_given(program: &str, told: Vec<serde_json::Value>) -> T
 fn a_check_with_no_argument_of_a_program_that_opens_files_runs_it_on_a_sample() {
     let counter = "import sys\n\nwith open(sys.argv[1]) as f:\n    print(len(f.read().split()))\n";
     let given = "python3 word_count.py sample.txt";
-    let test = counts_a_sample_it_is_given(
+    // A goal that gives its program an argument and names no file: the
+    // plan's check is the bare run (one that names a file is checked on a
+    // sample from the plan on).
+    let test = counts_a_sample_it_is_given_for(
+        "Write a script word_count.py that prints how many words the document whose name it \
+         is given as its argument holds",
         counter,
         vec![
             serde_json::json!({"name": "told to fix the file", "has": ["Fix it"],
@@ -3670,11 +3692,11 @@ fn a_check_with_no_argument_of_a_program_that_opens_files_runs_it_on_a_sample() 
 }
 
 /// A program that asks for its file at the keyboard (n1's and o1's
-/// word-count: `input('Enter the file path: ')`), checked with no input: a
-/// command gets none, so the next step gives the edit that reads its
-/// argument instead, ready to copy; the program then stops where it reads
-/// that argument and is given a sample to count. The model rewrites the
-/// file as it was when told to fix it, as those runs' did.
+/// word-count: `input('Enter the file path: ')`), checked on a sample the
+/// plan writes first: a command gets no keyboard input, so the next step
+/// gives the edit that reads its argument instead, ready to copy. The
+/// model rewrites the file as it was when told to fix it, as those runs'
+/// did.
 #[test]
 fn a_program_that_asks_at_the_keyboard_is_given_the_edit_that_reads_its_argument() {
     let asks = "def count_words(file_path):\n    with open(file_path, 'r') as file:\n        return len(file.read().split())\n\n\nif __name__ == '__main__':\n    file_path = input('Enter the file path: ')\n    print(count_words(file_path))\n";
@@ -3698,10 +3720,22 @@ fn a_program_that_asks_at_the_keyboard_is_given_the_edit_that_reads_its_argument
         program.starts_with("import sys\n") && program.contains("file_path = sys.argv[1]"),
         "{program}"
     );
+    // The goal gives its program a file: the plan checks it on a sample
+    // it writes first.
     let state = test.assert_replay_matches();
+    let kinds: Vec<&SubtaskKind> = state.tree.tasks[0]
+        .subtasks
+        .iter()
+        .map(|subtask| &subtask.kind)
+        .collect();
     assert_eq!(
-        state.tree.tasks[0].subtasks[1].kind,
-        SubtaskKind::Check { cmd: given.into() }
+        kinds[1..],
+        [
+            &SubtaskKind::Write {
+                path: "sample.txt".into()
+            },
+            &SubtaskKind::Check { cmd: given.into() }
+        ]
     );
 }
 

@@ -105,7 +105,11 @@ impl Agent<'_> {
                                 .any(|l| l.owns(path) && !l.is_test(path))
                     }));
                 }
-                decompose::files_of_checks(tasks, |path| opening.iter().any(|p| p == path));
+                decompose::files_of_checks(
+                    tasks,
+                    |path| opening.iter().any(|p| p == path),
+                    |path| !self.languages.iter().any(|l| l.owns(path)),
+                );
                 let baseline = &self.state().baseline.files;
                 if tests.as_ref().is_some_and(fail) {
                     decompose::to_code_under_test(tasks, |path| {

@@ -512,12 +512,22 @@ pub const SAMPLE_INPUT: &str = "sample.txt";
 /// `tasks` whose checks of a program that opens the file its argument
 /// names (`opens`, found by running it: see `Agent::opening_programs`)
 /// name no input file: each such check (and the subtask and task that say
-/// it) runs the program on [`SAMPLE_INPUT`] as well, written before it by
-/// [`inputs_of_checks`] when the workspace has none. t56's show-numbers
+/// it) runs the program on a data file the plan writes (`data`: the first
+/// planned write no language owns, `example.txt`), else on
+/// [`SAMPLE_INPUT`], written before it by [`inputs_of_checks`] when the
+/// workspace has none. t56's show-numbers
 /// planned `python3 show.py -n` for a show.py that prints the file it is
 /// given; the check could never pass, and the model, told to make it
 /// succeed, wrote show.py over until it printed nothing of the file.
-pub fn files_of_checks(tasks: &mut [TaskPlan], opens: impl Fn(&str) -> bool) {
+pub fn files_of_checks(
+    tasks: &mut [TaskPlan],
+    opens: impl Fn(&str) -> bool,
+    data: impl Fn(&str) -> bool,
+) {
+    let sample = planned_writes(tasks)
+        .into_iter()
+        .find(|path| is_data_file(path) && data(path))
+        .unwrap_or_else(|| SAMPLE_INPUT.to_string());
     for task in tasks {
         for at in 0..task.kinds.len() {
             let (SubtaskKind::Check { cmd } | SubtaskKind::Show { cmd, .. }) = &mut task.kinds[at]
@@ -536,7 +546,7 @@ pub fn files_of_checks(tasks: &mut [TaskPlan], opens: impl Fn(&str) -> bool) {
                 continue;
             }
             let was = cmd.clone();
-            let now = format!("{was} {SAMPLE_INPUT}");
+            let now = format!("{was} {sample}");
             let (old, new) = (format!("`{was}`"), format!("`{now}`"));
             *cmd = now;
             task.subtasks[at] = task.subtasks[at].replace(&old, &new);
@@ -1235,7 +1245,7 @@ mod tests {
         };
         let opens = |path: &str| path == "show.py";
         let mut tasks = plan("python3 show.py -n");
-        files_of_checks(&mut tasks, opens);
+        files_of_checks(&mut tasks, opens, |path| !path.ends_with(".py"));
         assert_eq!(
             tasks[0].kinds[1],
             SubtaskKind::Check {
@@ -1266,7 +1276,7 @@ mod tests {
         ] {
             let mut tasks = plan(check);
             let before = tasks.clone();
-            files_of_checks(&mut tasks, opens);
+            files_of_checks(&mut tasks, opens, |path| !path.ends_with(".py"));
             assert_eq!(tasks, before, "{check}");
         }
     }
