@@ -65,9 +65,9 @@ impl SampleReading {
     }
 
     /// What two programs written apart printed alike (see
-    /// [`agreed_in`]).
+    /// [`written_alike`]).
     pub fn written_agreed(&self) -> Option<&str> {
-        agreed_in(&said(&self.written))
+        written_alike(&self.written)
     }
 
     /// Where [`Self::agreed`] comes from, as the evidence says it.
@@ -404,10 +404,16 @@ fn figures_of(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// What two of the outputs of programs written apart (see
+/// [`SampleReading::written`]) print alike, as [`agreed_in`] reads them.
+pub fn written_alike(written: &[String]) -> Option<&str> {
+    agreed_in(&said(written))
+}
+
 /// What two of `readings` agree on: the same words (spacing, punctuation
 /// aside), or one said within the other (`25` and `The file has 25
 /// words.`), then the shorter.
-pub fn agreed_in<'a>(readings: &[&'a str]) -> Option<&'a str> {
+fn agreed_in<'a>(readings: &[&'a str]) -> Option<&'a str> {
     readings.iter().enumerate().find_map(|(i, a)| {
         readings[i + 1..].iter().find_map(|b| {
             let (short, long) = match spoken(a).len() <= spoken(b).len() {

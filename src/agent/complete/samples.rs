@@ -251,8 +251,7 @@ impl Agent<'_> {
             }
         };
         for again in 0..WRITINGS {
-            let agreed = samples::agreed_in(&samples::said(&printed)).is_some();
-            if again == 2 && (printed.is_empty() || agreed) {
+            if again == 2 && (printed.is_empty() || samples::written_alike(&printed).is_some()) {
                 break;
             }
             if programs.0[at].1.len() <= again as usize {
