@@ -6379,6 +6379,72 @@ fn a_program_is_held_to_what_two_programs_written_apart_print_for_the_sample() {
     assert_eq!(asked, 3);
 }
 
+/// t85's biggest: the model rewrote, round after round, a program of its
+/// own that printed otherwise than its sample gives, while a program it
+/// wrote apart from the goal's words printed what it must. A program the
+/// run makes anew whose run prints otherwise than its sample gives is
+/// asked of in a question of its own, as one the project had is, and the
+/// question shows the program written apart that printed what it must:
+/// the answer is written, and the goal is met in the cycle. With no such
+/// program (writings that print otherwise), the question shows none.
+#[test]
+fn a_new_program_that_prints_otherwise_than_its_sample_gives_is_shown_a_right_writing() {
+    let words = "import sys\n\nprint(len(open(sys.argv[1]).read().split()))\n";
+    let lines = "import sys\n\nprint(len(open(sys.argv[1]).read().splitlines()))\n";
+    let run = |programs: &[&str]| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"path": "line_count.py",
+                    "purpose": "print how many lines the file given as its argument has"}],
+                    "check": "python3 line_count.py sample.txt"},
+                "rules": [
+                    {"name": "asked on its own", "has": ["line_count.py must work so"],
+                     "reply": {"content": format!("It counts words.\n```python\n{lines}```\n")}},
+                    {"name": "the write", "subtask": "Write line_count.py", "lacks": ["Wrote"],
+                     "reply": write_reply("line_count.py", words)},
+                    {"name": "the check", "subtask": "Run `python3", "lacks": ["exit code 0"],
+                     "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 line_count.py sample.txt"}}]}},
+                    {"name": "the cycle's run", "subtask": "make its output hold",
+                     "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 line_count.py sample.txt"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ],
+                "samples": {"must_print": "2", "output": "2"},
+                "programs": programs
+            }))
+            .expect("script");
+        line_count_with(script, &[("sample.txt", "one two\nthree\n")], "1")
+    };
+    let (test, done) = run(&[lines, lines]);
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert_eq!(test.read("line_count.py"), lines);
+    assert_eq!(state.samples[0].programs.len(), 2, "{:?}", state.samples);
+    let asked = asked_of(&test, "line_count.py must work so");
+    assert!(!asked.is_empty());
+    assert!(
+        asked[0].contains("written from the GOAL's words alone")
+            && asked[0].contains("splitlines()")
+            && asked[0].contains("$ python3 line_count.py sample.txt\n2\n"),
+        "{}",
+        asked[0]
+    );
+    // Writings that print otherwise, and not alike (the readings stand):
+    // none is shown.
+    let (test, _) = run(&[words, "print(7)\n"]);
+    let asked = asked_of(&test, "line_count.py must work so");
+    assert!(!asked.is_empty());
+    assert!(
+        asked
+            .iter()
+            .all(|ask| !ask.contains("written from the GOAL's words alone")),
+        "{asked:?}"
+    );
+}
+
 /// t41's longest: a right program printed the longest line of its sample,
 /// the model's readings of the goal disagreed and foresaw none of it, and
 /// the run ended not achieved. Asked which of the output and the readings

@@ -272,18 +272,22 @@ impl Agent<'_> {
             Some(RefusalKind::KeptBroken | RefusalKind::OptionTaken | RefusalKind::OptionIgnored)
         ) || focus::answer_written(state);
         let path = match focus::last(state) {
-            // The file the subtask is to change, or that its writes changed.
-            _ if refused => focus::changed_files(state)
-                .into_iter()
-                .find(|path| state.baseline.files.contains_key(path))?,
+            // The file the subtask is to change, or that its writes changed:
+            // one the project had, else one made anew that must print
+            // something known.
+            _ if refused => {
+                let changed = focus::changed_files(state);
+                let had = changed
+                    .iter()
+                    .find(|path| state.baseline.files.contains_key(*path));
+                had.or_else(|| changed.iter().find(|path| !self.runs_of(path).is_empty()))?
+                    .clone()
+            }
             focus::Last::Failed {
                 file: Some(file), ..
             } if !file.contains(" line ") => file,
             _ => return None,
         };
-        if !state.baseline.files.contains_key(&path) {
-            return None;
-        }
         let language = self.languages.iter().find(|l| l.owns(&path))?;
         if language.is_test(&path) {
             return None;
@@ -329,7 +333,7 @@ impl Agent<'_> {
         if wanted
             .iter()
             .zip(&now)
-            .all(|((_, want), (_, got))| same_command(want, got))
+            .all(|((command, want), (_, got))| self.prints_as_it_must(command, want, got))
         {
             // Nothing it must print is known otherwise than it prints: the
             // goal's words are what it must do. x3's cli-chars counted
@@ -358,7 +362,7 @@ impl Agent<'_> {
         // (see `Agent::best_answer`).
         let broke: Vec<&str> = (wanted.iter().zip(&now))
             .filter(|((command, want), (_, got))| {
-                !same_command(want, got)
+                !self.prints_as_it_must(command, want, got)
                     && (self.state().ran_before.iter()).any(|run| run.command == *command)
             })
             .map(|((command, _), _)| command.as_str())
@@ -396,15 +400,57 @@ impl Agent<'_> {
             ),
             None => format!(
                 "{path} must work so (each command, then what it must print):\n```\n{}\n```\nNow \
-                 it prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\n{options}What in \
+                 it prints:\n```\n{}\n```\n\n{path}:\n```{tag}\n{}\n```\n\n{}{options}What in \
                  {path} makes it print otherwise? {}",
                 shown(&wanted),
                 shown(&now),
                 text.trim_end(),
+                self.written_right(&path, &wanted, tag),
                 prompt::answer_form(tag, &path)
             ),
         };
         Some(Question::of_file(path, tag, ask).with_runs(wanted))
+    }
+
+    /// Whether `printed` is what `command` must print, `must`: the same
+    /// words, or, for a command whose sample the goal's words were read
+    /// for (see [`crate::state::samples::SampleReading`]), what that
+    /// reading holds (`5` within `The largest is 5`).
+    pub(super) fn prints_as_it_must(&self, command: &str, must: &str, printed: &str) -> bool {
+        same_command(printed, must)
+            || (self.state().samples.iter()).any(|reading| {
+                reading.command == command
+                    && reading.agreed() == Some(must)
+                    && reading.foresees(printed)
+            })
+    }
+
+    /// For a program the run makes anew, a paragraph that shows a program
+    /// written apart from the goal's words (see
+    /// [`crate::state::samples::SampleReading::right_program`]) that
+    /// printed what one of `wanted` must print; empty when none did. t85's
+    /// biggest model wrote, round after round, a biggest.py that read one
+    /// line of its standard input, while a program it wrote apart read
+    /// them all and printed the largest.
+    fn written_right(&self, path: &str, wanted: &[(String, String)], tag: &str) -> String {
+        if self.state().baseline.files.contains_key(path) {
+            return String::new();
+        }
+        let right = (self.state().samples.iter())
+            .filter(|reading| {
+                wanted
+                    .iter()
+                    .any(|(command, _)| *command == reading.command)
+            })
+            .find_map(|reading| reading.right_program());
+        match right {
+            Some(code) => format!(
+                "This program, written from the GOAL's words alone, prints what each command must \
+                 print:\n```{tag}\n{}\n```\n\n",
+                code.trim_end()
+            ),
+            None => String::new(),
+        }
     }
 
     /// `path` as it was before the run: from the blob kept of it when the
@@ -434,6 +480,17 @@ impl Agent<'_> {
                 && runs_it(&output.command)
             {
                 wanted.push((output.command.clone(), expects.to_string()));
+            }
+        }
+        // What the goal's words give for a sample the program reads.
+        for reading in &state.samples {
+            if let Some(expects) = reading.agreed()
+                && runs_it(&reading.command)
+                && !wanted
+                    .iter()
+                    .any(|(command, _)| *command == reading.command)
+            {
+                wanted.push((reading.command.clone(), expects.to_string()));
             }
         }
         for run in &state.ran_before {

@@ -14,7 +14,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::Agent;
-use super::complete::same_command;
 use super::prompt::{self, Question};
 use crate::chat::Usage;
 use crate::lang::Review;
@@ -151,7 +150,7 @@ impl Agent<'_> {
         let mut right = Vec::new();
         for (command, must) in &question.runs {
             let printed = run_in(tools, command, &self.stop).await;
-            let is_right = same_command(&printed, must);
+            let is_right = self.prints_as_it_must(command, must, &printed);
             right.push(is_right);
             match is_right {
                 true => tried.passed += 1,

@@ -37,6 +37,11 @@ pub struct SampleReading {
     /// each that ran and exited 0 (see `complete::samples`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub written: Vec<String>,
+    /// The code of each program of [`Self::written`], in its order: one
+    /// that printed what the command must print is shown to the question
+    /// of a program that prints otherwise (see `Agent::program_question`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<String>,
 }
 
 impl SampleReading {
@@ -68,6 +73,16 @@ impl SampleReading {
     /// [`written_alike`]).
     pub fn written_agreed(&self) -> Option<&str> {
         written_alike(&self.written)
+    }
+
+    /// The code of a program written apart that printed what the command
+    /// must print (see [`Self::foresees`]).
+    pub fn right_program(&self) -> Option<&str> {
+        self.written
+            .iter()
+            .zip(&self.programs)
+            .find(|(printed, _)| self.agreed().is_some() && self.foresees(printed))
+            .map(|(_, code)| code.as_str())
     }
 
     /// Where [`Self::agreed`] comes from, as the evidence says it.
@@ -503,6 +518,7 @@ mod tests {
             prints: prints.iter().map(|p| p.to_string()).collect(),
             asked: prints.len() as u32,
             written: Vec::new(),
+            programs: Vec::new(),
         }
     }
 

@@ -156,6 +156,7 @@ impl Agent<'_> {
                 prints: Vec::new(),
                 asked: 0,
                 written: Vec::new(),
+                programs: Vec::new(),
             };
             let head = self.head();
             while reading.asked < 2 || !reading.settled() {
@@ -181,7 +182,7 @@ impl Agent<'_> {
             else {
                 return Ok(None);
             };
-            reading.written = written;
+            (reading.written, reading.programs) = written.into_iter().unzip();
             usage += used;
             retries += again;
             asked_now.push(reading.clone());
@@ -230,9 +231,9 @@ impl Agent<'_> {
         command: &str,
         files: &[(String, String)],
         programs: &mut Programs,
-    ) -> Result<Option<(Vec<String>, crate::chat::Usage, u32)>, StoreError> {
+    ) -> Result<Option<(Vec<(String, String)>, crate::chat::Usage, u32)>, StoreError> {
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
-        let mut printed: Vec<String> = Vec::new();
+        let mut printed: Vec<(String, String)> = Vec::new();
         let languages = self.languages;
         let found = languages
             .iter()
@@ -251,7 +252,8 @@ impl Agent<'_> {
             }
         };
         for again in 0..WRITINGS {
-            if again == 2 && (printed.is_empty() || samples::written_alike(&printed).is_some()) {
+            let outputs: Vec<String> = printed.iter().map(|(output, _)| output.clone()).collect();
+            if again == 2 && (printed.is_empty() || samples::written_alike(&outputs).is_some()) {
                 break;
             }
             if programs.0[at].1.len() <= again as usize {
@@ -290,7 +292,7 @@ impl Agent<'_> {
             let output = crate::tools::printed(&outcome.result);
             tracing::info!(%command, exit_code = ?outcome.exit_code, %output, "a program written again, run");
             if outcome.exit_code == Some(0) && !output.trim().is_empty() {
-                printed.push(output.trim().to_string());
+                printed.push((output.trim().to_string(), source));
             }
         }
         Ok(Some((printed, usage, retries)))
