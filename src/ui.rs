@@ -363,12 +363,22 @@ impl Terminal {
                     s.dim.apply_to("asked which it returns:"),
                     shorten(&settled.call, 60),
                     shorten(&settled.wanted, 30),
-                    match settled.held {
-                        true => format!(
+                    match (settled.own_test, settled.own_choice(), settled.held) {
+                        (true, Some(chosen), _) => format!(
+                            "a failing test's call: the model chose {} both times",
+                            shorten(chosen, 30)
+                        ),
+                        (true, None, _) => format!(
+                            "a failing test's call: the model did not choose it or {} both times",
+                            shorten(&settled.got, 30)
+                        ),
+                        (false, _, true) => format!(
                             "the model stands by it; the code returns {}",
                             shorten(&settled.got, 30)
                         ),
-                        false => "the model's answers are not held against the code".into(),
+                        (false, _, false) => {
+                            "the model's answers are not held against the code".into()
+                        }
                     }
                 ));
             }

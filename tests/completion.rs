@@ -6445,6 +6445,95 @@ fn a_new_program_that_prints_otherwise_than_its_sample_gives_is_shown_a_right_wr
     );
 }
 
+/// t84's rps: the run's own test held that rock beats paper, and the
+/// model, told "if the code is right, the test is wrong", could not tell
+/// which. A failing assert of a test the run wrote, of a call whose value
+/// the goal's words do not give, is settled by asking the model twice
+/// which of the two values the call returns, from the goal's words alone
+/// (each put first once): chosen the code's value both times, the failure
+/// says the test is wrong and how to write its line, and the run ends
+/// achieved; chosen the test's value both times, the function is asked of
+/// in a question of its own; chosen by place, neither. Asked once for the
+/// same failure.
+#[test]
+fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
+    let game = "def winner(a, b):\n    beats = {\"rock\": \"scissors\", \"paper\": \"rock\", \
+                \"scissors\": \"paper\"}\n    if a == b:\n        return \"tie\"\n    return \
+                \"first\" if beats[a] == b else \"second\"\n";
+    let test_of = |value: &str| {
+        format!(
+            "from game import winner\n\n\ndef test_paper_beats_rock():\n    assert \
+             winner(\"paper\", \"rock\") == \"{value}\"\n"
+        )
+    };
+    let run = |chooses: &[&str]| {
+        let script: crate::support::fake_ollama::Script =
+            serde_json::from_value(serde_json::json!({
+                "plan": {"tasks": [{"description": "Write the game and its tests", "subtasks": [
+                    "Write game.py: a function winner(a, b) that says which move wins",
+                    "Write test_game.py: pytest tests of winner",
+                    "Run `python3 -m pytest -q`"]}]},
+                "rules": [
+                    {"name": "told the test is wrong", "has": ["the test is wrong. Write that line"],
+                     "reply": write_reply("test_game.py", &test_of("first"))},
+                    {"name": "the code", "subtask": "Write game.py", "lacks": ["Wrote"],
+                     "reply": write_reply("game.py", game)},
+                    {"name": "the tests", "subtask": "Write test_game.py", "lacks": ["Wrote"],
+                     "reply": write_reply("test_game.py", &test_of("second"))},
+                    {"name": "the check", "subtask": "Run `python3 -m pytest", "lacks": ["1 passed"],
+                     "reply": {"tool_calls": [{"name": "run_cmd",
+                        "arguments": {"cmd": "python3 -m pytest -q"}}]}},
+                    {"name": "anything else is done", "reply": {"tool_calls": [{
+                        "name": "mark_subtask_complete",
+                        "arguments": {"success": true, "reason": "done"}}]}}
+                ],
+                "chooses": chooses
+            }))
+            .expect("script");
+        let test = Test::new().serving(script).args([
+            "Create a rock-paper-scissors game with pytest tests",
+            "--max-cycles",
+            "0",
+            "--max-rounds",
+            "8",
+        ]);
+        let run = test.run();
+        (test, run)
+    };
+    // The code's value, both times.
+    let (test, done) = run(&["'first'"]);
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    let own: Vec<_> = state.settled.iter().filter(|s| s.own_test).collect();
+    assert_eq!(own.len(), 1, "{:?}", state.settled);
+    assert_eq!(own[0].call, "winner(\"paper\", \"rock\")");
+    assert!(own[0].got_held && !own[0].held, "{own:?}");
+    assert_eq!(test.read("test_game.py"), test_of("first"));
+    let told = asked_of(&test, "the test is wrong. Write that line");
+    assert!(!told.is_empty());
+    // The test's value, both times: the code is wrong.
+    let (test, ended) = run(&["'second'"]);
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert!(
+        state.settled.iter().any(|s| s.own_test && s.held),
+        "{:?}",
+        state.settled
+    );
+    assert!(!asked_of(&test, "What in winner gives 'first' instead of 'second'?").is_empty());
+    assert!(asked_of(&test, "the test is wrong. Write that line").is_empty());
+    // By place: neither, and asked once for the same failure.
+    let (test, ended) = run(&[]);
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    let own: Vec<_> = state.settled.iter().filter(|s| s.own_test).collect();
+    assert!(
+        own.len() == 1 && !own[0].held && !own[0].got_held,
+        "{own:?}"
+    );
+    assert!(!asked_of(&test, "If the code is right, the test is wrong").is_empty());
+}
+
 /// t41's longest: a right program printed the longest line of its sample,
 /// the model's readings of the goal disagreed and foresaw none of it, and
 /// the run ended not achieved. Asked which of the output and the readings

@@ -12,7 +12,12 @@ impl Agent<'_> {
     /// One turn. The reply is logged with its calls reviewed; they are
     /// handled one by one in the next steps of the round.
     pub(super) async fn turn(&mut self) -> Result<Step, StoreError> {
-        let (request, files) = self.context()?;
+        let (mut request, mut files) = self.context()?;
+        // What the goal's words give of a failing assert of the run's own
+        // test changes what the context says of it.
+        if self.settle_own_test(&files).await? {
+            (request, files) = self.context()?;
+        }
         let question = self.question(&files).await;
         let request = match &question {
             Some((question, again)) => {

@@ -258,7 +258,15 @@ impl State {
     /// examples are asked.
     pub fn goal_given(&self) -> Vec<(String, String)> {
         let examples = self.examples.as_deref().unwrap_or_default();
-        crate::lang::examples::goal_given(&self.goal, examples)
+        let mut given = crate::lang::examples::goal_given(&self.goal, examples);
+        for settled in &self.settled {
+            if let Some(value) = settled.own_choice()
+                && crate::lang::examples::goal_says(&given, &settled.call).is_none()
+            {
+                given.push((settled.call.clone(), value.to_string()));
+            }
+        }
+        given
     }
 
     /// Replays records from nothing.

@@ -497,3 +497,39 @@ fn the_tests_that_failed_before_the_plan_are_kept() {
     assert_eq!(state.tests_before, Some(false));
     assert_eq!(state.failing_before, ["test_calc.py::test_average"]);
 }
+
+/// A failing assert of the run's own test, settled: the value the model
+/// chose both times is the goal's word on the call, and one it did not
+/// choose both times is nothing; a settlement of the goal's examples adds
+/// nothing of its own.
+#[test]
+fn a_settled_failing_assert_of_the_runs_own_test_is_the_goals_word() {
+    let settled = |own_test, held, got_held| verdict::Settled {
+        call: "winner('paper', 'rock')".into(),
+        wanted: "'second'".into(),
+        got: "'first'".into(),
+        held,
+        own_test,
+        got_held,
+    };
+    let given = |settled: verdict::Settled| {
+        let mut state = State::default();
+        state.apply_next(Event::ExampleSettled {
+            settled,
+            usage: Usage::default(),
+            retries: 0,
+        });
+        state.goal_given()
+    };
+    let call = "winner('paper', 'rock')".to_string();
+    assert_eq!(
+        given(settled(true, false, true)),
+        [(call.clone(), "'first'".to_string())]
+    );
+    assert_eq!(
+        given(settled(true, true, false)),
+        [(call, "'second'".to_string())]
+    );
+    assert!(given(settled(true, false, false)).is_empty());
+    assert!(given(settled(false, true, false)).is_empty());
+}

@@ -1307,6 +1307,27 @@ pub struct Settled {
     pub wanted: String,
     pub got: String,
     pub held: bool,
+    /// Of a failing assert of a test the run wrote (`wanted`: what the
+    /// test expects, `got`: what the code returned), not of the goal's
+    /// examples: the value chosen both times is the goal's word on the
+    /// call (see [`crate::state::State::goal_given`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub own_test: bool,
+    /// The model chose `got` whichever came first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub got_held: bool,
+}
+
+impl Settled {
+    /// The value the model chose both times, of a failing assert of the
+    /// run's own test.
+    pub fn own_choice(&self) -> Option<&str> {
+        match (self.own_test, self.held, self.got_held) {
+            (true, true, _) => Some(&self.wanted),
+            (true, _, true) => Some(&self.got),
+            _ => None,
+        }
+    }
 }
 
 /// The requirement [`hold_to_examples`] adds for `name`.

@@ -293,9 +293,11 @@ fn detail(event: &Event) -> String {
                 settled.call,
                 settled.wanted,
                 settled.got,
-                match settled.held {
-                    true => format!("chose {} both times", settled.wanted),
-                    false => format!("did not choose {} both times", settled.wanted),
+                match (settled.own_choice(), settled.held) {
+                    (Some(chosen), _) =>
+                        format!("chose {chosen} both times (a failing test's call)"),
+                    (None, true) => format!("chose {} both times", settled.wanted),
+                    (None, false) => format!("did not choose {} both times", settled.wanted),
                 }
             ),
             140,

@@ -773,7 +773,19 @@ impl Agent<'_> {
             wanted: tried.wanted.clone(),
             got: got.clone(),
             held: chosen == 2,
+            own_test: false,
+            got_held: false,
         };
+        self.record_settled(settled, usage, retries)?;
+        Ok(Some(chosen == 2))
+    }
+
+    fn record_settled(
+        &mut self,
+        settled: Settled,
+        usage: crate::chat::Usage,
+        retries: u32,
+    ) -> Result<(), StoreError> {
         self.record(
             Event::ExampleSettled {
                 settled,
@@ -781,10 +793,79 @@ impl Agent<'_> {
                 retries,
             },
             Durability::Lazy,
-        )?;
-        Ok(Some(chosen == 2))
+        )
+        .map(|_| ())
     }
 }
+
+impl Agent<'_> {
+    /// When the last run of the active subtask failed at an assert of a
+    /// test the run wrote, `assert CALL == EXPECTED` where the code
+    /// returned ACTUAL and the goal's words give no value of CALL: which
+    /// of the two the call returns, asked twice from the goal's words
+    /// alone (each put first once), once for those three. The value
+    /// chosen both times is the goal's word on the call from then on (see
+    /// [`crate::state::State::goal_given`]): the failure is told which
+    /// side is wrong, a test write that expects otherwise is refused, and
+    /// a function that returns otherwise is asked of. t84's rps wrote
+    /// tests in which rock beats paper, and told "if the code is right,
+    /// the test is wrong", fitted the code to them. A stop or a failed
+    /// answer leaves it unasked (the round's own request meets them).
+    /// `true` when it was asked and recorded.
+    pub(in crate::agent) async fn settle_own_test(
+        &mut self,
+        files: &[(String, String)],
+    ) -> Result<bool, StoreError> {
+        let state = self.state();
+        let Some((call, expected, actual)) = crate::agent::focus::failing_assert(state, files)
+        else {
+            return Ok(false);
+        };
+        let asked = state.settled.iter().filter(|s| s.own_test).count();
+        let known = state.settled.iter().any(|s| {
+            s.own_test && same_call(&s.call, &call) && s.wanted == expected && s.got == actual
+        });
+        if known
+            || asked >= MAX_OWN_SETTLED
+            || examples::goal_says(&state.goal_given(), &call).is_some()
+        {
+            return Ok(false);
+        }
+        let head = self.head();
+        let (mut usage, mut retries, mut chose) = (crate::chat::Usage::default(), 0, (0, 0));
+        for (a, b) in [(&expected, &actual), (&actual, &expected)] {
+            let ask = format!("{head}\n\n{}", choice_prompt(&call, a, b));
+            let mut options = self.options();
+            options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
+            let request = prompt::answer_request(self.settings, ask, choice_schema(), options);
+            let Some(Ok(reply)) = self.ask(&request).await else {
+                return Ok(false);
+            };
+            usage += reply.usage;
+            retries += reply.retries;
+            tracing::info!(%call, answer = %reply.content, "which it returns, of a failing test");
+            match choice_of(&reply.content) {
+                Some('a') if a == &expected => chose.0 += 1,
+                Some('b') if b == &expected => chose.0 += 1,
+                Some('a' | 'b') => chose.1 += 1,
+                _ => {}
+            }
+        }
+        let settled = Settled {
+            call,
+            wanted: expected,
+            got: actual,
+            held: chose.0 == 2,
+            own_test: true,
+            got_held: chose.1 == 2,
+        };
+        self.record_settled(settled, usage, retries)?;
+        Ok(true)
+    }
+}
+
+/// Failing asserts of the run's own tests settled at most, a run.
+const MAX_OWN_SETTLED: usize = 6;
 
 /// The question between two values of `call`: (a) `a`, (b) `b`.
 fn choice_prompt(call: &str, a: &str, b: &str) -> String {

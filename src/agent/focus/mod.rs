@@ -28,8 +28,8 @@ pub use last::{
     tests_failed_since, unchanged, unreadable_write, unwired, unwired_still,
 };
 pub use next_step::{
-    Ending, Repair, Shown, after_work, differ, fix_failure, goal_repair, kept_test, next_step,
-    repair, staying, where_option_is_read, wrote_back,
+    Ending, Repair, Shown, after_work, differ, failing_assert, fix_failure, goal_repair, kept_test,
+    next_step, repair, staying, where_option_is_read, wrote_back,
 };
 
 pub(super) const COMPLETE: &str = "mark_subtask_complete";

@@ -407,6 +407,35 @@ struct Gave {
     around: (String, String),
 }
 
+/// The failing assert the last run of the active subtask stopped at, in a
+/// test the run wrote (one the project had is right, see [`kept_test`]):
+/// its call, what it expects and what the call returned, as `contents`
+/// holds the test. `None` when the call returned no value (the code is
+/// wrong, whatever the test expects).
+pub fn failing_assert(
+    state: &State,
+    contents: &[(String, String)],
+) -> Option<(String, String, String)> {
+    let super::Last::Failed {
+        what,
+        file: Some(file),
+    } = super::last(state)
+    else {
+        return None;
+    };
+    let (path, line) = file.split_once(" line ")?;
+    let line: usize = line.parse().ok()?;
+    let languages = Languages::default();
+    let language = languages.for_path(path)?;
+    if state.baseline.files.contains_key(path) || !language.is_test(path) {
+        return None;
+    }
+    let (_, content) = contents.iter().find(|(p, _)| p == path)?;
+    let source = content.lines().nth(line.checked_sub(1)?)?;
+    let gave = gave(language, source, &what)?;
+    (!language.no_value(&gave.actual)).then_some((gave.call, gave.expected, gave.actual))
+}
+
 /// For a test line (`source`) that asserts a call equals a value (`assert
 /// CALL == EXPECTED`, `assertEqual(CALL, EXPECTED)`, either side first)
 /// whose failure (in `what`: pytest's `assert ACTUAL == EXPECTED`,
