@@ -6532,6 +6532,42 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
         "{own:?}"
     );
     assert!(!asked_of(&test, "If the code is right, the test is wrong").is_empty());
+
+    // Code the project had, that stays as it is while tests of it are
+    // written, is right: nothing is asked, whatever the model would
+    // choose, and the test is corrected.
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Test the game", "subtasks": [
+            "Write test_game.py: pytest tests of winner in game.py",
+            "Run `python3 -m pytest -q`"]}]},
+        "rules": [
+            {"name": "told the test is wrong", "has": ["so the test is what is wrong"],
+             "reply": write_reply("test_game.py", &test_of("first"))},
+            {"name": "the tests", "subtask": "Write test_game.py", "lacks": ["Wrote"],
+             "reply": write_reply("test_game.py", &test_of("second"))},
+            {"name": "the check", "subtask": "Run `python3 -m pytest", "lacks": ["1 passed"],
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 -m pytest -q"}}]}},
+            {"name": "anything else is done", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete",
+                "arguments": {"success": true, "reason": "done"}}]}}
+        ],
+        "chooses": ["'second'"]
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("game.py", game).args([
+        "Write pytest tests for game.py",
+        "--max-cycles",
+        "0",
+        "--max-rounds",
+        "8",
+    ]);
+    let done = test.run();
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    assert!(state.settled.is_empty(), "{:?}", state.settled);
+    assert_eq!(test.read("game.py"), game);
+    assert_eq!(test.read("test_game.py"), test_of("first"));
 }
 
 /// t41's longest: a right program printed the longest line of its sample,

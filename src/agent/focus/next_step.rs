@@ -411,7 +411,8 @@ struct Gave {
 /// test the run wrote (one the project had is right, see [`kept_test`]):
 /// its call, what it expects and what the call returned, as `contents`
 /// holds the test. `None` when the call returned no value (the code is
-/// wrong, whatever the test expects).
+/// wrong, whatever the test expects) or its function is code that stays
+/// as it is (see [`staying`]: the test is wrong).
 pub fn failing_assert(
     state: &State,
     contents: &[(String, String)],
@@ -433,7 +434,11 @@ pub fn failing_assert(
     let (_, content) = contents.iter().find(|(p, _)| p == path)?;
     let source = content.lines().nth(line.checked_sub(1)?)?;
     let gave = gave(language, source, &what)?;
-    (!language.no_value(&gave.actual)).then_some((gave.call, gave.expected, gave.actual))
+    // Code that stays as it is is right: the test is what is wrong (see
+    // `test_to_correct`).
+    let stays = defining_module(path, &gave.call, contents)
+        .is_some_and(|module| staying(state).iter().any(|kept| kept == module));
+    (!stays && !language.no_value(&gave.actual)).then_some((gave.call, gave.expected, gave.actual))
 }
 
 /// For a test line (`source`) that asserts a call equals a value (`assert
