@@ -239,6 +239,13 @@ def judge_cli_flag(work):
         code2, out2 = py(["greet.py", "Ann", "--shout"], work)
         if code2 != 0 or out2.strip() != "HELLO, ANN!":
             return False, f"`greet.py --shout Ann` printed {out.strip()[:60]!r}"
+    # The greeting of no name, in capitals too (t88's cli-flag printed
+    # `HELLO, world!`, upper-casing only a name given).
+    code, out = py(["greet.py"], work)
+    if code == 0 and out.strip():
+        code, shouted = py(["greet.py", "--shout"], work)
+        if code != 0 or shouted.strip() != out.strip().upper():
+            return False, f"`greet.py --shout` printed {shouted.strip()[:60]!r}"
     return True, "both forms print what they should"
 
 
