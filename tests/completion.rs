@@ -6460,12 +6460,6 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
     let game = "def winner(a, b):\n    beats = {\"rock\": \"scissors\", \"paper\": \"rock\", \
                 \"scissors\": \"paper\"}\n    if a == b:\n        return \"tie\"\n    return \
                 \"first\" if beats[a] == b else \"second\"\n";
-    let test_of = |value: &str| {
-        format!(
-            "from game import winner\n\n\ndef test_paper_beats_rock():\n    assert \
-             winner(\"paper\", \"rock\") == \"{value}\"\n"
-        )
-    };
     let run = |chooses: &[&str]| {
         let script: crate::support::fake_ollama::Script =
             serde_json::from_value(serde_json::json!({
@@ -6473,20 +6467,7 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
                     "Write game.py: a function winner(a, b) that says which move wins",
                     "Write test_game.py: pytest tests of winner",
                     "Run `python3 -m pytest -q`"]}]},
-                "rules": [
-                    {"name": "told the test is wrong", "has": ["the test is wrong. Write that line"],
-                     "reply": write_reply("test_game.py", &test_of("first"))},
-                    {"name": "the code", "subtask": "Write game.py", "lacks": ["Wrote"],
-                     "reply": write_reply("game.py", game)},
-                    {"name": "the tests", "subtask": "Write test_game.py", "lacks": ["Wrote"],
-                     "reply": write_reply("test_game.py", &test_of("second"))},
-                    {"name": "the check", "subtask": "Run `python3 -m pytest", "lacks": ["1 passed"],
-                     "reply": {"tool_calls": [{"name": "run_cmd",
-                        "arguments": {"cmd": "python3 -m pytest -q"}}]}},
-                    {"name": "anything else is done", "reply": {"tool_calls": [{
-                        "name": "mark_subtask_complete",
-                        "arguments": {"success": true, "reason": "done"}}]}}
-                ],
+                "rules": game_test_rules("the test is wrong. Write that line", Some(game)),
                 "chooses": chooses
             }))
             .expect("script");
@@ -6508,7 +6489,7 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
     assert_eq!(own.len(), 1, "{:?}", state.settled);
     assert_eq!(own[0].call, "winner(\"paper\", \"rock\")");
     assert!(own[0].got_held && !own[0].held, "{own:?}");
-    assert_eq!(test.read("test_game.py"), test_of("first"));
+    assert_eq!(test.read("test_game.py"), paper_rock_test("first"));
     let told = asked_of(&test, "the test is wrong. Write that line");
     assert!(!told.is_empty());
     // The test's value, both times: the code is wrong.
@@ -6540,18 +6521,7 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
         "plan": {"tasks": [{"description": "Test the game", "subtasks": [
             "Write test_game.py: pytest tests of winner in game.py",
             "Run `python3 -m pytest -q`"]}]},
-        "rules": [
-            {"name": "told the test is wrong", "has": ["so the test is what is wrong"],
-             "reply": write_reply("test_game.py", &test_of("first"))},
-            {"name": "the tests", "subtask": "Write test_game.py", "lacks": ["Wrote"],
-             "reply": write_reply("test_game.py", &test_of("second"))},
-            {"name": "the check", "subtask": "Run `python3 -m pytest", "lacks": ["1 passed"],
-             "reply": {"tool_calls": [{"name": "run_cmd",
-                "arguments": {"cmd": "python3 -m pytest -q"}}]}},
-            {"name": "anything else is done", "reply": {"tool_calls": [{
-                "name": "mark_subtask_complete",
-                "arguments": {"success": true, "reason": "done"}}]}}
-        ],
+        "rules": game_test_rules("so the test is what is wrong", None),
         "chooses": ["'second'"]
     }))
     .expect("script");
@@ -6567,7 +6537,40 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
     let state = test.assert_replay_matches();
     assert!(state.settled.is_empty(), "{:?}", state.settled);
     assert_eq!(test.read("game.py"), game);
-    assert_eq!(test.read("test_game.py"), test_of("first"));
+    assert_eq!(test.read("test_game.py"), paper_rock_test("first"));
+}
+
+/// A test of `winner("paper", "rock")` that expects `value`.
+fn paper_rock_test(value: &str) -> String {
+    format!(
+        "from game import winner\n\n\ndef test_paper_beats_rock():\n    assert \
+         winner(\"paper\", \"rock\") == \"{value}\"\n"
+    )
+}
+
+/// The rules of a model that writes `game` when asked (none: the project
+/// has it), then a test of it that expects 'second' (see
+/// [`paper_rock_test`]), written again to expect 'first' when told
+/// `told`; it runs pytest, and marks anything else done.
+fn game_test_rules(told: &str, game: Option<&str>) -> serde_json::Value {
+    let mut rules = vec![
+        serde_json::json!({"name": "told the test is wrong", "has": [told],
+        "reply": write_reply("test_game.py", &paper_rock_test("first"))}),
+    ];
+    rules.extend(game.map(|game| {
+        serde_json::json!({"name": "the code", "subtask": "Write game.py", "lacks": ["Wrote"],
+            "reply": write_reply("game.py", game)})
+    }));
+    rules.extend([
+        serde_json::json!({"name": "the tests", "subtask": "Write test_game.py",
+            "lacks": ["Wrote"], "reply": write_reply("test_game.py", &paper_rock_test("second"))}),
+        serde_json::json!({"name": "the check", "subtask": "Run `python3 -m pytest",
+            "lacks": ["1 passed"], "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 -m pytest -q"}}]}}),
+        serde_json::json!({"name": "anything else is done", "reply": {"tool_calls": [{
+            "name": "mark_subtask_complete", "arguments": {"success": true, "reason": "done"}}]}}),
+    ]);
+    serde_json::Value::Array(rules)
 }
 
 /// t41's longest: a right program printed the longest line of its sample,

@@ -78,10 +78,11 @@ impl SampleReading {
     /// The code of a program written apart that printed what the command
     /// must print (see [`Self::foresees`]).
     pub fn right_program(&self) -> Option<&str> {
+        self.agreed()?;
         self.written
             .iter()
             .zip(&self.programs)
-            .find(|(printed, _)| self.agreed().is_some() && self.foresees(printed))
+            .find(|(printed, _)| self.foresees(printed))
             .map(|(_, code)| code.as_str())
     }
 

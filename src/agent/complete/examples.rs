@@ -599,8 +599,7 @@ impl Agent<'_> {
         ask: String,
         format: Value,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
-        let mut options = self.options();
-        options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
+        let options = self.answer_options();
         let request: ChatRequest = match earlier {
             Some(earlier) => {
                 prompt::answer_request_after(self.settings, earlier, ask, format, options)
@@ -608,6 +607,14 @@ impl Agent<'_> {
             None => prompt::answer_request(self.settings, ask, format, options),
         };
         self.answer_to(&request).await
+    }
+
+    /// The options of a structured answer: the run's, its tokens at most
+    /// [`MAX_ANSWER_TOKENS`].
+    fn answer_options(&self) -> crate::model::Options {
+        let mut options = self.options();
+        options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
+        options
     }
 
     /// The model's answer to `request`; `Ok(None)` when the run ended
@@ -796,9 +803,7 @@ impl Agent<'_> {
         )
         .map(|_| ())
     }
-}
 
-impl Agent<'_> {
     /// When the last run of the active subtask failed at an assert of a
     /// test the run wrote, `assert CALL == EXPECTED` where the code
     /// returned ACTUAL and the goal's words give no value of CALL: which
@@ -817,27 +822,26 @@ impl Agent<'_> {
         files: &[(String, String)],
     ) -> Result<bool, StoreError> {
         let state = self.state();
+        // Counted first: reading the failure starts the language's parser.
+        if state.settled.iter().filter(|s| s.own_test).count() >= MAX_OWN_SETTLED {
+            return Ok(false);
+        }
         let Some((call, expected, actual)) = crate::agent::focus::failing_assert(state, files)
         else {
             return Ok(false);
         };
-        let asked = state.settled.iter().filter(|s| s.own_test).count();
         let known = state.settled.iter().any(|s| {
             s.own_test && same_call(&s.call, &call) && s.wanted == expected && s.got == actual
         });
-        if known
-            || asked >= MAX_OWN_SETTLED
-            || examples::goal_says(&state.goal_given(), &call).is_some()
-        {
+        if known || examples::goal_says(&state.goal_given(), &call).is_some() {
             return Ok(false);
         }
         let head = self.head();
         let (mut usage, mut retries, mut chose) = (crate::chat::Usage::default(), 0, (0, 0));
         for (a, b) in [(&expected, &actual), (&actual, &expected)] {
             let ask = format!("{head}\n\n{}", choice_prompt(&call, a, b));
-            let mut options = self.options();
-            options.num_predict = options.num_predict.map(|n| n.min(MAX_ANSWER_TOKENS));
-            let request = prompt::answer_request(self.settings, ask, choice_schema(), options);
+            let request =
+                prompt::answer_request(self.settings, ask, choice_schema(), self.answer_options());
             let Some(Ok(reply)) = self.ask(&request).await else {
                 return Ok(false);
             };

@@ -252,9 +252,11 @@ impl Agent<'_> {
             }
         };
         for again in 0..WRITINGS {
-            let outputs: Vec<String> = printed.iter().map(|(output, _)| output.clone()).collect();
-            if again == 2 && (printed.is_empty() || samples::written_alike(&outputs).is_some()) {
-                break;
+            if again == 2 {
+                let outputs: Vec<String> = printed.iter().map(|(out, _)| out.clone()).collect();
+                if outputs.is_empty() || samples::written_alike(&outputs).is_some() {
+                    break;
+                }
             }
             if programs.0[at].1.len() <= again as usize {
                 let ask = format!(

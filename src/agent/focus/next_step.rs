@@ -130,10 +130,7 @@ pub fn fix(
         Some((path, line)) => (path, line.parse::<usize>().ok()),
         None => (file, None),
     };
-    let source = line.and_then(|n| {
-        let (_, content) = contents.iter().find(|(p, _)| p == path)?;
-        content.lines().nth(n.checked_sub(1)?)
-    });
+    let source = line.and_then(|n| line_of(contents, path, n));
     let quoted = source
         .map(|text| format!(" Line {} is: {}", line.unwrap_or(0), text.trim()))
         .unwrap_or_default();
@@ -407,6 +404,12 @@ struct Gave {
     around: (String, String),
 }
 
+/// Line `n` (1-based) of `path`, as `contents` holds it.
+fn line_of<'a>(contents: &'a [(String, String)], path: &str, n: usize) -> Option<&'a str> {
+    let (_, content) = contents.iter().find(|(p, _)| p == path)?;
+    content.lines().nth(n.checked_sub(1)?)
+}
+
 /// The failing assert the last run of the active subtask stopped at, in a
 /// test the run wrote (one the project had is right, see [`kept_test`]):
 /// its call, what it expects and what the call returned, as `contents`
@@ -431,8 +434,7 @@ pub fn failing_assert(
     if state.baseline.files.contains_key(path) || !language.is_test(path) {
         return None;
     }
-    let (_, content) = contents.iter().find(|(p, _)| p == path)?;
-    let source = content.lines().nth(line.checked_sub(1)?)?;
+    let source = line_of(contents, path, line)?;
     let gave = gave(language, source, &what)?;
     // Code that stays as it is is right: the test is what is wrong (see
     // `test_to_correct`).
