@@ -364,6 +364,10 @@ impl Terminal {
                     shorten(&settled.call, 60),
                     shorten(&settled.wanted, 30),
                     match (settled.own_test, settled.own_choice(), settled.held) {
+                        (true, Some(chosen), _) if settled.written => format!(
+                            "a failing test's call: two writings of it apart returned {}",
+                            shorten(chosen, 30)
+                        ),
                         (true, Some(chosen), _) => format!(
                             "a failing test's call: the model chose {} both times",
                             shorten(chosen, 30)

@@ -6457,10 +6457,8 @@ fn a_new_program_that_prints_otherwise_than_its_sample_gives_is_shown_a_right_wr
 /// same failure.
 #[test]
 fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
-    let game = "def winner(a, b):\n    beats = {\"rock\": \"scissors\", \"paper\": \"rock\", \
-                \"scissors\": \"paper\"}\n    if a == b:\n        return \"tie\"\n    return \
-                \"first\" if beats[a] == b else \"second\"\n";
-    let run = |chooses: &[&str]| {
+    let game = GAME;
+    let run_writing = |chooses: &[&str], writes: &[&str]| {
         let script: crate::support::fake_ollama::Script =
             serde_json::from_value(serde_json::json!({
                 "plan": {"tasks": [{"description": "Write the game and its tests", "subtasks": [
@@ -6468,7 +6466,8 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
                     "Write test_game.py: pytest tests of winner",
                     "Run `python3 -m pytest -q`"]}]},
                 "rules": game_test_rules("the test is wrong. Write that line", Some(game)),
-                "chooses": chooses
+                "chooses": chooses,
+                "writes": writes
             }))
             .expect("script");
         let test = Test::new().serving(script).args([
@@ -6481,6 +6480,8 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
         let run = test.run();
         (test, run)
     };
+    // No writing of the function gives code: the model is asked to choose.
+    let run = |chooses: &[&str]| run_writing(chooses, &[]);
     // The code's value, both times.
     let (test, done) = run(&["'first'"]);
     done.assert_code(0);
@@ -6514,6 +6515,54 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
     );
     assert!(!asked_of(&test, "If the code is right, the test is wrong").is_empty());
 
+    // Writings of `winner` of their own that return the code's value,
+    // the model choosing by place: the writings settle it, and no choice
+    // is asked.
+    let (test, done) = run_writing(&[], &[game, game]);
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    let own: Vec<_> = state.settled.iter().filter(|s| s.own_test).collect();
+    assert!(
+        own.len() == 1 && own[0].got_held && own[0].written,
+        "{own:?}"
+    );
+    assert_eq!(test.read("test_game.py"), paper_rock_test("first"));
+    let writings = asked_of(&test, "Write only the Python function `winner`");
+    assert!(
+        writings.len() == 2
+            && writings[0].contains("called like `winner(\"paper\", \"rock\")`")
+            && writings[0].contains("form of 'second' or 'first'"),
+        "{writings:?}"
+    );
+    assert!(asked_of(&test, "what does `winner(").is_empty());
+    // Writings that return the test's value: the code is wrong.
+    let wrong = game
+        .replace("\"first\" if", "\"second\" if")
+        .replace("else \"second\"", "else \"first\"");
+    assert_ne!(wrong, game);
+    let (test, ended) = run_writing(&["'first'"], &[&wrong, &wrong]);
+    ended.assert_code(1);
+    let state = test.assert_replay_matches();
+    assert!(
+        state
+            .settled
+            .iter()
+            .any(|s| s.own_test && s.held && s.written),
+        "{:?}",
+        state.settled
+    );
+    // Writings that split, then a third that gives neither: the model
+    // is asked to choose.
+    let (test, _) = run_writing(&[], &[game, &wrong, "def winner(a, b):\n    return None\n"]);
+    let state = test.assert_replay_matches();
+    let own: Vec<_> = state.settled.iter().filter(|s| s.own_test).collect();
+    assert!(!own.is_empty() && !own[0].written, "{own:?}");
+    assert_eq!(
+        asked_of(&test, "Write only the Python function `winner`").len(),
+        3
+    );
+    assert!(!asked_of(&test, "what does `winner(").is_empty());
+
     // Code the project had, that stays as it is while tests of it are
     // written, is right: nothing is asked, whatever the model would
     // choose, and the test is corrected.
@@ -6539,6 +6588,72 @@ fn a_failing_assert_of_the_runs_own_test_is_settled_from_the_goals_words() {
     assert_eq!(test.read("game.py"), game);
     assert_eq!(test.read("test_game.py"), paper_rock_test("first"));
 }
+
+/// t88's rps: three asserts of one test were wrong, each found by the
+/// run after the one before was corrected. The writings of the function
+/// that settled the first failing assert settle the next one of the same
+/// function, with no writing asked again.
+#[test]
+fn the_writings_that_settled_a_failing_assert_settle_the_next_of_its_function() {
+    let game = GAME;
+    let test_of = |one: &str, two: &str| {
+        format!(
+            "from game import winner\n\n\ndef test_winner():\n    assert winner(\"paper\", \
+             \"rock\") == \"{one}\"\n    assert winner(\"rock\", \"scissors\") == \"{two}\"\n"
+        )
+    };
+    let told = "the test is wrong. Write that line";
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"description": "Write the game and its tests", "subtasks": [
+            "Write game.py: a function winner(a, b) that says which move wins",
+            "Write test_game.py: pytest tests of winner",
+            "Run `python3 -m pytest -q`"]}]},
+        "rules": [
+            {"name": "told of the second", "has": [told, "`winner(\"rock\", \"scissors\")` returned"],
+             "reply": write_reply("test_game.py", &test_of("first", "first"))},
+            {"name": "told of the first", "has": [told],
+             "reply": write_reply("test_game.py", &test_of("first", "second"))},
+            {"name": "the code", "subtask": "Write game.py", "lacks": ["Wrote"],
+             "reply": write_reply("game.py", game)},
+            {"name": "the tests", "subtask": "Write test_game.py", "lacks": ["Wrote"],
+             "reply": write_reply("test_game.py", &test_of("second", "second"))},
+            {"name": "the check", "subtask": "Run `python3 -m pytest", "lacks": ["1 passed"],
+             "reply": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 -m pytest -q"}}]}},
+            {"name": "anything else is done", "reply": {"tool_calls": [{
+                "name": "mark_subtask_complete", "arguments": {"success": true, "reason": "done"}}]}}
+        ],
+        "writes": [game, game]
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).args([
+        "Create a rock-paper-scissors game with pytest tests",
+        "--max-cycles",
+        "0",
+        "--max-rounds",
+        "10",
+    ]);
+    let done = test.run();
+    done.assert_code(0);
+    let state = test.assert_replay_matches();
+    let own: Vec<_> = state.settled.iter().filter(|s| s.own_test).collect();
+    assert!(
+        own.len() == 2 && own.iter().all(|s| s.got_held && s.written),
+        "{own:?}"
+    );
+    assert_eq!(own[1].call, "winner(\"rock\", \"scissors\")");
+    assert_eq!(test.read("test_game.py"), test_of("first", "first"));
+    assert_eq!(
+        asked_of(&test, "Write only the Python function `winner`").len(),
+        2
+    );
+}
+
+/// A right `winner(a, b)` of rock-paper-scissors: "first", "second" or
+/// "tie".
+const GAME: &str = "def winner(a, b):\n    beats = {\"rock\": \"scissors\", \"paper\": \"rock\", \
+                    \"scissors\": \"paper\"}\n    if a == b:\n        return \"tie\"\n    return \
+                    \"first\" if beats[a] == b else \"second\"\n";
 
 /// A test of `winner("paper", "rock")` that expects `value`.
 fn paper_rock_test(value: &str) -> String {

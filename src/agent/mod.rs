@@ -101,6 +101,12 @@ pub struct Agent<'a> {
     /// the answer gave no code to take (see `Agent::question`); kept in
     /// memory: a resumed run asks it anew.
     said: Option<(String, String)>,
+    /// Writings of the functions of failing asserts of the run's own
+    /// tests, of their own from the goal's words, by name, in the order
+    /// asked (`None`: an answer with no code; see `complete::examples`):
+    /// a later failing assert of the same function is settled by them
+    /// with no question. Kept in memory: a resumed run asks them anew.
+    writings: Vec<(String, Vec<Option<String>>)>,
 }
 
 /// What a conversation turn led to.
@@ -138,6 +144,7 @@ impl<'a> Agent<'a> {
             asked: None,
             taken: None,
             said: None,
+            writings: Vec::new(),
         }
     }
 

@@ -511,6 +511,7 @@ fn a_settled_failing_assert_of_the_runs_own_test_is_the_goals_word() {
         held,
         own_test,
         got_held,
+        written: false,
     };
     let given = |settled: verdict::Settled| {
         let mut state = State::default();

@@ -1316,6 +1316,11 @@ pub struct Settled {
     /// The model chose `got` whichever came first.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub got_held: bool,
+    /// Settled by writings of the function of their own, from the goal's
+    /// words alone, not by the model's choice: two returned the value
+    /// held (of a failing assert of the run's own test).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub written: bool,
 }
 
 impl Settled {

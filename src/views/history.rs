@@ -289,15 +289,19 @@ fn detail(event: &Event) -> String {
         ),
         Event::ExampleSettled { settled, .. } => shorten(
             &format!(
-                "{} returns {} or {}: the model {}",
+                "{} returns {} or {}: {}",
                 settled.call,
                 settled.wanted,
                 settled.got,
                 match (settled.own_choice(), settled.held) {
+                    (Some(chosen), _) if settled.written => format!(
+                        "two writings of it apart returned {chosen} (a failing test's call)"
+                    ),
                     (Some(chosen), _) =>
-                        format!("chose {chosen} both times (a failing test's call)"),
-                    (None, true) => format!("chose {} both times", settled.wanted),
-                    (None, false) => format!("did not choose {} both times", settled.wanted),
+                        format!("the model chose {chosen} both times (a failing test's call)"),
+                    (None, true) => format!("the model chose {} both times", settled.wanted),
+                    (None, false) =>
+                        format!("the model did not choose {} both times", settled.wanted),
                 }
             ),
             140,

@@ -506,16 +506,10 @@ impl Agent<'_> {
                 else {
                     continue;
                 };
-                let Some(command) = language.written_command(&source, name, &calls) else {
+                let Some(called) = self.call_writing(language, &source, name, &calls).await else {
                     break;
                 };
-                let outcome = self
-                    .tools
-                    .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
-                    .await;
-                let printed = crate::tools::printed(&outcome.result);
-                let Some((tried, _)) = examples::read(&printed) else {
-                    tracing::info!(%name, %printed, "the writing could not be called");
+                let Some(tried) = called else {
                     continue;
                 };
                 returned.push(
@@ -529,6 +523,30 @@ impl Agent<'_> {
         }
         tracing::info!(?held, "what the writings agreed on");
         Ok(Some((held, usage, retries)))
+    }
+
+    /// What `source`, a writing of `name` of its own, returned on `calls`
+    /// (see [`crate::lang::Language::written_command`]): `None` when the
+    /// language cannot call a writing, `Some(None)` when this one could
+    /// not be called.
+    async fn call_writing(
+        &self,
+        language: &dyn crate::lang::Language,
+        source: &str,
+        name: &str,
+        calls: &[Example],
+    ) -> Option<Option<Vec<Tried>>> {
+        let command = language.written_command(source, name, calls)?;
+        let outcome = self
+            .tools
+            .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
+            .await;
+        let printed = crate::tools::printed(&outcome.result);
+        let tried = examples::read(&printed).map(|(tried, _)| tried);
+        if tried.is_none() {
+            tracing::info!(%name, %printed, "the writing could not be called");
+        }
+        Some(tried)
     }
 
     /// The project's own source files in the language at `at` as they
@@ -580,14 +598,20 @@ impl Agent<'_> {
         ask: String,
         again: u32,
     ) -> Result<Option<crate::model::ChatReply>, StoreError> {
-        let request = prompt::writing_request(
+        let request = self.function_writing(ask, again);
+        self.answer_to(&request).await
+    }
+
+    /// The request for a writing of a function of its own, `again` times
+    /// asked before.
+    fn function_writing(&self, ask: String, again: u32) -> ChatRequest {
+        prompt::writing_request(
             prompt::Writing::Function,
             self.settings,
             self.num_ctx,
             ask,
             again * 2,
-        );
-        self.answer_to(&request).await
+        )
     }
 
     /// One structured answer after `earlier` (a question of these and the
@@ -782,6 +806,7 @@ impl Agent<'_> {
             held: chosen == 2,
             own_test: false,
             got_held: false,
+            written: false,
         };
         self.record_settled(settled, usage, retries)?;
         Ok(Some(chosen == 2))
@@ -837,22 +862,37 @@ impl Agent<'_> {
             return Ok(false);
         }
         let head = self.head();
-        let (mut usage, mut retries, mut chose) = (crate::chat::Usage::default(), 0, (0, 0));
-        for (a, b) in [(&expected, &actual), (&actual, &expected)] {
-            let ask = format!("{head}\n\n{}", choice_prompt(&call, a, b));
-            let request =
-                prompt::answer_request(self.settings, ask, choice_schema(), self.answer_options());
-            let Some(Ok(reply)) = self.ask(&request).await else {
-                return Ok(false);
-            };
-            usage += reply.usage;
-            retries += reply.retries;
-            tracing::info!(%call, answer = %reply.content, "which it returns, of a failing test");
-            match choice_of(&reply.content) {
-                Some('a') if a == &expected => chose.0 += 1,
-                Some('b') if b == &expected => chose.0 += 1,
-                Some('a' | 'b') => chose.1 += 1,
-                _ => {}
+        let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
+        let Some((written, used, again)) = self
+            .settle_by_writings(files, &call, &expected, &actual)
+            .await
+        else {
+            return Ok(false);
+        };
+        usage += used;
+        retries += again;
+        let mut chose = written.unwrap_or((0, 0));
+        if written.is_none() {
+            for (a, b) in [(&expected, &actual), (&actual, &expected)] {
+                let ask = format!("{head}\n\n{}", choice_prompt(&call, a, b));
+                let request = prompt::answer_request(
+                    self.settings,
+                    ask,
+                    choice_schema(),
+                    self.answer_options(),
+                );
+                let Some(Ok(reply)) = self.ask(&request).await else {
+                    return Ok(false);
+                };
+                usage += reply.usage;
+                retries += reply.retries;
+                tracing::info!(%call, answer = %reply.content, "which it returns, of a failing test");
+                match choice_of(&reply.content) {
+                    Some('a') if a == &expected => chose.0 += 1,
+                    Some('b') if b == &expected => chose.0 += 1,
+                    Some('a' | 'b') => chose.1 += 1,
+                    _ => {}
+                }
             }
         }
         let settled = Settled {
@@ -862,6 +902,7 @@ impl Agent<'_> {
             held: chose.0 == 2,
             own_test: true,
             got_held: chose.1 == 2,
+            written: written.is_some(),
         };
         self.record_settled(settled, usage, retries)?;
         Ok(true)
@@ -870,6 +911,113 @@ impl Agent<'_> {
 
 /// Failing asserts of the run's own tests settled at most, a run.
 const MAX_OWN_SETTLED: usize = 6;
+
+impl Agent<'_> {
+    /// Which side of a failing assert of the run's own test (`call`, the
+    /// test's `expected`, the code's `actual`) writings of the called
+    /// function of their own return, asked from the goal's words alone
+    /// (not shown the run's code), told the call and the two values as
+    /// the form of what it returns: `Some((2, 0))` when two returned
+    /// `expected`, `Some((0, 2))` when two returned `actual`, `None` when
+    /// they did not settle it (then the model is asked to choose). A
+    /// third writing only where the first two split or one gave neither.
+    /// Asked to choose, t88's rps model answered `a` six times of six;
+    /// its code, written from the goal's words, was right where its
+    /// tests said a tie was a win. The second element: the usage and
+    /// retries of the writings. `None` of it all when the run is stopped
+    /// or the model failed (the round's own request meets them).
+    #[allow(clippy::type_complexity)]
+    async fn settle_by_writings(
+        &mut self,
+        files: &[(String, String)],
+        call: &str,
+        expected: &str,
+        actual: &str,
+    ) -> Option<(Option<(u32, u32)>, crate::chat::Usage, u32)> {
+        let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
+        let name = examples::call_name(call)?.to_string();
+        let languages = self.languages;
+        let language = languages.iter().map(AsRef::as_ref).find(|language| {
+            files.iter().any(|(path, text)| {
+                language.owns(path) && !language.is_test(path) && language.defines(text, &name)
+            })
+        });
+        let Some(language) = language else {
+            return Some((None, usage, retries));
+        };
+        let spelled = spelled(language.name());
+        let head = self.head();
+        let example = Example {
+            call: call.to_string(),
+            returns: vec![expected.to_string()],
+            written: false,
+        };
+        let mut sides = (0, 0);
+        for again in 0..WRITINGS {
+            if sides.0 >= 2 || sides.1 >= 2 || again == 2 && sides == (0, 0) {
+                break;
+            }
+            let at = match self.writings.iter().position(|(known, _)| *known == name) {
+                Some(at) => at,
+                None => {
+                    self.writings.push((name.clone(), Vec::new()));
+                    self.writings.len() - 1
+                }
+            };
+            if self.writings[at].1.len() <= again as usize {
+                let (a, b) = match again % 2 {
+                    0 => (expected, actual),
+                    _ => (actual, expected),
+                };
+                let ask = format!("{head}\n\n{}", settling_prompt(&name, &spelled, call, a, b));
+                let request = self.function_writing(ask, again);
+                let reply = self.ask(&request).await?.ok()?;
+                usage += reply.usage;
+                retries += reply.retries;
+                tracing::info!(%name, answer = %reply.content, "the function written again, of a failing test");
+                let source = code_of(&reply.content).filter(|c| language.defines(c, &name));
+                self.writings[at].1.push(source);
+            }
+            let Some(source) = self.writings[at].1[again as usize].clone() else {
+                continue;
+            };
+            let Some(called) = self
+                .call_writing(language, &source, &name, std::slice::from_ref(&example))
+                .await
+            else {
+                break;
+            };
+            if self.stop.is_requested() {
+                return None;
+            }
+            let Some(tried) = called.and_then(|tried| tried.into_iter().next()) else {
+                continue;
+            };
+            tracing::info!(tried = %tried.said(), "a writing of a failing test's function");
+            match &tried.got {
+                _ if tried.same => sides.0 += 1,
+                Ok(got) if language.same_value(got, actual) => sides.1 += 1,
+                _ => {}
+            }
+        }
+        let settled = match sides {
+            (2.., _) => Some((2, 0)),
+            (_, 2..) => Some((0, 2)),
+            _ => None,
+        };
+        Some((settled, usage, retries))
+    }
+}
+
+/// The question for a writing of `name` of its own that settles a failing
+/// assert of `call`: `a` and `b` show the form of what it returns.
+fn settling_prompt(name: &str, language: &str, call: &str, a: &str, b: &str) -> String {
+    format!(
+        "Write only the {language} function `{name}` as the GOAL's words describe it: no \
+         tests, no examples, no other code. It is called like `{call}`, and returns values \
+         in the form of {a} or {b}."
+    )
+}
 
 /// The question between two values of `call`: (a) `a`, (b) `b`.
 fn choice_prompt(call: &str, a: &str, b: &str) -> String {
