@@ -209,6 +209,9 @@ pub fn problem(write: &Write) -> Option<(String, Option<String>)> {
             None,
         ));
     }
+    if let Some(stray) = stray_method(write) {
+        return Some((stray, None));
+    }
     // A name the file as it is already leaves undefined is the project's.
     if let Some(missing) = write.facts.undefined.iter().find(|u| {
         write
@@ -701,6 +704,43 @@ fn copies_under_test(write: &Write) -> Option<String> {
                  does.{}",
                 copied.trim_end_matches('.')
             )
+        })
+}
+
+/// A function new at the top level of a source file, below a class,
+/// whose first parameter is `self`: a method written outside its class.
+/// t90's add-method edited `def perimeter(self):` in at the left margin
+/// under `class Rectangle`; `Rectangle(3, 4).perimeter()` raised
+/// AttributeError, and the run spent its rounds on tests of it.
+fn stray_method(write: &Write) -> Option<String> {
+    if write.is_test {
+        return None;
+    }
+    let defs = &write.facts.defs;
+    let had = |name: &str| write.was.is_some_and(|was| was.defines(name));
+    let selfish = |signature: &str| {
+        let (_, parameters) = signature.split_once('(')?;
+        let first = parameters.split([',', ')', ':', '=']).next()?.trim();
+        Some(first == "self")
+    };
+    defs.iter()
+        .filter(|d| d.kind == "def" && !had(&d.name) && selfish(&d.signature) == Some(true))
+        .find_map(|stray| {
+            let class = defs
+                .iter()
+                .filter(|d| d.kind == "class" && d.line < stray.line)
+                .next_back()?;
+            Some(format!(
+                "in {path}, `{}` (line {}) is at the top level, outside the class {class}: with \
+                 `self` first it is meant as a method of {class}, and `{class}(...).{name}()` \
+                 would raise AttributeError. Indent the whole `def {name}` under the class, as \
+                 its other methods are, and give the whole file.",
+                line(write.content, stray.line).trim(),
+                stray.line,
+                path = write.path,
+                class = class.name,
+                name = stray.name,
+            ))
         })
 }
 

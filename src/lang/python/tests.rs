@@ -3558,3 +3558,43 @@ fn a_program_written_apart_runs_with_the_commands_arguments_and_input() {
         None
     );
 }
+
+#[test]
+fn a_method_written_outside_its_class_is_refused() {
+    // t90's add-method: the edit put `perimeter` at the left margin.
+    let shapes = "class Rectangle:\n    def __init__(self, width, height):\n        self.width = width\n        self.height = height\n\n    def area(self):\n        return self.width * self.height\n";
+    let stray =
+        format!("{shapes}\n\ndef perimeter(self):\n    return 2 * (self.width + self.height)\n");
+    let workspace = files(&[("shapes.py", shapes)]);
+    match review_in(&workspace, "shapes.py", &stray) {
+        Review::Refuse(refusal) => assert_eq!(
+            refusal.reason,
+            "in shapes.py, `def perimeter(self):` (line 10) is at the top level, outside the \
+             class Rectangle: with `self` first it is meant as a method of Rectangle, and \
+             `Rectangle(...).perimeter()` would raise AttributeError. Indent the whole `def \
+             perimeter` under the class, as its other methods are, and give the whole file."
+        ),
+        other => panic!("{other:?}"),
+    }
+    // Indented under the class, it is a method.
+    let method = format!(
+        "{shapes}\n    def perimeter(self):\n        return 2 * (self.width + self.height)\n"
+    );
+    assert_eq!(review_in(&workspace, "shapes.py", &method), Review::Accept);
+    // A function of its own (`selfish` is no `self`), one with no class
+    // above it, and one the file had, stay.
+    let accepted = [
+        format!("{shapes}\n\ndef selfish(selfie):\n    return selfie\n"),
+        "def helper(self):\n    return self\n\n\nclass A:\n    pass\n".to_string(),
+    ];
+    for code in accepted {
+        assert_eq!(
+            review_in(&files(&[]), "shapes.py", &code),
+            Review::Accept,
+            "{code}"
+        );
+    }
+    let workspace = files(&[("shapes.py", stray.as_str())]);
+    let more = format!("{stray}\n\ndef square(side):\n    return Rectangle(side, side)\n");
+    assert_eq!(review_in(&workspace, "shapes.py", &more), Review::Accept);
+}
