@@ -144,7 +144,10 @@ class Inventory:
         return self.items.get(name, 0)
 """
 
-GREET = """\
+# Written for cli-flag, but shadowed until 2026-12-07 by the GREET further
+# down, which cli-flag and greet-shout have been run on all along: kept so,
+# for their figures to stay comparable, and this one left unused.
+GREET_FIRST = """\
 import sys
 
 
@@ -407,7 +410,10 @@ def judge_line_count(work):
 
 # A second batch of the suite's kinds in other words (session of 2026-11-28
 # 17:38), written before any run of them: `--goals fresh`.
-CONVERT = """\
+# temp-fix's module. Until 2026-12-07 it was named CONVERT and shadowed by
+# convert-tests' CONVERT further down: temp-fix ran on a convert.py without
+# the functions its tests import.
+TEMP_CONVERT = """\
 def celsius_to_fahrenheit(celsius):
     return celsius * 9 / 5 - 32
 
@@ -1362,7 +1368,9 @@ def test_outside():
     assert outside([1, 5, 9], 2, 8) == [1, 9]
 """
 
-SCORES = """\
+# Written for add-ranking, shadowed as GREET_FIRST was: add-ranking has been
+# run on the SCORES further down all along, and stays so.
+SCORES_FIRST = """\
 def best(scores):
     \"\"\"The highest score of a dict of name -> score.\"\"\"
     return max(scores.values())
@@ -1892,7 +1900,7 @@ TASKS = {
     "temp-fix": (
         "Running pytest shows a failing test for convert.py. Correct the code so that the whole "
         "test suite passes",
-        {"convert.py": CONVERT, "test_convert.py": TEST_CONVERT},
+        {"convert.py": TEMP_CONVERT, "test_convert.py": TEST_CONVERT},
         ["test_convert.py"],
         judge_temp_fix,
     ),
