@@ -1068,7 +1068,8 @@ def judge_mathkit(work):
 def judge_vowels(work):
     for path in [p for p in sources(work) if not is_test(p)]:
         code, out = py([str(path.relative_to(work))], work, stdin="programming is fun\n")
-        if code == 0 and re.findall(r"\d+", out)[-1:] == ["5"]:
+        # The one number it prints: t89's printed its count twice.
+        if code == 0 and re.findall(r"\d+", out) == ["5"]:
             return True, f"{path.relative_to(work)} prints 5 for 'programming is fun'"
     return False, "no script prints 5 for the line 'programming is fun' on its input"
 
