@@ -661,6 +661,17 @@ impl Language for Python {
     /// `import sys`), and a small model told only the error renamed the
     /// module to a name defined nowhere.
     fn failure_hint(&self, what: &str, path: &str) -> Option<String> {
+        // t91's rps tested `play_game()`, which asked for a move with
+        // `input()`, and wrote the same test again four times.
+        if what.contains("reading from stdin while output is captured") {
+            return Some(
+                "The code this line calls reads the keyboard (`input()`), and a test cannot \
+                 type: test the functions that take their inputs as arguments and return their \
+                 results, and call none that reads input() from a test (or make it take that \
+                 input as an argument)."
+                    .into(),
+            );
+        }
         let name = what.split("NameError: name '").nth(1)?.split('\'').next()?;
         STANDARD_MODULES.contains(&name).then(|| {
             format!(

@@ -3598,3 +3598,21 @@ fn a_method_written_outside_its_class_is_refused() {
     let more = format!("{stray}\n\ndef square(side):\n    return Rectangle(side, side)\n");
     assert_eq!(review_in(&workspace, "shapes.py", &more), Review::Accept);
 }
+
+#[test]
+fn a_test_that_makes_the_code_read_the_keyboard_is_told_to_call_what_takes_arguments() {
+    let python = Python;
+    let what =
+        "OSError: pytest: reading from stdin while output is captured!  Consider using `-s`.";
+    let hint = python.failure_hint(what, "test_game.py").unwrap();
+    assert!(
+        hint.contains("reads the keyboard (`input()`)") && hint.contains("as arguments"),
+        "{hint}"
+    );
+    let hint = python.failure_hint("NameError: name 'math' is not defined", "geo.py");
+    assert!(hint.is_some_and(|h| h.contains("add `import math`")));
+    assert_eq!(
+        python.failure_hint("AssertionError: assert 1 == 2", "t.py"),
+        None
+    );
+}
