@@ -728,8 +728,7 @@ fn stray_method(write: &Write) -> Option<String> {
         .find_map(|stray| {
             let class = defs
                 .iter()
-                .filter(|d| d.kind == "class" && d.line < stray.line)
-                .next_back()?;
+                .rfind(|d| d.kind == "class" && d.line < stray.line)?;
             Some(format!(
                 "in {path}, `{}` (line {}) is at the top level, outside the class {class}: with \
                  `self` first it is meant as a method of {class}, and `{class}(...).{name}()` \
