@@ -489,10 +489,26 @@ impl Language for Python {
                 .filter_map(|l| located(l))
                 .find(|(other, _)| other != path)
         });
+        // An assert with a message of its own (`assert f(1) == 2, 'Test 4
+        // failed'`) shows that message first and pytest's comparison under
+        // it: both are the failure (t93's rps showed only "Test 4 failed",
+        // and what the call returned was never read).
+        let compared = (message.starts_with("AssertionError: "))
+            .then(|| {
+                let after = errors.iter().position(|l| l == message)?;
+                errors[after + 1..]
+                    .first()
+                    .filter(|l| l.starts_with("assert "))
+            })
+            .flatten();
+        let message = match compared {
+            Some(compared) => format!("{message}: {compared}"),
+            None => message.to_string(),
+        };
         vec![Problem {
             path: place.as_ref().map(|(p, _)| p.clone()).unwrap_or_default(),
             line: place.map(|(_, l)| l),
-            message: message.to_string(),
+            message,
             caller,
         }]
     }

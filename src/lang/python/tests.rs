@@ -3616,3 +3616,25 @@ fn a_test_that_makes_the_code_read_the_keyboard_is_told_to_call_what_takes_argum
         None
     );
 }
+
+#[test]
+fn an_assert_with_a_message_of_its_own_fails_with_the_comparison_too() {
+    // t93's rps: only "Test 4 failed" was read.
+    let pytest = "F\n    def test_a():\n>       assert f('paper', 'rock') == 'tie', 'Test 4 failed'\nE       AssertionError: Test 4 failed\nE       assert 'player1' == 'tie'\nE         - tie\nE         + player1\n\ntest_a.py:8: AssertionError\n1 failed in 0.02s";
+    let failures = Python.failures(pytest);
+    assert_eq!(
+        failures[0].message,
+        "AssertionError: Test 4 failed: assert 'player1' == 'tie'"
+    );
+    assert_eq!(failures[0].line, Some(8));
+    assert_eq!(
+        Python.compared(&failures[0].message),
+        Some(("'player1'".to_string(), "'tie'".to_string()))
+    );
+    // A message over a bare `assert False` is given it too.
+    let bare = "F\n>       assert ok(), 'not ok'\nE       AssertionError: not ok\nE       assert False\n\ntest_a.py:2: AssertionError\n1 failed";
+    assert_eq!(
+        Python.failures(bare)[0].message,
+        "AssertionError: not ok: assert False"
+    );
+}
