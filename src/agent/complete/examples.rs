@@ -861,40 +861,25 @@ impl Agent<'_> {
         if known || examples::goal_says(&state.goal_given(), &call).is_some() {
             return Ok(false);
         }
-        let head = self.head();
-        let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
-        let Some((written, used, again)) = self
+        let Some((sides, mut usage, mut retries)) = self
             .settle_by_writings(files, &call, &expected, &actual)
             .await
         else {
             return Ok(false);
         };
-        usage += used;
-        retries += again;
-        let mut chose = written.unwrap_or((0, 0));
-        if written.is_none() {
-            for (a, b) in [(&expected, &actual), (&actual, &expected)] {
-                let ask = format!("{head}\n\n{}", choice_prompt(&call, a, b));
-                let request = prompt::answer_request(
-                    self.settings,
-                    ask,
-                    choice_schema(),
-                    self.answer_options(),
-                );
-                let Some(Ok(reply)) = self.ask(&request).await else {
+        let written = sides.0 == 2 || sides.1 == 2;
+        let chose = match written {
+            true => sides,
+            false => {
+                let Some((chose, used, again)) = self.choose_side(&call, &expected, &actual).await
+                else {
                     return Ok(false);
                 };
-                usage += reply.usage;
-                retries += reply.retries;
-                tracing::info!(%call, answer = %reply.content, "which it returns, of a failing test");
-                match choice_of(&reply.content) {
-                    Some('a') if a == &expected => chose.0 += 1,
-                    Some('b') if b == &expected => chose.0 += 1,
-                    Some('a' | 'b') => chose.1 += 1,
-                    _ => {}
-                }
+                usage += used;
+                retries += again;
+                chose
             }
-        }
+        };
         let settled = Settled {
             call,
             wanted: expected,
@@ -902,40 +887,67 @@ impl Agent<'_> {
             held: chose.0 == 2,
             own_test: true,
             got_held: chose.1 == 2,
-            written: written.is_some(),
+            written,
         };
         self.record_settled(settled, usage, retries)?;
         Ok(true)
     }
-}
 
-/// Failing asserts of the run's own tests settled at most, a run.
-const MAX_OWN_SETTLED: usize = 6;
+    /// How many times the model, asked twice from the goal's words alone
+    /// which of `expected` (the test's) and `actual` (the code's) `call`
+    /// returns, each put first once, chose each; with the usage and
+    /// retries of the questions. `None` when the run is stopped or the
+    /// model failed (the round's own request meets them).
+    async fn choose_side(
+        &mut self,
+        call: &str,
+        expected: &str,
+        actual: &str,
+    ) -> Option<((u32, u32), crate::chat::Usage, u32)> {
+        let head = self.head();
+        let (mut usage, mut retries, mut chose) = (crate::chat::Usage::default(), 0, (0, 0));
+        for (a, b) in [(expected, actual), (actual, expected)] {
+            let ask = format!("{head}\n\n{}", choice_prompt(call, a, b));
+            let request =
+                prompt::answer_request(self.settings, ask, choice_schema(), self.answer_options());
+            let reply = self.ask(&request).await?.ok()?;
+            usage += reply.usage;
+            retries += reply.retries;
+            tracing::info!(%call, answer = %reply.content, "which it returns, of a failing test");
+            match choice_of(&reply.content) {
+                Some('a') if a == expected => chose.0 += 1,
+                Some('b') if b == expected => chose.0 += 1,
+                Some('a' | 'b') => chose.1 += 1,
+                _ => {}
+            }
+        }
+        Some((chose, usage, retries))
+    }
 
-impl Agent<'_> {
     /// Which side of a failing assert of the run's own test (`call`, the
     /// test's `expected`, the code's `actual`) writings of the called
     /// function of their own return, asked from the goal's words alone
     /// (not shown the run's code), told the call and the two values as
-    /// the form of what it returns: `Some((2, 0))` when two returned
-    /// `expected`, `Some((0, 2))` when two returned `actual`, `None` when
-    /// they did not settle it (then the model is asked to choose). A
-    /// third writing only where the first two split or one gave neither.
-    /// Asked to choose, t88's rps model answered `a` six times of six;
-    /// its code, written from the goal's words, was right where its
-    /// tests said a tie was a win. The second element: the usage and
-    /// retries of the writings. `None` of it all when the run is stopped
-    /// or the model failed (the round's own request meets them).
-    #[allow(clippy::type_complexity)]
+    /// the form of what it returns: how many returned `expected` and how
+    /// many `actual`, two of one side settling it (else the model is asked
+    /// to choose), with the usage and retries of the writings; none of
+    /// either when no language calls the function. A third writing only
+    /// where the first two split or one gave neither. Asked to choose,
+    /// t88's rps model answered `a` six times of six; its code, written
+    /// from the goal's words, was right where its tests said a tie was a
+    /// win. `None` when the run is stopped or the model failed (the
+    /// round's own request meets them).
     async fn settle_by_writings(
         &mut self,
         files: &[(String, String)],
         call: &str,
         expected: &str,
         actual: &str,
-    ) -> Option<(Option<(u32, u32)>, crate::chat::Usage, u32)> {
+    ) -> Option<((u32, u32), crate::chat::Usage, u32)> {
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
-        let name = examples::call_name(call)?.to_string();
+        let Some(name) = examples::call_name(call).map(str::to_string) else {
+            return Some(((0, 0), usage, retries));
+        };
         let languages = self.languages;
         let language = languages.iter().map(AsRef::as_ref).find(|language| {
             files.iter().any(|(path, text)| {
@@ -943,7 +955,7 @@ impl Agent<'_> {
             })
         });
         let Some(language) = language else {
-            return Some((None, usage, retries));
+            return Some(((0, 0), usage, retries));
         };
         let spelled = spelled(language.name());
         let head = self.head();
@@ -952,18 +964,18 @@ impl Agent<'_> {
             returns: vec![expected.to_string()],
             written: false,
         };
+        let at = match self.writings.iter().position(|(known, _)| *known == name) {
+            Some(at) => at,
+            None => {
+                self.writings.push((name.clone(), Vec::new()));
+                self.writings.len() - 1
+            }
+        };
         let mut sides = (0, 0);
         for again in 0..WRITINGS {
-            if sides.0 >= 2 || sides.1 >= 2 || again == 2 && sides == (0, 0) {
+            if sides.0 == 2 || sides.1 == 2 || again == 2 && sides == (0, 0) {
                 break;
             }
-            let at = match self.writings.iter().position(|(known, _)| *known == name) {
-                Some(at) => at,
-                None => {
-                    self.writings.push((name.clone(), Vec::new()));
-                    self.writings.len() - 1
-                }
-            };
             if self.writings[at].1.len() <= again as usize {
                 let (a, b) = match again % 2 {
                     0 => (expected, actual),
@@ -1000,14 +1012,12 @@ impl Agent<'_> {
                 _ => {}
             }
         }
-        let settled = match sides {
-            (2.., _) => Some((2, 0)),
-            (_, 2..) => Some((0, 2)),
-            _ => None,
-        };
-        Some((settled, usage, retries))
+        Some((sides, usage, retries))
     }
 }
+
+/// Failing asserts of the run's own tests settled at most, a run.
+const MAX_OWN_SETTLED: usize = 6;
 
 /// The question for a writing of `name` of its own that settles a failing
 /// assert of `call`: `a` and `b` show the form of what it returns.

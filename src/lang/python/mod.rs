@@ -493,14 +493,12 @@ impl Language for Python {
         // failed'`) shows that message first and pytest's comparison under
         // it: both are the failure (t93's rps showed only "Test 4 failed",
         // and what the call returned was never read).
-        let compared = (message.starts_with("AssertionError: "))
-            .then(|| {
-                let after = errors.iter().position(|l| l == message)?;
-                errors[after + 1..]
-                    .first()
-                    .filter(|l| l.starts_with("assert "))
-            })
-            .flatten();
+        let compared = errors
+            .iter()
+            .position(|l| l == message)
+            .filter(|_| message.starts_with("AssertionError: "))
+            .and_then(|at| errors.get(at + 1))
+            .filter(|l| l.starts_with("assert "));
         let message = match compared {
             Some(compared) => format!("{message}: {compared}"),
             None => message.to_string(),
