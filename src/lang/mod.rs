@@ -382,6 +382,19 @@ pub trait Language: Send + Sync {
     fn failure_hint(&self, _what: &str, _path: &str) -> Option<String> {
         None
     }
+    /// When a test's failure (`what`) is the code it calls reading the
+    /// keyboard, which a test cannot type at, and function `name` of
+    /// `module` (source `text`) reads it itself: how to fix `module` so
+    /// that a test can call it. `None` for any other failure or function.
+    fn keyboard_in_test(
+        &self,
+        _what: &str,
+        _name: &str,
+        _module: &str,
+        _text: &str,
+    ) -> Option<String> {
+        None
+    }
     /// How a test of this language expects the error a failure's
     /// `message` names (`ValueError: not enough apple`), in its own words;
     /// `None` when the message names none.

@@ -20,6 +20,10 @@ const ASKS: usize = 2;
 /// Source files whose lines an assessment's evidence is held to quote as
 /// they are (see [`verdict::invented_evidence`]), at most.
 const MAX_QUOTABLE_FILES: usize = 200;
+/// The most lines the assessment shows of what the run changed in one
+/// file the project had, and the most such files.
+const MAX_CHANGED_LINES: usize = 40;
+const MAX_CHANGED_FILES: usize = 5;
 /// Requirements asked for at most, each string at most this long, and the
 /// answer's tokens at most: a small model asked for JSON without bounds
 /// writes until the token cap, minutes on a workstation's CPU. The bounds
@@ -462,6 +466,25 @@ impl Agent<'_> {
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
     /// only (the others are not read).
+    /// What the run changed in the source files the project had (see
+    /// [`changed_lines`]), at most [`MAX_CHANGED_FILES`] of them.
+    fn changes_to_the_project(&self) -> Vec<(String, String)> {
+        let state = self.state();
+        let source = |path: &&String| self.languages.iter().any(|l| l.owns(path));
+        state
+            .baseline
+            .files
+            .keys()
+            .filter(source)
+            .filter_map(|path| {
+                let now = self.tools.text(path)?;
+                let before = self.text_before_run(path)?;
+                (before != now).then(|| (path.clone(), changed_lines(&before, &now)))
+            })
+            .take(MAX_CHANGED_FILES)
+            .collect()
+    }
+
     pub(in crate::agent) fn unexported(&self) -> Vec<crate::lang::Unexported> {
         let state = self.state();
         let in_named = |path: &&String| {
@@ -588,6 +611,7 @@ impl Agent<'_> {
             return Ok(None);
         }
         let files = prompt::written_files(self.state(), self.tools, FILES_BUDGET);
+        let changes = self.changes_to_the_project();
         let head = self.head();
         let state = self.state();
         // The head first, as every call of the run: the server's cache keeps
@@ -596,6 +620,7 @@ impl Agent<'_> {
             "{head}\n\n{ASSESSOR}\n\n{}",
             assessment_prompt(
                 &files,
+                &changes,
                 checks,
                 &state.requirements,
                 earlier,
@@ -942,6 +967,7 @@ requirement itself; what it asks is that this be right now, shown by the CHECKS 
 /// What the assessment asks after the head (which holds the goal).
 fn assessment_prompt(
     files: &[(String, String)],
+    changes: &[(String, String)],
     checks: &[CheckRun],
     before: &[Requirement],
     earlier: &[CheckRun],
@@ -953,6 +979,19 @@ fn assessment_prompt(
     }
     for (path, content) in files {
         text.push_str(&format!("--- {path} ---\n{}\n", content.trim_end()));
+    }
+    // t90's stats-fix assessor held "find the bug in stats.py and fix
+    // it" unmet beside the project's tests, failing before the run and
+    // passing now: "the bug is not found". It was shown stats.py as it
+    // is, never what the run changed in it.
+    if !changes.is_empty() {
+        text.push_str(
+            "\nCHANGED BY THE RUN (files the project had before it; a line with - was there \
+             before the run, a line with + is there now):\n",
+        );
+        for (path, lines) in changes {
+            text.push_str(&format!("--- {path} ---\n{}\n", lines.trim_end()));
+        }
     }
     text.push_str("\nCHECKS:\n");
     if checks.is_empty() {
@@ -1041,6 +1080,34 @@ fn assessment_prompt(
          false, \"about_output\": false, \"command\": \"\", \"expects\": \"\"}}]}}",
     ));
     text
+}
+
+/// The lines the run changed of a file, from its text `before` the run to
+/// `now`: each change with a line around it, `-` before and `+` now,
+/// changes far apart parted by `...`; at most [`MAX_CHANGED_LINES`].
+fn changed_lines(before: &str, now: &str) -> String {
+    let diff = similar::TextDiff::from_lines(before, now);
+    let mut out: Vec<String> = Vec::new();
+    for (n, group) in diff.grouped_ops(1).iter().enumerate() {
+        if n > 0 {
+            out.push("...".into());
+        }
+        for op in group {
+            for change in diff.iter_changes(op) {
+                let sign = match change.tag() {
+                    similar::ChangeTag::Delete => '-',
+                    similar::ChangeTag::Insert => '+',
+                    similar::ChangeTag::Equal => ' ',
+                };
+                out.push(format!("{sign}{}", change.value().trim_end_matches('\n')));
+            }
+        }
+    }
+    if out.len() > MAX_CHANGED_LINES {
+        out.truncate(MAX_CHANGED_LINES);
+        out.push("... (more changes)".into());
+    }
+    out.join("\n")
 }
 
 /// Each check of `now` that ran at the last assessment too (`earlier`)
@@ -1310,7 +1377,7 @@ mod tests {
             tests: None,
             wants_arguments: false,
         };
-        let prompt = assessment_prompt(&[], std::slice::from_ref(&silent), &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], std::slice::from_ref(&silent), &[], &[], &[]);
         assert!(
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
@@ -1321,7 +1388,7 @@ mod tests {
             output: format!("{}\nHello, World!", silent.output),
             ..silent
         };
-        let prompt = assessment_prompt(&[], &[spoke], &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[spoke], &[], &[], &[]);
         assert!(!prompt.contains("printed nothing"), "{prompt}");
     }
 
@@ -1329,7 +1396,7 @@ mod tests {
     fn the_answer_format_gives_nothing_a_model_could_copy_as_a_requirement() {
         // Qwen2.5-Coder 1.5B listed the example requirements of an earlier
         // prompt as the goal's, and a cycle went to make them true.
-        let prompt = assessment_prompt(&[], &[], &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[], &[], &[], &[]);
         let example = &prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..];
         let example: Value = serde_json::from_str(example).unwrap();
         let items = example["requirements"].as_array().unwrap();
@@ -1368,7 +1435,7 @@ mod tests {
             );
         }
         assert_eq!(item["properties"]["evidence"]["minLength"], 1);
-        let prompt = assessment_prompt(&[], &[], &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], &[], &[], &[], &[]);
         let example: Value =
             serde_json::from_str(&prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..])
                 .unwrap();
@@ -1399,7 +1466,7 @@ mod tests {
             wants_arguments: false,
         };
         let (then, now) = (check(1, 1, 2), check(0, 3, 0));
-        let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &before, &[then], &[]);
+        let prompt = assessment_prompt(&[], &[], std::slice::from_ref(&now), &before, &[then], &[]);
         assert!(
             prompt.contains(
                 "NOT MET AT THE LAST ASSESSMENT (list each again, judged on the FILES and CHECKS \
@@ -1412,7 +1479,7 @@ mod tests {
         assert!(!prompt.contains("- add"), "{prompt}");
         // A check that ended as before is not said again.
         let same = std::slice::from_ref(&now);
-        let prompt = assessment_prompt(&[], same, &before, same, &[]);
+        let prompt = assessment_prompt(&[], &[], same, &before, same, &[]);
         assert!(!prompt.contains("Since then"), "{prompt}");
     }
     #[test]
@@ -1433,6 +1500,7 @@ mod tests {
         let now = check(0, 4, 0, "4 passed in 0.01s");
         let prompt = assessment_prompt(
             &[],
+            &[],
             std::slice::from_ref(&now),
             &[],
             &[],
@@ -1451,7 +1519,41 @@ mod tests {
             "{prompt}"
         );
         // A goal whose project's tests passed before is told nothing of it.
-        let prompt = assessment_prompt(&[], std::slice::from_ref(&now), &[], &[], &[]);
+        let prompt = assessment_prompt(&[], &[], std::slice::from_ref(&now), &[], &[], &[]);
         assert!(!prompt.contains("Before the run"), "{prompt}");
+    }
+
+    #[test]
+    fn the_assessment_is_shown_what_the_run_changed_in_the_projects_files() {
+        let before = "def mean(v):\n    return sum(v) / len(v)\n\n\ndef median(v):\n    \
+                      v = sorted(v)\n    return v[len(v) // 2]\n";
+        let now = before.replace("return v[len(v) // 2]", "return (v[1] + v[2]) / 2");
+        let lines = changed_lines(before, &now);
+        assert_eq!(
+            lines,
+            "     v = sorted(v)\n-    return v[len(v) // 2]\n+    return (v[1] + v[2]) / 2"
+        );
+        let prompt = assessment_prompt(&[], &[("stats.py".into(), lines)], &[], &[], &[], &[]);
+        assert!(
+            prompt.contains(
+                "CHANGED BY THE RUN (files the project had before it; a line with - was there \
+                 before the run, a line with + is there now):\n--- stats.py ---\n     v = \
+                 sorted(v)\n-    return v[len(v) // 2]\n"
+            ),
+            "{prompt}"
+        );
+        // Changes far apart are parted, and a long change is cut short.
+        let long: String = (0..100).map(|n| format!("x = {n}\n")).collect();
+        let apart = long
+            .replace("x = 3\n", "x = -3\n")
+            .replace("x = 60\n", "x = -60\n");
+        assert_eq!(
+            changed_lines(&long, &apart),
+            " x = 2\n-x = 3\n+x = -3\n x = 4\n...\n x = 59\n-x = 60\n+x = -60\n x = 61"
+        );
+        let all = long.replace("x = ", "y = ");
+        assert!(changed_lines(&long, &all).ends_with("\n... (more changes)"));
+        let prompt = assessment_prompt(&[], &[], &[], &[], &[], &[]);
+        assert!(!prompt.contains("CHANGED BY THE RUN"), "{prompt}");
     }
 }

@@ -174,6 +174,12 @@ pub fn fix(
         ),
         None => (hint, target),
     };
+    // A function the test calls that reads the keyboard itself is no
+    // test's to fix: its module is to take what it reads as parameters.
+    let (hint, target) = match keyboard_reader(path, source, what, contents) {
+        Some((reader, module)) => (format!(" {reader}"), Some(module.to_string())),
+        None => (hint, target),
+    };
     let target = target.as_deref().unwrap_or(path);
     let unwired = match line {
         None => unwired_in(path, contents),
@@ -183,6 +189,45 @@ pub fn fix(
         "The error is at {file}.{quoted}{hint}{expected}{unwired} Fix it: answer with \
          write_file and the whole corrected content of {target}."
     )
+}
+
+/// For a failure (`what`) of test `path` at its line `source` that is
+/// the code it calls reading the keyboard: how to fix the module that
+/// defines a function of the line which reads it itself, and that module
+/// (see [`crate::lang::Language::keyboard_in_test`]).
+fn keyboard_reader<'a>(
+    path: &str,
+    source: Option<&str>,
+    what: &str,
+    contents: &'a [(String, String)],
+) -> Option<(String, &'a str)> {
+    let languages = Languages::default();
+    let language = languages.for_path(path)?;
+    names_called(source?).into_iter().find_map(|name| {
+        let module = defining_module(path, &format!("{name}()"), contents)?;
+        let (_, text) = contents.iter().find(|(p, _)| p == module)?;
+        let hint = language.keyboard_in_test(what, name, module, text)?;
+        Some((hint, module))
+    })
+}
+
+/// The names `line` calls (`f` and `g` of `assert m.f(g(1)) == 2`), in
+/// order, each once.
+fn names_called(line: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for (at, _) in line.match_indices('(') {
+        let before = line[..at].trim_end();
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| {
+                i + before[i..].chars().next().map_or(1, char::len_utf8)
+            });
+        let name = &before[start..];
+        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// ` Note: no call in greet.py gives ...` for each parameter program
@@ -1317,6 +1362,46 @@ mod tests {
              `fizzbuzz(3)` returned None, not 'Fizz': fizzbuzz in fizzbuzz.py gives no value \
              there. The test is right: make fizzbuzz return the value (not print it). Fix it: \
              answer with write_file and the whole corrected content of fizzbuzz.py."
+        );
+    }
+
+    #[test]
+    fn a_test_of_a_function_that_reads_the_keyboard_is_fixed_in_its_module() {
+        // t93's rps: the function took no parameter and read the move.
+        let game = "import random\n\ndef play():\n    move = input('Move: ')\n    return move\n\n\
+                    def beats(a, b):\n    return a != b\n";
+        let contents = [
+            ("game.py".to_string(), game.to_string()),
+            (
+                "test_game.py".to_string(),
+                "from game import play, beats\n\ndef test_play():\n    assert beats('a', 'b')\n    \
+                 assert play() == 'rock'\n"
+                    .to_string(),
+            ),
+        ];
+        let what = "`python3 -m pytest -q` exit code 1: OSError: pytest: reading from stdin \
+                    while output is captured!  Consider using `-s`.";
+        let fixing = |at: &str| fix(Some(at), what, &contents, false, &[], &[]);
+        let told = fixing("test_game.py line 5");
+        assert!(
+            told.contains("`play` in game.py reads the keyboard itself")
+                && told.ends_with("the whole corrected content of game.py."),
+            "{told}"
+        );
+        // A line whose function reads no keyboard is the test's to fix.
+        let told = fixing("test_game.py line 4");
+        assert!(
+            !told.contains("reads the keyboard itself")
+                && told.ends_with("the whole corrected content of test_game.py."),
+            "{told}"
+        );
+    }
+
+    #[test]
+    fn the_names_a_line_calls_are_read_once_each_in_order() {
+        assert_eq!(
+            names_called("assert m.f(g(1), “x”(2)) == f(h ())"),
+            ["f", "g", "h"]
         );
     }
 

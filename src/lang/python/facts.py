@@ -134,6 +134,10 @@ def facts(text):
     out["runs"] = sorted({n.func.id for s in tree.body if runs(s) for n in ast.walk(s)
                           if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)})
     out["runs_something"] = any(runs(s) for s in tree.body)
+    out["keyboard"] = [n.name for n in tree.body
+                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                               and c.func.id == "input" for c in ast.walk(n))]
     out["main_block"] = next((segment(text, s) for s in tree.body if isinstance(s, ast.If)
                               and "__name__" in segment(text, s.test)), None)
     for node in tree.body:

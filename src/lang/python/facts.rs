@@ -57,6 +57,10 @@ pub struct Facts {
     /// definitions, imports and assignments without a call.
     #[serde(default)]
     pub runs_something: bool,
+    /// The top-level functions that read the keyboard themselves: they
+    /// call `input()`, at any depth of their body.
+    #[serde(default)]
+    pub keyboard: Vec<String>,
     /// What a test of the file would call (see [`crate::lang::Language::public`]).
     #[serde(default)]
     pub public: Vec<(String, String)>,

@@ -16,6 +16,9 @@ use super::{
 use facts::Facts;
 use review::{Module, Write};
 
+/// What pytest says when the code a test calls reads the keyboard.
+const TYPED_IN_TEST: &str = "reading from stdin while output is captured";
+
 /// The most modules of the workspace one review reads, and the largest.
 const MAX_MODULES: usize = 40;
 const MAX_MODULE_BYTES: usize = 200_000;
@@ -677,7 +680,7 @@ impl Language for Python {
     fn failure_hint(&self, what: &str, path: &str) -> Option<String> {
         // t91's rps tested `play_game()`, which asked for a move with
         // `input()`, and wrote the same test again four times.
-        if what.contains("reading from stdin while output is captured") {
+        if what.contains(TYPED_IN_TEST) {
             return Some(
                 "The code this line calls reads the keyboard (`input()`), and a test cannot \
                  type: test the functions that take their inputs as arguments and return their \
@@ -691,6 +694,25 @@ impl Language for Python {
             format!(
                 "`{name}` is a module of Python's standard library that {path} uses without \
                  importing it: add `import {name}` at the top of {path}."
+            )
+        })
+    }
+
+    /// t93's rps tested `rock_paper_scissors()`, which took no parameter
+    /// and read the player's move with `input()`: told to fix the test,
+    /// the model wrote the same call again.
+    fn keyboard_in_test(&self, what: &str, name: &str, module: &str, text: &str) -> Option<String> {
+        what.contains(TYPED_IN_TEST).then_some(())?;
+        let facts = facts::ask(&[(module, text)], None, false)?
+            .files
+            .into_iter()
+            .next()?;
+        facts.keyboard.iter().any(|reader| reader == name).then(|| {
+            format!(
+                "`{name}` in {module} reads the keyboard itself (`input()`), so no test can call \
+                 it: a test cannot type. The fix is in {module}: give `{name}` what it reads as \
+                 parameters and have it return its result, and call input() only in a `main()` \
+                 that passes what it reads to `{name}`, run under `if __name__ == \"__main__\":`."
             )
         })
     }
