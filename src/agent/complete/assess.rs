@@ -618,14 +618,15 @@ impl Agent<'_> {
         // it from the last round.
         let ask = format!(
             "{head}\n\n{ASSESSOR}\n\n{}",
-            assessment_prompt(
-                &files,
-                &changes,
+            assessment_prompt(&Assessed {
+                files: &files,
+                changes: &changes,
                 checks,
-                &state.requirements,
+                before: &state.requirements,
                 earlier,
-                &state.checks_before
-            )
+                failed_before: &state.checks_before,
+                existing: !state.baseline.files.is_empty(),
+            })
         );
         let first = prompt::answer_request(self.settings, ask, schema(), self.options());
         let mut messages = first.messages.clone();
@@ -634,7 +635,7 @@ impl Agent<'_> {
             .iter()
             .map(|check| format!("{} `{}`", crate::workspace::TESTS_RUN_WITH, check.command))
             .collect();
-        let instructions: Vec<&str> = [FAILED_BEFORE]
+        let instructions: Vec<&str> = [FAILED_BEFORE, HAD_FILES]
             .into_iter()
             .chain(tests_run_with.iter().map(String::as_str))
             .collect();
@@ -964,15 +965,41 @@ const FAILED_BEFORE: &str = "Before the run the project's tests failed: what the
 wrong then (a test that failed, an error it reported) describes the project as it was and is no \
 requirement itself; what it asks is that this be right now, shown by the CHECKS as they are now.";
 
+/// What the assessment of a goal on a project that had files is told of
+/// what its words say of the project as it was.
+const HAD_FILES: &str = "The project had files before the run: what the GOAL says of the project \
+as it was (what it has or lacks, what is wrong with it) describes where the run began and is no \
+requirement itself; what it asks is what must be true now.";
+
 /// What the assessment asks after the head (which holds the goal).
-fn assessment_prompt(
-    files: &[(String, String)],
-    changes: &[(String, String)],
-    checks: &[CheckRun],
-    before: &[Requirement],
-    earlier: &[CheckRun],
-    failed_before: &[CheckRun],
-) -> String {
+/// What the assessment is shown (see [`assessment_prompt`]).
+#[derive(Default)]
+struct Assessed<'a> {
+    /// The files the run wrote, with their content.
+    files: &'a [(String, String)],
+    /// What the run changed in the project's files (see [`changed_lines`]).
+    changes: &'a [(String, String)],
+    /// The checks as they ran now, and at the last assessment.
+    checks: &'a [CheckRun],
+    earlier: &'a [CheckRun],
+    /// The requirements of the last assessment.
+    before: &'a [Requirement],
+    /// The project's checks that failed before the run.
+    failed_before: &'a [CheckRun],
+    /// The workspace had files before the run.
+    existing: bool,
+}
+
+fn assessment_prompt(shown: &Assessed<'_>) -> String {
+    let Assessed {
+        files,
+        changes,
+        checks,
+        earlier,
+        before,
+        failed_before,
+        existing,
+    } = *shown;
     let mut text = "FILES:\n".to_string();
     if files.is_empty() {
         text.push_str("(the run wrote no file)\n");
@@ -1055,9 +1082,16 @@ fn assessment_prompt(
             ));
         }
     }
-    if !failed_before.is_empty() {
+    // t94's cipher-tests assessor held the goal's "There are no tests for
+    // cipher.py." unmet beside the tests the run wrote, passing.
+    let began = match (failed_before.is_empty(), existing) {
+        (false, _) => Some(FAILED_BEFORE),
+        (true, true) => Some(HAD_FILES),
+        (true, false) => None,
+    };
+    if let Some(began) = began {
         text.push('\n');
-        text.push_str(FAILED_BEFORE);
+        text.push_str(began);
         text.push('\n');
     }
     text.push_str(&format!(
@@ -1377,7 +1411,10 @@ mod tests {
             tests: None,
             wants_arguments: false,
         };
-        let prompt = assessment_prompt(&[], &[], std::slice::from_ref(&silent), &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed {
+            checks: std::slice::from_ref(&silent),
+            ..Default::default()
+        });
         assert!(
             prompt.contains("exit code 0\n(it printed nothing)"),
             "{prompt}"
@@ -1388,7 +1425,10 @@ mod tests {
             output: format!("{}\nHello, World!", silent.output),
             ..silent
         };
-        let prompt = assessment_prompt(&[], &[], &[spoke], &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed {
+            checks: &[spoke],
+            ..Default::default()
+        });
         assert!(!prompt.contains("printed nothing"), "{prompt}");
     }
 
@@ -1396,7 +1436,7 @@ mod tests {
     fn the_answer_format_gives_nothing_a_model_could_copy_as_a_requirement() {
         // Qwen2.5-Coder 1.5B listed the example requirements of an earlier
         // prompt as the goal's, and a cycle went to make them true.
-        let prompt = assessment_prompt(&[], &[], &[], &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed::default());
         let example = &prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..];
         let example: Value = serde_json::from_str(example).unwrap();
         let items = example["requirements"].as_array().unwrap();
@@ -1435,7 +1475,7 @@ mod tests {
             );
         }
         assert_eq!(item["properties"]["evidence"]["minLength"], 1);
-        let prompt = assessment_prompt(&[], &[], &[], &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed::default());
         let example: Value =
             serde_json::from_str(&prompt[prompt.rfind("Answer with JSON: ").unwrap() + 18..])
                 .unwrap();
@@ -1466,7 +1506,12 @@ mod tests {
             wants_arguments: false,
         };
         let (then, now) = (check(1, 1, 2), check(0, 3, 0));
-        let prompt = assessment_prompt(&[], &[], std::slice::from_ref(&now), &before, &[then], &[]);
+        let prompt = assessment_prompt(&Assessed {
+            checks: std::slice::from_ref(&now),
+            before: &before,
+            earlier: &[then],
+            ..Default::default()
+        });
         assert!(
             prompt.contains(
                 "NOT MET AT THE LAST ASSESSMENT (list each again, judged on the FILES and CHECKS \
@@ -1479,7 +1524,12 @@ mod tests {
         assert!(!prompt.contains("- add"), "{prompt}");
         // A check that ended as before is not said again.
         let same = std::slice::from_ref(&now);
-        let prompt = assessment_prompt(&[], &[], same, &before, same, &[]);
+        let prompt = assessment_prompt(&Assessed {
+            checks: same,
+            before: &before,
+            earlier: same,
+            ..Default::default()
+        });
         assert!(!prompt.contains("Since then"), "{prompt}");
     }
     #[test]
@@ -1498,14 +1548,11 @@ mod tests {
             "FAILED test_grades.py::test_boundaries - AssertionError\n1 failed, 3 passed",
         );
         let now = check(0, 4, 0, "4 passed in 0.01s");
-        let prompt = assessment_prompt(
-            &[],
-            &[],
-            std::slice::from_ref(&now),
-            &[],
-            &[],
-            std::slice::from_ref(&then),
-        );
+        let prompt = assessment_prompt(&Assessed {
+            checks: std::slice::from_ref(&now),
+            failed_before: std::slice::from_ref(&then),
+            ..Default::default()
+        });
         assert!(
             prompt.contains(
                 "(Before the run the same command failed (exit code 1; 3 tests passed, 1 \
@@ -1519,8 +1566,39 @@ mod tests {
             "{prompt}"
         );
         // A goal whose project's tests passed before is told nothing of it.
-        let prompt = assessment_prompt(&[], &[], std::slice::from_ref(&now), &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed {
+            checks: std::slice::from_ref(&now),
+            ..Default::default()
+        });
         assert!(!prompt.contains("Before the run"), "{prompt}");
+    }
+
+    #[test]
+    fn a_goal_on_a_project_is_told_its_words_of_the_project_as_it_was_are_no_requirement() {
+        let prompt = assessment_prompt(&Assessed {
+            existing: true,
+            ..Default::default()
+        });
+        assert!(prompt.contains(HAD_FILES), "{prompt}");
+        // A new project has no before; a fix is told how its tests went.
+        let prompt = assessment_prompt(&Assessed::default());
+        assert!(!prompt.contains("before the run"), "{prompt}");
+        let then = CheckRun {
+            command: "python3 -m pytest -q".into(),
+            exit_code: Some(1),
+            output: "1 failed".into(),
+            tests: None,
+            wants_arguments: false,
+        };
+        let prompt = assessment_prompt(&Assessed {
+            failed_before: std::slice::from_ref(&then),
+            existing: true,
+            ..Default::default()
+        });
+        assert!(
+            prompt.contains(FAILED_BEFORE) && !prompt.contains(HAD_FILES),
+            "{prompt}"
+        );
     }
 
     #[test]
@@ -1533,7 +1611,10 @@ mod tests {
             lines,
             "     v = sorted(v)\n-    return v[len(v) // 2]\n+    return (v[1] + v[2]) / 2"
         );
-        let prompt = assessment_prompt(&[], &[("stats.py".into(), lines)], &[], &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed {
+            changes: &[("stats.py".into(), lines)],
+            ..Default::default()
+        });
         assert!(
             prompt.contains(
                 "CHANGED BY THE RUN (files the project had before it; a line with - was there \
@@ -1553,7 +1634,7 @@ mod tests {
         );
         let all = long.replace("x = ", "y = ");
         assert!(changed_lines(&long, &all).ends_with("\n... (more changes)"));
-        let prompt = assessment_prompt(&[], &[], &[], &[], &[], &[]);
+        let prompt = assessment_prompt(&Assessed::default());
         assert!(!prompt.contains("CHANGED BY THE RUN"), "{prompt}");
     }
 }
