@@ -41,6 +41,19 @@ pub struct Definition {
     pub line: u32,
 }
 
+/// A failed assert that a call is true or false (see
+/// [`Language::truth_failed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TruthFailed {
+    pub call: String,
+    /// The value the call gave, as the failure shows it.
+    pub actual: String,
+    /// The truth the line expects, in the language's words (`True`).
+    pub expected: String,
+    /// The line, trimmed, expecting the other truth.
+    pub corrected: String,
+}
+
 /// A place a failed check points at: a file, a line, and what went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -442,6 +455,14 @@ pub trait Language: Send + Sync {
     /// line), in the order of the assertion's sides: pytest's `assert 1 ==
     /// 2`, unittest's `1 != 2`; `None` for any other failure.
     fn compared(&self, _what: &str) -> Option<(String, String)> {
+        None
+    }
+    /// For a test line that asserts a call is true or false (Python's
+    /// `assert f(x)`, `assert not f(x)`, `assertTrue(f(x))`,
+    /// `assertFalse(f(x))`) whose failure (`what`) shows the value the call
+    /// gave: the call, that value, the truth the line expects, and the line
+    /// that expects the other. `None` for any other line or failure.
+    fn truth_failed(&self, _line: &str, _what: &str) -> Option<TruthFailed> {
         None
     }
     /// Whether a line of a test file asserts something (`assert ...`,

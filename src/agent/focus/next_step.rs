@@ -424,7 +424,9 @@ fn defining_module<'a>(
     call: &str,
     contents: &'a [(String, String)],
 ) -> Option<&'a str> {
+    // `validate.is_valid(...)` is `is_valid` of a module imported whole.
     let name = call.split_once('(')?.0.trim();
+    let name = name.rsplit('.').next()?;
     if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return None;
     }
@@ -445,8 +447,9 @@ struct Gave {
     actual: String,
     expected: String,
     corrected: String,
-    /// The line before and after the expected value as written.
-    around: (String, String),
+    /// The line before and after the expected value as written; `None`
+    /// for an assert that the call is true or false, which writes none.
+    around: Option<(String, String)>,
 }
 
 /// Line `n` (1-based) of `path`, as `contents` holds it.
@@ -495,10 +498,21 @@ pub fn failing_assert(
 fn gave(language: &dyn crate::lang::Language, source: &str, what: &str) -> Option<Gave> {
     // A line may hold more than one (`assert a == 1; assert b == 2`: t7's
     // slug-tests): the one whose values the failure shows.
+    let truth = || {
+        let failed = language.truth_failed(source, what)?;
+        Some(Gave {
+            call: failed.call,
+            actual: failed.actual,
+            expected: failed.expected,
+            corrected: failed.corrected,
+            around: None,
+        })
+    };
     language
         .assertions_on(source)
         .into_iter()
         .find_map(|(left, right)| gave_by(language, source, what, left, right))
+        .or_else(truth)
 }
 
 /// [`gave`] of the assert of `source` that compares `left` with `right`.
@@ -556,10 +570,10 @@ fn gave_by(
         actual,
         expected,
         corrected,
-        around: (
+        around: Some((
             line[..at].to_string(),
             line[at + written.len()..].to_string(),
-        ),
+        )),
     })
 }
 
@@ -703,15 +717,18 @@ fn returned_instead(
                 module.map(str::to_string),
             ));
         }
-        let (before, after) = around;
         let then = match same_value(language, &actual, value) {
             true => String::new(),
             false => format!(" Then make {name} return {value}."),
         };
+        let write = match around {
+            Some((before, after)) => format!("Write that line as `{before}{value}{after}`."),
+            None => format!("Write that line to expect {value}."),
+        };
         return Some((
             format!(
                 " `{call}` returned {actual}, not {expected}, and the goal says `{call}` returns \
-                 {value}: the test is wrong. Write that line as `{before}{value}{after}`.{then}"
+                 {value}: the test is wrong. {write}{then}"
             ),
             None,
         ));
@@ -1256,6 +1273,37 @@ mod tests {
         assert!(
             elsewhere.contains("If the code is right, the test is wrong"),
             "{elsewhere}"
+        );
+    }
+
+    #[test]
+    fn a_failing_assert_that_a_call_is_false_of_code_that_stays_is_given_its_edit() {
+        // t95's validate-tests.
+        let validate = "def is_valid_username(name):\n    return name.isidentifier()\n";
+        let test = "import validate\nfrom unittest import TestCase\n\nclass T(TestCase):\n    \
+                    def test_a(self):\n        self.assertFalse(validate.is_valid_username('user_'))\n";
+        let contents = [
+            ("validate.py".to_string(), validate.to_string()),
+            ("tests/test_validate.py".to_string(), test.to_string()),
+        ];
+        let what = "`python3 -m pytest -q` exit code 1: AssertionError: True is not false";
+        let file = Some("tests/test_validate.py line 6");
+        let staying = ["validate.py".to_string()];
+        let told = fix(file, what, &contents, false, &staying, &[]);
+        assert!(
+            told.contains(
+                "`validate.is_valid_username('user_')` returned True, not False. validate.py \
+                 stays as it is"
+            ) && told.contains("\"new\": \"self.assertTrue(validate.is_valid_username('user_'))\""),
+            "{told}"
+        );
+        // Of code that does not stay, both ways are told, the test's
+        // spelled out.
+        let told = fix(file, what, &contents, false, &[], &[]);
+        assert!(
+            told.contains("returned True, not False")
+                && told.contains("self.assertTrue(validate.is_valid_username('user_'))"),
+            "{told}"
         );
     }
 

@@ -1142,6 +1142,71 @@ impl Language for Python {
         })
     }
 
+    /// t95's validate-tests asserted `self.assertFalse(validate.is_valid_username("user_"))`
+    /// of code that stays as it is, was told only the line, and wrote the
+    /// same test again until the round cap.
+    fn truth_failed(&self, line: &str, what: &str) -> Option<crate::lang::TruthFailed> {
+        let line = line.trim();
+        let shown = |marker: &str| {
+            let (before, _) = what.split_once(marker)?;
+            let value = before.rsplit(": ").next()?.trim();
+            (!value.is_empty()).then(|| value.to_string())
+        };
+        // unittest: `self.assertTrue(CALL[, MSG])`, "X is not true".
+        for (method, other, expected, marker) in [
+            ("assertTrue(", "assertFalse(", "True", " is not true"),
+            ("assertFalse(", "assertTrue(", "False", " is not false"),
+        ] {
+            let Some(at) = line.find(method) else {
+                continue;
+            };
+            let inner = line[at + method.len()..].strip_suffix(')')?;
+            let call = first_argument(inner);
+            return Some(crate::lang::TruthFailed {
+                call: call.trim().to_string(),
+                actual: shown(marker)?,
+                expected: expected.into(),
+                corrected: format!("{}{other}{}", &line[..at], &line[at + method.len()..]),
+            });
+        }
+        // pytest: `assert [not ]CALL[, MSG]`, "assert [not ]X".
+        let rest = line.strip_prefix("assert ")?;
+        let message = &rest[first_argument(rest).len()..];
+        let asserted = first_argument(rest).trim();
+        let (call, negated) = match asserted.strip_prefix("not ") {
+            Some(call) => (call.trim(), true),
+            None => (asserted, false),
+        };
+        // One call, whose `(` the last `)` closes: not `f(1) == g(2)`.
+        let is_call = call.split_once('(').is_some_and(|(name, arguments)| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && top_level(arguments, ')').is_some_and(|at| at + 1 == arguments.len())
+        });
+        if !is_call {
+            return None;
+        }
+        let (_, failed) = what.rsplit_once("assert ")?;
+        let actual = match (negated, failed.strip_prefix("not ")) {
+            (true, shown) => shown?,
+            (false, None) => failed,
+            (false, Some(_)) => return None,
+        };
+        let actual = actual.split_whitespace().next()?.to_string();
+        let (expected, corrected) = match negated {
+            true => ("False", format!("assert {call}{message}")),
+            false => ("True", format!("assert not {call}{message}")),
+        };
+        Some(crate::lang::TruthFailed {
+            call: call.to_string(),
+            actual,
+            expected: expected.into(),
+            corrected,
+        })
+    }
+
     fn compared(&self, what: &str) -> Option<(String, String)> {
         let (left, right) = match what.rsplit_once("assert ") {
             Some((_, shown)) => shown.split_once(" == ")?,
@@ -1166,6 +1231,38 @@ impl Python {
         (importable && !dotted.ends_with("__init__") && !dotted.ends_with("__main__"))
             .then_some(dotted)
     }
+}
+
+/// The first argument of an argument list `inner` (up to its first comma
+/// outside brackets and strings), or all of it.
+fn first_argument(inner: &str) -> &str {
+    top_level(inner, ',').map_or(inner, |at| &inner[..at])
+}
+
+/// Where `wanted` first occurs in `text` outside strings and outside the
+/// brackets that open in `text` (a `)` that closes one opened before it
+/// is at the top).
+fn top_level(text: &str, wanted: char) -> Option<usize> {
+    let (mut depth, mut quote) = (0i32, None::<char>);
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match quote {
+            Some(q) => match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, c) if c == q => quote = None,
+                _ => {}
+            },
+            None if c == wanted && depth == 0 => return Some(at),
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// `pick` of the facts of each of `files` (path and text), in order, from

@@ -3638,3 +3638,67 @@ fn an_assert_with_a_message_of_its_own_fails_with_the_comparison_too() {
         "AssertionError: not ok: assert False"
     );
 }
+
+#[test]
+fn an_assert_that_a_call_is_true_or_false_says_what_the_call_gave_and_the_line_that_expects_it() {
+    let failed = |line: &str, what: &str| {
+        Python
+            .truth_failed(line, what)
+            .map(|t| (t.call, t.actual, t.expected, t.corrected))
+    };
+    let owned = |call: &str, actual: &str, expected: &str, corrected: &str| {
+        Some((
+            call.into(),
+            actual.into(),
+            expected.into(),
+            corrected.into(),
+        ))
+    };
+    assert_eq!(
+        failed(
+            "        self.assertFalse(v.ok('a, b'), 'commas')",
+            "AssertionError: True is not false : commas"
+        ),
+        owned(
+            "v.ok('a, b')",
+            "True",
+            "False",
+            "self.assertTrue(v.ok('a, b'), 'commas')"
+        )
+    );
+    assert_eq!(
+        failed("self.assertTrue(ok(1))", "AssertionError: None is not true"),
+        owned("ok(1)", "None", "True", "self.assertFalse(ok(1))")
+    );
+    assert_eq!(
+        failed(
+            "assert ok(1)",
+            "AssertionError: assert False\n +  where False = ok(1)"
+        ),
+        owned("ok(1)", "False", "True", "assert not ok(1)")
+    );
+    assert_eq!(
+        failed(
+            "assert not ok(1), 'no'",
+            "AssertionError: no: assert not True"
+        ),
+        owned("ok(1)", "True", "False", "assert ok(1), 'no'")
+    );
+    // A comparison, or a failure of another kind, is not one.
+    assert_eq!(
+        failed("assert ok(1) < 2", "AssertionError: assert 3 < 2"),
+        None
+    );
+    assert_eq!(
+        failed("assert ok(1) == ok(2)", "AssertionError: assert 3 == 4"),
+        None
+    );
+    assert_eq!(
+        failed("assert ok(1)", "AssertionError: assert not True"),
+        None
+    );
+    assert_eq!(
+        failed("self.assertTrue(ok(1))", "TypeError: ok() takes 0"),
+        None
+    );
+}
