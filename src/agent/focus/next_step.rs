@@ -175,8 +175,11 @@ pub fn fix(
         None => (hint, target),
     };
     // A function the test calls that reads the keyboard itself is no
-    // test's to fix: its module is to take what it reads as parameters.
-    let (hint, target) = match keyboard_reader(path, source, what, contents) {
+    // test's to fix: its module is to take what it reads as parameters,
+    // unless it is code that stays as it is.
+    let reader = keyboard_reader(path, source, what, contents)
+        .filter(|(_, module)| !staying.iter().any(|kept| kept == module));
+    let (hint, target) = match reader {
         Some((reader, module)) => (format!(" {reader}"), Some(module.to_string())),
         None => (hint, target),
     };
@@ -1434,6 +1437,22 @@ mod tests {
         assert!(
             told.contains("`play` in game.py reads the keyboard itself")
                 && told.ends_with("the whole corrected content of game.py."),
+            "{told}"
+        );
+        // Code that stays as it is is not to be changed: the test is.
+        let staying = ["game.py".to_string()];
+        let told = fix(
+            Some("test_game.py line 5"),
+            what,
+            &contents,
+            false,
+            &staying,
+            &[],
+        );
+        assert!(
+            told.contains("a test cannot type")
+                && !told.contains("reads the keyboard itself")
+                && told.ends_with("the whole corrected content of test_game.py."),
             "{told}"
         );
         // A line whose function reads no keyboard is the test's to fix.
