@@ -466,15 +466,18 @@ impl Agent<'_> {
     /// are named (see [`crate::lang::Language::unexported`]), from the
     /// files the run wrote and those there before it, in those folders
     /// only (the others are not read).
-    /// What the run changed in the source files the project had (see
-    /// [`changed_lines`]), at most [`MAX_CHANGED_FILES`] of them.
+    /// What the run changed in the source files the project had, as the
+    /// last probe found them (see [`changed_lines`]), at most
+    /// [`MAX_CHANGED_FILES`] of them.
     fn changes_to_the_project(&self) -> Vec<(String, String)> {
         let state = self.state();
         let source = |path: &&String| self.languages.iter().any(|l| l.owns(path));
+        // The files the round's probe found changed: no read of the
+        // others.
         state
             .baseline
-            .files
-            .keys()
+            .changed
+            .iter()
             .filter(source)
             .filter_map(|path| {
                 let now = self.tools.text(path)?;

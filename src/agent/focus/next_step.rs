@@ -1432,8 +1432,9 @@ mod tests {
         ];
         let what = "`python3 -m pytest -q` exit code 1: OSError: pytest: reading from stdin \
                     while output is captured!  Consider using `-s`.";
-        let fixing = |at: &str| fix(Some(at), what, &contents, false, &[], &[]);
-        let told = fixing("test_game.py line 5");
+        let fixing =
+            |at: &str, staying: &[String]| fix(Some(at), what, &contents, false, staying, &[]);
+        let told = fixing("test_game.py line 5", &[]);
         assert!(
             told.contains("`play` in game.py reads the keyboard itself")
                 && told.ends_with("the whole corrected content of game.py."),
@@ -1441,14 +1442,7 @@ mod tests {
         );
         // Code that stays as it is is not to be changed: the test is.
         let staying = ["game.py".to_string()];
-        let told = fix(
-            Some("test_game.py line 5"),
-            what,
-            &contents,
-            false,
-            &staying,
-            &[],
-        );
+        let told = fixing("test_game.py line 5", &staying);
         assert!(
             told.contains("a test cannot type")
                 && !told.contains("reads the keyboard itself")
@@ -1456,7 +1450,7 @@ mod tests {
             "{told}"
         );
         // A line whose function reads no keyboard is the test's to fix.
-        let told = fixing("test_game.py line 4");
+        let told = fixing("test_game.py line 4", &[]);
         assert!(
             !told.contains("reads the keyboard itself")
                 && told.ends_with("the whole corrected content of test_game.py."),
