@@ -1932,6 +1932,74 @@ fn failing_tests_of_kept_code_are_told_what_it_returns() {
     run.assert_code(0);
 }
 
+/// Every assert of code that stays as it is that expects otherwise is
+/// corrected by the one write the model sends after a failed run, not one
+/// a run: unittest stops each test at its first failing assert, and t96's
+/// validate-tests, nine wrong `assertFalse`s in two tests, was told and
+/// fixed one of them every two rounds until it was stopped. The runner
+/// tells what each asserted call returns; the model's edit of the first
+/// failing line is mended to correct the others as well.
+#[test]
+fn one_edit_corrects_every_assert_of_kept_code_the_runner_told() {
+    const VALIDATE: &str = "def is_valid(name):\n    return name.isalpha()\n";
+    let wrong = "import unittest\nimport validate\n\n\nclass TestValidate(unittest.TestCase):\n    def test_valid(self):\n        self.assertTrue(validate.is_valid('abc'))\n        self.assertTrue(validate.is_valid('a1'))\n        self.assertTrue(validate.is_valid('a_b'))\n\n    def test_invalid(self):\n        self.assertFalse(validate.is_valid('xyz'))\n        self.assertFalse(validate.is_valid(''))\n";
+    let right = wrong
+        .replace(
+            "assertTrue(validate.is_valid('a1'))",
+            "assertFalse(validate.is_valid('a1'))",
+        )
+        .replace(
+            "assertTrue(validate.is_valid('a_b'))",
+            "assertFalse(validate.is_valid('a_b'))",
+        )
+        .replace(
+            "assertFalse(validate.is_valid('xyz'))",
+            "assertTrue(validate.is_valid('xyz'))",
+        );
+    let edit = serde_json::json!({"tool_calls": [{"name": "edit_file", "arguments": {
+        "path": "test_validate.py",
+        "old": "self.assertTrue(validate.is_valid('a1'))",
+        "new": "self.assertFalse(validate.is_valid('a1'))"}}]});
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "test_validate.py", "purpose": "unittest tests for validate.py"}],
+            "check": "python3 -m pytest -q"},
+        "rules": [
+            ends_when("exit code 0", true, "it passes"),
+            {"name": "told", "last_tool": "where a test expects", "reply": edit},
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Write test_validate.py", "write_file",
+                serde_json::json!({"path": "test_validate.py", "content": wrong}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "unittest tests for validate.py", "met": true,
+             "evidence": "they pass", "about_tests": true}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 -m pytest -q"}}]}
+    }))
+    .expect("script");
+    let test = Test::new()
+        .serving(script)
+        .file("validate.py", VALIDATE)
+        .args([
+            "validate.py has no tests yet; write some with unittest",
+            "--max-cycles",
+            "0",
+        ]);
+    let run = test.run();
+    let results = test.results(|outcome| outcome.command.is_some());
+    // Told of all three, the two that never ran among them.
+    for call in ["is_valid('a1')", "is_valid('a_b')", "is_valid('xyz')"] {
+        assert!(
+            results
+                .iter()
+                .any(|r| r.contains(&format!("- `{call}` returns "))),
+            "{call}: {results:#?}"
+        );
+    }
+    assert_eq!(test.read("test_validate.py"), right, "{}", run.stderr);
+    assert_eq!(test.read("validate.py"), VALIDATE);
+    run.assert_code(0);
+}
+
 /// A failing assert of a test of code the plan keeps as it is gets the
 /// edit that makes it expect what the code returns, ready to send: told
 /// "if the code is right, the test is wrong" and to write the whole test

@@ -39,6 +39,26 @@ pub fn call_name(call: &str) -> Option<&str> {
     (plain && call.ends_with(')')).then_some(name)
 }
 
+/// How a test's call is told to return `got` where the test expects
+/// `wanted`, a line of its own of a list (read back by
+/// [`read_returned`]).
+pub fn returned_where_expected(call: &str, got: &str, wanted: &str) -> String {
+    format!("`{call}` returns {got}, where a test expects {wanted}")
+}
+
+/// Each call, value and expected value [`returned_where_expected`] told
+/// in `text`, a line of a list each.
+pub fn read_returned(text: &str) -> Vec<(String, String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let told = line.trim().strip_prefix("- `")?;
+            let (call, rest) = told.split_once("` returns ")?;
+            let (got, wanted) = rest.rsplit_once(", where a test expects ")?;
+            Some((call.to_string(), got.to_string(), wanted.to_string()))
+        })
+        .collect()
+}
+
 /// What one example gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tried {

@@ -741,9 +741,11 @@ pub trait Language: Send + Sync {
         false
     }
     /// Each assert of test files `tests` (path and text) that a call of a
-    /// plain name with literal arguments equals a literal: the call and the
-    /// literal, as written (`truncate('Hello, World!', 10)` and
-    /// `'hello...'`), each call once; one toolchain run for all of them.
+    /// function with literal arguments equals a literal, or is true or
+    /// false: the call, as a call of the function's name (`f(1)` of
+    /// `module.f(1)`), and the literal as written (`truncate('Hello,
+    /// World!', 10)` and `'hello...'`; `True` or `False` for an assert that
+    /// it is true or false), each call once; one toolchain run for all.
     /// What [`Language::examples_command`] can call to show what the code
     /// returns instead.
     fn asserted_calls(&self, _tests: &[(String, String)]) -> Vec<(String, String)> {

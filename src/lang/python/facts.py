@@ -185,17 +185,53 @@ def facts(text):
     out["equals"] = []
     out["equal_calls"] = []
 
+    # The modules the file imports whole (`import validate`): a call of
+    # one of their functions (`validate.is_valid("a")`) is that
+    # function's call.
+    whole = {(a.asname or a.name) for n in ast.walk(tree) if isinstance(n, ast.Import)
+             for a in n.names if "." not in a.name}
+
+    def plain(call):
+        """`f(1)` of a call of a function with literal arguments, called by
+        its name or through a module the file imports whole; None of any
+        other (a method's object may have changed between two asserts:
+        `inv.count('apple')` before and after a removal)."""
+        if not (isinstance(call, ast.Call) and all(literal(a) for a in call.args)
+                and not call.keywords and "random" not in segment(text, call)):
+            return None
+        if isinstance(call.func, ast.Name):
+            return segment(text, call)
+        if (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                and call.func.value.id in whole):
+            return call.func.attr + segment(text, call)[len(segment(text, call.func)):]
+        return None
+
     def asserted(node, left, right):
-        # A method's object may have changed between two asserts
-        # (`inv.count('apple')` before and after a removal): only a
-        # function's call with literal arguments is taken as pure.
         pure = (isinstance(left, ast.Call) and isinstance(left.func, ast.Name)
-                and all(literal(a) for a in left.args)
-                and not left.keywords and "random" not in segment(text, left))
+                and plain(left) is not None)
         return {"line": node.lineno, "end": node.end_lineno,
                 "call": segment(text, left), "expected": segment(text, right),
-                "pure": pure, "literal": literal(right),
+                "pure": pure, "plain": plain(left), "literal": literal(right),
                 "value": repr(ast.literal_eval(right)) if literal(right) else None}
+
+    # Asserts that a call is true or false: `assert f(1)`, `assert not
+    # f(1)`, unittest's `self.assertTrue(f(1))` and `assertFalse`.
+    out["truth_calls"] = []
+    for node in ast.walk(tree):
+        call, expected = None, None
+        if isinstance(node, ast.Assert):
+            test = node.test
+            if isinstance(test, ast.Call):
+                call, expected = test, "True"
+            elif (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+                  and isinstance(test.operand, ast.Call)):
+                call, expected = test.operand, "False"
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("assertTrue", "assertFalse") and node.args):
+            call, expected = node.args[0], str(node.func.attr == "assertTrue")
+        if plain(call) is not None:
+            out["truth_calls"].append({"line": node.lineno, "call": plain(call),
+                                       "expected": expected})
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -1642,8 +1678,21 @@ def as_kept_code_does(text, done, kept, methods=()):
                 and all(literal(k.value) for k in node.keywords))
 
     def the_call(node):
-        calls = [n for n in ast.walk(node.test) if kept_call(n)]
+        calls = [n for n in ast.walk(node.test if isinstance(node, ast.Assert) else node)
+                 if kept_call(n)]
         return calls[0] if len(calls) == 1 else None
+
+    # A call of a module the file imports whole (`validate.is_valid("a")`)
+    # is its function's call, as the runner tells it (`is_valid("a")`).
+    whole = {(a.asname or a.name) for n in ast.walk(tree) if isinstance(n, ast.Import)
+             for a in n.names if "." not in a.name}
+
+    def key(call):
+        if (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                and call.func.value.id in whole):
+            call = ast.Call(func=ast.Name(id=call.func.attr), args=call.args,
+                            keywords=call.keywords)
+        return ast.unparse(call)
 
     # How many asserts of the file make each call of a method.
     once = collections.Counter(
@@ -1677,7 +1726,7 @@ def as_kept_code_does(text, done, kept, methods=()):
         if statement is None or len(statement.body) != 1:
             continue
         node = statement.body[0]
-        call = the_call(node) if isinstance(node, ast.Assert) else None
+        call = the_call(node) if isinstance(node, (ast.Assert, ast.Expr)) else None
         if call is None:
             continue
         if item.get("compared"):
@@ -1685,7 +1734,7 @@ def as_kept_code_does(text, done, kept, methods=()):
             if value is None:
                 continue
             item = {"statement": item["statement"], "returned": value}
-        outcomes.setdefault(ast.unparse(call), item)
+        outcomes.setdefault(key(call), item)
 
     # An assert inside `with pytest.raises(...)` stays: t68's bounds-tests
     # wrote `assert clamp(10, 15, 10)` in such a block and the same call
@@ -1700,10 +1749,29 @@ def as_kept_code_does(text, done, kept, methods=()):
     lines = text.split("\n")
     changes = []
     for node in ast.walk(tree):
+        # unittest's asserts of a value (`self.assertTrue(f(1))`,
+        # `self.assertEqual(f(1), 2)`), with no message: t96's
+        # validate-tests had nine wrong ones, one fixed per run.
+        unit = (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute) and not node.value.keywords
+                and ((node.value.func.attr in ("assertTrue", "assertFalse")
+                      and len(node.value.args) == 1)
+                     or (node.value.func.attr in ("assertEqual", "assertEquals")
+                         and len(node.value.args) == 2)))
+        if unit:
+            if node.lineno != node.end_lineno:
+                continue
+            call = the_call(node)
+            outcome = outcomes.get(key(call)) if call is not None else None
+            new = unit_as_done(node.value, call, (outcome or {}).get("returned"),
+                               lines[node.lineno - 1])
+            if new is not None:
+                changes.append((node.lineno - 1, node.lineno - 1, [new]))
+            continue
         if not isinstance(node, ast.Assert) or node.msg is not None or id(node) in guarded:
             continue
         call = the_call(node)
-        outcome = outcomes.get(ast.unparse(call)) if call is not None else None
+        outcome = outcomes.get(key(call)) if call is not None else None
         if outcome is None:
             continue
         first, last = node.lineno - 1, node.end_lineno - 1
@@ -1717,6 +1785,14 @@ def as_kept_code_does(text, done, kept, methods=()):
             if not isinstance(getattr(builtins, raised, None), type) or raised == "AssertionError":
                 continue
             new = [f"{indent}with pytest.raises({raised}):", f"{indent}    {ast.unparse(call)}"]
+        elif returned and first == last and truth(returned) is not None and (
+                test_is(node.test, call) or test_is(node.test, call, negated=True)):
+            # `assert f(1)` of a call that returned False, `assert not
+            # f(1)` of one that returned True.
+            said = truth(returned)
+            if said == (node.test is call):
+                continue
+            new = [splice(lines[first], node.test, "not " * (not said) + segment(text, call))]
         elif returned:
             test = node.test
             if not (isinstance(test, ast.Compare) and len(test.ops) == 1
@@ -1750,6 +1826,61 @@ def as_kept_code_does(text, done, kept, methods=()):
     if parse(mended)[0] is None:
         return None
     return mended, sorted(written)
+
+
+def truth(returned):
+    """True or False, when `returned` (a value as Python writes it) is
+    one of them; None otherwise."""
+    try:
+        value = ast.literal_eval(returned.strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, bool) else None
+
+
+def test_is(test, call, negated=False):
+    """Whether an assert's `test` is `call` (or `not call`)."""
+    if negated:
+        return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and test.operand is call
+    return test is call
+
+
+def splice(line, node, new):
+    """`line` with the text of `node` (on that line alone) replaced by
+    `new`; Python's offsets count the line's UTF-8 bytes."""
+    raw = line.encode()
+    return (raw[:node.col_offset] + new.encode() + raw[node.end_col_offset:]).decode()
+
+
+def unit_as_done(assertion, call, returned, line):
+    """The line `line` of unittest's assert `assertion` (`self.assertTrue(
+    CALL)`, `self.assertEqual(CALL, VALUE)`, either side first) of `call`
+    written to expect `returned` (the value the call returned, as Python
+    writes it); None when it already does, or cannot be written so."""
+    if call is None or not returned:
+        return None
+    name, args = assertion.func.attr, assertion.args
+    if name in ("assertTrue", "assertFalse"):
+        said = truth(returned)
+        if args[0] is not call or said is None or said == (name == "assertTrue"):
+            return None
+        func = assertion.func
+        raw = line.encode()
+        at = func.end_col_offset - len(name)
+        if raw[at:func.end_col_offset].decode() != name:
+            return None
+        flipped = "assertTrue" if said else "assertFalse"
+        return (raw[:at] + flipped.encode() + raw[func.end_col_offset:]).decode()
+    if call not in args or ("..." in returned and len(returned) > 120):
+        return None
+    expected = args[1 - args.index(call)]
+    try:
+        value, written = ast.literal_eval(returned.strip()), ast.literal_eval(expected)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if value == written:
+        return None
+    return splice(line, expected, returned.strip())
 
 
 def mend_test(text, path, modules):

@@ -39,6 +39,11 @@ pub struct Facts {
     /// value it expects.
     #[serde(default)]
     pub equal_calls: Vec<Assert>,
+    /// Asserts that a call is true or false (`assert f(1)`, `assert not
+    /// f(1)`, `assertTrue`, `assertFalse`) of a call with literal
+    /// arguments.
+    #[serde(default)]
+    pub truth_calls: Vec<TruthCall>,
     /// Names called as plain names (`f(...)`, not `m.f(...)`).
     pub calls: Vec<String>,
     /// Names called, plain or as an attribute (`f(...)`, `m.f(...)`).
@@ -288,9 +293,22 @@ pub struct Assert {
     pub expected: String,
     /// The left side is a call whose arguments are all literals.
     pub pure: bool,
+    /// The left side as a call of its function's name (`f(1)` of
+    /// `module.f(1)`, of a module imported whole), when it is a call of a
+    /// function with literal arguments.
+    #[serde(default)]
+    pub plain: Option<String>,
     /// The right side is a literal; `value` is its Python `repr`.
     pub literal: bool,
     pub value: Option<String>,
+}
+
+/// An assert that a call is true or false: the call as one of its
+/// function's name (see [`Assert::plain`]) and `True` or `False`.
+#[derive(Debug, Deserialize)]
+pub struct TruthCall {
+    pub call: String,
+    pub expected: String,
 }
 
 /// An `assertEqual` call: the source of its two first arguments.

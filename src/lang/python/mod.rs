@@ -371,9 +371,9 @@ impl Language for Python {
                 w.text.as_str(),
                 &w.facts,
                 format!(
-                    "{} {} as it is, so a test of it expects what it does: the asserts that \
-                     failed at the last run are written to expect what their calls did there: \
-                     {}{}",
+                    "{} {} as it is, so a test of it expects what it does: the asserts of \
+                     calls that did otherwise at the last run are written to expect what they \
+                     did there: {}{}",
                     kept.join(", "),
                     if kept.len() == 1 { "stays" } else { "stay" },
                     answer
@@ -1105,14 +1105,21 @@ impl Language for Python {
             return Vec::new();
         };
         let mut found: Vec<(String, String)> = Vec::new();
-        let asserts = answer
-            .files
-            .into_iter()
-            .flat_map(|facts| facts.asserts.into_iter().chain(facts.equal_calls));
-        for assert in asserts {
-            if assert.pure && assert.literal && !found.iter().any(|(call, _)| *call == assert.call)
-            {
-                found.push((assert.call, assert.expected));
+        for facts in answer.files {
+            let equal = facts
+                .asserts
+                .into_iter()
+                .chain(facts.equal_calls)
+                .filter(|assert| assert.literal)
+                .filter_map(|assert| Some((assert.plain?, assert.expected)));
+            let truth = facts
+                .truth_calls
+                .into_iter()
+                .map(|truth| (truth.call, truth.expected));
+            for (call, expected) in equal.chain(truth) {
+                if !found.iter().any(|(seen, _)| *seen == call) {
+                    found.push((call, expected));
+                }
             }
         }
         found

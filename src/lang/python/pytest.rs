@@ -70,8 +70,20 @@ pub fn failed_checks(output: &str) -> Vec<FailedCheck> {
 /// What each failed test of pytest's `output` (see [`failed_checks`]) found
 /// its call did, where the report says it: the error it raised (a name
 /// ending in `Error` or `Exception`, not `AssertionError`), the value it
-/// returned, or the values its assert compared.
+/// returned, or the values its assert compared. Then what the runner told
+/// after the output of calls the tests make of code that stays as it is
+/// (see [`crate::lang::examples::read_returned`]): what they returned
+/// where an assert expects otherwise, though that assert did not fail
+/// (a test stops at its first).
 pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
+    let told = crate::lang::examples::read_returned(output)
+        .into_iter()
+        .map(|(call, got, wanted)| crate::lang::python::facts::Done {
+            statement: format!("assert {call} == {wanted}"),
+            raises: None,
+            returned: Some(got),
+            compared: None,
+        });
     failed_checks(output)
         .into_iter()
         .filter_map(|check| {
@@ -89,8 +101,15 @@ pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
                 .trim_start_matches("AssertionError: ")
                 .starts_with("assert ")
                 .then(|| got.trim_start_matches("AssertionError: ").to_string());
+            // An assert that a call is true or false shows what it gave.
+            let truth = match got.trim_start_matches("AssertionError: ").trim() {
+                "True is not false" | "assert not True" => Some("True"),
+                "False is not true" | "assert False" => Some("False"),
+                _ => None,
+            };
             let (raises, returned) = match (raised, &compared) {
                 (true, _) => (Some(name.to_string()), None),
+                (false, _) if truth.is_some() => (None, truth.map(str::to_string)),
                 (false, Some(_)) => (None, None),
                 (false, None) => {
                     let said = got
@@ -104,9 +123,10 @@ pub fn done(output: &str) -> Vec<crate::lang::python::facts::Done> {
                 statement: check.statement,
                 raises,
                 returned,
-                compared,
+                compared: compared.filter(|_| truth.is_none()),
             })
         })
+        .chain(told)
         .collect()
 }
 

@@ -3152,6 +3152,132 @@ fn the_calls_a_test_file_asserts_equal_to_a_literal_are_each_part_of_an_and() {
     );
 }
 
+/// Asserts that a call is true or false are asserts of its value too, and
+/// a call through a module imported whole is its function's: t96's
+/// validate-tests asserted `self.assertFalse(validate.is_valid_username(
+/// "user_"))` and eight more like it of code that stays as it is, and only
+/// the first failing assert of each test was ever told.
+#[test]
+fn the_calls_a_test_file_asserts_true_or_false_are_its_functions_calls() {
+    let tests = "import validate\nfrom validate import is_strong\nimport unittest\n\n\n\
+                 class T(unittest.TestCase):\n    def test_a(self):\n        \
+                 self.assertFalse(validate.is_valid('user_'))\n        \
+                 self.assertTrue(is_strong('Ab1defgh'), 'strong')\n        \
+                 self.assertEqual(validate.is_valid('ab'), False)\n\n\n\
+                 def test_b():\n    assert not is_strong('weak')\n    assert validate.is_valid(name)\n    \
+                 assert self.helper.is_valid('x')\n    assert validate.is_valid('user_')\n";
+    let found = Python.asserted_calls(&[("test_validate.py".to_string(), tests.to_string())]);
+    let pair = |call: &str, value: &str| (call.to_string(), value.to_string());
+    assert_eq!(
+        found,
+        [
+            pair("is_valid('ab')", "False"),
+            pair("is_strong('weak')", "False"),
+            pair("is_valid('user_')", "True"),
+            pair("is_strong('Ab1defgh')", "True"),
+        ]
+    );
+}
+
+/// t96's validate-tests: the model's unittest tests of
+/// [`KEPT_VALIDATE`], nine of whose asserts expect otherwise than the code
+/// does.
+const KEPT_VALIDATE: &str = "def is_valid_username(name):\n    if not 3 <= len(name) <= 12:\n        return False\n    if name[0].isdigit():\n        return False\n    return all(c.isalnum() or c == '_' for c in name)\n";
+
+const WRONG_VALIDATE_TESTS: &str = "from unittest import TestCase\nimport validate\n\nclass TestValidate(TestCase):\n    def test_is_valid_username(self):\n        self.assertTrue(validate.is_valid_username(\"user123\"))\n        self.assertFalse(validate.is_valid_username(\"user_\"))\n        self.assertFalse(validate.is_valid_username(\"User123\"))\n        self.assertEqual(validate.is_valid_username(\"ab\"), True)\n        assert not validate.is_valid_username(\"user_\")\n        assert validate.is_valid_username(\"1user\")\n";
+
+/// The report of a run of [`WRONG_VALIDATE_TESTS`]: unittest stops at the
+/// first failing assert; the runner then told what the others' calls
+/// return (see `returned.rs`).
+const WRONG_VALIDATE_REPORT: &str = r#"F                                                                        [100%]
+=================================== FAILURES ===================================
+______________________ TestValidate.test_is_valid_username ______________________
+
+self = <test_validate.TestValidate testMethod=test_is_valid_username>
+
+    def test_is_valid_username(self):
+        self.assertTrue(validate.is_valid_username("user123"))
+>       self.assertFalse(validate.is_valid_username("user_"))
+E       AssertionError: True is not false
+
+tests/test_validate.py:7: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_validate.py::TestValidate::test_is_valid_username - AssertionError: True is not false
+1 failed in 0.03s
+
+validate.py stays as it is: the tests are of what it does, so a test that expects something else is the one to change. Called as the tests call it:
+- `is_valid_username("user_")` returns True, where a test expects False
+- `is_valid_username("User123")` returns True, where a test expects False
+- `is_valid_username("ab")` returns False, where a test expects True
+- `is_valid_username("1user")` returns False, where a test expects True
+Change each such assert to expect what the code returns.
+"#;
+
+/// Every assert of code that stays whose call the runner told returned
+/// otherwise is written to expect what it returned, in one write: the
+/// one that failed and those after it that never ran.
+#[test]
+fn every_told_assert_of_code_that_stays_is_written_to_expect_what_it_returned() {
+    let path = "tests/test_validate.py";
+    let workspace = Told {
+        files: files(&[("validate.py", KEPT_VALIDATE), (path, WRONG_VALIDATE_TESTS)]),
+        drafts: true,
+        failed: Some(WRONG_VALIDATE_REPORT),
+        kept: vec!["validate.py".to_string()],
+    };
+    let Review::Repair { content, why } = Python.review(path, WRONG_VALIDATE_TESTS, &workspace)
+    else {
+        panic!(
+            "{:?}",
+            Python.review(path, WRONG_VALIDATE_TESTS, &workspace)
+        )
+    };
+    let expected = WRONG_VALIDATE_TESTS
+        .replace(
+            "assertFalse(validate.is_valid_username(\"user_\"))",
+            "assertTrue(validate.is_valid_username(\"user_\"))",
+        )
+        .replace(
+            "assertFalse(validate.is_valid_username(\"User123\"))",
+            "assertTrue(validate.is_valid_username(\"User123\"))",
+        )
+        .replace("(\"ab\"), True)", "(\"ab\"), False)")
+        .replace(
+            "assert not validate.is_valid_username(\"user_\")",
+            "assert validate.is_valid_username(\"user_\")",
+        )
+        .replace(
+            "assert validate.is_valid_username(\"1user\")",
+            "assert not validate.is_valid_username(\"1user\")",
+        );
+    assert_eq!(content, expected);
+    assert!(why.contains("validate.py stays as it is"), "{why}");
+    // Without what the runner told, only the assert that failed is.
+    let report = WRONG_VALIDATE_REPORT
+        .split_once("\n\nvalidate.py stays")
+        .map(|(report, _)| report)
+        .unwrap_or_default();
+    let alone = Told {
+        failed: Some(report),
+        ..workspace
+    };
+    let Review::Repair { content, .. } = Python.review(path, WRONG_VALIDATE_TESTS, &alone) else {
+        panic!("{:?}", Python.review(path, WRONG_VALIDATE_TESTS, &alone))
+    };
+    assert_eq!(
+        content,
+        WRONG_VALIDATE_TESTS
+            .replace(
+                "assertFalse(validate.is_valid_username(\"user_\"))",
+                "assertTrue(validate.is_valid_username(\"user_\"))"
+            )
+            .replace(
+                "assert not validate.is_valid_username(\"user_\")",
+                "assert validate.is_valid_username(\"user_\")",
+            )
+    );
+}
+
 /// A failing call's way through its function: each `if` with the way it
 /// went, the line that returned, and what it returned (t23's grades-fix,
 /// whose model never saw that `score > 90` is false for 90).
