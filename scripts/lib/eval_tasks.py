@@ -1796,6 +1796,192 @@ def judge_parity(work):
     return False, "no parity.py that says odd or even for the number it is given (7 -> odd)"
 
 
+# The twelfth batch (session of 2026-12-07 17:50), written before any run of
+# it: a package with its tests in tests/, a function added beside tests that
+# must keep passing, unittest tests of a class with state, an option with a
+# value, a new program, a new package.
+SHIPPING = """\
+def shipping_cost(weight_kg, express=False):
+    \"\"\"5.00 up to 1 kg, then 2.50 for each further kg or part of one; express doubles it.\"\"\"
+    if weight_kg <= 1:
+        cost = 5.0
+    else:
+        extra = int(weight_kg - 1)
+        cost = 5.0 + 2.5 * extra
+    if express:
+        cost *= 2
+    return round(cost, 2)
+"""
+
+TEST_SHIPPING = """\
+from shop.shipping import shipping_cost
+
+
+def test_light_parcel():
+    assert shipping_cost(0.5) == 5.0
+
+
+def test_two_kg():
+    assert shipping_cost(2) == 7.5
+
+
+def test_part_of_a_kg_counts_whole():
+    assert shipping_cost(2.2) == 10.0
+
+
+def test_express_doubles():
+    assert shipping_cost(1, express=True) == 10.0
+"""
+
+WORDS = """\
+def word_count(text):
+    \"\"\"How many words the text has.\"\"\"
+    return len(text.split())
+
+
+def longest_word(text):
+    \"\"\"The longest word of the text, the first of equals; '' for no words.\"\"\"
+    longest = ""
+    for word in text.split():
+        if len(word) > len(longest):
+            longest = word
+    return longest
+"""
+
+TEST_WORDS = """\
+from words import longest_word, word_count
+
+
+def test_word_count():
+    assert word_count("a b c") == 3
+    assert word_count("") == 0
+
+
+def test_longest_word():
+    assert longest_word("a bbb cc") == "bbb"
+    assert longest_word("") == ""
+"""
+
+RING = """\
+class RingBuffer:
+    \"\"\"At most `capacity` items; pushing onto a full buffer drops the oldest.\"\"\"
+
+    def __init__(self, capacity):
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1")
+        self.capacity = capacity
+        self.items = []
+
+    def push(self, item):
+        if len(self.items) == self.capacity:
+            self.items.pop(0)
+        self.items.append(item)
+
+    def pop(self):
+        \"\"\"The oldest item, taken off; IndexError when empty.\"\"\"
+        if not self.items:
+            raise IndexError("pop from an empty RingBuffer")
+        return self.items.pop(0)
+
+    def __len__(self):
+        return len(self.items)
+"""
+
+BROKEN_RINGS = {
+    "pop() (it takes the newest)": RING.replace("return self.items.pop(0)", "return self.items.pop()"),
+    "push() on a full buffer (it drops the new item)": RING.replace(
+        "            self.items.pop(0)\n        self.items.append(item)",
+        "            return\n        self.items.append(item)"),
+}
+
+COLUMNS = """\
+import sys
+
+
+def main(argv):
+    with open(argv[1]) as f:
+        for line in f:
+            fields = line.split()
+            if fields:
+                print(fields[0])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+"""
+
+
+def judge_shipping_fix(work):
+    return fixed(work, "shop/shipping.py", "from shop.shipping import shipping_cost as c; "
+                                           "assert c(3) == 10.0, c(3); assert c(3.5) == 12.5, c(3.5); "
+                                           "assert c(2.2, express=True) == 20.0, c(2.2, express=True); "
+                                           "assert c(1) == 5.0 and c(0.1) == 5.0")
+
+
+def judge_add_average_word(work):
+    ok, out = probe(work, """
+        from words import average_word_length as a, longest_word, word_count
+        assert a("hi there") == 3.5, a("hi there")
+        assert a("a bb ccc") == 2.0, a("a bb ccc")
+        assert a("") == 0 and a("   ") == 0, (a(""), a("   "))
+        assert a("one two four") == 3.33, a("one two four")
+        assert word_count("x y") == 2 and longest_word("ab abc") == "abc"
+    """)
+    if not ok:
+        return False, f"average_word_length is wrong: {out[-80:]}"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_ring_tests(work):
+    for what, broken in BROKEN_RINGS.items():
+        ok, why = tests_that_test(work, "ringbuffer.py", broken, what)
+        if ok or "still pass with a broken" not in why:
+            return ok, why
+    return False, "the tests still pass with either broken copy of ringbuffer.py: they test nothing"
+
+
+def judge_columns_field(work):
+    text = "alice 30 paris\nbob 25 rome\n\ncarol 41 oslo\n"
+    (work.parent / "people.txt").write_text(text)
+    path = str(work.parent / "people.txt")
+    code, out = py(["columns.py", path], work)
+    if code != 0 or out.split() != ["alice", "bob", "carol"]:
+        return False, f"`columns.py people.txt` printed {out.strip()[:60]!r}, not the names"
+    for args in (["--field", "2", path], [path, "--field", "2"], ["--field=2", path]):
+        code, out = py(["columns.py", *args], work)
+        if code == 0 and out.split() == ["30", "25", "41"]:
+            code, out = py(["columns.py", "--field", "3", path], work)
+            if code == 0 and out.split() == ["paris", "rome", "oslo"]:
+                return True, "columns.py prints the first field, and the field --field names"
+            return False, f"`columns.py --field 3 people.txt` printed {out.strip()[:60]!r}"
+    return False, f"`columns.py --field 2 people.txt` printed {out.strip()[:60]!r}, not the ages"
+
+
+def judge_acronym(work):
+    want = {("portable", "network", "graphics"): "PNG", ("as", "soon", "as", "possible"): "ASAP",
+            ("Hyper", "text"): "HT"}
+    for path in [p for p in sources(work) if not is_test(p)]:
+        rel = str(path.relative_to(work))
+        for words, acronym in want.items():
+            code, out = py([rel, *words], work)
+            if code != 0 or out.strip() != acronym:
+                break
+        else:
+            return True, f"{rel} prints PNG, ASAP and HT"
+    return False, "no acronym.py that prints PNG for `portable network graphics`"
+
+
+def judge_dates_package(work):
+    return probed_and_tested(work, """
+        import calendar_tools
+        assert hasattr(calendar_tools, "__path__"), f"calendar_tools is the module {calendar_tools.__file__}, not a package"
+        from calendar_tools import is_leap, days_in_month
+        assert is_leap(2024) and is_leap(2000) and not is_leap(1900) and not is_leap(2023)
+        assert days_in_month(2024, 2) == 29 and days_in_month(2023, 2) == 28
+        assert days_in_month(2023, 4) == 30 and days_in_month(2023, 12) == 31
+    """, "the package calendar_tools is wrong")
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -2313,6 +2499,49 @@ TASKS = {
         [],
         judge_parity,
     ),
+    "shipping-fix": (
+        "Running the tests shows a failure in the shipping prices. Fix shop/shipping.py; the "
+        "tests describe the right prices",
+        {"shop/__init__.py": "", "shop/shipping.py": SHIPPING,
+         "tests/test_shipping.py": TEST_SHIPPING, "conftest.py": ""},
+        ["tests/test_shipping.py"],
+        judge_shipping_fix,
+    ),
+    "add-average-word": (
+        "Add average_word_length(text) to words.py: the mean length of the words rounded to 2 "
+        "decimals, and 0 when the text has no words. The existing tests must keep passing",
+        {"words.py": WORDS, "test_words.py": TEST_WORDS},
+        ["test_words.py"],
+        judge_add_average_word,
+    ),
+    "ring-tests": (
+        "Write unit tests for the RingBuffer class in ringbuffer.py, using unittest",
+        {"ringbuffer.py": RING},
+        ["ringbuffer.py"],
+        judge_ring_tests,
+    ),
+    "columns-field": (
+        "columns.py prints the first field of every line of a file. Add a --field N option to "
+        "choose which field to print, counting from 1; without the option it prints the first "
+        "as before",
+        {"columns.py": COLUMNS},
+        [],
+        judge_columns_field,
+    ),
+    "acronym": (
+        "Write acronym.py that prints the acronym of the words given on the command line: "
+        "`python3 acronym.py portable network graphics` prints PNG",
+        {},
+        [],
+        judge_acronym,
+    ),
+    "dates-package": (
+        "Make a package calendar_tools with is_leap(year) and days_in_month(year, month), so "
+        "that `from calendar_tools import is_leap, days_in_month` works, and test it with pytest",
+        {},
+        [],
+        judge_dates_package,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -2335,9 +2564,12 @@ NINTH = ["ranges-fix", "add-ranking", "bounds-tests", "welcome-many", "bits", "b
 TENTH = ["pages-fix", "add-hex", "cipher-tests", "tip-percent", "series", "binary"]
 # The eleventh batch (session of 2026-12-06 05:52), written before any run of it.
 ELEVENTH = ["median-fix", "add-done", "validate-tests", "count-words", "wordplay", "parity"]
+# The twelfth batch (session of 2026-12-07 17:50), written before any run of it.
+TWELFTH = ["shipping-fix", "add-average-word", "ring-tests", "columns-field", "acronym",
+           "dates-package"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
                "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH,
-               *TENTH, *ELEVENTH]
+               *TENTH, *ELEVENTH, *TWELFTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
