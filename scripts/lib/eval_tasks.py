@@ -1833,7 +1833,7 @@ def test_express_doubles():
     assert shipping_cost(1, express=True) == 10.0
 """
 
-WORDS = """\
+AVG_WORDS = """\
 def word_count(text):
     \"\"\"How many words the text has.\"\"\"
     return len(text.split())
@@ -1848,7 +1848,7 @@ def longest_word(text):
     return longest
 """
 
-TEST_WORDS = """\
+TEST_AVG_WORDS = """\
 from words import longest_word, word_count
 
 
@@ -2510,7 +2510,7 @@ TASKS = {
     "add-average-word": (
         "Add average_word_length(text) to words.py: the mean length of the words rounded to 2 "
         "decimals, and 0 when the text has no words. The existing tests must keep passing",
-        {"words.py": WORDS, "test_words.py": TEST_WORDS},
+        {"words.py": AVG_WORDS, "test_words.py": TEST_AVG_WORDS},
         ["test_words.py"],
         judge_add_average_word,
     ),
