@@ -24,6 +24,8 @@ pub enum Mutant {
     /// One bound of `min` or `max` of two values dropped: `max(low, x)`
     /// made `x` or `low`.
     Bound { was: String, now: String },
+    /// A loop (its first line, `was`) stopped after its first pass.
+    Once { was: String },
 }
 
 impl Mutant {
@@ -44,6 +46,7 @@ impl Mutant {
                 was: text("was")?,
                 now: text("now")?,
             }),
+            "once" => Some(Self::Once { was: text("was")? }),
             _ => None,
         }
     }

@@ -1211,7 +1211,8 @@ pub struct Uncaught {
 /// Tests asked of a file of the project are met only by tests that fail
 /// when its functions are broken: with any mutant of them (a function made
 /// to return None or to do nothing, an arithmetic swapped, a list's other
-/// end, a bound of `min` or `max` dropped), they must not all pass. stack-tests ended "Goal achieved" three
+/// end, a bound of `min` or `max` dropped, a loop stopped after its first
+/// pass), they must not all pass. stack-tests ended "Goal achieved" three
 /// times on tests that pushed one item and asserted the size or the top;
 /// the judge's `push` that put items at the bottom passed them. The
 /// requirement about tests the
@@ -1251,6 +1252,12 @@ pub fn hold_to_mutants(
                         "the tests still pass when `{was}` in {name} is `{now}`: add a new test \
                          function that puts in two items or more and asserts which comes out \
                          first"
+                    ),
+                    Mutant::Once { was } => format!(
+                        "the tests still pass when the loop `{was}` in {name} stops after its \
+                         first pass: add a new test function that calls {name} on several items \
+                         where the first one does not decide the result, and asserts the exact \
+                         value it gives"
                     ),
                 }
             })

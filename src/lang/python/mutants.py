@@ -13,7 +13,8 @@ why}, with "was" and "now" for a change of one expression. A mutant is
 returns None) for a function that returns a value, and "does nothing" (its
 body is `pass`) for one that returns none; then one for each expression of
 it (see `changes`): "arithmetic" (`+` made `-`, or `x + 1` made `1`) or "order" (`append(x)`
-made `insert(0, x)`) or "bound" (`max(low, x)` made `x`). Tests that still pass with a mutant cannot tell the
+made `insert(0, x)`) or "bound" (`max(low, x)` made `x`) or "once" (a `for` loop
+stopped after its first pass). Tests that still pass with a mutant cannot tell the
 function from a broken one.
 
 No file is changed: each run is a forked process in which the loader of
@@ -196,12 +197,34 @@ def changes(node):
         def last(n):
             n.args = []
         return [("order", last)]
+    if isinstance(node, ast.For) and not node.orelse and node.body \
+            and not isinstance(node.body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue)) \
+            and not once_at_most(node.iter):
+        def once(n):
+            # The loop's first line, as shown; the loop stops after its
+            # first pass: t97's textstats-tests asserted longest_word of
+            # one word only, and a longest_word that kept the first word
+            # passed them.
+            n.was = f"for {ast.unparse(n.target)} in {ast.unparse(n.iter)}:"
+            n.body = n.body + [ast.Break()]
+            n.shown = "its first pass only"
+        return [("once", once)]
     if isinstance(node, ast.Subscript) and (minus_one(node.slice) or zero(node.slice)):
         def other(n):
             n.slice = ast.Constant(0) if minus_one(n.slice) else \
                 ast.UnaryOp(op=ast.USub(), operand=ast.Constant(1))
         return [("order", other)]
     return []
+
+
+def once_at_most(node):
+    """`range(1)`, `range(0)`, `[x]`, `(x,)`: a loop of one pass at most,
+    which stopping after its first pass does not change."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return len(node.elts) <= 1
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id == "range" and len(node.args) == 1 \
+        and isinstance(node.args[0], ast.Constant) and node.args[0].value in (0, 1)
 
 
 def points(function):
@@ -240,6 +263,7 @@ def mutants(tree, shown):
         node, kind, change = points(find(changed, shown))[at]
         was = ast.unparse(node)
         change(node)
+        was = getattr(node, "was", None) or was
         now = getattr(node, "shown", None) or ast.unparse(node)
         found.append((kind, was, now, ast.fix_missing_locations(changed)))
     return found

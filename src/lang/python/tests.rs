@@ -2252,6 +2252,70 @@ fn mutants_in(
     )
 }
 
+/// A loop stopped after its first pass is a mutant too: t97's
+/// textstats-tests asserted `longest_word('hello')` alone, and a
+/// longest_word that kept the first word passed them; the run said "Goal
+/// achieved". A loop that returns in its first pass anyway, or runs once
+/// at most, is not changed: no test could tell.
+#[test]
+fn tests_that_pass_when_a_loop_stops_after_its_first_pass_are_found_out() {
+    use crate::lang::mutants::{Mutant, Survivor};
+    let textstats = "def longest_word(text):\n    longest = \"\"\n    for word in text.split():\n        \
+                     if len(word) > len(longest):\n            longest = word\n    return longest\n\n\n\
+                     def first_upper(text):\n    for c in text:\n        return c.upper()\n\n\n\
+                     def one(x):\n    total = 0\n    for _ in range(1):\n        total = x\n    return total\n";
+    let names = ["longest_word", "first_upper", "one"];
+    let weak = "from textstats import longest_word, first_upper, one\n\n\ndef test_all():\n    \
+                assert longest_word('hello') == 'hello'\n    assert first_upper('ab') == 'A'\n    \
+                assert one(3) == 3\n";
+    let (survivors, same) = mutants_in(
+        &[("textstats.py", textstats), ("test_textstats.py", weak)],
+        "textstats.py",
+        &names,
+        &["test_textstats.py"],
+    );
+    assert_eq!(
+        survivors,
+        Some(vec![Survivor {
+            name: "longest_word".into(),
+            mutant: Mutant::Once {
+                was: "for word in text.split():".into()
+            },
+        }])
+    );
+    assert!(same, "the mutants changed or left a file");
+    let strong = format!("{weak}    assert longest_word('a bbb cc') == 'bbb'\n");
+    let (survivors, _) = mutants_in(
+        &[("textstats.py", textstats), ("test_textstats.py", &strong)],
+        "textstats.py",
+        &names,
+        &["test_textstats.py"],
+    );
+    assert_eq!(survivors, Some(vec![]));
+    // What the requirement about the tests then says.
+    let held = crate::state::verdict::hold_to_mutants(
+        Vec::new(),
+        &[crate::state::verdict::Uncaught {
+            path: "textstats.py".into(),
+            test_file: Some("test_textstats.py".into()),
+            survivors: vec![Survivor {
+                name: "longest_word".into(),
+                mutant: Mutant::Once {
+                    was: "for word in text.split():".into(),
+                },
+            }],
+        }],
+    );
+    assert!(!held[0].met);
+    assert!(
+        held[0].evidence.contains(
+            "the loop `for word in text.split():` in longest_word stops after its first pass"
+        ),
+        "{}",
+        held[0].evidence
+    );
+}
+
 #[test]
 fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
     use crate::lang::mutants::{Mutant, Survivor};
