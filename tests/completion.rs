@@ -1932,6 +1932,49 @@ fn failing_tests_of_kept_code_are_told_what_it_returns() {
     run.assert_code(0);
 }
 
+/// A change of a file the project had, given up after a write that left
+/// the file as it was, is refused once: nothing of it was tried. t97's
+/// add-hex wrote colors.py back unchanged and gave "Add hex_to_rgb" up at
+/// its second round; the model, told, writes the change.
+#[test]
+fn giving_up_a_change_after_writing_the_file_back_unchanged_is_refused_once() {
+    const COLORS: &str = "def rgb_to_hex(r, g, b):\n    return f\"#{r:02x}{g:02x}{b:02x}\"\n";
+    let with_hex = format!(
+        "{COLORS}\n\ndef hex_to_rgb(code):\n    return tuple(int(code[i:i + 2], 16) for i in (1, 3, 5))\n"
+    );
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "colors.py", "purpose": "add hex_to_rgb(code), the opposite of rgb_to_hex"}],
+            "check": "python3 colors.py"},
+        "rules": [
+            {"name": "told", "last_tool": "do not give up yet", "reply": write_reply("colors.py", &with_hex)},
+            ends_when("already had this content", false, "nothing to change"),
+            ends_when("Wrote ", true, "written"),
+            on_subtask("Change colors.py", "write_file", serde_json::json!({"path": "colors.py", "content": COLORS}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": [
+            {"requirement": "hex_to_rgb('#ff8000') returns (255, 128, 0)", "met": true,
+             "evidence": "colors.py defines it"}]}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 colors.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("colors.py", COLORS).args([
+        "colors.py turns RGB values into hex codes. Add hex_to_rgb(code) that does the opposite",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let refused = refusals(&test, runner::state::RefusalKind::GaveUpTooSoon);
+    assert_eq!(refused.len(), 1, "{refused:?}\n{}", run.stderr);
+    assert!(
+        refused[0].starts_with(
+            "not accepted: do not give up yet: nothing this subtask asks was tried: colors.py is as it was"
+        ),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("colors.py"), with_hex, "{}", run.stderr);
+}
+
 /// Every assert of code that stays as it is that expects otherwise is
 /// corrected by the one write the model sends after a failed run, not one
 /// a run: unittest stops each test at its first failing assert, and t96's

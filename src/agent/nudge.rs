@@ -390,6 +390,24 @@ impl Agent<'_> {
                     ),
                 ))
             }
+            // A change of a file the project had given up after a write
+            // that left it as it was: nothing of the change was tried.
+            // t97's add-hex wrote colors.py back unchanged and gave
+            // "Add hex_to_rgb" up at its second round.
+            Call::Complete { success: false, .. }
+                if let Some(path) = focus::unchanged(state)
+                    && !focus::gave_up_before(state) =>
+            {
+                Err(Refusal::new(
+                    RefusalKind::GaveUpTooSoon,
+                    format!(
+                        "{GIVING_UP} nothing this subtask asks was tried: {path} is as it was. \
+                         Change {path} as the subtask says, keeping the rest of it (with \
+                         edit_file, or write_file and the whole new content); give the subtask \
+                         up only if that fails."
+                    ),
+                ))
+            }
             Call::Action(tools::Action::WriteFile { path, content, .. })
                 if let Some(mark) = cut_mark(content) =>
             {
