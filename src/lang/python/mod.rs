@@ -78,6 +78,7 @@ fn repaired_why(mended: &[String]) -> String {
             "backslash" => Some("wrote `chr(10)` for a `'\\n'` inside an f-string's braces"),
             "dedented" => Some("put a file indented as a whole at the margin"),
             "brace" => Some("dropped a `}` at the end that closed the call's JSON, not code"),
+            "escaped" => Some("unescaped quotes escaped outside any string, as in JSON"),
             "else" => Some("put `if C: A else: B` written on one line on lines of their own"),
             _ => None,
         })

@@ -614,6 +614,27 @@ fn asserts_outside_the_test_functions_go_into_one_of_their_own() {
     }
 }
 
+/// t97's add-hex: colors.py sent with its quotes and a line break escaped
+/// as in the call's JSON (`return f\"#{r:02x}\"\n`), refused three times
+/// as unreadable. Unescaped where the backslash is outside any string; a
+/// backslash Python cannot read for another reason stays refused.
+#[test]
+fn quotes_escaped_outside_any_string_are_unescaped() {
+    let written = "def rgb_to_hex(r, g, b):\n    return f\\\"#{r:02x}{g:02x}{b:02x}\\\"\\n\ndef is_hex(code):\n    return code[0] == '#'\n";
+    assert_eq!(
+        review_in(&files(&[]), "colors.py", written),
+        Review::Repair {
+            content: "def rgb_to_hex(r, g, b):\n    return f\"#{r:02x}{g:02x}{b:02x}\"\ndef is_hex(code):\n    return code[0] == '#'\n".into(),
+            why: "unescaped quotes escaped outside any string, as in JSON".into()
+        }
+    );
+    let other = "def f():\n    return 1 \\ 2\n";
+    assert!(matches!(
+        review_in(&files(&[]), "colors.py", other),
+        Review::Refuse(_)
+    ));
+}
+
 /// z3's rps (Ollama API): a test file's JSON call closed inside its
 /// content, `... == 'It\\'s a tie!'}` as the last line, with the
 /// apostrophes the JSON left bare: blocked six times as unreadable. The
