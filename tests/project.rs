@@ -474,6 +474,16 @@ fn an_edit_that_drops_a_definition_is_refused_naming_it() {
         "{}",
         refused[0]
     );
+    // With the lines to quote to add code at the end of the file.
+    assert!(
+        refused[0].ends_with(
+            "To add code at the end of textutil.py, give as `old` its last lines:\n```\ndef \
+             shout(text):\n    return text.upper() + \"!\"\n```\nand as `new` those same lines \
+             followed by the new code."
+        ),
+        "{}",
+        refused[0]
+    );
     let now = test.read("textutil.py");
     assert!(
         now.starts_with("def count_vowels(text):")

@@ -740,12 +740,23 @@ impl Agent<'_> {
         }
         let old = String::from_utf8(bytes).ok()?;
         let lost = self.lost_unasked(path, &old, content);
+        // The lines to quote to add code at the end: t97's add-hex, told
+        // only how, sent its edit that turned `def rgb_to_hex` into `def
+        // hex_to_rgb` eleven times.
+        let at_end = tools::last_lines(&old)
+            .map(|quote| {
+                format!(
+                    " To add code at the end of {path}, give as `old` its last lines:\n```\n\
+                     {quote}\n```\nand as `new` those same lines followed by the new code."
+                )
+            })
+            .unwrap_or_default();
         (!lost.is_empty()).then(|| {
             format!(
                 "not written: this change removes {} of {path}, which was there before this run, \
                  and the goal does not ask for that. Keep {}: put new code beside what is there \
                  (with edit_file, quote the line after which it goes and give that line again at \
-                 the start of `new`).",
+                 the start of `new`).{at_end}",
                 lost.iter()
                     .map(|n| format!("`{n}`"))
                     .collect::<Vec<_>>()

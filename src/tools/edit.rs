@@ -396,6 +396,14 @@ fn once_around(text: &str, all: &[&str], first: usize, last: usize) -> Option<St
         .find(|quote| !quote.trim().is_empty() && text.matches(quote.as_str()).count() == 1)
 }
 
+/// The last lines of `text` that occur once in it, to quote as `old` to
+/// add code at its end; `None` for a text of blank lines.
+pub fn last_lines(text: &str) -> Option<String> {
+    let all: Vec<&str> = text.lines().collect();
+    let last = all.iter().rposition(|line| !line.trim().is_empty())?;
+    once_around(text, &all, last + 1, last + 1)
+}
+
 fn no_match(text: &str, old: &str, new: &str, path: &str) -> EditRefusal {
     // `new` begins with an `old` the file does not have: code added after
     // a line of the model's own (t79's add-done sent `old: "def
@@ -403,12 +411,7 @@ fn no_match(text: &str, old: &str, new: &str, path: &str) -> EditRefusal {
     // t73's add-hex did the same). Say how an addition is quoted, with the
     // file's last lines to quote.
     let adds = !old.trim().is_empty() && new.trim_start().starts_with(old.trim());
-    let all: Vec<&str> = text.lines().collect();
-    let last = all.iter().rposition(|line| !line.trim().is_empty());
-    if let Some(quote) = last
-        .filter(|_| adds)
-        .and_then(|last| once_around(text, &all, last + 1, last + 1))
-    {
+    if let Some(quote) = Some(text).filter(|_| adds).and_then(last_lines) {
         return format!(
             "edit_file {path}: `old` was not found; nothing was changed. `old` must be lines \
              {path} has now, and your `new` begins with your `old`: that adds code the file does \

@@ -45,7 +45,9 @@ use crate::state::ActionOutcome;
 use crate::stop::Stop;
 pub use call::{Action, Call};
 pub use command::{DEFAULT_ALLOWED, printed};
-pub use edit::{apply as apply_edit, made_before as edit_made_before, smallest as smallest_edit};
+pub use edit::{
+    apply as apply_edit, last_lines, made_before as edit_made_before, smallest as smallest_edit,
+};
 pub use files::sha256_hex;
 pub use output::HeadTail;
 pub use policy::input_file;
