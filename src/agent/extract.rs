@@ -42,6 +42,21 @@ impl Agent<'_> {
             );
             calls = writes;
         }
+        // Stopped by the runner as it began to repeat itself, before the
+        // rules above see enough of the loop: the file up to where the
+        // repetition began (see `runaway::repetition_start`).
+        if calls.is_empty()
+            && done_reason == Some(crate::model::runaway::REPEATING)
+            && let Some(at) = crate::model::runaway::repetition_start(content)
+            && let Some(writes) = text_calls::cut_before(content, at, &names)
+        {
+            tracing::warn!(
+                at,
+                "the reply was stopped as it repeated lines; writing its file up to where the \
+                 repetition began"
+            );
+            calls = writes;
+        }
         // A command given as a code block, when nothing else is a call.
         if calls.is_empty()
             && let Some(call) = text_calls::fenced_command(

@@ -37,7 +37,7 @@ pub use command::{blocks as code_blocks, fenced_command};
 pub use fenced::{fenced_files, mentions};
 pub use prose::completion_in_prose;
 pub use repair::{diagnose, repair};
-pub use repetition::{MIN_REPEATED, cut_repetition};
+pub use repetition::{MIN_REPEATED, cut_before, cut_repetition};
 
 /// The tool calls written in `text`. An object counts as a call when it names
 /// a tool and has arguments, or names one of `known` tools.

@@ -8,6 +8,31 @@ use crate::chat::ToolCall;
 use super::closed_calls;
 use crate::model::runaway;
 
+/// The files of a reply the runner stopped because it repeated itself
+/// (see [`crate::model::runaway::repetition_start`], `at`: where the
+/// copies after the first begin): each `write_file` call of the text
+/// before `at`, its content up to its last whole line. t98's
+/// textstats-tests wrote twelve lines of `assertEqual(longest_word("Hello
+/// World\nWorld..."), "World")`, a few too few for the rules of
+/// [`cut_repetition`], was stopped, asked again, and wrote them again,
+/// three times.
+pub fn cut_before(text: &str, at: usize, known: &[&str]) -> Option<Vec<ToolCall>> {
+    let before = text.get(..at)?;
+    let writes: Vec<ToolCall> = closed_calls(before, known, false)
+        .into_iter()
+        .filter(|call| call.name == "write_file")
+        .filter_map(|mut call| {
+            let content = call.arguments["content"].as_str()?;
+            let whole = content[..content.rfind('\n')? + 1].to_string();
+            (!whole.trim().is_empty()).then(|| {
+                call.arguments["content"] = Value::String(whole);
+                call
+            })
+        })
+        .collect();
+    (!writes.is_empty()).then_some(writes)
+}
+
 /// A reply cut at the token cap while the model wrote the same lines over
 /// and over (Qwen2.5-Coder 1.5B repeats a test file's block of asserts until
 /// the cap): its `write_file` calls, each file's content up to where the

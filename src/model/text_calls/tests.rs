@@ -124,6 +124,25 @@ fn python_strings_and_raw_line_breaks_are_repaired() {
 }
 
 #[test]
+fn a_raw_python_string_is_read_as_one() {
+    // t98's textstats-tests, five times: `r"""` for each of an edit's texts.
+    let qwen = "```json\n{\n  \"name\": \"edit_file\",\n  \"arguments\": {\n    \"path\": \"t.py\",\n    \"old\": r\"\"\"\n    x = 1\n    \"\"\",\n    \"new\": r\"\"\"\n    x = 2\n    \"\"\"\n  }\n}\n```";
+    assert_eq!(
+        names(qwen),
+        [(
+            "edit_file".into(),
+            json!({"path": "t.py", "old": "    x = 1\n    ", "new": "    x = 2\n    "})
+        )]
+    );
+    // A key or a string value that begins with r is no raw string.
+    let plain = "{\"name\": \"run_cmd\", \"arguments\": {\"cmd\": \"rm -f x\"}}";
+    assert_eq!(
+        names(plain),
+        [("run_cmd".into(), json!({"cmd": "rm -f x"}))]
+    );
+}
+
+#[test]
 fn a_backslash_before_a_typed_line_break_is_pythons_line_continuation() {
     // t34's rps, twice in a row: `or \` ends a line of the content, the
     // break after it typed, not written `\n`.
@@ -499,6 +518,37 @@ fn blank_lines_to_the_cap_are_cut_where_they_began() {
     assert!(!content.ends_with("\n\n\n"), "{content:?}");
     let short = "{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.py\", \"content\": \"x = 1\\n\\n\\n\\ndef f():\\n    return";
     assert_eq!(cut_repetition(short, &KNOWN), None);
+}
+
+/// t98's textstats-tests (Ollama API): a unittest file whose last asserts
+/// are the same call of longer and longer strings, stopped by the runner
+/// as they began to repeat, three times in a row. The file before the
+/// repetition is written: the runner's own reading of where it began.
+#[test]
+fn a_reply_stopped_as_it_began_to_repeat_writes_its_file_up_to_there() {
+    let reply = include_str!("../../../fixtures/replies/alike_asserts_stopped.txt");
+    // Too few lines for the rules of a reply cut at the cap.
+    assert_eq!(cut_repetition(reply, &KNOWN), None);
+    let at = crate::model::runaway::repetition_start(reply).expect("repeating");
+    let calls = super::cut_before(reply, at, &KNOWN).expect("a write");
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].arguments["path"], "tests/test_textstats.py");
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert!(
+        content.starts_with(
+            "class TestTextStats(unittest.TestCase):\n    def test_count_lines(self):\n"
+        ),
+        "{content}"
+    );
+    assert!(
+        content.contains("    def test_longest_word(self):\n"),
+        "{content}"
+    );
+    assert!(content.ends_with(")\n"), "{content}");
+    // Shorter than the reply's file, and every line of it whole.
+    assert!(content.lines().count() < 21, "{content}");
+    // Nothing before the repetition but prose: no write.
+    assert_eq!(super::cut_before("I will write it.", 8, &KNOWN), None);
 }
 
 /// z5's add-tests (Ollama API): a test file's statements said for one fruit
