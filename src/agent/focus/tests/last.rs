@@ -408,6 +408,20 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
         ),
         "{step}"
     );
+    // One that passed before and fails now, in a test file the run has
+    // not changed, the run broke (t98's shipping-fix was told to write
+    // the project's test file); in one the run changed, the failing test
+    // may be one the run added.
+    s.failing_before.clear();
+    assert_eq!(next_step(&s, &contents), step);
+    s.baseline.changed.push("test_calc.py".into());
+    assert!(
+        !next_step(&s, &contents).contains("The test is the project's own"),
+        "{}",
+        next_step(&s, &contents)
+    );
+    s.baseline.changed.clear();
+    s.failing_before = vec!["test_calc.py::test_average".into()];
     // The fix is asked in a question of its own.
     assert_eq!(
         repair(&s, &contents, |_| None),
