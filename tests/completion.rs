@@ -4624,6 +4624,54 @@ fn writes_textutil(added: &str) -> serde_json::Value {
     ])
 }
 
+/// An example of an empty string is tried with blanks too: a function
+/// that returns for '' and raises an error no function means to raise for
+/// '   ' is held wrong. t98's add-average-word returned 0 for '' and
+/// raised ZeroDivisionError for a text of blanks, which has no words
+/// either, and the run ended "Goal achieved".
+#[test]
+fn a_function_right_on_an_empty_string_and_failing_on_blanks_is_held_wrong() {
+    let textutil = "def reverse(text):\n    return text[::-1]\n";
+    let script = |body: &str| -> crate::support::fake_ollama::Script {
+        let added = format!("{textutil}\n\ndef count_vowels(text):\n{body}");
+        serde_json::from_value(serde_json::json!({
+            "plan": {"tasks": [{"path": "textutil.py", "purpose": "add count_vowels"}],
+                "check": "python3 textutil.py"},
+            "rules": writes_textutil(&added),
+            "assessments": [{"has": [], "answer": count_vowels_answer(true, COUNTS_THEM)}],
+            "examples": {"examples": [
+                "assert count_vowels('hello') == 2",
+                "assert count_vowels('') == 0",
+                "assert count_vowels('AEIOUaeiou') == 10"]},
+            "returns": {"returns": ["2", "0", "10"]},
+            "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 textutil.py"}}]}
+        }))
+        .expect("script")
+    };
+    let held = "count_vowels returns what the goal says it returns";
+    let crashing = "    if not text:\n        return 0\n    first = text.strip()[0]\n    return sum(c in 'aeiouAEIOU' for c in text)\n";
+    let test = add_function(script(crashing), textutil);
+    let run = test.run();
+    run.assert_code(1);
+    let state = test.assert_replay_matches();
+    let wrong = state
+        .requirements
+        .iter()
+        .find(|r| r.requirement == held)
+        .unwrap_or_else(|| panic!("{:?}", state.requirements));
+    assert!(!wrong.met);
+    assert!(
+        wrong
+            .evidence
+            .starts_with("count_vowels('   ') raised IndexError"),
+        "{}",
+        wrong.evidence
+    );
+    // The same function without the stray index: met.
+    let right = "    return sum(c in 'aeiouAEIOU' for c in text)\n";
+    add_function(script(right), textutil).run().assert_code(0);
+}
+
 #[test]
 fn examples_the_model_answers_unsurely_do_not_hold_a_right_function_wrong() {
     // x1's add-function (`--api openai`): asked twice, the model agreed on

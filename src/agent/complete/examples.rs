@@ -289,6 +289,39 @@ fn completed(
 /// agreed on 3 of 6, 'AEIOUaeiou' 10 and 5 among the rest, held a right
 /// `count_vowels` to its `count_vowels('python')` of 2, and the model made
 /// it count one vowel too many.
+/// Errors no function means to raise, as [`examples::read`] says a call
+/// raised them.
+const UNMEANT: [&str; 2] = ["raised ZeroDivisionError", "raised IndexError"];
+
+/// Each of `examples` that calls with an empty string (`''` or `""`),
+/// again with three blanks in its place, and what it returns for ''.
+fn blank_probes(examples: &[Example]) -> Vec<Example> {
+    examples
+        .iter()
+        .filter_map(|example| {
+            let call = ["''", "\"\""].iter().find_map(|empty| {
+                let quote = &empty[..1];
+                let at = example.call.find(empty)?;
+                // The empty string alone: not the end of a longer literal.
+                let before = example.call[..at].trim_end();
+                let after = example.call[at + 2..].trim_start();
+                (before.ends_with(['(', ',']) && after.starts_with([')', ','])).then(|| {
+                    format!(
+                        "{}{quote}   {quote}{}",
+                        &example.call[..at],
+                        &example.call[at + 2..]
+                    )
+                })
+            })?;
+            Some(Example {
+                call,
+                returns: example.returns.iter().take(1).cloned().collect(),
+                written: false,
+            })
+        })
+        .collect()
+}
+
 fn unsure(agreed: usize, asked: usize) -> bool {
     agreed * 3 < asked * 2
 }
@@ -754,6 +787,29 @@ impl Agent<'_> {
                     tried.retain(given);
                 }
             }
+            // Each example of an empty string, again with blanks only: a
+            // function that returns for '' and fails with an error no
+            // function means to raise for '   ' is wrong (t98's
+            // add-average-word: 0 for '', ZeroDivisionError for '   ', a
+            // text with no words, and "Goal achieved").
+            let blanks = blank_probes(&own);
+            if !blanks.is_empty()
+                && let Some(command) = self.languages[at].examples_command(&module, &name, &blanks)
+            {
+                let outcome = self
+                    .tools
+                    .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
+                    .await;
+                if self.stop.is_requested() {
+                    break;
+                }
+                let printed = crate::tools::printed(&outcome.result);
+                if let Some((probed, _)) = examples::read(&printed) {
+                    tried.extend(probed.into_iter().filter(|t| {
+                        matches!(&t.got, Err(why) if UNMEANT.iter().any(|e| why.starts_with(e)))
+                    }));
+                }
+            }
             let each: Vec<String> = tried.iter().map(Tried::said).collect();
             tracing::info!(%name, %module, tried = %each.join("; "), "called on the goal's examples");
             examined.push(Examined {
@@ -1066,6 +1122,40 @@ fn choice_of(content: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// t98's add-average-word: `average_word_length('')` was an example;
+    /// `'   '` is asked too. A longer literal, or an empty one inside
+    /// another, is not an empty argument.
+    #[test]
+    fn an_example_of_an_empty_string_is_probed_with_blanks() {
+        let example = |call: &str| Example {
+            call: call.into(),
+            returns: vec!["0".into(), "0.00".into()],
+            written: true,
+        };
+        let probes = blank_probes(&[
+            example("average_word_length('')"),
+            example("average_word_length('hello')"),
+            example("pad(\"\", 3)"),
+            example("join(['', 'a'], '-')"),
+            example("f('it''s')"),
+        ]);
+        let calls: Vec<&str> = probes.iter().map(|p| p.call.as_str()).collect();
+        assert_eq!(calls, ["average_word_length('   ')", "pad(\"   \", 3)"]);
+        assert_eq!(probes[0].returns, ["0"]);
+        assert!(!probes[0].written);
+        // Only an error no function means to raise counts against it.
+        assert!(
+            UNMEANT
+                .iter()
+                .any(|e| "raised ZeroDivisionError: division by zero".starts_with(e))
+        );
+        assert!(
+            !UNMEANT
+                .iter()
+                .any(|e| "raised ValueError: empty".starts_with(e))
+        );
+    }
 
     #[test]
     fn a_choice_answer_gives_its_letter_and_nothing_else_counts() {
