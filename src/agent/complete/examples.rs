@@ -710,15 +710,9 @@ impl Agent<'_> {
             let Some(command) = self.languages[at].examples_command(&module, &name, &own) else {
                 continue;
             };
-            let outcome = self
-                .tools
-                .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
-                .await;
-            // Cut short by the user: what it gave says nothing of the code.
-            if self.stop.is_requested() {
+            let Some((exit_code, printed)) = self.run_examples(&command).await else {
                 break;
-            }
-            let printed = crate::tools::printed(&outcome.result);
+            };
             let Some((mut tried, seen)) = examples::read(&printed) else {
                 tracing::info!(%name, %module, %printed, "the examples could not call it");
                 continue;
@@ -729,10 +723,10 @@ impl Agent<'_> {
             let unsure = unsure(tried.len(), seen);
             // It did not finish: the example after the last one printed
             // is the one that hung, or ended the program.
-            if outcome.exit_code != Some(0)
+            if exit_code != Some(0)
                 && let Some(hung) = own.get(seen)
             {
-                let why = match outcome.exit_code {
+                let why = match exit_code {
                     None => format!("did not return within {} s", EXAMPLES_TIMEOUT.as_secs()),
                     Some(code) => format!("ended the program (exit code {code})"),
                 };
@@ -796,14 +790,9 @@ impl Agent<'_> {
             if !blanks.is_empty()
                 && let Some(command) = self.languages[at].examples_command(&module, &name, &blanks)
             {
-                let outcome = self
-                    .tools
-                    .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
-                    .await;
-                if self.stop.is_requested() {
+                let Some((_, printed)) = self.run_examples(&command).await else {
                     break;
-                }
-                let printed = crate::tools::printed(&outcome.result);
+                };
                 if let Some((probed, _)) = examples::read(&printed) {
                     tried.extend(probed.into_iter().filter(|t| {
                         matches!(&t.got, Err(why) if UNMEANT.iter().any(|e| why.starts_with(e)))
@@ -819,6 +808,20 @@ impl Agent<'_> {
             });
         }
         Ok(Some(examined))
+    }
+
+    /// The exit code of examples command `command` and what it printed;
+    /// `None` when the user cut it short: what it gave says nothing of the
+    /// code.
+    async fn run_examples(&mut self, command: &str) -> Option<(Option<i32>, String)> {
+        let outcome = self
+            .tools
+            .run_own(command, EXAMPLES_TIMEOUT, &self.stop)
+            .await;
+        if self.stop.is_requested() {
+            return None;
+        }
+        Some((outcome.exit_code, crate::tools::printed(&outcome.result)))
     }
 
     /// Whether the model, asked twice which of `tried`'s wanted value and
