@@ -408,6 +408,13 @@ pub trait Language: Send + Sync {
     ) -> Option<String> {
         None
     }
+    /// When a failure (`what`) at `line` of program `path` (source `text`)
+    /// is an option read while it was not given (its language's "none"),
+    /// and `text` declares that option with no default: how to give it
+    /// one. `None` for any other failure.
+    fn option_unset(&self, _what: &str, _line: &str, _path: &str, _text: &str) -> Option<String> {
+        None
+    }
     /// How a test of this language expects the error a failure's
     /// `message` names (`ValueError: not enough apple`), in its own words;
     /// `None` when the message names none.

@@ -136,7 +136,12 @@ pub fn fix(
         .unwrap_or_default();
     let hint = Languages::default()
         .for_path(path)
-        .and_then(|language| language.failure_hint(what, path))
+        .and_then(|language| {
+            let unset = source
+                .zip(contents.iter().find(|(p, _)| p == path))
+                .and_then(|(line, (_, text))| language.option_unset(what, line, path, text));
+            unset.or_else(|| language.failure_hint(what, path))
+        })
         .map(|hint| format!(" {hint}"))
         .unwrap_or_default();
     // What the failing assert's call gave, read once (one python3 start)

@@ -138,6 +138,24 @@ def facts(text):
                        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                        and any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
                                and c.func.id == "input" for c in ast.walk(n))]
+    # argparse options (`add_argument("--field", type=int)`) with no
+    # default: without the option, what reads them reads None.
+    out["unset_options"] = []
+    for n in ast.walk(tree):
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "add_argument" and n.args
+                and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)
+                and n.args[0].value.startswith("--")):
+            keywords = {k.arg: k.value for k in n.keywords}
+            action = keywords.get("action")
+            flag = isinstance(action, ast.Constant) and action.value in (
+                "store_true", "store_false", "count", "help", "version")
+            if "default" not in keywords and "required" not in keywords and not flag:
+                dest = keywords.get("dest")
+                name = (dest.value if isinstance(dest, ast.Constant) and isinstance(dest.value, str)
+                        else n.args[0].value[2:].replace("-", "_"))
+                out["unset_options"].append({"option": n.args[0].value, "dest": name,
+                                             "line": n.lineno})
     out["main_block"] = next((segment(text, s) for s in tree.body if isinstance(s, ast.If)
                               and "__name__" in segment(text, s.test)), None)
     for node in tree.body:

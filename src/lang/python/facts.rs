@@ -66,6 +66,10 @@ pub struct Facts {
     /// call `input()`, at any depth of their body.
     #[serde(default)]
     pub keyboard: Vec<String>,
+    /// argparse options added with no default (nor `required`, nor a
+    /// flag's action): without the option they read None.
+    #[serde(default)]
+    pub unset_options: Vec<UnsetOption>,
     /// What a test of the file would call (see [`crate::lang::Language::public`]).
     #[serde(default)]
     pub public: Vec<(String, String)>,
@@ -301,6 +305,15 @@ pub struct Assert {
     /// The right side is a literal; `value` is its Python `repr`.
     pub literal: bool,
     pub value: Option<String>,
+}
+
+/// An argparse option added with no default: `--field`, read as
+/// `field`, at line `line`.
+#[derive(Debug, Deserialize)]
+pub struct UnsetOption {
+    pub option: String,
+    pub dest: String,
+    pub line: u32,
 }
 
 /// An assert that a call is true or false: the call as one of its

@@ -699,6 +699,29 @@ impl Language for Python {
         })
     }
 
+    /// t98's columns-field declared `--field` with `type=int` and no
+    /// default, ran without it, and `args.field - 1` raised TypeError on
+    /// None, eleven rounds; the model never gave the option a default.
+    fn option_unset(&self, what: &str, line: &str, path: &str, text: &str) -> Option<String> {
+        what.contains("'NoneType'").then_some(())?;
+        let facts = facts::ask(&[(path, text)], None, false)?
+            .files
+            .into_iter()
+            .next()?;
+        let unset = facts.unset_options.into_iter().find(|unset| {
+            line.match_indices(&format!(".{}", unset.dest))
+                .any(|(at, found)| {
+                    !line[at + found.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+        })?;
+        let (option, dest, at) = (unset.option, unset.dest, unset.line);
+        Some(format!(
+            "`{option}` was not given, so `{dest}` is None there: its `add_argument` (line {at} \
+             of {path}) has no default. Give it the value it stands for without the option, as \
+             `default=...` in that call."
+        ))
+    }
+
     /// t93's rps tested `rock_paper_scissors()`, which took no parameter
     /// and read the player's move with `input()`: told to fix the test,
     /// the model wrote the same call again.

@@ -614,6 +614,48 @@ fn asserts_outside_the_test_functions_go_into_one_of_their_own() {
     }
 }
 
+/// t98's columns-field: `--field` declared with no default, read as
+/// `args.field - 1` when the option was not given. The fix is a default
+/// in its `add_argument`; not said of a flag, an option with a default,
+/// or another failure.
+#[test]
+fn an_option_read_while_unset_is_told_to_have_a_default() {
+    let columns = "import argparse\nimport sys\n\ndef main(argv):\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--field', type=int, help='which')\n    parser.add_argument('--loud', action='store_true')\n    parser.add_argument('path')\n    args = parser.parse_args(argv[1:])\n    print(args.field - 1)\n";
+    let what = "TypeError: unsupported operand type(s) for -: 'NoneType' and 'int'";
+    let told = Python
+        .option_unset(what, "    print(args.field - 1)", "columns.py", columns)
+        .expect("told");
+    assert_eq!(
+        told,
+        "`--field` was not given, so `field` is None there: its `add_argument` (line 6 of \
+         columns.py) has no default. Give it the value it stands for without the option, as \
+         `default=...` in that call."
+    );
+    let with_default = columns.replace("type=int,", "type=int, default=1,");
+    assert_eq!(
+        Python.option_unset(
+            what,
+            "    print(args.field - 1)",
+            "columns.py",
+            &with_default
+        ),
+        None
+    );
+    assert_eq!(
+        Python.option_unset(what, "    print(args.fields - 1)", "columns.py", columns),
+        None
+    );
+    assert_eq!(
+        Python.option_unset(
+            "ValueError: x",
+            "    print(args.field - 1)",
+            "columns.py",
+            columns
+        ),
+        None
+    );
+}
+
 /// t97's add-hex: colors.py sent with its quotes and a line break escaped
 /// as in the call's JSON (`return f\"#{r:02x}\"\n`), refused three times
 /// as unreadable. Unescaped where the backslash is outside any string; a
