@@ -1973,6 +1973,39 @@ fn giving_up_a_change_after_writing_the_file_back_unchanged_is_refused_once() {
         refused[0]
     );
     assert_eq!(test.read("colors.py"), with_hex, "{}", run.stderr);
+    // After a refused write the change was tried: not refused so (a
+    // command ran first, so the subtask acted and the refusal of a give-up
+    // after nothing but a refused write does not apply either).
+    let renaming = serde_json::json!({"path": "colors.py",
+        "old": "def rgb_to_hex(r, g, b):", "new": "def hex_to_rgb(code):"});
+    let script: crate::support::fake_ollama::Script = serde_json::from_value(serde_json::json!({
+        "plan": {"tasks": [{"path": "colors.py", "purpose": "add hex_to_rgb(code), the opposite of rgb_to_hex"}],
+            "check": "python3 colors.py"},
+        "rules": [
+            ends_when("not written: this change removes", false, "cannot add it"),
+            {"name": "edit after a run", "last_tool": "exit code 0",
+             "reply": {"tool_calls": [{"name": "edit_file", "arguments": renaming}]}},
+            on_subtask("Change colors.py", "run_cmd", serde_json::json!({"cmd": "python3 colors.py"}))
+        ],
+        "assessments": [{"has": [], "answer": {"requirements": []}}],
+        "otherwise": {"tool_calls": [{"name": "run_cmd", "arguments": {"cmd": "python3 colors.py"}}]}
+    }))
+    .expect("script");
+    let test = Test::new().serving(script).file("colors.py", COLORS).args([
+        "colors.py turns RGB values into hex codes. Add hex_to_rgb(code) that does the opposite",
+        "--max-cycles",
+        "0",
+    ]);
+    let run = test.run();
+    let refused = refusals(&test, runner::state::RefusalKind::GaveUpTooSoon);
+    assert!(
+        !refused
+            .iter()
+            .any(|r| r.contains("nothing this subtask asks was tried")),
+        "{refused:?}\n{}",
+        run.stderr
+    );
+    assert_eq!(test.read("colors.py"), COLORS);
 }
 
 /// Every assert of code that stays as it is that expects otherwise is

@@ -393,9 +393,11 @@ impl Agent<'_> {
             // A change of a file the project had given up after a write
             // that left it as it was: nothing of the change was tried.
             // t97's add-hex wrote colors.py back unchanged and gave
-            // "Add hex_to_rgb" up at its second round.
+            // "Add hex_to_rgb" up at its second round. Not after a refused
+            // write: that was tried.
             Call::Complete { success: false, .. }
                 if let Some(path) = focus::unchanged(state)
+                    && !focus::write_refused_in_subtask(state)
                     && !focus::gave_up_before(state) =>
             {
                 Err(Refusal::new(

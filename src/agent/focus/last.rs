@@ -217,6 +217,11 @@ pub fn refused_in_subtask(state: &State, kind: RefusalKind) -> bool {
     calls(state).any(|fact| fact.came == Came::Refused { kind })
 }
 
+/// Whether a write or an edit of the active subtask was refused.
+pub fn write_refused_in_subtask(state: &State) -> bool {
+    calls(state).any(|fact| matches!(fact.came, Came::Refused { kind } if kind.is_refused_write()))
+}
+
 /// The file the active subtask is to change, while no write or edit has
 /// changed a file in it, when the subtask is a cycle's (its requirement was found
 /// missing on the files as they are) or the file was there before the run

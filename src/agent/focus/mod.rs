@@ -26,6 +26,7 @@ pub use last::{
     Last, acted, answer_written, changed_files, checked_failure, claim_refused, completion_refused,
     edit_made_for_claim, failed_output, gave_up_before, last, refused_in_subtask,
     tests_failed_since, unchanged, unreadable_write, unwired, unwired_still,
+    write_refused_in_subtask,
 };
 pub use next_step::{
     Ending, Repair, Shown, after_work, differ, failing_assert, fix_failure, goal_repair, kept_test,

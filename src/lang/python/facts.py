@@ -203,11 +203,9 @@ def facts(text):
     out["equals"] = []
     out["equal_calls"] = []
 
-    # The modules the file imports whole (`import validate`): a call of
-    # one of their functions (`validate.is_valid("a")`) is that
-    # function's call.
-    whole = {(a.asname or a.name) for n in ast.walk(tree) if isinstance(n, ast.Import)
-             for a in n.names if "." not in a.name}
+    # A call of a function of a module the file imports whole
+    # (`validate.is_valid("a")`) is that function's call.
+    whole = imported_whole(tree)
 
     def plain(call):
         """`f(1)` of a call of a function with literal arguments, called by
@@ -1715,8 +1713,7 @@ def as_kept_code_does(text, done, kept, methods=()):
 
     # A call of a module the file imports whole (`validate.is_valid("a")`)
     # is its function's call, as the runner tells it (`is_valid("a")`).
-    whole = {(a.asname or a.name) for n in ast.walk(tree) if isinstance(n, ast.Import)
-             for a in n.names if "." not in a.name}
+    whole = imported_whole(tree)
 
     def key(call):
         if (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
@@ -1857,6 +1854,13 @@ def as_kept_code_does(text, done, kept, methods=()):
     if parse(mended)[0] is None:
         return None
     return mended, sorted(written)
+
+
+def imported_whole(tree):
+    """The names of the modules `tree` imports whole (`import validate`,
+    `import validate as v`), not a package's submodule."""
+    return {(a.asname or a.name) for n in ast.walk(tree) if isinstance(n, ast.Import)
+            for a in n.names if "." not in a.name}
 
 
 def truth(returned):
