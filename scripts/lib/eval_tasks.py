@@ -1982,6 +1982,172 @@ def judge_dates_package(work):
         assert days_in_month(2023, 4) == 30 and days_in_month(2023, 12) == 31
     """, "the package calendar_tools is wrong")
 
+# The thirteenth batch (session of 2026-12-07 20:56), written before any run
+# of it: a bug at a boundary, a function added beside a module and its tests,
+# pytest tests of functions over lists of lists, an option added to a program
+# that prints, a new program of one argument, a new package with its tests.
+STOCK = """\
+def add_stock(stock, item, qty):
+    \"\"\"Puts qty more of item in the stock dict; returns how many there are now.\"\"\"
+    stock[item] = stock.get(item, 0) + qty
+    return stock[item]
+
+
+def remove_stock(stock, item, qty):
+    \"\"\"Takes qty of item out of the stock; ValueError when fewer than qty are there.\"\"\"
+    have = stock.get(item, 0)
+    if have <= qty:
+        raise ValueError(f"only {have} {item} left")
+    stock[item] = have - qty
+    return stock[item]
+"""
+
+TEST_STOCK = """\
+import pytest
+
+from stock import add_stock, remove_stock
+
+
+def test_add_new_item():
+    stock = {}
+    assert add_stock(stock, "pen", 4) == 4
+
+
+def test_remove_some():
+    stock = {"pen": 5}
+    assert remove_stock(stock, "pen", 2) == 3
+
+
+def test_remove_everything():
+    stock = {"pen": 3}
+    assert remove_stock(stock, "pen", 3) == 0
+
+
+def test_remove_too_many():
+    with pytest.raises(ValueError):
+        remove_stock({"pen": 1}, "pen", 2)
+"""
+
+NAMES = """\
+def full_name(first, last):
+    \"\"\"First and last name, each capitalized, with one space between.\"\"\"
+    return f"{first.capitalize()} {last.capitalize()}"
+"""
+
+TEST_NAMES = """\
+from names import full_name
+
+
+def test_full_name():
+    assert full_name("ada", "lovelace") == "Ada Lovelace"
+"""
+
+GRID = """\
+def transpose(rows):
+    \"\"\"The columns of a list of equal-length rows, as rows.\"\"\"
+    if not rows:
+        return []
+    return [[row[i] for row in rows] for i in range(len(rows[0]))]
+
+
+def flatten(rows):
+    \"\"\"All the items of the rows, in order, as one list.\"\"\"
+    out = []
+    for row in rows:
+        out.extend(row)
+    return out
+"""
+
+BROKEN_GRIDS = {
+    "transpose() (it gives the rows back)": GRID.replace(
+        "return [[row[i] for row in rows] for i in range(len(rows[0]))]", "return [list(r) for r in rows]"),
+    "flatten() (it drops the last row)": GRID.replace("for row in rows:\n        out.extend",
+                                                      "for row in rows[:-1]:\n        out.extend"),
+}
+
+BANNER = """\
+import sys
+
+
+def banner(text):
+    line = "*" * (len(text) + 4)
+    return f"{line}\\n* {text} *\\n{line}"
+
+
+if __name__ == "__main__":
+    print(banner(" ".join(sys.argv[1:])))
+"""
+
+
+def judge_stock_fix(work):
+    return fixed(work, "stock.py", "from stock import add_stock, remove_stock as r; s = {'a': 2}; "
+                                   "assert r(s, 'a', 2) == 0 and s['a'] == 0; s = {'a': 5}; "
+                                   "assert r(s, 'a', 1) == 4\n"
+                                   "try:\n    r({'a': 1}, 'a', 2)\nexcept ValueError:\n    pass\n"
+                                   "else:\n    raise SystemExit('no ValueError for too many')\n"
+                                   "assert add_stock({}, 'b', 2) == 2")
+
+
+def judge_add_initials(work):
+    ok, out = probe(work, """
+        from names import initials, full_name
+        assert initials("ada lovelace") == "A.L.", initials("ada lovelace")
+        assert initials("Grace Brewster Hopper") == "G.B.H.", initials("Grace Brewster Hopper")
+        assert initials("bob") == "B.", initials("bob")
+        assert full_name("alan", "turing") == "Alan Turing"
+    """)
+    if not ok:
+        return False, f"initials is wrong: {out[-80:]}"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_grid_tests(work):
+    for what, broken in BROKEN_GRIDS.items():
+        ok, why = tests_that_test(work, "grid.py", broken, what)
+        if not ok:
+            return ok, why
+    return True, "the tests fail on a broken transpose() and on a broken flatten()"
+
+
+def judge_banner_char(work):
+    plain = "*****\n* x *\n*****"
+    code, out = py(["banner.py", "x"], work)
+    if code != 0 or out.strip() != plain:
+        return False, f"`banner.py x` printed {out.strip()[:60]!r}, not as before"
+    want = plain.replace("*", "#")
+    for args in (["--char", "#", "x"], ["x", "--char", "#"], ["--char=#", "x"]):
+        code, out = py(["banner.py", *args], work)
+        if code == 0 and out.strip() == want:
+            return True, "banner.py frames with * and with the --char it is given"
+    return False, f"`banner.py --char # x` printed {out.strip()[:60]!r}"
+
+
+def judge_run_length(work):
+    want = {"aaabcc": "a3b1c2", "x": "x1", "zzzz": "z4", "abab": "a1b1a1b1"}
+    for path in [p for p in sources(work) if not is_test(p)]:
+        rel = str(path.relative_to(work))
+        for word, code_ in want.items():
+            code, out = py([rel, word], work)
+            if code != 0 or out.strip() != code_:
+                break
+        else:
+            return True, f"{rel} prints a3b1c2 for aaabcc"
+    return False, "no program that prints a3b1c2 for `aaabcc`"
+
+
+def judge_pricing_package(work):
+    return probed_and_tested(work, """
+        import pricing
+        assert hasattr(pricing, "__path__"), f"pricing is the module {pricing.__file__}, not a package"
+        from pricing import to_cents, format_cents
+        assert to_cents("3.50") == 350 and to_cents("0.05") == 5 and to_cents("12") == 1200, to_cents("3.50")
+        assert to_cents("1.15") == 115 and to_cents("0.29") == 29, (to_cents("1.15"), to_cents("0.29"))
+        assert format_cents(350) == "$3.50" and format_cents(5) == "$0.05", format_cents(5)
+        assert format_cents(1200) == "$12.00", format_cents(1200)
+    """, "the package pricing is wrong")
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -2542,6 +2708,51 @@ TASKS = {
         [],
         judge_dates_package,
     ),
+    "stock-fix": (
+        "pytest reports a failing test in test_stock.py. Find the mistake in stock.py and "
+        "correct it, leaving the tests as they are",
+        {"stock.py": STOCK, "test_stock.py": TEST_STOCK},
+        ["test_stock.py"],
+        judge_stock_fix,
+    ),
+    "add-initials": (
+        "names.py needs a function initials(name) that gives the first letter of each word of "
+        "the name in upper case, each followed by a dot: initials('ada lovelace') is 'A.L.'. "
+        "The tests that are there must still pass",
+        {"names.py": NAMES, "test_names.py": TEST_NAMES},
+        ["test_names.py"],
+        judge_add_initials,
+    ),
+    "grid-tests": (
+        "Add pytest tests for the functions in grid.py",
+        {"grid.py": GRID},
+        ["grid.py"],
+        judge_grid_tests,
+    ),
+    "banner-char": (
+        "banner.py prints its arguments framed by asterisks. Give it a --char option to frame "
+        "them with another character instead; without the option it frames with * as now",
+        {"banner.py": BANNER},
+        [],
+        judge_banner_char,
+    ),
+    "run-length": (
+        "Write a program rle.py that prints the run-length encoding of the word given as its "
+        "argument, each letter followed by how many times it repeats: `python3 rle.py aaabcc` "
+        "prints a3b1c2",
+        {},
+        [],
+        judge_run_length,
+    ),
+    "pricing-package": (
+        "Create a Python package named pricing with to_cents(text), which turns a price like "
+        "'3.50' into the whole number of cents 350, and format_cents(cents), which turns 350 "
+        "back into '$3.50'; `from pricing import to_cents, format_cents` must work. Add pytest "
+        "tests",
+        {},
+        [],
+        judge_pricing_package,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -2567,9 +2778,12 @@ ELEVENTH = ["median-fix", "add-done", "validate-tests", "count-words", "wordplay
 # The twelfth batch (session of 2026-12-07 17:50), written before any run of it.
 TWELFTH = ["shipping-fix", "add-average-word", "ring-tests", "columns-field", "acronym",
            "dates-package"]
+# The thirteenth batch (session of 2026-12-07 20:56), written before any run of it.
+THIRTEENTH = ["stock-fix", "add-initials", "grid-tests", "banner-char", "run-length",
+              "pricing-package"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
                "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH,
-               *TENTH, *ELEVENTH, *TWELFTH]
+               *TENTH, *ELEVENTH, *TWELFTH, *THIRTEENTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
