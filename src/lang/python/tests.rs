@@ -2321,6 +2321,34 @@ fn mutants_in(
 /// achieved". A loop that returns in its first pass anyway, or runs once
 /// at most, is not changed: no test could tell.
 #[test]
+fn an_item_measured_by_len_keeps_its_end_in_the_mutants() {
+    // t100's grid-tests: a transpose of rows of equal length, tested well;
+    // `len(rows[0])` made `len(rows[-1])` is the same on every such grid.
+    let grid = "def transpose(rows):\n    if not rows:\n        return []\n    \
+                return [[row[i] for row in rows] for i in range(len(rows[0]))]\n\n\n\
+                def last(rows):\n    return rows[-1]\n";
+    let tests = "from grid import transpose, last\n\n\ndef test_all():\n    \
+                 assert transpose([[1, 2, 3], [4, 5, 6]]) == [[1, 4], [2, 5], [3, 6]]\n    \
+                 assert transpose([]) == []\n    assert last([[1], [2]]) == [1] or True\n";
+    let (survivors, _) = mutants_in(
+        &[("grid.py", grid), ("test_grid.py", tests)],
+        "grid.py",
+        &["transpose", "last"],
+        &["test_grid.py"],
+    );
+    // `rows[-1]` outside `len()` is still changed, and the weak assert of
+    // `last` lets it live.
+    let survivors = survivors.expect("the mutants ran");
+    let names: Vec<&str> = survivors.iter().map(|s| s.name.as_str()).collect();
+    assert!(!names.contains(&"transpose"), "{survivors:?}");
+    assert!(
+        survivors.iter().any(|s| s.name == "last"
+            && matches!(&s.mutant, crate::lang::mutants::Mutant::Order { was, .. } if was == "rows[-1]")),
+        "{survivors:?}"
+    );
+}
+
+#[test]
 fn tests_that_pass_when_a_loop_stops_after_its_first_pass_are_found_out() {
     use crate::lang::mutants::{Mutant, Survivor};
     let textstats = "def longest_word(text):\n    longest = \"\"\n    for word in text.split():\n        \
