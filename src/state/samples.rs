@@ -124,13 +124,15 @@ impl SampleReading {
         self.agreed().is_some() || self.asked >= 3
     }
 
-    /// The samples, `a.txt and b.txt`.
+    /// What the reading is of, as the evidence says it: `the content of
+    /// a.txt and b.txt`, or `its arguments` for a command that reads no
+    /// sample.
     fn files(&self) -> String {
-        self.samples
-            .iter()
-            .map(|s| s.path.as_str())
-            .collect::<Vec<_>>()
-            .join(" and ")
+        if self.samples.is_empty() {
+            return "its arguments".to_string();
+        }
+        let files: Vec<&str> = self.samples.iter().map(|s| s.path.as_str()).collect();
+        format!("the content of {}", files.join(" and "))
     }
 }
 
@@ -210,9 +212,14 @@ fn reading_of<'a>(
 ) -> Option<&'a SampleReading> {
     let shown_by = requirement.shown_by.as_ref()?;
     let command = shown_by.command.split_whitespace().collect::<Vec<_>>();
+    // A command that reads no sample is read only to be held to what its
+    // readings agree on: the assessment's own text for a run the goal
+    // does not give is a guess (t100's run-length held `python3 rle.py
+    // aaaa` to "a5"), and no agreement leaves the requirement as it was.
     readings.iter().find(|reading| {
         !requirement.about_tests
             && !reading.readings().is_empty()
+            && (!reading.samples.is_empty() || reading.agreed().is_some())
             && reading
                 .command
                 .split_whitespace()
@@ -384,7 +391,7 @@ pub fn hold_to_chosen(
         }
         requirement.met = true;
         requirement.evidence = format!(
-            "`{}` printed {:?}; the readings of the goal's words on the content of {} \
+            "`{}` printed {:?}; the readings of the goal's words on {} \
              disagreed, and asked which of them and that output it must print, the model chose \
              that output both times",
             reading.command,
@@ -475,7 +482,7 @@ pub fn hold_to_read(
         if agreed.is_some() && holds && requirement.options().is_empty() {
             requirement.met = true;
             requirement.evidence = format!(
-                "`{command}` printed {:?}, what the goal's words give for the content of {} \
+                "`{command}` printed {:?}, what the goal's words give for {} \
                  ({})",
                 cut(printed, 80),
                 reading.files(),
@@ -486,15 +493,15 @@ pub fn hold_to_read(
         requirement.met = false;
         requirement.evidence = match agreed {
             Some(expects) => format!(
-                "`{command}` printed {:?}; for the content of {}, the goal's words give \
+                "`{command}` printed {:?}; for {}, the goal's words give \
                  {expects:?} ({})",
                 cut(printed, 80),
                 reading.files(),
                 reading.given_by()
             ),
             None => format!(
-                "`{command}` printed {:?}, and no reading of the goal's words on the content \
-                 of {} made apart from the code foresaw that",
+                "`{command}` printed {:?}, and no reading of the goal's words on {} made \
+                 apart from the code foresaw that",
                 cut(printed, 80),
                 reading.files()
             ),
@@ -593,6 +600,41 @@ mod tests {
     }
 
     const RUN: &str = "python3 line_count.py sample.txt";
+
+    #[test]
+    fn a_run_by_arguments_is_held_to_its_readings_only_when_they_agree() {
+        // t100's run-length: a right rle.py, and the assessment's own
+        // "a5" for `python3 rle.py aaaa`.
+        const RLE: &str = "python3 rle.py aaaa";
+        let bare = |prints: &[&str], written: &[&str]| SampleReading {
+            samples: Vec::new(),
+            written: written.iter().map(|w| w.to_string()).collect(),
+            ..reading(RLE, prints)
+        };
+        let guessed = vec![shown("repeats are counted", false, RLE, "a5")];
+        let runs = [ran(RLE, 0, "a4")];
+        // Two programs written apart print a4: the guess gives way.
+        let readings = [bare(&["a5", "4a"], &["a4", "a4"])];
+        let held = hold_to_read(to_read(guessed.clone(), &readings), &readings, &runs);
+        assert!(held[0].met, "{}", held[0].evidence);
+        assert!(
+            held[0].evidence.contains("its arguments"),
+            "{}",
+            held[0].evidence
+        );
+        // Nothing agreed: the requirement stays as the assessment held it,
+        // and no choice is asked between the output and the readings.
+        let readings = [bare(&["a5", "4a", "aaaa"], &["a4", "a1"])];
+        let held = hold_to_read(to_read(guessed.clone(), &readings), &readings, &runs);
+        assert_eq!(held, guessed);
+        assert!(unforeseen(&guessed, &readings, &runs).is_empty());
+        // Agreed otherwise than it printed: unmet, with what they agree on.
+        let met = vec![shown("repeats are counted", true, RLE, "a4")];
+        let readings = [bare(&["a5", "a5"], &[])];
+        let held = hold_to_read(to_read(met, &readings), &readings, &runs);
+        assert!(!held[0].met);
+        assert!(held[0].evidence.contains("\"a5\""), "{}", held[0].evidence);
+    }
 
     #[test]
     fn two_answers_agree_on_the_same_words_or_one_within_the_other() {

@@ -56,13 +56,17 @@ fn shown_samples(samples: &[(String, String)]) -> String {
 /// before: the key of the answer and the question.
 fn question(asked: u32, command: &str, samples: &[(String, String)]) -> (&'static str, String) {
     let shown = shown_samples(samples);
+    let content = match samples.is_empty() {
+        true => "",
+        false => " and that content",
+    };
     match asked {
         0 => (
             "must_print",
             format!(
-                "No tool call now. {shown}From the GOAL's words and that content alone (not \
-                 from any code, nor any program's output), write exactly what `{command}` must \
-                 print once the GOAL is done. Answer with JSON: {{\"must_print\": \"...\"}}"
+                "No tool call now. {shown}From the GOAL's words{content} alone (not from any \
+                 code, nor any program's output), write exactly what `{command}` must print \
+                 once the GOAL is done. Answer with JSON: {{\"must_print\": \"...\"}}"
             ),
         ),
         1 => (
@@ -109,7 +113,8 @@ impl Agent<'_> {
                 &command,
                 |path| self.tools.text(path),
                 |path| self.languages.iter().any(|l| l.owns(path)),
-            );
+            )
+            .or_else(|| self.read_by_arguments(&command).then(Vec::new));
             if let Some(samples) = samples {
                 found.push((command, samples));
             }
@@ -118,6 +123,32 @@ impl Agent<'_> {
             }
         }
         found
+    }
+
+    /// Whether `command`, which reads no sample, is read all the same:
+    /// it runs a program the run makes anew with arguments, and is not a
+    /// run the goal gives (the goal's own text holds those). What such a
+    /// command prints is otherwise the assessment's guess: t100's
+    /// run-length printed `a3b1c2` for the goal's `aaabcc` at its first
+    /// write, and the assessment held `python3 rle.py aaaa` to "a5"; the
+    /// cycles that followed broke the program.
+    fn read_by_arguments(&self, command: &str) -> bool {
+        let Ok(words) = shell_words::split(command) else {
+            return false;
+        };
+        let goal: Vec<&str> = self.state().goal.split_whitespace().collect();
+        let given = goal.windows(words.len().max(1)).any(|w| {
+            w.iter()
+                .map(|word| {
+                    word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '.' | ':'))
+                })
+                .eq(words.iter().map(String::as_str))
+        });
+        let program = self.languages.iter().find_map(|l| l.program_in(command));
+        // `python3 PATH ARG...`: the program's path is the second word.
+        !given
+            && words.len() > 2
+            && program.is_some_and(|path| !self.state().baseline.files.contains_key(&path))
     }
 
     /// The readings of the commands of `requirements` that read samples,
