@@ -2267,6 +2267,19 @@ fn a_function_is_called_on_the_goals_examples_and_compared_with_what_they_say() 
     assert_eq!(crate::lang::examples::read_alone(&printed), None);
     assert_eq!(Python.examples_command("test_ops.py", "f", &[]), None);
     assert_eq!(Python.examples_command("my-tool.py", "f", &[]), None);
+    assert_eq!(Python.examples_command("__init__.py", "f", &[]), None);
+    // A function of a package's `__init__.py` is called as the package's
+    // (t100's pricing-package).
+    let pricing = "def format_cents(cents):\n    return '${:02d}'.format(cents)\n";
+    let (tried, _) = tried_in(
+        &[("pricing/__init__.py", pricing)],
+        "pricing/__init__.py",
+        "format_cents",
+        &[("format_cents(350)", &["'$3.50'"])],
+    )
+    .expect("the package imports");
+    assert_eq!(tried[0].got, Ok("'$350'".into()));
+    assert!(!tried[0].same);
 }
 
 /// The stack of stack-tests (z1c, z2), and tests of it.
