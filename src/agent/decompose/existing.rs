@@ -25,10 +25,13 @@ const KEEP: &str = ". It exists: change what the goal asks and keep the rest of 
 /// What a subtask on an existing test file adds: the runner refuses a
 /// change of its asserts (see `Agent::kept_tests`). A small model planned
 /// "Change test_calc.py: Fix the bug in calc.py so that the tests pass"
-/// and changed the test's expected value.
+/// and changed the test's expected value. A test that is added goes in a
+/// test function of its own: t100's add-initials, told a test must call
+/// the new `initials` and to add tests "only if the goal asks for them",
+/// made the project's one test call `initials` in place of `full_name`.
 const KEEP_TESTS: &str = ". It exists and holds the project's tests: keep each of its asserts as \
-it is (a change to them is refused) and change the code they test; add tests only if the goal \
-asks for them";
+it is (a change to them is refused) and change the code they test; a test that is added goes \
+after them, in a test function of its own";
 
 /// `tasks` with each write of a file for which `exists` holds said as a
 /// change of that file; of a test file (`is_test`), one that keeps its
