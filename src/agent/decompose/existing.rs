@@ -631,15 +631,41 @@ pub fn arguments_of_given(
             let Some(first) = first_argument(path) else {
                 continue;
             };
-            let run = checks
+            let runs: Vec<&Vec<String>> = checks
                 .iter()
-                .any(|words| words.iter().skip(1).any(|word| word == path));
-            if run && !subtask.contains(COMMAND_LINE) {
-                subtask.push_str(&format!(
-                    ". It reads the arguments the goal gives it {COMMAND_LINE} ({first} is the \
-                     first), never a value of its own in their place"
-                ));
+                .filter(|words| words.iter().skip(1).any(|word| word == path))
+                .collect();
+            if runs.is_empty() || subtask.contains(COMMAND_LINE) {
+                continue;
             }
+            // A run that gives several arguments says so, each by its
+            // word: told only where the first is, t101's acronym read
+            // `sys.argv[1].split()` of `acronym.py portable network
+            // graphics` and printed "p".
+            let Some(longest) = runs.iter().max_by_key(|words| words.len()) else {
+                continue;
+            };
+            let at = longest.iter().position(|word| word == path).unwrap_or(0);
+            let given: Vec<&String> = longest[at + 1..]
+                .iter()
+                .take_while(|word| !matches!(word.as_str(), "<" | ">" | "|"))
+                .collect();
+            let several = match given.split_last() {
+                Some((last, rest)) if !rest.is_empty() => {
+                    let rest: Vec<String> = rest.iter().map(|w| format!("`{w}`")).collect();
+                    format!(
+                        "{} of them in `{}`: {} and `{last}`, each an argument of its own; ",
+                        given.len(),
+                        shell_words::join(longest.iter()),
+                        rest.join(", ")
+                    )
+                }
+                _ => String::new(),
+            };
+            subtask.push_str(&format!(
+                ". It reads the arguments the goal gives it {COMMAND_LINE} ({several}{first} is \
+                 the first), never a value of its own in their place"
+            ));
         }
     }
 }
@@ -1376,6 +1402,26 @@ mod tests {
         let told = tasks.clone();
         arguments_of_given(&mut tasks, first);
         assert_eq!(tasks, told);
+        // Several arguments: each said.
+        let mut tasks = plan("python3 acronym.py portable network graphics")
+            .into_iter()
+            .map(|mut t| {
+                t.kinds[0] = SubtaskKind::Write {
+                    path: "acronym.py".into(),
+                };
+                t
+            })
+            .collect::<Vec<_>>();
+        arguments_of_given(&mut tasks, first);
+        assert!(
+            tasks[0].subtasks[0].ends_with(
+                "(3 of them in `python3 acronym.py portable network graphics`: `portable`, \
+                 `network` and `graphics`, each an argument of its own; `sys.argv[1]` is the \
+                 first), never a value of its own in their place"
+            ),
+            "{}",
+            tasks[0].subtasks[0]
+        );
         // A program no check runs (its tests run it) is not told.
         let mut tasks = plan("python3 -m pytest -q");
         arguments_of_given(&mut tasks, first);
