@@ -179,7 +179,10 @@ impl Agent<'_> {
                 };
                 decompose::arguments_of_checks(tasks, first_argument);
                 if crate::state::verdict::given_arguments(goal) {
-                    decompose::arguments_of_given(tasks, first_argument);
+                    let stated: Vec<String> = (self.state().outputs.iter().flatten())
+                        .map(|output| output.command.clone())
+                        .collect();
+                    decompose::arguments_of_given(tasks, &stated, first_argument);
                 }
                 decompose::to_options(
                     tasks,

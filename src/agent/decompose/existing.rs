@@ -613,6 +613,7 @@ pub fn arguments_of_checks(
 /// it added the loop again instead.
 pub fn arguments_of_given(
     tasks: &mut [TaskPlan],
+    stated: &[String],
     first_argument: impl Fn(&str) -> Option<&'static str>,
 ) {
     let checks: Vec<Vec<String>> = tasks
@@ -622,6 +623,13 @@ pub fn arguments_of_given(
             SubtaskKind::Check { cmd } => shell_words::split(cmd).ok(),
             _ => None,
         })
+        .collect();
+    // The runs the goal states (t102's acronym planned a bare `python3
+    // acronym.py` for the goal's `python3 acronym.py portable network
+    // graphics`): they give the arguments, not whether a check runs it.
+    let stated: Vec<Vec<String>> = stated
+        .iter()
+        .filter_map(|command| shell_words::split(command).ok())
         .collect();
     for task in tasks.iter_mut() {
         for (subtask, kind) in task.subtasks.iter_mut().zip(&task.kinds) {
@@ -642,7 +650,13 @@ pub fn arguments_of_given(
             // word: told only where the first is, t101's acronym read
             // `sys.argv[1].split()` of `acronym.py portable network
             // graphics` and printed "p".
-            let Some(longest) = runs.iter().max_by_key(|words| words.len()) else {
+            let of_path = |words: &&Vec<String>| words.iter().skip(1).any(|word| word == path);
+            let Some(longest) = runs
+                .iter()
+                .copied()
+                .chain(stated.iter().filter(of_path))
+                .max_by_key(|words| words.len())
+            else {
                 continue;
             };
             let at = longest.iter().position(|word| word == path).unwrap_or(0);
@@ -1385,7 +1399,7 @@ mod tests {
         };
         let first = |path: &str| path.ends_with(".py").then_some("`sys.argv[1]`");
         let mut tasks = plan("python3 countdown.py");
-        arguments_of_given(&mut tasks, first);
+        arguments_of_given(&mut tasks, &[], first);
         assert_eq!(
             tasks[0].subtasks[0],
             "Write countdown.py: count down. It reads the arguments the goal gives it from its \
@@ -1393,14 +1407,14 @@ mod tests {
         );
         // Said once; nothing said of a file of no language.
         let once = tasks.clone();
-        arguments_of_given(&mut tasks, first);
+        arguments_of_given(&mut tasks, &[], first);
         assert_eq!(tasks, once);
         assert_eq!(tasks[0].subtasks[1], "Write notes.txt: notes");
         // A write told already how it gets its input file keeps that.
         let mut tasks = plan("python3 countdown.py sample.txt");
         arguments_of_checks(&mut tasks, first);
         let told = tasks.clone();
-        arguments_of_given(&mut tasks, first);
+        arguments_of_given(&mut tasks, &[], first);
         assert_eq!(tasks, told);
         // Several arguments: each said.
         let mut tasks = plan("python3 acronym.py portable network graphics")
@@ -1412,7 +1426,7 @@ mod tests {
                 t
             })
             .collect::<Vec<_>>();
-        arguments_of_given(&mut tasks, first);
+        arguments_of_given(&mut tasks, &[], first);
         assert!(
             tasks[0].subtasks[0].ends_with(
                 "(3 of them in `python3 acronym.py portable network graphics`: `portable`, \
@@ -1422,9 +1436,17 @@ mod tests {
             "{}",
             tasks[0].subtasks[0]
         );
+        // The goal's own run gives them when the plan's check is bare.
+        let mut bare = plan("python3 acronym.py");
+        bare[0].kinds[0] = SubtaskKind::Write {
+            path: "acronym.py".into(),
+        };
+        let stated = ["python3 acronym.py portable network graphics".to_string()];
+        arguments_of_given(&mut bare, &stated, first);
+        assert_eq!(bare[0].subtasks[0], tasks[0].subtasks[0]);
         // A program no check runs (its tests run it) is not told.
         let mut tasks = plan("python3 -m pytest -q");
-        arguments_of_given(&mut tasks, first);
+        arguments_of_given(&mut tasks, &[], first);
         assert_eq!(tasks, plan("python3 -m pytest -q"));
     }
 
