@@ -79,6 +79,16 @@ def probed_and_tested(work, code, failing):
     return ok, line if ok else f"pytest fails: {line}"
 
 
+def package_tested(work, name, code):
+    """`name` is a package (a folder, not a module), Python `code` run in the
+    workspace passes, and a test file is there and pytest passes."""
+    check = f"""
+        import {name}
+        assert hasattr({name}, "__path__"), f"{name} is the module {{{name}.__file__}}, not a package"
+    """
+    return probed_and_tested(work, check + code, f"the package {name} is wrong")
+
+
 def fixed(work, module, code):
     """A fix of `module`: pytest passes, and Python `code` run in the
     workspace (asserts of the module's functions) passes too."""
@@ -1590,15 +1600,13 @@ def judge_tip_percent(work):
 
 
 def judge_series(work):
-    return probed_and_tested(work, """
-        import series
-        assert hasattr(series, "__path__"), f"series is the module {series.__file__}, not a package"
+    return package_tested(work, "series", """
         from series import fib, triangle
         for n, want in ((0, 0), (1, 1), (2, 1), (7, 13), (10, 55), (20, 6765)):
             assert fib(n) == want, (n, fib(n))
         for n, want in ((1, 1), (4, 10), (10, 55), (100, 5050)):
             assert triangle(n) == want, (n, triangle(n))
-    """, "the package series is wrong")
+    """)
 
 
 def judge_binary(work):
@@ -1771,15 +1779,13 @@ def judge_count_words(work):
 
 
 def judge_wordplay(work):
-    return probed_and_tested(work, """
-        import wordplay
-        assert hasattr(wordplay, "__path__"), f"wordplay is the module {wordplay.__file__}, not a package"
+    return package_tested(work, "wordplay", """
         from wordplay import is_anagram, reverse_words
         assert is_anagram("listen", "silent") and is_anagram("Dormitory", "dirtyroom")
         assert not is_anagram("apple", "paper") and not is_anagram("ab", "abb")
         assert reverse_words("one two three") == "three two one", reverse_words("one two three")
         assert reverse_words("solo") == "solo"
-    """, "the package wordplay is wrong")
+    """)
 
 
 def judge_parity(work):
@@ -1973,14 +1979,12 @@ def judge_acronym(work):
 
 
 def judge_dates_package(work):
-    return probed_and_tested(work, """
-        import calendar_tools
-        assert hasattr(calendar_tools, "__path__"), f"calendar_tools is the module {calendar_tools.__file__}, not a package"
+    return package_tested(work, "calendar_tools", """
         from calendar_tools import is_leap, days_in_month
         assert is_leap(2024) and is_leap(2000) and not is_leap(1900) and not is_leap(2023)
         assert days_in_month(2024, 2) == 29 and days_in_month(2023, 2) == 28
         assert days_in_month(2023, 4) == 30 and days_in_month(2023, 12) == 31
-    """, "the package calendar_tools is wrong")
+    """)
 
 # The thirteenth batch (session of 2026-12-07 20:56), written before any run
 # of it: a bug at a boundary, a function added beside a module and its tests,
@@ -2137,15 +2141,13 @@ def judge_run_length(work):
 
 
 def judge_pricing_package(work):
-    return probed_and_tested(work, """
-        import pricing
-        assert hasattr(pricing, "__path__"), f"pricing is the module {pricing.__file__}, not a package"
+    return package_tested(work, "pricing", """
         from pricing import to_cents, format_cents
         assert to_cents("3.50") == 350 and to_cents("0.05") == 5 and to_cents("12") == 1200, to_cents("3.50")
         assert to_cents("1.15") == 115 and to_cents("0.29") == 29, (to_cents("1.15"), to_cents("0.29"))
         assert format_cents(350) == "$3.50" and format_cents(5) == "$0.05", format_cents(5)
         assert format_cents(1200) == "$12.00", format_cents(1200)
-    """, "the package pricing is wrong")
+    """)
 
 
 # name: (goal, files at the start, files that must stay the same, judge)
