@@ -2150,6 +2150,168 @@ def judge_pricing_package(work):
     """)
 
 
+# The fourteenth batch (session of 2026-12-07 23:47), written before any run
+# of it: a bug in a class's method, a function added to a module with tests,
+# pytest tests of functions over a list of numbers, an option with a value
+# that filters what a program prints, a new program of one argument, a new
+# package with its tests.
+PLAYLIST = """\
+class Playlist:
+    \"\"\"Songs played in order; after the last song it starts again.\"\"\"
+
+    def __init__(self, songs):
+        self.songs = list(songs)
+        self.position = 0
+
+    def current(self):
+        return self.songs[self.position]
+
+    def skip(self, count=1):
+        \"\"\"Moves count songs on, going round to the start; returns the song now playing.\"\"\"
+        self.position = (self.position + count) % (len(self.songs) - 1)
+        return self.current()
+"""
+
+TEST_PLAYLIST = """\
+from playlist import Playlist
+
+
+def test_starts_at_first():
+    assert Playlist(["a", "b", "c"]).current() == "a"
+
+
+def test_skip_one():
+    assert Playlist(["a", "b", "c"]).skip() == "b"
+
+
+def test_skip_goes_round():
+    playlist = Playlist(["a", "b", "c"])
+    assert playlist.skip(3) == "a"
+    assert playlist.skip(4) == "b"
+"""
+
+TEXTFMT = """\
+def center(text, width):
+    \"\"\"The text centred in a line of width characters, padded with spaces.\"\"\"
+    return text.center(width)
+"""
+
+TEST_TEXTFMT = """\
+from textfmt import center
+
+
+def test_center():
+    assert center("ab", 6) == "  ab  "
+"""
+
+TEMPS = """\
+def hottest(readings):
+    \"\"\"The highest of the readings.\"\"\"
+    best = readings[0]
+    for value in readings[1:]:
+        if value > best:
+            best = value
+    return best
+
+
+def above(readings, limit):
+    \"\"\"How many readings are higher than limit.\"\"\"
+    return sum(1 for value in readings if value > limit)
+"""
+
+BROKEN_TEMPS = {
+    "hottest() (it returns the first reading)": TEMPS.replace("            best = value", "            pass"),
+    "above() (it counts readings equal to the limit)": TEMPS.replace("if value > limit)", "if value >= limit)"),
+}
+
+GREP_LINES = """\
+import sys
+
+
+def main(argv):
+    with open(argv[0]) as f:
+        for line in f:
+            print(line, end="")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+"""
+
+
+def judge_playlist_fix(work):
+    return fixed(work, "playlist.py", """
+        from playlist import Playlist
+        p = Playlist(["a", "b"])
+        assert p.skip() == "b" and p.skip() == "a", "two songs do not go round"
+        p = Playlist(["x", "y", "z", "w"])
+        assert p.skip(2) == "z" and p.skip(2) == "x" and p.skip(5) == "y"
+        assert Playlist(["solo"]).skip(3) == "solo"
+    """)
+
+
+def judge_add_wrap(work):
+    ok, out = probe(work, """
+        from textfmt import wrap, center
+        assert wrap("a bb ccc", 4) == ["a bb", "ccc"], wrap("a bb ccc", 4)
+        assert wrap("one two three four", 9) == ["one two", "three", "four"], wrap("one two three four", 9)
+        assert wrap("hi", 10) == ["hi"], wrap("hi", 10)
+        assert wrap("aa bb cc dd", 5) == ["aa bb", "cc dd"], wrap("aa bb cc dd", 5)
+        assert center("ab", 6) == "  ab  "
+    """)
+    if not ok:
+        return False, f"wrap is wrong: {out[-80:]}"
+    ok, line = pytest(work)
+    return ok, line if ok else f"pytest fails: {line}"
+
+
+def judge_temps_tests(work):
+    for what, broken in BROKEN_TEMPS.items():
+        ok, why = tests_that_test(work, "temps.py", broken, what)
+        if not ok:
+            return ok, why
+    return True, "the tests fail on a broken hottest() and on a broken above()"
+
+
+def judge_grep_lines(work):
+    (work / "judge_in.txt").write_text("apple pie\nbanana\ncrab apple\ncherry\n")
+    try:
+        code, out = py(["lines.py", "judge_in.txt"], work)
+        if code != 0 or out.splitlines() != ["apple pie", "banana", "crab apple", "cherry"]:
+            return False, f"`lines.py FILE` printed {out[:60]!r}, not the file as before"
+        for args in (["--match", "apple", "judge_in.txt"], ["judge_in.txt", "--match", "apple"],
+                     ["--match=apple", "judge_in.txt"]):
+            code, out = py(["lines.py", *args], work)
+            if code == 0 and out.splitlines() == ["apple pie", "crab apple"]:
+                return True, "lines.py prints every line, and with --match only the matching ones"
+        return False, f"`lines.py --match apple FILE` printed {out[:60]!r}"
+    finally:
+        (work / "judge_in.txt").unlink(missing_ok=True)
+
+
+def judge_digit_sum(work):
+    want = {"1234": "10", "7": "7", "909": "18", "0": "0"}
+    for path in [p for p in sources(work) if not is_test(p)]:
+        rel = str(path.relative_to(work))
+        for number, total in want.items():
+            code, out = py([rel, number], work)
+            if code != 0 or out.strip() != total:
+                break
+        else:
+            return True, f"{rel} prints 10 for 1234"
+    return False, "no program that prints 10 for `1234`"
+
+
+def judge_vectors_package(work):
+    return package_tested(work, "vectors", """
+        from vectors import dot, norm
+        assert dot([1, 2, 3], [4, 5, 6]) == 32, dot([1, 2, 3], [4, 5, 6])
+        assert dot([], []) == 0 and dot([2], [-3]) == -6
+        assert abs(norm([3, 4]) - 5) < 1e-9, norm([3, 4])
+        assert abs(norm([1, 1]) - 2 ** 0.5) < 1e-9 and norm([0, 0]) == 0
+    """)
+
+
 # name: (goal, files at the start, files that must stay the same, judge)
 TASKS = {
     "calc-fix": (
@@ -2755,6 +2917,49 @@ TASKS = {
         [],
         judge_pricing_package,
     ),
+    "playlist-fix": (
+        "A test in test_playlist.py fails. Repair the Playlist class in playlist.py; do not "
+        "change the tests",
+        {"playlist.py": PLAYLIST, "test_playlist.py": TEST_PLAYLIST},
+        ["test_playlist.py"],
+        judge_playlist_fix,
+    ),
+    "add-wrap": (
+        "Add wrap(text, width) to textfmt.py: it breaks the text at spaces into lines of at "
+        "most width characters and returns them as a list, so wrap('a bb ccc', 4) is "
+        "['a bb', 'ccc']. Keep center as it is",
+        {"textfmt.py": TEXTFMT, "test_textfmt.py": TEST_TEXTFMT},
+        [],
+        judge_add_wrap,
+    ),
+    "temps-tests": (
+        "temps.py has two functions and no tests. Write pytest tests for both",
+        {"temps.py": TEMPS},
+        ["temps.py"],
+        judge_temps_tests,
+    ),
+    "grep-lines": (
+        "lines.py prints every line of the file it is given. Add a --match WORD option: when "
+        "it is given, only the lines that contain WORD are printed",
+        {"lines.py": GREP_LINES},
+        [],
+        judge_grep_lines,
+    ),
+    "digit-sum": (
+        "Write digit_sum.py, which prints the sum of the digits of the number given as its "
+        "argument; for 1234 it prints 10",
+        {},
+        [],
+        judge_digit_sum,
+    ),
+    "vectors-package": (
+        "Create a package vectors offering dot(a, b), the dot product of two lists of numbers, "
+        "and norm(a), the length of a vector (the square root of the sum of squares). Both "
+        "must be importable from vectors. Include pytest tests",
+        {},
+        [],
+        judge_vectors_package,
+    ),
 }
 
 # The tasks of OTHER_WORDS: a suite task's kind in other words.
@@ -2783,9 +2988,12 @@ TWELFTH = ["shipping-fix", "add-average-word", "ring-tests", "columns-field", "a
 # The thirteenth batch (session of 2026-12-07 20:56), written before any run of it.
 THIRTEENTH = ["stock-fix", "add-initials", "grid-tests", "banner-char", "run-length",
               "pricing-package"]
+# The fourteenth batch (session of 2026-12-07 23:47), written before any run of it.
+FOURTEENTH = ["playlist-fix", "add-wrap", "temps-tests", "grep-lines", "digit-sum",
+              "vectors-package"]
 OTHER_WORDS = ["cli-chars", "stats-fix", "add-palindrome", "stack-tests", "geometry", "leap",
                "line-count", *FRESH, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH, *NINTH,
-               *TENTH, *ELEVENTH, *TWELFTH, *THIRTEENTH]
+               *TENTH, *ELEVENTH, *TWELFTH, *THIRTEENTH, *FOURTEENTH]
 
 # What an existing project loses when a goal that did not ask for it is done:
 # the names each file defined at the start must still be defined.
