@@ -387,12 +387,22 @@ impl Terminal {
                 ));
             }
             Event::ExamplesStated { examples, .. } => {
-                for example in examples {
+                let (changed, own): (Vec<_>, Vec<_>) = examples.iter().partition(|e| e.variant);
+                for example in own {
                     self.line(&format!(
                         "  {} {} -> {}",
                         s.dim.apply_to("the goal's example:"),
                         shorten(&example.call, 60),
                         shorten(&example.returns.join(" / "), 40)
+                    ));
+                }
+                if let Some(first) = changed.first() {
+                    self.line(&format!(
+                        "  {} {} with other digits, as writings of it agree (such as {} -> {})",
+                        s.dim.apply_to("and"),
+                        changed.len(),
+                        shorten(&first.call, 40),
+                        shorten(&first.returns[0], 20)
                     ));
                 }
             }

@@ -7304,3 +7304,92 @@ fn a_function_written_under_a_longer_name_is_renamed_in_its_own_file() {
     // What is left is a run of the function, which this model never makes.
     run.assert_code(1);
 }
+
+/// t101's pricing-package: `int(float(text) * 100)` gives 350 for the
+/// goal's '3.50' and 114 for '1.15'; its tests asserted what it gave, and
+/// the run ended "Goal achieved". The goal's example is called again with
+/// other digits, and a function that returns otherwise than writings of
+/// it, which return the goal's own value on the goal's own call, agree on
+/// is held wrong. A writing wrong on the goal's own call holds nothing.
+#[test]
+fn a_function_right_on_the_goals_example_and_wrong_a_digit_away_is_not_done() {
+    const PRICES: &str = "def dollars(cents):\n    return cents // 100\n";
+    let floored = format!("{PRICES}\n\ndef to_cents(text):\n    return int(float(text) * 100)\n");
+    let rounded = "def to_cents(text):\n    return round(float(text) * 100)\n";
+    let wrong = "def to_cents(text):\n    return int(float(text))\n";
+    let script = |code: &str, writes: &[&str]| {
+        serde_json::from_value::<crate::support::fake_ollama::Script>(serde_json::json!({
+            "plan": {"tasks": [{"path": "prices.py", "purpose": "add to_cents"}],
+                "check": "python3 prices.py"},
+            "rules": [
+                ends_when("exit code 0", true, "it runs"),
+                ends_when("Wrote ", true, "written"),
+                on_subtask("prices.py", "write_file",
+                    serde_json::json!({"path": "prices.py", "content": code}))
+            ],
+            "assessments": [{"has": [], "answer": {"requirements": [
+                {"requirement": "to_cents(text) gives the whole number of cents",
+                 "met": true, "evidence": "def to_cents multiplies by 100",
+                 "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
+            "examples": {"examples": ["assert to_cents('3.50') == 350"]},
+            "writes": writes,
+            "otherwise": {"tool_calls": [{"name": "run_cmd",
+                "arguments": {"cmd": "python3 prices.py"}}]}
+        }))
+        .expect("script")
+    };
+    let test = |code: &str, writes: &[&str]| {
+        Test::new()
+            .serving(script(code, writes))
+            .file("prices.py", PRICES)
+            .args([
+                "Add to_cents(text) to prices.py: it turns a price like '3.50' into the whole \
+             number of cents, 350",
+                "--max-cycles",
+                "0",
+            ])
+    };
+    let held = "to_cents returns what the goal says it returns";
+
+    let floor = test(&floored, &[rounded, rounded]);
+    floor.run().assert_code(1);
+    let state = floor.assert_replay_matches();
+    let examples = state.examples.clone().unwrap_or_default();
+    // Twelve prices of the shape of '3.50', each held to what the
+    // writings return; the function truncates one of them.
+    let changed: Vec<(&str, &str)> = examples
+        .iter()
+        .filter(|e| e.variant)
+        .map(|e| (e.call.as_str(), e.returns[0].as_str()))
+        .collect();
+    assert_eq!(changed.len(), 12, "{examples:?}");
+    assert!(
+        changed.contains(&("to_cents('4.89')", "489")),
+        "{examples:?}"
+    );
+    let unmet = naming(&state.requirements, held);
+    assert!(
+        !unmet.met && unmet.evidence.contains("to_cents('4.89') returned 488"),
+        "{unmet:?}"
+    );
+    // Neither the plan nor a test is held to them as the goal's words.
+    assert_eq!(
+        state.goal_given(),
+        [("to_cents('3.50')".to_string(), "350".to_string())]
+    );
+
+    // Writings that do not return the goal's 350 for '3.50' say nothing
+    // of '7.34': the function is judged as before.
+    let unfaithful = test(&floored, &[wrong, wrong, wrong]);
+    unfaithful.run().assert_code(0);
+    let state = unfaithful.assert_replay_matches();
+    let examples = state.examples.clone().unwrap_or_default();
+    assert!(!examples.iter().any(|e| e.variant), "{examples:?}");
+
+    // A right function returns what the writings agree on.
+    let right = test(&format!("{PRICES}\n\n{rounded}"), &[rounded, rounded]);
+    right.run().assert_code(0);
+    let state = right.assert_replay_matches();
+    let examples = state.examples.clone().unwrap_or_default();
+    assert!(examples.iter().any(|e| e.variant), "{examples:?}");
+}

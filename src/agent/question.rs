@@ -141,6 +141,7 @@ impl Agent<'_> {
                     call: call.clone(),
                     returns: vec![value.clone()],
                     written: false,
+                    variant: false,
                 })
                 .collect();
             let Some(command) = language.examples_command(path, name, &own) else {
@@ -184,6 +185,7 @@ impl Agent<'_> {
             call: repair.call.clone(),
             returns: vec![repair.expected.clone()],
             written: false,
+            variant: false,
         }];
         for (call, value) in self.state().goal_given() {
             if examples::call_name(&call) == Some(repair.name.as_str())
@@ -193,6 +195,7 @@ impl Agent<'_> {
                     call,
                     returns: vec![value],
                     written: false,
+                    variant: false,
                 });
             }
         }

@@ -69,6 +69,7 @@ impl Agent<'_> {
                             call: call.clone(),
                             returns: vec![expected.clone()],
                             written: false,
+                            variant: false,
                         })
                         .collect();
                     if let Some(run) = language.examples_command(module, name, &own) {

@@ -20,6 +20,14 @@ pub struct Example {
     /// (see `complete::examples`): held as the goal's own word is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written: bool,
+    /// The call is an example of the goal's own with its digits changed
+    /// (see [`variant`]), its value what writings of the function that
+    /// return the goal's own values there agreed on: called apart from the
+    /// goal's examples, and held only where the function returns a value
+    /// of the same kind (the changed arguments may be outside what the
+    /// function takes).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub variant: bool,
 }
 
 impl Example {
@@ -37,6 +45,75 @@ pub fn call_name(call: &str) -> Option<&str> {
     let plain = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_');
     (plain && call.ends_with(')')).then_some(name)
+}
+
+/// Up to `count` calls that are `call` (with literal arguments) with each
+/// digit of its arguments changed, each different, in an order that is
+/// the same each time: a number keeps its length and never starts with a
+/// 0 it did not have (`to_cents('1.15')` of `to_cents('3.50')`). None when
+/// its arguments have no digit, or a backslash (a digit of an escape is
+/// no number's). The goal's examples say what a function returns where
+/// the goal gives a value; a function can return those and be wrong a
+/// digit away (t101's pricing-package: `int(float(text) * 100)` gives 350
+/// for '3.50' and 114 for '1.15', and its tests asserted what it gave).
+pub fn variants(call: &str, count: usize) -> Vec<String> {
+    let Some(open) = call.find('(') else {
+        return Vec::new();
+    };
+    let arguments: Vec<char> = call[open..].chars().collect();
+    if arguments.contains(&'\\') || !arguments.iter().any(char::is_ascii_digit) {
+        return Vec::new();
+    }
+    let digit = |at: usize| arguments.get(at).is_some_and(char::is_ascii_digit);
+    // A digit that begins a whole number of two digits or more.
+    let leading = |at: usize| {
+        let first = at == 0 || !digit(at - 1) && arguments[at - 1] != '.';
+        first && digit(at + 1)
+    };
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut found: Vec<String> = Vec::new();
+    for _ in 0..count * 4 {
+        if found.len() == count {
+            break;
+        }
+        let changed: String = (arguments.iter().enumerate())
+            .map(|(at, &c)| {
+                if !c.is_ascii_digit() {
+                    return c;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let drawn = (seed >> 33) as u32;
+                let d = match leading(at) {
+                    true => 1 + drawn % 9,
+                    false => drawn % 10,
+                };
+                char::from_digit(d, 10).unwrap_or(c)
+            })
+            .collect();
+        let variant = format!("{}{changed}", &call[..open]);
+        if !same_call(&variant, call) && !found.contains(&variant) {
+            found.push(variant);
+        }
+    }
+    found
+}
+
+/// The kind of value `literal` is, as a literal shows it: a string, a
+/// number, a list, a tuple, a mapping, or the word it is (`True`,
+/// `None`): two values of different kinds are no two answers to one
+/// question.
+pub fn literal_kind(literal: &str) -> String {
+    let literal = literal.trim();
+    match literal.chars().next() {
+        Some('\'' | '"' | '`') => "string".into(),
+        Some(c) if c.is_ascii_digit() || c == '-' || c == '.' => "number".into(),
+        Some('[') => "list".into(),
+        Some('(') => "tuple".into(),
+        Some('{') => "mapping".into(),
+        _ => literal.to_string(),
+    }
 }
 
 /// How a test's call is told to return `got` where the test expects
@@ -287,7 +364,8 @@ pub fn difference(actual: &str, expected: &str) -> Option<String> {
 /// the same value for (quotes aside: the second answer may give the value
 /// bare) whose value the goal's words give (see [`given_by`]), or that two
 /// writings of the function from those words agreed on
-/// ([`Example::written`]), as the call and the value as the first answer
+/// ([`Example::written`]), but on a call of no answer's (a
+/// [`Example::variant`]), as the call and the value as the first answer
 /// wrote it. What a test of such a call must expect, and what the code
 /// must return, whatever the model believes: t26's add-duration wrote a
 /// test of `format_duration(3725) == '01:02:05'` in the cycle that was to
@@ -299,7 +377,7 @@ pub fn goal_given(goal: &str, examples: &[Example]) -> Vec<(String, String)> {
             let (first, rest) = example.returns.split_first()?;
             let agreed = rest.iter().all(|other| unquoted(other) == unquoted(first));
             let said = example.written || given_by(goal, first);
-            (agreed && example.name().is_some() && said)
+            (agreed && example.name().is_some() && said && !example.variant)
                 .then(|| (example.call.trim().to_string(), first.trim().to_string()))
         })
         .collect()
@@ -338,6 +416,51 @@ pub fn same_value(language: &dyn super::Language, written: &str, value: &str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variants_change_the_digits_of_the_arguments_alone() {
+        let prices = variants("to_cents('3.50')", 12);
+        assert_eq!(prices.len(), 12, "{prices:?}");
+        for price in &prices {
+            let inner = price
+                .strip_prefix("to_cents('")
+                .and_then(|p| p.strip_suffix("')"))
+                .unwrap_or_else(|| panic!("{price}"));
+            let shape: String = inner
+                .chars()
+                .map(|c| if c.is_ascii_digit() { 'd' } else { c })
+                .collect();
+            assert_eq!(shape, "d.dd", "{price}");
+        }
+        assert_eq!(
+            prices,
+            variants("to_cents('3.50')", 12),
+            "the same each time"
+        );
+        // Digits of the name stay; a whole number never gains a leading 0.
+        let numbers = variants("to_base64(30, 7)", 20);
+        assert!(numbers.len() >= 10, "{numbers:?}");
+        for call in &numbers {
+            let (name, rest) = call.split_once('(').unwrap();
+            assert_eq!(name, "to_base64");
+            assert!(!rest.starts_with('0'), "{call}");
+        }
+        assert!(variants("initials('ada lovelace')", 12).is_empty());
+        assert!(variants("count('a\\n1')", 12).is_empty());
+        // A single digit has ten values, and the call's own is none of them.
+        let one = variants("fib(5)", 12);
+        assert_eq!(one.len(), 9, "{one:?}");
+        assert!(!one.contains(&"fib(5)".to_string()));
+    }
+
+    #[test]
+    fn a_literal_s_kind_is_what_its_first_character_shows() {
+        assert_eq!(literal_kind("'1:02:05'"), literal_kind("\"2:11:33\""));
+        assert_eq!(literal_kind("734"), literal_kind("-2.5"));
+        assert_ne!(literal_kind("734"), literal_kind("'734'"));
+        assert_ne!(literal_kind("None"), literal_kind("30"));
+        assert_eq!(literal_kind("True"), "True");
+    }
 
     #[test]
     fn two_strings_are_told_where_they_differ() {
@@ -395,6 +518,7 @@ mod tests {
             call: call.into(),
             returns: returns.iter().map(|r| r.to_string()).collect(),
             written: false,
+            variant: false,
         };
         let examples = [
             // The second answer gave the value bare: it agrees.

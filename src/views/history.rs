@@ -306,21 +306,27 @@ fn detail(event: &Event) -> String {
             ),
             140,
         ),
-        Event::ExamplesStated { examples, .. } => match examples.len() {
-            0 => "the goal gives no example of what a function returns".into(),
-            n => format!(
-                "{n} example{} from the goal: {}",
-                if n == 1 { "" } else { "s" },
-                shorten(
-                    &examples
-                        .iter()
-                        .map(|e| format!("{} -> {}", e.call, e.returns.join(" / ")))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    100
-                )
-            ),
-        },
+        Event::ExamplesStated { examples, .. } => {
+            let (changed, own): (Vec<_>, Vec<_>) = examples.iter().partition(|e| e.variant);
+            let more = match changed.len() {
+                0 => String::new(),
+                n => format!("; {n} more with other digits"),
+            };
+            match own.len() {
+                0 => "the goal gives no example of what a function returns".into(),
+                n => format!(
+                    "{n} example{} from the goal: {}{more}",
+                    if n == 1 { "" } else { "s" },
+                    shorten(
+                        &own.iter()
+                            .map(|e| format!("{} -> {}", e.call, e.returns.join(" / ")))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        100
+                    )
+                ),
+            }
+        }
         Event::OutputsStated { outputs, .. } => shorten(
             &format!(
                 "what the goal's options must print: {}",

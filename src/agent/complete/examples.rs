@@ -32,6 +32,11 @@ const MAX_TEXT: usize = 100;
 const MAX_ANSWER_TOKENS: u32 = 600;
 /// How long the calls of one function may take together.
 const EXAMPLES_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long its calls on the goal's examples with other digits may take
+/// together: a larger number can make a right function slow (a recursive
+/// `fib(72)` for `fib(30)`), and what it says is a check more, not the
+/// goal's word.
+const VARIANT_TIMEOUT: Duration = Duration::from_secs(5);
 
 pub(super) fn lines_schema(key: &str, min: usize, max: usize) -> Value {
     json!({
@@ -97,6 +102,13 @@ fn examples_prompt(
     )
 }
 
+/// Calls of the goal's examples with other digits (see
+/// [`examples::variants`]) tried, of each example and of one function.
+/// t101's `int(float(text) * 100)` is wrong on 7% of the prices from 0.00
+/// to 9.99: twelve draws find one of them half the time.
+const VARIANTS: usize = 12;
+const MAX_VARIANTS: usize = 24;
+
 /// Writings of one function asked for at most: a third only when the
 /// first two disagree on a call, or one of them could not be called.
 const WRITINGS: u32 = 3;
@@ -147,7 +159,9 @@ fn agreed(returned: &[Vec<(String, String)>]) -> Vec<(String, String)> {
 /// The values of `stated` that the examples hold: a value two writings
 /// agreed on (`written`: each call and the value it returned, the
 /// language's literal) in place of the model's answers, but where the
-/// goal's own words give the value (see [`examples::given_by`]).
+/// goal's own words give the value (see [`examples::given_by`]); and
+/// each call of `written` that none of `stated` makes, a goal's example
+/// with other digits ([`Example::variant`]).
 fn with_written(goal: &str, stated: Vec<Example>, written: Vec<(String, String)>) -> Vec<Example> {
     let given = |e: &Example| {
         let first = e.returns.first().map(String::as_str).unwrap_or_default();
@@ -159,11 +173,16 @@ fn with_written(goal: &str, stated: Vec<Example>, written: Vec<(String, String)>
             call: call.clone(),
             returns: vec![value.clone(), value],
             written: true,
+            variant: false,
         };
         match examples.iter_mut().find(|e| same_call(&e.call, &call)) {
             Some(known) if given(known) => {}
             Some(known) => *known = example,
-            None => examples.push(example),
+            // A call of no answer's: one of the goal's with other digits.
+            None => examples.push(Example {
+                variant: true,
+                ..example
+            }),
         }
     }
     examples
@@ -317,6 +336,7 @@ fn blank_probes(examples: &[Example]) -> Vec<Example> {
                 call,
                 returns: example.returns.iter().take(1).cloned().collect(),
                 written: false,
+                variant: false,
             })
         })
         .collect()
@@ -454,6 +474,7 @@ impl Agent<'_> {
                     Some(Example {
                         returns: vec![first, second.clone()],
                         written: false,
+                        variant: false,
                         call,
                     })
                 })
@@ -508,24 +529,58 @@ impl Agent<'_> {
         let (mut usage, mut retries) = (crate::chat::Usage::default(), 0);
         let mut held = Vec::new();
         for name in names {
-            let calls: Vec<Example> = stated
+            let of_it = |(call, _): &&(String, String)| examples::call_name(call) == Some(name);
+            let unknown = |call: &str| Example {
+                call: call.to_string(),
+                returns: vec!["None".into()],
+                written: false,
+                variant: false,
+            };
+            let (known, unsaid): (Vec<_>, Vec<_>) = stated
                 .iter()
-                .filter(|(call, value)| {
-                    examples::call_name(call) == Some(name.as_str())
-                        && !examples::given_by(&goal, value)
-                })
-                .map(|(call, _)| Example {
+                .filter(of_it)
+                .partition(|(_, value)| examples::given_by(&goal, value));
+            let calls: Vec<Example> = unsaid.iter().map(|(call, _)| unknown(call)).collect();
+            // The goal's own examples, each again with other digits: a
+            // writing is called on both, and what it returns on the
+            // changed ones counts only when it returns the goal's values
+            // on the goal's own.
+            let known: Vec<Example> = known
+                .iter()
+                .map(|(call, value)| Example {
                     call: call.clone(),
-                    returns: vec!["None".into()],
+                    returns: vec![value.clone()],
                     written: false,
+                    variant: false,
                 })
                 .collect();
+            // Each with the kind of value of the goal's call it changes.
+            let mut variants: Vec<(String, String)> = Vec::new();
+            for example in &known {
+                let kind = examples::literal_kind(&example.returns[0]);
+                for changed in examples::variants(&example.call, VARIANTS) {
+                    let new = !stated.iter().any(|(call, _)| same_call(call, &changed))
+                        && !variants.iter().any(|(known, _)| same_call(known, &changed));
+                    if new && variants.len() < MAX_VARIANTS {
+                        variants.push((changed, kind.clone()));
+                    }
+                }
+            }
+            let asked = calls.len() + variants.len();
+            // The goal's own first: a writing that hangs on the rest still
+            // shows whether it returns the goal's values.
+            let called: Vec<Example> = known.iter().chain(&calls).cloned().collect();
+            let changed: Vec<Example> = variants.iter().map(|(call, _)| unknown(call)).collect();
             let mut returned: Vec<Vec<(String, String)>> = Vec::new();
             for again in 0..WRITINGS {
                 // A third writing decides only where the first two
-                // disagree, and only beside one that could be called.
-                let decided = agreed(&returned).len() == calls.len();
-                if calls.is_empty() || again == 2 && (returned.is_empty() || decided) {
+                // disagree, and only beside one that could be called: a
+                // call neither returned a value on (the goal's example
+                // with digits the function does not take) it cannot.
+                let known_now = agreed(&returned);
+                let decided = (returned.iter().flatten())
+                    .all(|(call, _)| known_now.iter().any(|(c, _)| same_call(c, call)));
+                if asked == 0 || again == 2 && (returned.is_empty() || decided) {
                     break;
                 }
                 let ask = format!("{head}\n\n{}", writing_prompt(name, &spelled, code));
@@ -539,18 +594,40 @@ impl Agent<'_> {
                 else {
                     continue;
                 };
-                let Some(called) = self.call_writing(language, &source, name, &calls).await else {
+                let call =
+                    |calls, timeout| self.call_writing(language, &source, name, calls, timeout);
+                let Some(result) = call(&called, EXAMPLES_TIMEOUT).await else {
                     break;
                 };
-                let Some(tried) = called else {
+                let Some(tried) = result else {
                     continue;
                 };
-                returned.push(
+                let faithful = known.iter().all(|example| {
                     tried
-                        .into_iter()
-                        .filter_map(|t| Some((t.call, t.got.ok()?)))
-                        .collect(),
-                );
+                        .iter()
+                        .any(|t| t.same && same_call(&t.call, &example.call))
+                });
+                let mut values: Vec<(String, String)> = tried
+                    .into_iter()
+                    .filter(|t| !known.iter().any(|k| same_call(&k.call, &t.call)))
+                    .filter_map(|t| Some((t.call, t.got.ok()?)))
+                    .collect();
+                if faithful && !changed.is_empty() {
+                    let tried = call(&changed, VARIANT_TIMEOUT).await.flatten();
+                    values.extend(
+                        tried
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter_map(|t| Some((t.call, t.got.ok()?)))
+                            .filter(|(call, value)| {
+                                variants.iter().any(|(changed, kind)| {
+                                    same_call(changed, call)
+                                        && *kind == examples::literal_kind(value)
+                                })
+                            }),
+                    );
+                }
+                returned.push(values);
             }
             held.extend(agreed(&returned));
         }
@@ -568,12 +645,10 @@ impl Agent<'_> {
         source: &str,
         name: &str,
         calls: &[Example],
+        timeout: Duration,
     ) -> Option<Option<Vec<Tried>>> {
         let command = language.written_command(source, name, calls)?;
-        let outcome = self
-            .tools
-            .run_own(&command, EXAMPLES_TIMEOUT, &self.stop)
-            .await;
+        let outcome = self.tools.run_own(&command, timeout, &self.stop).await;
         let printed = crate::tools::printed(&outcome.result);
         let tried = examples::read(&printed).map(|(tried, _)| tried);
         if tried.is_none() {
@@ -698,19 +773,21 @@ impl Agent<'_> {
         }
         let goal = self.state().goal.clone();
         let mut examined = Vec::new();
+        eprintln!("DEBUG examine {:?}", self.examinable());
         for (name, module, at) in self.examinable() {
-            let own: Vec<Example> = examples
+            let (variants, own): (Vec<Example>, Vec<Example>) = examples
                 .iter()
                 .filter(|e| e.name() == Some(name.as_str()))
                 .cloned()
-                .collect();
+                .partition(|e| e.variant);
             if own.is_empty() {
                 continue;
             }
             let Some(command) = self.languages[at].examples_command(&module, &name, &own) else {
                 continue;
             };
-            let Some((exit_code, printed)) = self.run_examples(&command).await else {
+            let Some((exit_code, printed)) = self.run_examples(&command, EXAMPLES_TIMEOUT).await
+            else {
                 break;
             };
             let Some((mut tried, seen)) = examples::read(&printed) else {
@@ -790,12 +867,31 @@ impl Agent<'_> {
             if !blanks.is_empty()
                 && let Some(command) = self.languages[at].examples_command(&module, &name, &blanks)
             {
-                let Some((_, printed)) = self.run_examples(&command).await else {
+                let Some((_, printed)) = self.run_examples(&command, EXAMPLES_TIMEOUT).await else {
                     break;
                 };
                 if let Some((probed, _)) = examples::read(&printed) {
                     tried.extend(probed.into_iter().filter(|t| {
                         matches!(&t.got, Err(why) if UNMEANT.iter().any(|e| why.starts_with(e)))
+                    }));
+                }
+            }
+            // The goal's examples with other digits, called apart: the
+            // changed arguments may be outside what the function takes, or
+            // make it hang, so only a value of the kind the writings gave
+            // is held (see `Example::variant`).
+            if !variants.is_empty()
+                && let Some(command) =
+                    self.languages[at].examples_command(&module, &name, &variants)
+            {
+                let Some((_, printed)) = self.run_examples(&command, VARIANT_TIMEOUT).await else {
+                    break;
+                };
+                eprintln!("DEBUG variants {command} => {printed}");
+                if let Some((probed, _)) = examples::read(&printed) {
+                    tried.extend(probed.into_iter().filter(|t| {
+                        matches!(&t.got, Ok(got)
+                            if examples::literal_kind(got) == examples::literal_kind(&t.wanted))
                     }));
                 }
             }
@@ -813,11 +909,12 @@ impl Agent<'_> {
     /// The exit code of examples command `command` and what it printed;
     /// `None` when the user cut it short: what it gave says nothing of the
     /// code.
-    async fn run_examples(&mut self, command: &str) -> Option<(Option<i32>, String)> {
-        let outcome = self
-            .tools
-            .run_own(command, EXAMPLES_TIMEOUT, &self.stop)
-            .await;
+    async fn run_examples(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+    ) -> Option<(Option<i32>, String)> {
+        let outcome = self.tools.run_own(command, timeout, &self.stop).await;
         if self.stop.is_requested() {
             return None;
         }
@@ -1022,6 +1119,7 @@ impl Agent<'_> {
             call: call.to_string(),
             returns: vec![expected.to_string()],
             written: false,
+            variant: false,
         };
         let at = match self.writings.iter().position(|(known, _)| *known == name) {
             Some(at) => at,
@@ -1053,7 +1151,13 @@ impl Agent<'_> {
                 continue;
             };
             let Some(called) = self
-                .call_writing(language, &source, &name, std::slice::from_ref(&example))
+                .call_writing(
+                    language,
+                    &source,
+                    &name,
+                    std::slice::from_ref(&example),
+                    EXAMPLES_TIMEOUT,
+                )
                 .await
             else {
                 break;
@@ -1135,6 +1239,7 @@ mod tests {
             call: call.into(),
             returns: vec!["0".into(), "0.00".into()],
             written: true,
+            variant: false,
         };
         let probes = blank_probes(&[
             example("average_word_length('')"),

@@ -2146,6 +2146,7 @@ fn examples_printed(
             call: call.to_string(),
             returns: returns.iter().map(|r| r.to_string()).collect(),
             written: false,
+            variant: false,
         })
         .collect();
     let command = Python

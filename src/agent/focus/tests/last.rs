@@ -488,6 +488,7 @@ fn a_failing_test_of_what_the_goal_says_points_at_the_code_it_calls() {
         call: "average([2, 4, 6])".into(),
         returns: vec!["4".into(), "4".into()],
         written: false,
+        variant: false,
     }]);
     assert_eq!(
         repair(&s, &contents(line), |_| None),
