@@ -370,6 +370,27 @@ fn a_change_that_weakens_the_projects_tests_is_refused() {
     run.assert_code(0);
 }
 
+/// The project's tests written again with nothing changed but spacing
+/// (t104's stock-fix: quotes) are refused: the goal's tests are the
+/// user's file, and a fix leaves it as it was.
+#[test]
+fn the_projects_tests_written_again_in_other_spacing_are_refused() {
+    let test = Test::new()
+        .calc_project()
+        .script("respaces_tests")
+        .args(["The tests in test_calc.py fail. Fix the bug in calc.py so that they pass"]);
+    let run = test.run();
+    let refused = tests_kept_refusals(&test);
+    assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
+    assert!(
+        refused[0].contains("the same tests again, in other quotes or spacing"),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(test.read("test_calc.py"), TEST_CALC, "the tests are kept");
+    run.assert_code(0);
+}
+
 /// A fix that adds asserts to the project's tests that failed before the
 /// run is refused: they are what the fix is measured by (t35's money-fix
 /// added four asserts, one wrong, to the tests it was told to leave

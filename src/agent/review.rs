@@ -500,11 +500,29 @@ impl Agent<'_> {
         }
         let old = self.tools.text(path)?;
         let dropped = lang::dropped_asserts(language, &old, content);
+        let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();
+        // The same text in other quotes or spacing: t104's stock-fix
+        // wrote the project's test_stock.py again with `'pen'` for
+        // `"pen"`, and a goal that said to leave the tests as they are
+        // changed them.
+        let plain = |text: &str| -> String {
+            (text.chars())
+                .filter(|c| !c.is_whitespace())
+                .map(|c| if c == '\'' { '"' } else { c })
+                .collect()
+        };
+        let rewritten = content.trim() != old.trim() && plain(content) == plain(&old);
+        if projects && rewritten {
+            return Some(format!(
+                "not written: {path} was there before this run and holds the project's tests; \
+                 this change writes the same tests again, in other quotes or spacing. Leave \
+                 {path} as it is and change the code it tests."
+            ));
+        }
         if projects && dropped.is_empty() {
             return self.failing_tests_grown(language, path, &old, content);
         }
         let shown: Vec<String> = dropped.iter().take(3).map(|l| format!("`{l}`")).collect();
-        let asserts = |text: &str| text.lines().filter(|l| language.asserts(l.trim())).count();
         let fewer = asserts(&old).saturating_sub(asserts(content));
         // The run's own tests may lose a wrong assert while most of them
         // stay: a package run's `assert mul() == 0` (a call with no
