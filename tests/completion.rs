@@ -7317,7 +7317,7 @@ fn a_function_right_on_the_goals_example_and_wrong_a_digit_away_is_not_done() {
     let floored = format!("{PRICES}\n\ndef to_cents(text):\n    return int(float(text) * 100)\n");
     let rounded = "def to_cents(text):\n    return round(float(text) * 100)\n";
     let wrong = "def to_cents(text):\n    return int(float(text))\n";
-    let script = |code: &str, writes: &[&str]| {
+    let script = |code: &str, writes: &[&str], chooses: &[&str]| {
         serde_json::from_value::<crate::support::fake_ollama::Script>(serde_json::json!({
             "plan": {"tasks": [{"path": "prices.py", "purpose": "add to_cents"}],
                 "check": "python3 prices.py"},
@@ -7331,16 +7331,18 @@ fn a_function_right_on_the_goals_example_and_wrong_a_digit_away_is_not_done() {
                 {"requirement": "to_cents(text) gives the whole number of cents",
                  "met": true, "evidence": "def to_cents multiplies by 100",
                  "about_tests": false, "about_output": false, "command": "", "expects": ""}]}}],
-            "examples": {"examples": ["assert to_cents('3.50') == 350"]},
+            "examples": {"examples": [
+                "assert to_cents('3.50') == 350", "assert to_cents('0.05') == 5"]},
             "writes": writes,
+            "chooses": chooses,
             "otherwise": {"tool_calls": [{"name": "run_cmd",
                 "arguments": {"cmd": "python3 prices.py"}}]}
         }))
         .expect("script")
     };
-    let test = |code: &str, writes: &[&str]| {
+    let test = |code: &str, writes: &[&str], chooses: &[&str]| {
         Test::new()
-            .serving(script(code, writes))
+            .serving(script(code, writes, chooses))
             .file("prices.py", PRICES)
             .args([
                 "Add to_cents(text) to prices.py: it turns a price like '3.50' into the whole \
@@ -7351,7 +7353,8 @@ fn a_function_right_on_the_goals_example_and_wrong_a_digit_away_is_not_done() {
     };
     let held = "to_cents returns what the goal says it returns";
 
-    let floor = test(&floored, &[rounded, rounded]);
+    // The model, asked which of 489 and 488 '4.89' gives, says 489.
+    let floor = test(&floored, &[rounded, rounded], &["489"]);
     floor.run().assert_code(1);
     let state = floor.assert_replay_matches();
     let examples = state.examples.clone().unwrap_or_default();
@@ -7375,19 +7378,38 @@ fn a_function_right_on_the_goals_example_and_wrong_a_digit_away_is_not_done() {
     // Neither the plan nor a test is held to them as the goal's words.
     assert_eq!(
         state.goal_given(),
-        [("to_cents('3.50')".to_string(), "350".to_string())]
+        [
+            ("to_cents('3.50')".to_string(), "350".to_string()),
+            ("to_cents('0.05')".to_string(), "5".to_string())
+        ]
     );
 
-    // Writings that do not return the goal's 350 for '3.50' say nothing
-    // of '7.34': the function is judged as before.
-    let unfaithful = test(&floored, &[wrong, wrong, wrong]);
+    // A model that does not choose the writings' value both times (it
+    // chooses by place, or the goal's words do not decide the call) holds
+    // the function to nothing there.
+    let unchosen = test(&floored, &[rounded, rounded], &[]);
+    unchosen.run().assert_code(0);
+    let state = unchosen.assert_replay_matches();
+    assert!(
+        state
+            .settled
+            .iter()
+            .any(|s| s.call == "to_cents('4.89')" && !s.held),
+        "{:?}",
+        state.settled
+    );
+
+    // Writings that do not return the goal's 350 for '3.50' say nothing,
+    // of other prices or of '0.05' (they agree on 0 there, and the model's
+    // 5 stands): the function is judged as before.
+    let unfaithful = test(&floored, &[wrong, wrong, wrong], &["489"]);
     unfaithful.run().assert_code(0);
     let state = unfaithful.assert_replay_matches();
     let examples = state.examples.clone().unwrap_or_default();
-    assert!(!examples.iter().any(|e| e.variant), "{examples:?}");
+    assert!(!examples.iter().any(|e| e.written), "{examples:?}");
 
     // A right function returns what the writings agree on.
-    let right = test(&format!("{PRICES}\n\n{rounded}"), &[rounded, rounded]);
+    let right = test(&format!("{PRICES}\n\n{rounded}"), &[rounded, rounded], &[]);
     right.run().assert_code(0);
     let state = right.assert_replay_matches();
     let examples = state.examples.clone().unwrap_or_default();

@@ -21,11 +21,13 @@ pub struct Example {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written: bool,
     /// The call is an example of the goal's own with its digits changed
-    /// (see [`variant`]), its value what writings of the function that
+    /// (see [`variants`]), its value what writings of the function that
     /// return the goal's own values there agreed on: called apart from the
     /// goal's examples, and held only where the function returns a value
     /// of the same kind (the changed arguments may be outside what the
-    /// function takes).
+    /// function takes) and the model, asked which of the two the call
+    /// returns, chooses this one both times (the goal's words may not
+    /// decide it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub variant: bool,
 }

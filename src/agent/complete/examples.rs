@@ -512,7 +512,11 @@ impl Agent<'_> {
     /// temperature 0 and 0.7, were all right but one, which raised
     /// IndexError on ''. A writing warmer than the run's can be wrong too
     /// (t82's wordplay: `text[::-1]` at 0.6), so where the first two
-    /// disagree a third decides. `None` when the run ended meanwhile.
+    /// disagree a third decides. Each writing is called on the goal's own
+    /// examples too (those whose value the goal's words give), and counts
+    /// only when it returns their values; and on those examples with other
+    /// digits ([`examples::variants`]), whose values it then holds as
+    /// well. `None` when the run ended meanwhile.
     #[allow(clippy::type_complexity)]
     async fn written(
         &mut self,
@@ -607,8 +611,14 @@ impl Agent<'_> {
                         .iter()
                         .any(|t| t.same && same_call(&t.call, &example.call))
                 });
+                // A writing that returns otherwise than the goal's words on
+                // the goal's own call is no reading of them: t104's
+                // add-initials writings joined the letters with dots, gave
+                // 'A.L' for the goal's 'A.L.', agreed on 'J.D' for 'john
+                // doe', and a right function was held to that.
                 let mut values: Vec<(String, String)> = tried
                     .into_iter()
+                    .filter(|_| faithful)
                     .filter(|t| !known.iter().any(|k| same_call(&k.call, &t.call)))
                     .filter_map(|t| Some((t.call, t.got.ok()?)))
                     .collect();
@@ -879,7 +889,8 @@ impl Agent<'_> {
             // The goal's examples with other digits, called apart: the
             // changed arguments may be outside what the function takes, or
             // make it hang, so only a value of the kind the writings gave
-            // is held (see `Example::variant`).
+            // counts (see `Example::variant`), and the first that differs
+            // is held only when settled so.
             if !variants.is_empty()
                 && let Some(command) =
                     self.languages[at].examples_command(&module, &name, &variants)
@@ -888,11 +899,24 @@ impl Agent<'_> {
                     break;
                 };
                 eprintln!("DEBUG variants {command} => {printed}");
-                if let Some((probed, _)) = examples::read(&printed) {
-                    tried.extend(probed.into_iter().filter(|t| {
-                        matches!(&t.got, Ok(got)
-                            if examples::literal_kind(got) == examples::literal_kind(&t.wanted))
-                    }));
+                let differs = examples::read(&printed).and_then(|(probed, _)| {
+                    probed.into_iter().find(|t| {
+                        !t.same
+                            && matches!(&t.got, Ok(got)
+                                if examples::literal_kind(got) == examples::literal_kind(&t.wanted))
+                    })
+                });
+                // The writings agree, but the goal's words may not decide
+                // the call (`wrap('a bb ccc', 1)`: a word longer than the
+                // width): it counts only when the model, asked which of
+                // the two values it returns, chooses theirs both times.
+                if let Some(differs) = differs {
+                    let Some(held) = self.settle(&differs).await? else {
+                        return Ok(None);
+                    };
+                    if held {
+                        tried.push(differs);
+                    }
                 }
             }
             let each: Vec<String> = tried.iter().map(Tried::said).collect();
