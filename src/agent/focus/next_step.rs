@@ -911,6 +911,15 @@ pub fn repair(
         },
         _ => return None,
     };
+    // An error raised inside the code, from a line of the project's own
+    // tests: that line is what shows the call wrong (t104's stock-fix:
+    // `assert remove_stock(stock, "pen", 3) == 0` raised ValueError in
+    // stock.py, no question was asked, and the model rewrote the rest).
+    let raised = raised_from_test(state, only.is_some(), &file);
+    let file = match &raised {
+        Some((place, _)) => place.clone(),
+        None => file,
+    };
     let kept = kept_test(state, &file);
     let test = kept.unwrap_or_else(|| file.split_once(" line ").map_or(&file, |(path, _)| path));
     let line: usize = file.split_once(" line ")?.1.parse().ok()?;
@@ -929,7 +938,10 @@ pub fn repair(
     let source = text.lines().nth(line.checked_sub(1)?)?;
     let languages = Languages::default();
     let language = languages.for_path(test)?;
-    let gave = gave(language, source, &what)?;
+    let gave = match &raised {
+        Some((_, error)) => raised_by(language, source, error)?,
+        None => gave(language, source, &what)?,
+    };
     if language.no_value(&gave.actual) || calls_in_arguments(&gave.call) {
         return None;
     }
@@ -970,6 +982,48 @@ pub fn repair(
         definition,
         trace: None,
         unchanged: false,
+    })
+}
+
+/// Where the last failure (of the active subtask's last command, or of
+/// the last check of the project's tests when `checked`), raised at
+/// `file` (`stock.py line 11`), was raised from: the project's test line
+/// (`test_stock.py line 18`) whose call raised the error inside the code,
+/// and the error (`ValueError: only 3 pen left`).
+fn raised_from_test(state: &State, checked: bool, file: &str) -> Option<(String, String)> {
+    let output = match checked {
+        true => (state.checks.iter())
+            .find(|check| !check.passed() && check.tests.is_some_and(|t| t.failed > 0))
+            .map(|check| check.output.clone()),
+        false => super::failed_output(state),
+    }?;
+    let problem = (Languages::default().all())
+        .find_map(|language| language.failures(&output).into_iter().next())?;
+    let raised_at = format!("{} line {}", problem.path, problem.line?);
+    let (test, line) = problem.caller.filter(|_| raised_at == file)?;
+    let place = format!("{test} line {line}");
+    kept_test(state, &place)?;
+    Some((place, problem.message))
+}
+
+/// The assert of `source` that compares a call with a value, as a
+/// [`Gave`] whose call raised `error` in place of returning the value.
+fn raised_by(language: &dyn crate::lang::Language, source: &str, error: &str) -> Option<Gave> {
+    let (call, expected) =
+        (language.assertions_on(source).into_iter()).find_map(|(left, right)| {
+            let called = |side: &str| crate::lang::examples::call_name(side).is_some();
+            match (called(&left), called(&right)) {
+                (true, false) => Some((left, right)),
+                (false, true) => Some((right, left)),
+                _ => None,
+            }
+        })?;
+    Some(Gave {
+        call: call.trim().to_string(),
+        actual: format!("raised {error}"),
+        expected: expected.trim().to_string(),
+        corrected: source.trim().to_string(),
+        around: None,
     })
 }
 

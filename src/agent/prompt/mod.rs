@@ -237,12 +237,26 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
         .as_deref()
         .map(|trace| format!("{trace}\n\n"))
         .unwrap_or_default();
+    // A call that raised an error in place of a value (see
+    // `focus::repair`): "raised ValueError: ..." is what it did.
+    let (returned, returns, gives) = match actual.strip_prefix("raised ") {
+        Some(error) => (
+            format!("raised {error}"),
+            format!("raises {error}"),
+            format!("raises {error}"),
+        ),
+        None => (
+            format!("returned {actual}"),
+            format!("returns {actual}"),
+            format!("gives {actual}"),
+        ),
+    };
     // t25's grades-fix model gave the same `letter` back to the same
     // question, three times.
     let unchanged = match unchanged {
         true => format!(
-            "Your last answer gave {name} back as it already was, so `{call}` still returns \
-             {actual}: the change must be to a line the call runs.\n\n"
+            "Your last answer gave {name} back as it already was, so `{call}` still \
+             {returns}: the change must be to a line the call runs.\n\n"
         ),
         false => String::new(),
     };
@@ -254,18 +268,18 @@ pub fn repair_question(repair: &focus::Repair) -> Question {
             };
             format!(
                 "The test in {test} is right{why}, and it fails:\n```{language}\n{line}\n```\n\
-                 `{call}` returned {actual}; the test expects {expected}."
+                 `{call}` {returned}; the test expects {expected}."
             )
         }
         focus::Shown::Goal => format!(
-            "The goal says `{call}` returns {expected}, and it returned {actual}: the function \
-             is wrong."
+            "The goal says `{call}` returns {expected}, and it {returned}: the function is \
+             wrong."
         ),
     };
     let differ = focus::differ(actual, expected);
     let ask = format!(
         "{shown}{differ}\n\nThe function {name}, in {module}:\n```{language}\n{definition}\n```\n\n\
-         {trace}{unchanged}What in {name} gives {actual} instead of {expected}? {}",
+         {trace}{unchanged}What in {name} {gives} instead of {expected}? {}",
         answer_form(language, name)
     );
     Question {

@@ -651,3 +651,56 @@ fn an_error_raised_inside_code_that_stays_points_at_the_test_line_that_called_it
         }
     );
 }
+
+#[test]
+fn an_error_raised_in_the_code_from_the_projects_test_is_asked_of_the_function() {
+    // t104's stock-fix: the project's test's call raised ValueError inside
+    // stock.py; no question was asked, and the model rewrote the rest.
+    let out = "\n--- stdout ---\n..F.                 [100%]\n=== FAILURES ===\n____ test_remove_everything ____\n\n    def test_remove_everything():\n        stock = {\"pen\": 3}\n>       assert remove_stock(stock, \"pen\", 3) == 0\n               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n\ntest_stock.py:6: \n_ _ _ _ _ _ _ _\n\nstock = {'pen': 3}, item = 'pen', qty = 3\n\n    def remove_stock(stock, item, qty):\n        have = stock.get(item, 0)\n        if have <= qty:\n>           raise ValueError(f\"only {have} {item} left\")\nE           ValueError: only 3 pen left\n\nstock.py:3: ValueError\n=== short test summary info ===\nFAILED test_stock.py::test_remove_everything - ValueError: only 3 pen left\n1 failed, 3 passed in 0.02s";
+    let code = "def remove_stock(stock, item, qty):\n    have = stock.get(item, 0)\n    if have <= qty:\n        raise ValueError(f\"only {have} {item} left\")\n    stock[item] = have - qty\n    return stock[item]\n";
+    let contents = [
+        ("stock.py".to_string(), code.to_string()),
+        (
+            "test_stock.py".to_string(),
+            "def test_remove_everything():\n    stock = {\"pen\": 3}\n    assert remove_stock(stock, \"pen\", 3) == 0\n"
+                .replace("def test", "from stock import remove_stock\n\n\ndef test"),
+        ),
+    ];
+    let mut s = state();
+    in_baseline(&mut s, "stock.py");
+    in_baseline(&mut s, "test_stock.py");
+    exchange(&mut s, vec![("run_cmd", ran(PYTEST, 1, out))]);
+    // A test the run changed may be the wrong one.
+    s.baseline.changed.push("test_stock.py".into());
+    assert_eq!(repair(&s, &contents, |_| None), None);
+    s.baseline.changed.clear();
+    s.failing_before = vec!["test_stock.py::test_remove_everything".into()];
+    let asked = repair(&s, &contents, |_| None).expect("a repair");
+    assert_eq!(
+        (
+            asked.module.as_str(),
+            asked.name.as_str(),
+            asked.call.as_str()
+        ),
+        (
+            "stock.py",
+            "remove_stock",
+            "remove_stock(stock, \"pen\", 3)"
+        )
+    );
+    assert_eq!(
+        (asked.actual.as_str(), asked.expected.as_str()),
+        ("raised ValueError: only 3 pen left", "0")
+    );
+    let question = crate::agent::prompt::repair_question(&asked);
+    assert!(
+        question.ask.contains(
+            "`remove_stock(stock, \"pen\", 3)` raised ValueError: only 3 pen left; the test \
+             expects 0."
+        ) && question
+            .ask
+            .contains("What in remove_stock raises ValueError: only 3 pen left instead of 0?"),
+        "{}",
+        question.ask
+    );
+}
