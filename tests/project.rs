@@ -566,10 +566,18 @@ fn an_edit_whose_new_text_is_whole_definitions_is_put_in_by_them() {
 /// tests pass. calc.py never loses `add`.
 #[test]
 fn a_rewrite_that_drops_a_function_is_refused_naming_it() {
+    dropped_function_refused("Fix average in calc.py");
+    // A goal that names it may be asking to keep it (t105's add-wrap:
+    // "Keep center as it is", and `center` was written away): one the
+    // project's tests call stays.
+    dropped_function_refused("Fix average in calc.py and keep add as it is");
+}
+
+fn dropped_function_refused(goal: &str) {
     let test = Test::new()
         .calc_project()
         .script("drops_function")
-        .args(["Fix average in calc.py"]);
+        .args([goal]);
     let run = test.run();
     let records = test.records();
     let refused: Vec<&str> = records
