@@ -970,7 +970,7 @@ impl Agent<'_> {
             usage += reply.usage;
             retries += reply.retries;
             tracing::info!(call = %tried.call, answer = %reply.content, "which it returns");
-            let picked = match choice_of(&reply.content) {
+            let picked = match choice_in(&reply.content, a, b) {
                 Some('a') => a,
                 Some('b') => b,
                 _ => continue,
@@ -1094,7 +1094,7 @@ impl Agent<'_> {
             usage += reply.usage;
             retries += reply.retries;
             tracing::info!(%call, answer = %reply.content, "which it returns, of a failing test");
-            match choice_of(&reply.content) {
+            match choice_in(&reply.content, a, b) {
                 Some('a') if a == expected => chose.0 += 1,
                 Some('b') if b == expected => chose.0 += 1,
                 Some('a' | 'b') => chose.1 += 1,
@@ -1236,6 +1236,47 @@ fn choice_schema() -> Value {
     })
 }
 
+/// Which of `a` and `b` a choice answer gives: the one its working out
+/// (`why`) names when it names one and not the other, else the letter.
+/// t106's pricing-package, asked whether `format_cents(289)` returns
+/// '$289' or '$2.89', worked out "'$2.89'" both times and gave the letter
+/// `a` both times, wherever that value stood.
+fn choice_in(content: &str, a: &str, b: &str) -> Option<char> {
+    let why = json_of(content)
+        .ok()
+        .and_then(|value| value["why"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    match (names_value(&why, a), names_value(&why, b)) {
+        (true, false) => Some('a'),
+        (false, true) => Some('b'),
+        _ => choice_of(content),
+    }
+}
+
+/// Whether `text` names `value` (a literal; a string by its text): as a
+/// whole, not as a piece of a longer word or number (`2` in `2.89`).
+fn names_value(text: &str, value: &str) -> bool {
+    let value = value.trim();
+    let bare = ['\'', '"']
+        .into_iter()
+        .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote))
+        .unwrap_or(value);
+    if bare.trim().is_empty() {
+        return false;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(bare).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let mut after = text[at + bare.len()..].chars();
+        let (next, then) = (after.next(), after.next());
+        let digit_on = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+        let inside_word = before.is_some_and(word) || next.is_some_and(word);
+        let inside_number = before == Some('.') && digit_on(bare.chars().next())
+            || next == Some('.') && digit_on(then);
+        !inside_word && !inside_number
+    })
+}
+
 /// The letter a choice answer gives: `a` or `b`.
 fn choice_of(content: &str) -> Option<char> {
     let value = json_of(content).ok()?;
@@ -1292,6 +1333,25 @@ mod tests {
     #[test]
     fn a_choice_answer_gives_its_letter_and_nothing_else_counts() {
         assert_eq!(choice_of(r#"{"why": "4*6/2", "answer": "a"}"#), Some('a'));
+        // The value its working out names, wherever it stands.
+        let why = r#"{"why": "289 cents would be formatted as '$2.89'.", "answer": "a"}"#;
+        assert_eq!(choice_in(why, "'$289'", "'$2.89'"), Some('b'));
+        assert_eq!(choice_in(why, "'$2.89'", "'$289'"), Some('a'));
+        // Both named, or neither: the letter.
+        let both = r#"{"why": "not 488 but 489", "answer": "b"}"#;
+        assert_eq!(choice_in(both, "489", "488"), Some('b'));
+        assert_eq!(
+            choice_in(r#"{"why": "it is 12", "answer": "a"}"#, "2", "1"),
+            Some('a')
+        );
+        assert_eq!(
+            choice_in(r#"{"why": "2.5 in all", "answer": "a"}"#, "5", "2"),
+            Some('a')
+        );
+        assert_eq!(
+            choice_in(r#"{"why": "it gives 2", "answer": "a"}"#, "5", "2"),
+            Some('b')
+        );
         assert_eq!(choice_of(r#"{"why": "", "answer": "(B)"}"#), Some('b'));
         assert_eq!(choice_of(r#"{"why": "", "answer": "c"}"#), None);
         assert_eq!(choice_of(r#"{"why": "12"}"#), None);
