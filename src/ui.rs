@@ -402,7 +402,7 @@ impl Terminal {
                         s.dim.apply_to("and"),
                         changed.len(),
                         shorten(&first.call, 40),
-                        shorten(&first.returns[0], 20)
+                        shorten(first.returns.first().map_or("", String::as_str), 20)
                     ));
                 }
             }

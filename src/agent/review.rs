@@ -862,21 +862,23 @@ impl Agent<'_> {
     /// The names the test files the project had before the run call, as
     /// they are now (see [`lang::Language::called`]).
     fn called_by_project_tests(&self) -> Vec<String> {
-        let mut called = Vec::new();
-        for path in self.state().baseline.files.keys() {
-            let Some(language) = self.reviews.languages.for_path(path) else {
-                continue;
-            };
-            if !language.is_test(path) {
-                continue;
-            }
-            let Some(text) = self.tools.text(path) else {
-                continue;
-            };
-            let found = language.called(&[(path.clone(), text)]);
-            called.extend(found.into_iter().flatten().flatten());
-        }
-        called
+        let paths: Vec<&String> = self.state().baseline.files.keys().collect();
+        self.reviews
+            .languages
+            .all()
+            .flat_map(|language| {
+                let tests: Vec<(String, String)> = (paths.iter())
+                    .filter(|path| language.owns(path) && language.is_test(path))
+                    .filter_map(|path| Some((path.to_string(), self.tools.text(path)?)))
+                    .collect();
+                match tests.is_empty() {
+                    true => Vec::new(),
+                    false => language.called(&tests),
+                }
+            })
+            .flatten()
+            .flatten()
+            .collect()
     }
 
     /// `content` put into `path` beside what it holds, when `content` is

@@ -783,7 +783,6 @@ impl Agent<'_> {
         }
         let goal = self.state().goal.clone();
         let mut examined = Vec::new();
-        eprintln!("DEBUG examine {:?}", self.examinable());
         for (name, module, at) in self.examinable() {
             let (variants, own): (Vec<Example>, Vec<Example>) = examples
                 .iter()
@@ -898,7 +897,6 @@ impl Agent<'_> {
                 let Some((_, printed)) = self.run_examples(&command, VARIANT_TIMEOUT).await else {
                     break;
                 };
-                eprintln!("DEBUG variants {command} => {printed}");
                 let differs = examples::read(&printed).and_then(|(probed, _)| {
                     probed.into_iter().find(|t| {
                         !t.same
@@ -1254,15 +1252,22 @@ fn choice_in(content: &str, a: &str, b: &str) -> Option<char> {
 }
 
 /// Whether `text` names `value` (a literal; a string by its text): as a
-/// whole, not as a piece of a longer word or number (`2` in `2.89`).
+/// whole, not as a piece of a longer word or number (`2` in `2.89`). A
+/// string of letters and spaces alone counts only in quotes: bare, it may
+/// be a word of the working out's prose (`'a'` of "returns a string").
 fn names_value(text: &str, value: &str) -> bool {
     let value = value.trim();
-    let bare = ['\'', '"']
+    let quoted = ['\'', '"']
         .into_iter()
-        .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote))
-        .unwrap_or(value);
+        .find_map(|quote| value.strip_prefix(quote)?.strip_suffix(quote));
+    let bare = quoted.unwrap_or(value);
     if bare.trim().is_empty() {
         return false;
+    }
+    if quoted.is_some() && bare.chars().all(|c| c.is_alphabetic() || c == ' ') {
+        return ['\'', '"']
+            .iter()
+            .any(|q| text.contains(&format!("{q}{bare}{q}")));
     }
     let word = |c: char| c.is_alphanumeric() || c == '_';
     text.match_indices(bare).any(|(at, _)| {
@@ -1352,6 +1357,11 @@ mod tests {
             choice_in(r#"{"why": "it gives 2", "answer": "a"}"#, "5", "2"),
             Some('b')
         );
+        // A word of the prose is no string's value; in quotes it is.
+        let prose = r#"{"why": "it returns a string, 'ab'", "answer": "a"}"#;
+        assert_eq!(choice_in(prose, "'a'", "'ab'"), Some('b'));
+        let prose = r#"{"why": "it returns a string", "answer": "b"}"#;
+        assert_eq!(choice_in(prose, "'a'", "'ab'"), Some('b'));
         assert_eq!(choice_of(r#"{"why": "", "answer": "(B)"}"#), Some('b'));
         assert_eq!(choice_of(r#"{"why": "", "answer": "c"}"#), None);
         assert_eq!(choice_of(r#"{"why": "12"}"#), None);

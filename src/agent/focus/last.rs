@@ -489,10 +489,7 @@ fn failed_at(state: &State, output: &str) -> Option<String> {
 /// read as a failed command of the subtask is: what a change of the code
 /// it calls starts from, before the subtask has run anything.
 pub fn checked_failure(state: &State) -> Option<Last> {
-    let check = state
-        .checks
-        .iter()
-        .find(|check| !check.passed() && check.tests.is_some_and(|t| t.failed > 0))?;
+    let check = failed_tests_check(state)?;
     let status = match check.exit_code {
         Some(code) => format!("exit code {code}"),
         None => "was killed".to_string(),
@@ -505,6 +502,11 @@ pub fn checked_failure(state: &State) -> Option<Last> {
         what,
         file: failed_at(state, &check.output),
     })
+}
+
+/// The last check over the whole project that ran tests and some failed.
+pub(super) fn failed_tests_check(state: &State) -> Option<&verdict::CheckRun> {
+    (state.checks.iter()).find(|check| !check.passed() && check.tests.is_some_and(|t| t.failed > 0))
 }
 
 /// The project's tests that `output` says failed and that passed when they

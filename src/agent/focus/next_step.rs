@@ -992,9 +992,7 @@ pub fn repair(
 /// and the error (`ValueError: only 3 pen left`).
 fn raised_from_test(state: &State, checked: bool, file: &str) -> Option<(String, String)> {
     let output = match checked {
-        true => (state.checks.iter())
-            .find(|check| !check.passed() && check.tests.is_some_and(|t| t.failed > 0))
-            .map(|check| check.output.clone()),
+        true => super::last::failed_tests_check(state).map(|check| check.output.clone()),
         false => super::failed_output(state),
     }?;
     let problem = (Languages::default().all())
