@@ -424,5 +424,11 @@ fn a_reply_cut_off_at_the_cap_is_corrected_without_the_schemas() {
         corrections[0]
     );
     assert!(!corrections[0].contains("list_dir"), "{}", corrections[0]);
+    // The file is new: it is to be written shorter, not edited.
+    assert!(
+        corrections[0].contains("hello.py is not there yet, so write_file it shorter"),
+        "{}",
+        corrections[0]
+    );
     assert_eq!(test.read("hello.py"), "print(\"Hello, World!\")\n");
 }

@@ -193,6 +193,26 @@ impl Agent<'_> {
         Some(error)
     }
 
+    /// What to answer with after a reply the token cap cut (or the runner
+    /// stopped) in a call: a file that is there is changed a part at a
+    /// time; a new one is written shorter first. t106's temps-tests, told
+    /// to edit_file a part of tests/test_temps.py after its write of the
+    /// new file was cut, edited the file that was not there nine times.
+    pub(super) fn after_cut_off(&self, content: &str) -> String {
+        let new_file = text_calls::begun_calls(content, &tools::names())
+            .into_iter()
+            .filter(|call| call.name == "write_file")
+            .find_map(|call| call.arguments["path"].as_str().map(str::to_string))
+            .filter(|path| self.tools.contents(path).is_none());
+        match new_file {
+            Some(path) => format!(
+                "{path} is not there yet, so write_file it shorter: each test or function once, \
+                 a few of them; add more after with edit_file."
+            ),
+            None => "to change part of a file, edit_file that part.".into(),
+        }
+    }
+
     /// A checked call the runner still refuses: a subtask marked done before
     /// anything was done for it (small models copy the call that ends a
     /// subtask from their prompt), or a file written with the mark of a

@@ -77,6 +77,7 @@ impl Agent<'_> {
             .unzip();
         let acted = !calls.is_empty();
         let cut_off = crate::model::runaway::cut_off(done_reason.as_deref());
+        let after_cut = (cut_off && broken.is_some()).then(|| self.after_cut_off(&content));
         self.record(
             Event::ModelReplied {
                 content,
@@ -103,10 +104,13 @@ impl Agent<'_> {
             match cut_off {
                 // The call was made, only too long: the schemas again would
                 // be ~400 tokens more in every later prompt of the subtask.
-                true => self.record_correction(format!(
-                    "Your last reply did not run: {error}. Answer again with one complete tool \
-                     call: to change part of a file, edit_file that part."
-                ))?,
+                true => {
+                    let then = after_cut.unwrap_or_default();
+                    self.record_correction(format!(
+                        "Your last reply did not run: {error}. Answer again with one complete \
+                         tool call: {then}"
+                    ))?
+                }
                 false => self.send_correction(&error)?,
             }
             return Ok(Step::Reask);

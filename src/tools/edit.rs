@@ -8,6 +8,7 @@
 //! model can quote again.
 
 use super::confined::resolve;
+use super::paths::PathError;
 use super::{files, removal, write};
 use crate::lang::Languages;
 use crate::state::{ActionOutcome, RefusalKind};
@@ -169,8 +170,22 @@ pub fn edit_over(
     languages: Option<&Languages>,
     prior: Option<Option<Vec<u8>>>,
 ) -> ActionOutcome {
-    if let Err(e) = resolve(root, given, false) {
-        return files::path_refusal(given, e, None);
+    match resolve(root, given, false) {
+        // Its folder is not there either: the file is new, and an edit
+        // cannot make it. t106's temps-tests edited tests/test_temps.py,
+        // never written, nine times, each told only that there was no
+        // such file or folder.
+        Err(PathError::MissingFolder) => {
+            return ActionOutcome::refused(
+                RefusalKind::NoSuchPath,
+                format!(
+                    "edit_file {given}: no such file (its folder is not there either); \
+                     create it with write_file and its whole content"
+                ),
+            );
+        }
+        Err(e) => return files::path_refusal(given, e, None),
+        Ok(_) => {}
     }
     let read = match prior {
         Some(prior) => Ok(prior),
@@ -664,6 +679,23 @@ mod tests {
             "{old:?} {new:?}"
         );
         assert_eq!(smallest(before, before), None);
+    }
+
+    #[test]
+    fn an_edit_of_a_file_that_is_not_there_says_to_write_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for given in ["tests/test_t.py", "test_t.py"] {
+            let outcome = edit_file(&root, given, "a = 1", "a = 2", None);
+            assert!(!outcome.ok, "{given}");
+            assert_eq!(outcome.refusal, Some(RefusalKind::NoSuchPath), "{given}");
+            let said = outcome.error.unwrap_or_default();
+            assert!(
+                said.contains("create it with write_file"),
+                "{given}: {said}"
+            );
+        }
+        assert!(!root.join("tests").exists(), "nothing is made");
     }
 
     #[test]

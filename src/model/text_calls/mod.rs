@@ -121,6 +121,13 @@ pub fn extract_unclosed(text: &str, known: &[&str]) -> Vec<ToolCall> {
     closed_calls(text, known, true)
 }
 
+/// The calls a reply cut by the token cap began, each with what was open
+/// at the cut closed: a file's content is cut short. For what the call
+/// meant (its tool, its path), never to run.
+pub fn begun_calls(text: &str, known: &[&str]) -> Vec<ToolCall> {
+    closed_calls(text, known, false)
+}
+
 /// The calls of the first candidate of `text` that gives any, with what is
 /// open at its end closed (and, with `close_at_fence`, at a closing fence).
 pub(super) fn closed_calls(text: &str, known: &[&str], close_at_fence: bool) -> Vec<ToolCall> {

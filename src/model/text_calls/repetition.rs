@@ -64,6 +64,7 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
             (true, _) => start,
             (false, Some(start)) => start,
             (false, None) => match counting_from(&lines)
+                .or_else(|| counting_blocks_from(&lines))
                 .or_else(|| literals_from(&lines))
                 .or_else(|| blank_from(&lines))
             {
@@ -115,7 +116,19 @@ const MIN_COUNTING: usize = 12;
 /// the test the model meant. Only of a reply cut at the cap: a table
 /// written whole stays whole.
 fn counting_from(lines: &[&str]) -> Option<usize> {
-    // A number's sign is the number's: `add(-5, -5)` after `add(5, 5)`.
+    let mut start = lines.len();
+    while start > 1 && numbers_only(lines[start - 2], lines[start - 1]) {
+        start -= 1;
+    }
+    // `start` is the run's second line: the run is one longer.
+    let run = lines.len() - start + 1;
+    (lines.len() >= 2 && run >= MIN_COUNTING).then(|| start - 1 + MIN_REPEATED)
+}
+
+/// Whether line `b` is line `a` but for its numbers (a number's sign is
+/// the number's: `add(-5, -5)` after `add(5, 5)`); a blank line is no such
+/// line.
+fn numbers_only(a: &str, b: &str) -> bool {
     let unsigned = |line: &str| -> String {
         let chars: Vec<char> = line.chars().collect();
         chars
@@ -125,26 +138,71 @@ fn counting_from(lines: &[&str]) -> Option<usize> {
             .map(|(_, c)| *c)
             .collect()
     };
-    let numbers_only = |a: &str, b: &str| {
-        let (a, b) = (unsigned(a), unsigned(b));
-        let (wa, sa) = runaway::words_and_skeleton(&a);
-        let (wb, sb) = runaway::words_and_skeleton(&b);
-        !a.trim().is_empty()
-            && sa == sb
-            && wa.len() == wb.len()
-            && wa.iter().zip(&wb).all(|(x, y)| {
-                x == y
-                    || (x.bytes().all(|c| c.is_ascii_digit())
-                        && y.bytes().all(|c| c.is_ascii_digit()))
-            })
-    };
-    let mut start = lines.len();
-    while start > 1 && numbers_only(lines[start - 2], lines[start - 1]) {
-        start -= 1;
+    let (a, b) = (unsigned(a), unsigned(b));
+    let (wa, sa) = runaway::words_and_skeleton(&a);
+    let (wb, sb) = runaway::words_and_skeleton(&b);
+    !a.trim().is_empty()
+        && sa == sb
+        && wa.len() == wb.len()
+        && wa.iter().zip(&wb).all(|(x, y)| {
+            x == y
+                || (x.bytes().all(|c| c.is_ascii_digit()) && y.bytes().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// Copies of a block of lines, each the one before it but for its numbers,
+/// that are a model counting on: [`MIN_COUNTING`] lines or more in all,
+/// and at least this many copies.
+const MIN_COUNTED_BLOCKS: usize = 4;
+/// Lines of such a block, at most (a comment, a value, an assert and a
+/// blank line, twice).
+const MAX_BLOCK: usize = 8;
+
+/// Where the lines to drop begin, when `lines` (a file of a reply cut at
+/// the token cap, its last block perhaps cut short) ends in blocks of two
+/// to [`MAX_BLOCK`] lines, each the block before it but for its numbers
+/// (or the same), [`MIN_COUNTED_BLOCKS`] of them or more and
+/// [`MIN_COUNTING`] lines or more: the first copies, [`MIN_REPEATED`]
+/// lines or more and two copies at least, are kept. t106's temps-tests
+/// wrote `# Test 19: above`, `readings = [10, 20, 30, 40, 50]`, `assert
+/// above(readings, -10) == 0` and a blank line, numbers counting on, from
+/// Test 2 to Test 22 at the cap, nine replies in a row; no line alike the
+/// next but for its numbers, as [`counting_from`] takes them. Only of a
+/// reply cut at the cap: a table written whole stays whole.
+fn counting_blocks_from(lines: &[&str]) -> Option<usize> {
+    let same = |a: &str, b: &str| a == b || numbers_only(a, b);
+    for period in 2..=MAX_BLOCK {
+        for cut in 0..period {
+            let whole = &lines[..lines.len().saturating_sub(cut)];
+            let n = whole.len();
+            if n < MIN_COUNTED_BLOCKS * period {
+                break;
+            }
+            let block = |copy: usize| &whole[n - (copy + 1) * period..n - copy * period];
+            let mut copies = 1;
+            while (copies + 1) * period <= n
+                && block(copies)
+                    .iter()
+                    .zip(block(copies - 1))
+                    .all(|(a, b)| same(a, b))
+            {
+                copies += 1;
+            }
+            // A block of blank lines or of one line again is no block of
+            // code counted on.
+            let meant = block(0).iter().filter(|l| !l.trim().is_empty()).count();
+            let counted = (1..copies).any(|copy| block(copy) != block(copy - 1));
+            if copies >= MIN_COUNTED_BLOCKS
+                && copies * period >= MIN_COUNTING
+                && meant >= 2
+                && counted
+            {
+                let kept = MIN_REPEATED.div_ceil(period).max(2);
+                return Some(n - copies * period + kept * period);
+            }
+        }
     }
-    // `start` is the run's second line: the run is one longer.
-    let run = lines.len() - start + 1;
-    (lines.len() >= 2 && run >= MIN_COUNTING).then(|| start - 1 + MIN_REPEATED)
+    None
 }
 
 /// Lines in a row at the end of a reply cut at the cap, of at most

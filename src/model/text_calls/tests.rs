@@ -598,3 +598,41 @@ fn a_listing_of_the_same_statements_for_other_values_to_the_cap_is_cut() {
     assert_eq!(cut_repetition(&listing(20, 4), &KNOWN), None);
     assert_eq!(cut_repetition(&listing(30, 5), &KNOWN), None);
 }
+
+/// t106's temps-tests (Ollama API): a test file's block of a comment, a
+/// list, an assert and a blank line, written again with the numbers
+/// counting on (`# Test 19`, `above(readings, -10)`), to the token cap
+/// nine replies in a row. The file up to the blocks and their first two
+/// is written.
+#[test]
+fn blocks_alike_but_for_their_numbers_to_the_cap_are_cut() {
+    let reply = include_str!("../../../fixtures/replies/counted_blocks_to_the_cap.txt");
+    let (calls, dropped) = cut_repetition(reply, &KNOWN).unwrap();
+    assert_eq!(calls[0].arguments["path"], "tests/test_temps.py");
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert!(dropped >= 60, "{dropped}");
+    assert!(
+        content.starts_with("from temps import hottest, above\n\n# Test 1: hottest\n"),
+        "{content}"
+    );
+    assert_eq!(content.matches("assert above(").count(), 2, "{content}");
+    assert!(content.ends_with("\n"), "{content}");
+    // Blocks that differ in a word, or too few of them: a file cut short,
+    // not written.
+    let blocks = |n: usize, named: bool| -> String {
+        let text: String = (0..n)
+            .map(|i| {
+                let name = if named { format!("f{i}") } else { "f".into() };
+                format!("# Test {i}\\nx = [{i}, 2]\\nassert {name}(x, {i}) == 0\\n\\n")
+            })
+            .collect();
+        format!(
+            "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"t.py\", \"content\": \"from m import f\\n\\n{text}# Test"
+        )
+    };
+    let (calls, _) = cut_repetition(&blocks(6, false), &KNOWN).unwrap();
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert_eq!(content.matches("assert f(").count(), 2, "{content}");
+    assert_eq!(cut_repetition(&blocks(3, false), &KNOWN), None);
+    assert_eq!(cut_repetition(&blocks(8, true), &KNOWN), None);
+}
