@@ -222,10 +222,22 @@ pub fn edit_over(
     if outcome.ok {
         let removed = old.lines().count();
         let added = new.lines().count();
+        let left = body_left(&edited, old, new)
+            .map(|(line, body)| {
+                format!(
+                    "\nLines {line} to {} of {given}, after your new lines, are the body the \
+                     block had before, much like your new lines, and are still there:\n```\n{}\n\
+                     ```\nIf your new lines replace them, remove them: edit_file with them as \
+                     `old` and \"\" as `new`.",
+                    line + body.len() - 1,
+                    body.join("\n")
+                )
+            })
+            .unwrap_or_default();
         outcome.result = match &outcome.write {
             Some(change) if change.changed() => format!(
                 "Edited {}: replaced {removed} line(s) with {added} line(s); the file now has {} \
-                 bytes{}{note}",
+                 bytes{}{note}{left}",
                 change.path,
                 change.bytes,
                 removal::lost(&change.removed)
@@ -240,6 +252,82 @@ pub fn edit_over(
         };
     }
     outcome
+}
+
+/// Lines of a block's old body an edit left after its new one: `old`
+/// quoted the block's first line (`def main(argv):`), `new` gave that line
+/// and a body, and the body the block had goes on after it, its lines
+/// much like the new ones. t107's grep-lines quoted `def main(argv):` and
+/// gave a main that reads `--match`; the old `with open(argv[0])` loop
+/// stayed under it, took `--match` for the file, and the model wrote the
+/// file again eight times, that loop kept each time. The first line's
+/// number and the body's lines (to the first line not indented past the
+/// quoted one), when most of them are like a new line.
+fn body_left(edited: &str, old: &str, new: &str) -> Option<(usize, Vec<String>)> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let head = old.lines().rev().find(|line| !line.trim().is_empty())?;
+    let new_lines: Vec<&str> = new.lines().collect();
+    let kept = new_lines
+        .iter()
+        .position(|line| line.trim() == head.trim())?;
+    let depth = indent(new_lines[kept]);
+    let added: Vec<&str> = new_lines[kept + 1..]
+        .iter()
+        .copied()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    if added.len() < 2 || added.iter().any(|line| indent(line) <= depth) {
+        return None;
+    }
+    let passage = new.trim_end_matches('\n');
+    let at = edited.find(passage)? + passage.len();
+    let after = &edited[at..];
+    let after = &after[after.find('\n')? + 1..];
+    let first = edited[..at].lines().count() + 1;
+    let mut body = Vec::new();
+    let mut skipped = 0;
+    for line in after.lines() {
+        if line.trim().is_empty() {
+            match body.is_empty() {
+                true => skipped += 1,
+                false => body.push(line),
+            }
+            continue;
+        }
+        if indent(line) <= depth || body.len() >= 12 {
+            break;
+        }
+        body.push(line);
+    }
+    while body.last().is_some_and(|line| line.trim().is_empty()) {
+        body.pop();
+    }
+    let words = |line: &str| -> Vec<String> {
+        line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let plain = |line: &str| line.trim().replace('"', "'");
+    let like = |line: &str| {
+        let w = words(line);
+        added.iter().any(|new| {
+            let n = words(new);
+            plain(new) == plain(line)
+                || (w.len() >= 2
+                    && n.len() >= 2
+                    && w[..2] == n[..2]
+                    && w.iter().filter(|x| n.contains(x)).count() * 5 >= w.len() * 3)
+        })
+    };
+    let lines: Vec<&&str> = body.iter().filter(|l| !l.trim().is_empty()).collect();
+    let alike = lines.iter().filter(|line| like(line)).count();
+    (lines.len() >= 2 && alike >= 2 && alike * 3 >= lines.len() * 2).then(|| {
+        (
+            first + skipped,
+            body.iter().map(|line| line.to_string()).collect(),
+        )
+    })
 }
 
 /// `new` for a one-line `old` found inside a line whose indentation it
@@ -679,6 +767,50 @@ mod tests {
             "{old:?} {new:?}"
         );
         assert_eq!(smallest(before, before), None);
+    }
+
+    #[test]
+    fn a_blocks_old_body_left_under_a_new_one_is_shown() {
+        // t107's grep-lines: the first line of main quoted, a new main given.
+        let text = "import sys\n\n\ndef main(argv):\n    with open(argv[0]) as f:\n        for line in f:\n            print(line, end=\"\")\n\n\nif __name__ == \"__main__\":\n    main(sys.argv[1:])\n";
+        let old = "import sys\n\n\ndef main(argv):";
+        let new = "import argparse\nimport sys\n\n\ndef main(argv):\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--match')\n    parser.add_argument('rest', nargs='*')\n    args = parser.parse_args()\n    with open(args.rest[0]) as f:\n        for line in f:\n            if args.match is None or args.match in line:\n                print(line, end='')\n";
+        let edited = apply(text, old, new, "lines.py").unwrap();
+        let (line, body) = body_left(&edited, old, new).expect("the old body is left");
+        assert_eq!(line, 15, "{edited}");
+        assert_eq!(
+            edited.lines().nth(line - 1),
+            Some("    with open(argv[0]) as f:")
+        );
+        assert_eq!(body.len(), 3, "{body:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("lines.py"), text).unwrap();
+        let outcome = edit_file(&root, "lines.py", old, new, None);
+        assert!(outcome.ok, "{}", outcome.result);
+        assert!(
+            outcome
+                .result
+                .contains("Lines 15 to 17 of lines.py, after your new lines"),
+            "{}",
+            outcome.result
+        );
+        // A body put in a block that keeps its own, unlike it; lines put in
+        // after a line that opens no block; a new function before another.
+        let adds = "def main(argv):\n    total = 0\n    for x in argv:\n        total += int(x)\n    print(total)\n";
+        let old = "def main(argv):";
+        let new = "def main(argv):\n    if not argv:\n        raise SystemExit('usage: sum N...')";
+        let edited = apply(adds, old, new, "s.py").unwrap();
+        assert_eq!(body_left(&edited, old, new), None, "{edited}");
+        let flat = "a = 1\nb = 2\nc = 3\n";
+        let edited = apply(flat, "a = 1", "a = 1\nb = 5\nc = 6", "t.py").unwrap();
+        assert_eq!(body_left(&edited, "a = 1", "a = 1\nb = 5\nc = 6"), None);
+        let two =
+            "import m\n\ndef test_a():\n    assert m.f(1, 'x') == 1\n    assert m.f(2, 'y') == 2\n";
+        let new =
+            "import m\n\ndef test_b():\n    assert m.f(3, 'x') == 3\n    assert m.f(4, 'y') == 4\n";
+        let edited = apply(two, "import m", new, "t.py").unwrap();
+        assert_eq!(body_left(&edited, "import m", new), None, "{edited}");
     }
 
     #[test]
