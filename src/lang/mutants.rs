@@ -58,6 +58,33 @@ pub struct Survivor {
     /// As shown: `add`, `Stack.pop`.
     pub name: String,
     pub mutant: Mutant,
+    /// A call whose value the mutant changes, when one was found.
+    pub example: Option<Catching>,
+}
+
+/// A call of a function whose value its mutant changes: a test that
+/// asserts `call == value` catches the mutant. Each as the language writes
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catching {
+    /// `hottest([30, 32, 37])`.
+    pub call: String,
+    /// What the function gives: `37`.
+    pub value: String,
+    /// What the mutant gives, or `raises TypeError`.
+    pub changed: String,
+}
+
+impl Catching {
+    fn read(line: &Value) -> Option<Catching> {
+        let example = line.get("example")?;
+        let text = |key: &str| Some(example.get(key)?.as_str()?.to_string());
+        Some(Catching {
+            call: text("call")?,
+            value: text("value")?,
+            changed: text("changed")?,
+        })
+    }
 }
 
 /// What a run of a mutants command printed: the mutants the tests did not
@@ -80,6 +107,7 @@ pub fn read(printed: &str) -> Option<Vec<Survivor>> {
                 Some(Survivor {
                     name: line.get("name")?.as_str()?.to_string(),
                     mutant: Mutant::read(&line)?,
+                    example: Catching::read(&line),
                 })
             })
             .collect(),
@@ -102,32 +130,41 @@ mod tests {
              \"now\": \"n - 1\", \"killed\": true}\n\
             {\"name\": \"Stack.clear\", \"mutant\": \"does nothing\", \"killed\": false}\n\
             {\"name\": \"clamp\", \"mutant\": \"bound\", \"was\": \"max(lo, x)\", \
-             \"now\": \"x\", \"killed\": false}\n\
+             \"now\": \"x\", \"example\": {\"call\": \"clamp(0, 5, 15)\", \"value\": \"5\", \
+             \"changed\": \"0\"}, \"killed\": false}\n\
             {\"name\": \"Stack.top\", \"mutant\": \"order\", \"killed\": false}\n";
         assert_eq!(
             read(printed),
             Some(vec![
                 Survivor {
                     name: "Stack.pop".into(),
-                    mutant: Mutant::ReturnsNothing
+                    mutant: Mutant::ReturnsNothing,
+                    example: None
                 },
                 Survivor {
                     name: "Stack.push".into(),
                     mutant: Mutant::Order {
                         was: "s.append(x)".into(),
                         now: "s.insert(0, x)".into()
-                    }
+                    },
+                    example: None
                 },
                 Survivor {
                     name: "Stack.clear".into(),
-                    mutant: Mutant::DoesNothing
+                    mutant: Mutant::DoesNothing,
+                    example: None
                 },
                 Survivor {
                     name: "clamp".into(),
                     mutant: Mutant::Bound {
                         was: "max(lo, x)".into(),
                         now: "x".into()
-                    }
+                    },
+                    example: Some(Catching {
+                        call: "clamp(0, 5, 15)".into(),
+                        value: "5".into(),
+                        changed: "0".into()
+                    })
                 },
             ]),
             "a change that does not say what it changed is left out"

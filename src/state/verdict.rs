@@ -1261,6 +1261,17 @@ pub fn hold_to_mutants(
                     ),
                 }
             })
+            .zip(&file.survivors)
+            .map(|(told, survivor)| match &survivor.example {
+                // A call to copy: a small model told to put in items
+                // where the first does not decide wrote the same two
+                // items again (t108's temps-tests).
+                Some(example) => format!(
+                    "{told} (for example `assert {} == {}`: with that change it gives {})",
+                    example.call, example.value, example.changed
+                ),
+                None => told,
+            })
             .collect();
         let evidence = told.join("; ");
         let requirement = format!("the tests fail when a function of {} is wrong", file.path);
@@ -4156,10 +4167,12 @@ pub(crate) mod tests {
             survivors,
         };
         let pop = Survivor {
+            example: None,
             name: "Stack.pop".into(),
             mutant: Mutant::ReturnsNothing,
         };
         let push = Survivor {
+            example: None,
             name: "Stack.push".into(),
             mutant: Mutant::DoesNothing,
         };

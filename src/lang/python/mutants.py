@@ -15,7 +15,14 @@ body is `pass`) for one that returns none; then one for each expression of
 it (see `changes`): "arithmetic" (`+` made `-`, or `x + 1` made `1`) or "order" (`append(x)`
 made `insert(0, x)`) or "bound" (`max(low, x)` made `x`) or "once" (a `for` loop
 stopped after its first pass). Tests that still pass with a mutant cannot tell the
-function from a broken one.
+function from a broken one. For a surviving mutant of a function of the
+module (not a method), an "example" may come with it: {"call", "value",
+"changed"}, a call of the function whose value the mutant changes, found
+among the calls the tests made (recorded as they ran) with one argument
+changed at a time, the value the function gives and the one the mutant
+gives, each as Python writes it. A small model told "add a test where the
+first item does not decide" wrote `[30, 32]` again and again (t108's
+temps-tests); a call to copy is what it can use.
 
 No file is changed: each run is a forked process in which the loader of
 PATH compiles the mutant instead of the file, and nothing writes bytecode.
@@ -277,9 +284,49 @@ def mutants(tree, shown):
     return found
 
 
-def run(args, path, code, limit):
+# Calls of one function recorded, at most, and bytes of what is recorded.
+MAX_RECORDED, MAX_RECORD_BYTES = 12, 32 * 1024
+# Calls tried for an example, at most, per mutant, and seconds for them.
+MAX_TRIED, EXAMPLE_SECONDS = 80, 5.0
+
+
+def literal(value):
+    """`value` as Python writes it, when that reads back as the same value
+    (numbers, strings, lists, tuples, dicts, sets, booleans, None)."""
+    try:
+        text = repr(value)
+        return text if ast.literal_eval(text) == value and len(text) <= MAX_SHOWN else None
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return None
+
+
+def recorder(path, names, calls):
+    """A profile function that keeps the arguments of the calls of
+    `names` (functions of the module at `path`), as literals."""
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event != "call" or code.co_name not in names:
+            return
+        if os.path.realpath(code.co_filename) != path:
+            return
+        kept = calls.setdefault(code.co_name, [])
+        if len(kept) >= MAX_RECORDED or code.co_flags & 0x0C:  # *args, **kwargs
+            return
+        values = [frame.f_locals.get(n) for n in code.co_varnames[:code.co_argcount]]
+        texts = [literal(v) for v in values]
+        if all(t is not None for t in texts) and texts not in kept:
+            kept.append(texts)
+    return profile
+
+
+def run(args, path, code, limit, record=None):
     """pytest's exit code in a forked process, with `code` loaded for
-    `path` when given; None when it did not end within `limit` seconds."""
+    `path` when given; None when it did not end within `limit` seconds.
+    With `record` (function names), the arguments the tests called them
+    with are put in `record_out` (a dict, name -> lists of literals)."""
+    reader = writer = None
+    if record:
+        reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
@@ -287,6 +334,10 @@ def run(args, path, code, limit):
             os.dup2(quiet, 1)
             os.dup2(quiet, 2)
             sys.dont_write_bytecode = True
+            calls = {}
+            if record:
+                os.close(reader)
+                sys.setprofile(recorder(path, set(record), calls))
             loaded = []
             if code is not None:
                 loader = importlib.machinery.SourceFileLoader
@@ -303,19 +354,168 @@ def run(args, path, code, limit):
             status = int(pytest.main(args))
             if code is not None and not loaded:
                 status = NOT_LOADED
+            if record:
+                sys.setprofile(None)
+                data = json.dumps(calls).encode()
+                os.write(writer, data if len(data) <= MAX_RECORD_BYTES else b"{}")
+                os.close(writer)
         except BaseException:
             status = 3
         os._exit(min(max(status, 0), 255))
+    if record:
+        os.close(writer)
+        os.set_blocking(reader, False)
+    got = b""
     end = time.monotonic() + limit
     while True:
+        if record:
+            try:
+                chunk = os.read(reader, 65536)
+                got += chunk
+            except BlockingIOError:
+                pass
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
+            if record:
+                os.set_blocking(reader, True)
+                got += os.read(reader, 65536)
+                os.close(reader)
+                try:
+                    record_out.update(json.loads(got.decode() or "{}"))
+                except ValueError:
+                    pass
             return os.waitstatus_to_exitcode(status)
         if time.monotonic() > end:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+            if record:
+                os.close(reader)
             return None
         time.sleep(0.02)
+
+
+# What the baseline run recorded: function name -> argument lists.
+record_out = {}
+
+
+def changed_values(value):
+    """Values beside `value`, one change each: other numbers, other
+    orders and lengths of a list, longer and other strings."""
+    out = []
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        out = [value + 1, value - 1, value * 2 + 1, -value - 1, 0, value * 10 + 7]
+    elif isinstance(value, float):
+        out = [value + 1.5, value - 1.5, value * 2 + 0.25, -value, 0.0]
+    elif isinstance(value, str):
+        words = value.split()
+        out = [value + " " + (max(words, key=len) if words else value) * 2 + "x",
+               " ".join(reversed(words)), value[::-1], value + value, value.upper(), ""]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+        made = [items[::-1], items[1:] + items[:1], items[-1:] + items[:-1]]
+        numbers = [x for x in items if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        if numbers and len(numbers) == len(items):
+            top, low = max(numbers), min(numbers)
+            made += [items + [top + 5], [top + 5] + items, items[:1] + [top + 5] + items[1:],
+                     items + [low - 5], [low - 5] + items, sorted(items), sorted(items)[::-1]]
+        if items:
+            made += [items + items[:1], items[:-1], items * 2]
+        out = [type(value)(m) for m in made]
+    return [v for v in out if v != value or type(v) is not type(value)]
+
+
+def candidates(recorded):
+    """Argument lists to try: each recorded one as it is, then with one
+    argument changed at a time."""
+    seen = []
+    for texts in recorded:
+        values = [ast.literal_eval(t) for t in texts]
+        if values not in seen:
+            seen.append(values)
+    for texts in recorded:
+        values = [ast.literal_eval(t) for t in texts]
+        for at, value in enumerate(values):
+            for other in changed_values(value):
+                tried = values[:at] + [other] + values[at + 1:]
+                if tried not in seen:
+                    seen.append(tried)
+    return seen[:MAX_TRIED]
+
+
+def example(path, tree, changed, name, recorded):
+    """The first call of `name` (a function of the module) whose value
+    `changed` (the mutant's module) changes, as {call, value, changed};
+    None when none is found. Run in a forked process, within
+    EXAMPLE_SECONDS; the module is run under another name than
+    `__main__`."""
+    if "." in name or not recorded:
+        return None
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(reader)
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, 1)
+            os.dup2(quiet, 2)
+            sys.dont_write_bytecode = True
+            sys.setrecursionlimit(200)
+            found = None
+
+            def load(module):
+                space = {"__name__": "__mutants_example__", "__file__": path}
+                exec(compile(module, path, "exec", dont_inherit=True), space)
+                return space.get(name)
+
+            right, wrong = load(tree), load(changed)
+            for values in candidates(recorded):
+                try:
+                    value = right(*copy.deepcopy(values))
+                except Exception:
+                    continue
+                shown = literal(value)
+                if shown is None:
+                    continue
+                try:
+                    other = wrong(*copy.deepcopy(values))
+                    if other == value and type(other) is type(value):
+                        continue
+                    said = literal(other) or repr(other)[:MAX_SHOWN]
+                except Exception as error:
+                    said = f"raises {type(error).__name__}"
+                call = "%s(%s)" % (name, ", ".join(literal(v) or repr(v) for v in values))
+                found = {"call": call, "value": shown, "changed": said}
+                break
+            os.write(writer, json.dumps(found).encode())
+        except BaseException:
+            pass
+        os._exit(0)
+    os.close(writer)
+    end = time.monotonic() + EXAMPLE_SECONDS
+    while True:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > end:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(reader)
+            return None
+        time.sleep(0.02)
+    got = b""
+    while True:
+        chunk = os.read(reader, 65536)
+        if not chunk:
+            break
+        got += chunk
+    os.close(reader)
+    try:
+        found = json.loads(got.decode() or "null")
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def main():
@@ -338,7 +538,7 @@ def main():
     args = list(tests) + ["-q", "-x", "-p", "no:cacheprovider"]
     real = os.path.realpath(path)
     began = time.monotonic()
-    status = run(args, real, None, MOST)
+    status = run(args, real, None, MOST, record=[n for n in names if "." not in n])
     seconds = time.monotonic() - began
     say(baseline=status, seconds=round(seconds, 3))
     if status != 0:
@@ -361,6 +561,10 @@ def main():
             if status is None or status in KILLED:
                 say(**said, killed=True)
             elif status == 0:
+                if time.monotonic() - began <= IN_ALL:
+                    found = example(real, tree, changed, shown, record_out.get(shown))
+                    if found:
+                        said.update(example=found)
                 say(**said, killed=False)
             else:
                 say(**said, unusable=f"pytest ended with {status}")

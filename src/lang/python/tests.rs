@@ -2289,9 +2289,28 @@ const STACK: &str = "class Stack:\n    def __init__(self):\n        self.items =
                      def pop(self):\n        return self.items.pop()\n\n    \
                      def size(self):\n        return len(self.items)\n";
 
+/// [`mutants_with_examples`] with the examples left out.
+fn mutants_in(
+    files: &[(&str, &str)],
+    module: &str,
+    names: &[&str],
+    tests: &[&str],
+) -> (Option<Vec<crate::lang::mutants::Survivor>>, bool) {
+    let (survivors, same) = mutants_with_examples(files, module, names, tests);
+    let bare = survivors.map(|all| {
+        all.into_iter()
+            .map(|survivor| crate::lang::mutants::Survivor {
+                example: None,
+                ..survivor
+            })
+            .collect()
+    });
+    (bare, same)
+}
+
 /// What `mutants_command` printed, run with `python3` in a folder of
 /// `files`, and whether every file was left as it was (nothing added).
-fn mutants_in(
+fn mutants_with_examples(
     files: &[(&str, &str)],
     module: &str,
     names: &[&str],
@@ -2382,6 +2401,7 @@ fn tests_that_pass_when_a_loop_stops_after_its_first_pass_are_found_out() {
     assert_eq!(
         survivors,
         Some(vec![Survivor {
+            example: None,
             name: "longest_word".into(),
             mutant: Mutant::Once {
                 was: "for word in text.split():".into()
@@ -2389,6 +2409,21 @@ fn tests_that_pass_when_a_loop_stops_after_its_first_pass_are_found_out() {
         }])
     );
     assert!(same, "the mutants changed or left a file");
+    // With a call that tells them apart, from the test's own call with its
+    // argument changed: what the function gives, and the mutant.
+    let (survivors, _) = mutants_with_examples(
+        &[("textstats.py", textstats), ("test_textstats.py", weak)],
+        "textstats.py",
+        &names,
+        &["test_textstats.py"],
+    );
+    let example = survivors.unwrap()[0].example.clone().expect("an example");
+    assert!(
+        example.call.starts_with("longest_word('hello"),
+        "{example:?}"
+    );
+    assert_ne!(example.value, example.changed, "{example:?}");
+    assert_eq!(example.changed, "'hello'", "{example:?}");
     let strong = format!("{weak}    assert longest_word('a bbb cc') == 'bbb'\n");
     let (survivors, _) = mutants_in(
         &[("textstats.py", textstats), ("test_textstats.py", &strong)],
@@ -2404,6 +2439,7 @@ fn tests_that_pass_when_a_loop_stops_after_its_first_pass_are_found_out() {
             path: "textstats.py".into(),
             test_file: Some("test_textstats.py".into()),
             survivors: vec![Survivor {
+                example: Some(example.clone()),
                 name: "longest_word".into(),
                 mutant: Mutant::Once {
                     was: "for word in text.split():".into(),
@@ -2416,6 +2452,14 @@ fn tests_that_pass_when_a_loop_stops_after_its_first_pass_are_found_out() {
         held[0].evidence.contains(
             "the loop `for word in text.split():` in longest_word stops after its first pass"
         ),
+        "{}",
+        held[0].evidence
+    );
+    assert!(
+        held[0].evidence.contains(&format!(
+            "(for example `assert {} == {}`: with that change it gives 'hello')",
+            example.call, example.value
+        )),
         "{}",
         held[0].evidence
     );
@@ -2437,6 +2481,7 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
         &["test_stack.py"],
     );
     let order = |name: &str, was: &str, now: &str| Survivor {
+        example: None,
         name: name.into(),
         mutant: Mutant::Order {
             was: was.into(),
@@ -2452,6 +2497,7 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
                 "self.items.insert(0, item)"
             ),
             Survivor {
+                example: None,
                 name: "Stack.pop".into(),
                 mutant: Mutant::ReturnsNothing
             },
@@ -2508,6 +2554,7 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
     assert_eq!(
         survivors,
         Some(vec![Survivor {
+            example: None,
             name: "Account.deposit".into(),
             mutant: Mutant::Arithmetic {
                 was: "self.balance += amount * 1".into(),
@@ -2538,6 +2585,7 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
     assert_eq!(
         survivors,
         Some(vec![Survivor {
+            example: None,
             name: "Tally.add".into(),
             mutant: Mutant::Arithmetic {
                 was: "self.counts.get(key, 0) + 1".into(),
@@ -2570,6 +2618,7 @@ fn tests_that_pass_on_broken_copies_of_a_function_are_found_out() {
     assert_eq!(
         survivors,
         Some(vec![Survivor {
+            example: None,
             name: "clamp".into(),
             mutant: Mutant::Bound {
                 was: "max(low, min(value, high))".into(),
