@@ -367,8 +367,15 @@ pub fn kept_test<'a>(state: &State, file: &'a str) -> Option<&'a str> {
     // the run broke. t98's shipping-fix made `shipping_cost(2)` give 10.0,
     // its test of 7.5 failed, and the model was told to write the test
     // file, whose asserts stay, twice.
-    let untouched =
-        !state.files.contains_key(path) && !state.baseline.changed.iter().any(|p| p == path);
+    // A write of it with the content it had leaves it the project's (t108's
+    // shipping-fix wrote tests/test_shipping.py as it was, and was then
+    // told to write it again, not the code).
+    let as_it_was = match (state.files.get(path), state.baseline.files.get(path)) {
+        (None, _) => true,
+        (Some(now), Some(was)) => was.sha256.as_deref() == Some(now.sha256.as_str()),
+        (Some(_), None) => false,
+    };
+    let untouched = as_it_was && !state.baseline.changed.iter().any(|p| p == path);
     (state.baseline.files.contains_key(path) && (failed_before || untouched)).then_some(path)
 }
 

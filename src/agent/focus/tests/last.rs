@@ -421,6 +421,22 @@ fn a_failing_test_of_the_project_points_at_the_code_it_calls() {
         next_step(&s, &contents)
     );
     s.baseline.changed.clear();
+    // Written by the run as it was (t108's shipping-fix), it is still the
+    // project's; written otherwise, not.
+    s.baseline.files.get_mut("test_calc.py").unwrap().sha256 = Some("abc".into());
+    let record = |sha256: &str| FileRecord {
+        sha256: sha256.into(),
+        ..FileRecord::default()
+    };
+    s.files.insert("test_calc.py".into(), record("abc"));
+    assert_eq!(next_step(&s, &contents), step);
+    s.files.insert("test_calc.py".into(), record("def"));
+    assert!(
+        !next_step(&s, &contents).contains("The test is the project's own"),
+        "{}",
+        next_step(&s, &contents)
+    );
+    s.files.remove("test_calc.py");
     s.failing_before = vec!["test_calc.py::test_average".into()];
     // The fix is asked in a question of its own.
     assert_eq!(
