@@ -611,6 +611,72 @@ fn dropped_function_refused(goal: &str) {
     test.assert_replay_matches();
 }
 
+/// A goal that asks for a new function, in a project whose tests all
+/// pass: a write that changes a function the project had and the goal
+/// does not name is refused, naming it (t108's add-hex wrote hex_to_rgb's
+/// body into `rgb_to_hex`); the write that keeps it goes through.
+#[test]
+fn a_change_of_a_function_the_goal_does_not_ask_for_is_refused() {
+    const ADD: &str = "def add(a, b):\n    return a + b\n";
+    let test = Test::new()
+        .project(&[("calc.py", ADD)])
+        .script("changes_unasked")
+        .args([
+            "Add subtract(a, b) to calc.py: subtract(5, 3) returns 2",
+            "--max-rounds",
+            "6",
+        ]);
+    let run = test.run();
+    let refused: Vec<String> = test
+        .records()
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
+                Some(error.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    // Each time the script sends it (the cycle after sends it again).
+    assert!(!refused.is_empty(), "{}", run.stderr);
+    assert!(
+        refused[0].starts_with(
+            "not written: this changes `add` of calc.py, which was there before this run, and \
+             the goal does not ask to change it: it asks for `subtract`."
+        ),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(
+        test.read("calc.py"),
+        format!("{ADD}\n\ndef subtract(a, b):\n    return a - b\n")
+    );
+    // A goal that names `add` may change it.
+    let test = Test::new()
+        .project(&[("calc.py", ADD)])
+        .script("changes_unasked")
+        .args([
+            "Add subtract(a, b) to calc.py, and make add subtract too",
+            "--max-rounds",
+            "3",
+        ]);
+    let run = test.run();
+    assert!(
+        !test.records().iter().any(|r| matches!(
+            &r.event,
+            Event::CallRejected { kind, .. } if *kind == RefusalKind::DefinitionsKept
+        )),
+        "{}",
+        test.read("calc.py")
+    );
+    assert!(
+        test.read("calc.py")
+            .starts_with("def add(a, b):\n    return b - a\n"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// A model that gives the fixed file as a code block in its text ("Here's
 /// the corrected `calc.py`:") under a subtask that named the test file, and
 /// calls only `mark_subtask_complete` (Qwen2.5-Coder 1.5B did, four times,

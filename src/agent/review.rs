@@ -298,6 +298,7 @@ impl Agent<'_> {
         if let Some(why) = self
             .kept_definitions(path, content, whole)
             .or_else(|| self.goals_definitions_kept(path, content))
+            .or_else(|| self.unasked_changes(path, content))
         {
             return Some(tools::Refusal::new(RefusalKind::DefinitionsKept, why));
         }
@@ -825,6 +826,86 @@ impl Agent<'_> {
                  change what its body does."
             )
         })
+    }
+
+    /// Why writing `content` to `path` is refused: it changes a definition
+    /// the file had before the run that the goal does not name, while the
+    /// goal asks for a new one (it calls a function no source file of the
+    /// project defined) and no test of the project failed before the run
+    /// (there is nothing to fix). t108's add-hex ("Add hex_to_rgb(code)
+    /// that does the opposite") wrote the body of hex_to_rgb, reading the
+    /// keyboard, into `rgb_to_hex`, and what the project did was gone.
+    fn unasked_changes(&self, path: &str, content: &str) -> Option<String> {
+        let state = self.state();
+        let path = path.trim_start_matches("./");
+        if !state.failing_before.is_empty() || !state.baseline.files.contains_key(path) {
+            return None;
+        }
+        let language = self.reviews.languages.for_path(path)?;
+        if language.is_test(path) {
+            return None;
+        }
+        let goal = &state.goal;
+        let sources: Vec<String> = (state.baseline.files.keys())
+            .filter(|p| language.owns(p) && !language.is_test(p))
+            .filter_map(|p| self.text_before_run(p))
+            .collect();
+        let asked: Vec<String> = crate::lang::called_names(goal)
+            .into_iter()
+            .filter(|name| !sources.iter().any(|text| language.defines(text, name)))
+            .collect();
+        if asked.is_empty() {
+            return None;
+        }
+        let before = self.text_before_run(path)?;
+        let now = self.tools.text(path)?;
+        let mut shapes = language.shapes(&[
+            (path.to_string(), before),
+            (path.to_string(), now),
+            (path.to_string(), content.to_string()),
+        ]);
+        let new: std::collections::HashMap<String, String> = shapes.pop()??.into_iter().collect();
+        let now: std::collections::HashMap<String, String> = shapes.pop()??.into_iter().collect();
+        let named = |name: &str| {
+            name.split('.')
+                .any(|part| crate::text::has_word(goal, part))
+        };
+        let changed: Vec<String> = shapes
+            .pop()??
+            .into_iter()
+            .filter(|(name, _)| !named(name))
+            // Changed by this write: as it is now, and otherwise after it,
+            // and not back to what it was (a removal is
+            // `kept_definitions`').
+            .filter(|(name, was)| {
+                now.get(name)
+                    .zip(new.get(name))
+                    .is_some_and(|(now, new)| now != new && new != was)
+            })
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        if changed.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "not written: this changes {} of {path}, which {} there before this run, and the goal \
+             does not ask to change {}: it asks for {}. Keep {} as {} and put the new code beside \
+             it.",
+            changed.join(", "),
+            if changed.len() == 1 { "was" } else { "were" },
+            if changed.len() == 1 { "it" } else { "them" },
+            asked
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            changed.join(", "),
+            if changed.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            },
+        ))
     }
 
     /// The top-level definitions of `old` that `new` no longer has and the
