@@ -66,6 +66,7 @@ pub fn cut_repetition(text: &str, known: &[&str]) -> Option<(Vec<ToolCall>, usiz
             (false, None) => match counting_from(&lines)
                 .or_else(|| counting_blocks_from(&lines))
                 .or_else(|| literals_from(&lines))
+                .or_else(|| growing_from(&lines))
                 .or_else(|| blank_from(&lines))
             {
                 Some(start) => start,
@@ -244,6 +245,47 @@ fn literals_from(lines: &[&str]) -> Option<usize> {
     let run = &lines[start..];
     let varied = run.iter().any(|line| *line != run[0]);
     (run.len() >= MIN_LISTING && varied).then_some(start + MIN_REPEATED)
+}
+
+/// Lines in a row at the end of a reply cut at the cap, none blank, of one
+/// shape once a list of literals counts as one literal, that are a model
+/// listing longer and longer values rather than writing code.
+const MIN_GROWING: usize = 12;
+
+/// Where the lines to drop begin, when `lines` (a file of a reply cut at
+/// the token cap) ends in [`MIN_GROWING`] lines or more in a row, none
+/// blank and not all the same, of one shape once each list of literals
+/// (`1, 2, 3`) is put as one (see [`shape`]): the first [`MIN_REPEATED`]
+/// of them are kept. t109's temps-tests wrote `assert
+/// temps.hottest([1, 2, 3, 4, 5]) == 5`, then the list one longer, then
+/// reversed, to the cap twice in a row; each line had another number of
+/// literals, another shape to [`literals_from`]. Only of a reply cut at
+/// the cap: a table written whole stays whole.
+fn growing_from(lines: &[&str]) -> Option<usize> {
+    let folded = |line: &str| {
+        let shaped = shape(line);
+        let mut out = String::new();
+        let mut rest = shaped.as_str();
+        while let Some(c) = rest.chars().next() {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            if c == '0' || c == 'S' {
+                // `0, 0, 0` is one `0`.
+                while let Some(after) = rest.strip_prefix(", ").and_then(|r| r.strip_prefix(c)) {
+                    rest = after;
+                }
+            }
+        }
+        out
+    };
+    let last = folded(lines.last()?);
+    let mut start = lines.len();
+    while start > 0 && !lines[start - 1].trim().is_empty() && folded(lines[start - 1]) == last {
+        start -= 1;
+    }
+    let run = &lines[start..];
+    let varied = run.iter().any(|line| *line != run[0]);
+    (run.len() >= MIN_GROWING && varied).then_some(start + MIN_REPEATED)
 }
 
 /// `line` with each string literal (in either quotes) put as `S` and each

@@ -527,8 +527,17 @@ fn blank_lines_to_the_cap_are_cut_where_they_began() {
 #[test]
 fn a_reply_stopped_as_it_began_to_repeat_writes_its_file_up_to_there() {
     let reply = include_str!("../../../fixtures/replies/alike_asserts_stopped.txt");
-    // Too few lines for the rules of a reply cut at the cap.
-    assert_eq!(cut_repetition(reply, &KNOWN), None);
+    // Its asserts of longer and longer strings, of one shape, are cut by
+    // the rules of a reply cut at the cap too, after the first six.
+    let (calls, _) = cut_repetition(reply, &KNOWN).expect("lines of one shape");
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert_eq!(
+        content
+            .matches("self.assertEqual(textstats.longest_word(")
+            .count(),
+        6,
+        "{content}"
+    );
     let at = crate::model::runaway::repetition_start(reply).expect("repeating");
     let calls = super::cut_before(reply, at, &KNOWN).expect("a write");
     assert_eq!(calls.len(), 1);
@@ -635,4 +644,43 @@ fn blocks_alike_but_for_their_numbers_to_the_cap_are_cut() {
     assert_eq!(content.matches("assert f(").count(), 2, "{content}");
     assert_eq!(cut_repetition(&blocks(3, false), &KNOWN), None);
     assert_eq!(cut_repetition(&blocks(8, true), &KNOWN), None);
+}
+
+/// t109's temps-tests (Ollama API): asserts of `hottest` on a list one item
+/// longer each time, then reversed, to the token cap twice in a row. The
+/// file up to them and their first six is written.
+#[test]
+fn lines_of_longer_and_longer_lists_to_the_cap_are_cut() {
+    let reply = include_str!("../../../fixtures/replies/growing_lists_to_the_cap.txt");
+    let (calls, dropped) = cut_repetition(reply, &KNOWN).unwrap();
+    assert_eq!(calls[0].arguments["path"], "test_temps.py");
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert!(dropped >= 10, "{dropped}");
+    assert!(
+        content.starts_with("import temps\n\n# Test hottest function\n"),
+        "{content}"
+    );
+    assert_eq!(
+        content.matches("assert temps.hottest(").count(),
+        6,
+        "{content}"
+    );
+    // Fewer in a row, or lines of other shapes: a file cut short.
+    let lines = |n: usize, other: bool| -> String {
+        let text: String = (1..=n)
+            .map(|i| {
+                let items: Vec<String> = (1..=i).map(|x| x.to_string()).collect();
+                let name = if other && i % 2 == 0 { "g" } else { "f" };
+                format!("assert {name}([{}]) == {i}\\n", items.join(", "))
+            })
+            .collect();
+        format!(
+            "{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"t.py\", \"content\": \"from m import f, g\\n\\n{text}assert f(["
+        )
+    };
+    let (calls, _) = cut_repetition(&lines(14, false), &KNOWN).unwrap();
+    let content = calls[0].arguments["content"].as_str().unwrap();
+    assert_eq!(content.matches("assert f(").count(), 6, "{content}");
+    assert_eq!(cut_repetition(&lines(10, false), &KNOWN), None);
+    assert_eq!(cut_repetition(&lines(14, true), &KNOWN), None);
 }
