@@ -618,39 +618,11 @@ fn dropped_function_refused(goal: &str) {
 #[test]
 fn a_change_of_a_function_the_goal_does_not_ask_for_is_refused() {
     const ADD: &str = "def add(a, b):\n    return a + b\n";
-    let test = Test::new()
-        .project(&[("calc.py", ADD)])
-        .script("changes_unasked")
-        .args([
-            "Add subtract(a, b) to calc.py: subtract(5, 3) returns 2",
-            "--max-rounds",
-            "6",
-        ]);
-    let run = test.run();
-    let refused: Vec<String> = test
-        .records()
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
-                Some(error.clone())
-            }
-            _ => None,
-        })
-        .collect();
-    // Each time the script sends it (the cycle after sends it again).
-    assert!(!refused.is_empty(), "{}", run.stderr);
-    assert!(
-        refused[0].starts_with(
-            "not written: this changes `add` of calc.py, which was there before this run, and \
-             the goal does not ask to change it: it asks for `subtract`."
-        ),
-        "{}",
-        refused[0]
-    );
-    assert_eq!(
-        test.read("calc.py"),
-        format!("{ADD}\n\ndef subtract(a, b):\n    return a - b\n")
-    );
+    // Its body changed, or left its docstring alone (t110's add-hex, and
+    // "Goal achieved" was said with `is_hex` a stub).
+    for script in ["changes_unasked", "stubs_unasked"] {
+        unasked_change_refused(ADD, script);
+    }
     // A goal that names `add` may change it.
     let test = Test::new()
         .project(&[("calc.py", ADD)])
@@ -674,6 +646,43 @@ fn a_change_of_a_function_the_goal_does_not_ask_for_is_refused() {
             .starts_with("def add(a, b):\n    return b - a\n"),
         "{}",
         run.stderr
+    );
+}
+
+fn unasked_change_refused(add: &str, script: &str) {
+    let test = Test::new()
+        .project(&[("calc.py", add)])
+        .script(script)
+        .args([
+            "Add subtract(a, b) to calc.py: subtract(5, 3) returns 2",
+            "--max-rounds",
+            "6",
+        ]);
+    let run = test.run();
+    let refused: Vec<String> = test
+        .records()
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
+                Some(error.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    // Each time the script sends it (the cycle after sends it again).
+    assert!(!refused.is_empty(), "{script}: {}", run.stderr);
+    assert!(
+        refused[0].starts_with(
+            "not written: this changes `add` of calc.py, which was there before this run, and \
+             the goal does not ask to change it: it asks for `subtract`."
+        ),
+        "{script}: {}",
+        refused[0]
+    );
+    assert_eq!(
+        test.read("calc.py"),
+        format!("{add}\n\ndef subtract(a, b):\n    return a - b\n"),
+        "{script}"
     );
 }
 

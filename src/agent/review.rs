@@ -875,12 +875,13 @@ impl Agent<'_> {
             .into_iter()
             .filter(|(name, _)| !named(name))
             // Changed by this write: as it is now, and otherwise after it,
-            // and not back to what it was (a removal is
-            // `kept_definitions`').
+            // and not back to what it was. One with no shape after it is
+            // made a stub (a docstring alone: t110's add-hex left `is_hex`
+            // its docstring, and "Goal achieved" was said), or removed,
+            // which `kept_definitions` refuses first.
             .filter(|(name, was)| {
                 now.get(name)
-                    .zip(new.get(name))
-                    .is_some_and(|(now, new)| now != new && new != was)
+                    .is_some_and(|now| new.get(name) != Some(now) && new.get(name) != Some(was))
             })
             .map(|(name, _)| format!("`{name}`"))
             .collect();
