@@ -479,16 +479,7 @@ fn an_edit_that_drops_a_definition_is_refused_naming_it() {
             "0",
         ]);
     let run = test.run();
-    let refused: Vec<String> = test
-        .records()
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
-                Some(error.clone())
-            }
-            _ => None,
-        })
-        .collect();
+    let refused = definitions_kept(&test.records());
     assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
     assert!(
         refused[0].starts_with("not written: this change removes `reverse` of textutil.py"),
@@ -580,15 +571,7 @@ fn dropped_function_refused(goal: &str) {
         .args([goal]);
     let run = test.run();
     let records = test.records();
-    let refused: Vec<&str> = records
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
-                Some(error.as_str())
-            }
-            _ => None,
-        })
-        .collect();
+    let refused = definitions_kept(&records);
     assert_eq!(refused.len(), 1, "{refused:#?}\n{}", run.stderr);
     assert!(
         refused[0].starts_with("not written: this change removes `add` of calc.py"),
@@ -659,16 +642,7 @@ fn unasked_change_refused(add: &str, script: &str) {
             "6",
         ]);
     let run = test.run();
-    let refused: Vec<String> = test
-        .records()
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
-                Some(error.clone())
-            }
-            _ => None,
-        })
-        .collect();
+    let refused = definitions_kept(&test.records());
     // Each time the script sends it (the cycle after sends it again).
     assert!(!refused.is_empty(), "{script}: {}", run.stderr);
     assert!(
@@ -684,6 +658,20 @@ fn unasked_change_refused(add: &str, script: &str) {
         format!("{add}\n\ndef subtract(a, b):\n    return a - b\n"),
         "{script}"
     );
+}
+
+/// The errors of the calls refused for a definition they would drop or
+/// change, in order.
+fn definitions_kept(records: &[runner::state::Record]) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::CallRejected { kind, error, .. } if *kind == RefusalKind::DefinitionsKept => {
+                Some(error.clone())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// A model that gives the fixed file as a code block in its text ("Here's
